@@ -1,0 +1,55 @@
+#include "cli/cli_support.h"
+
+#include "common/torch_compat.h"
+#include "io/input_error.h"
+
+#include <ATen/Context.h>
+
+#include <iostream>
+
+namespace lwb::cli {
+
+at::Device parseDevice(const std::string& name) {
+  if (name == "cpu") return at::Device(at::kCPU);
+  if (name == "cuda") {
+    if (!at::hasCUDA()) throw InputError("--device cuda: this build of LibTorch has no CUDA device available");
+    return at::Device(at::kCUDA);
+  }
+  throw InputError("--device must be cpu or cuda, got '" + name + "'");
+}
+
+std::vector<double> exactSingularValues(const at::Tensor& w) {
+  const auto s = compat::svdvals(w.to(at::kCPU).to(at::kDouble)).contiguous();
+  return std::vector<double>(s.data_ptr<double>(), s.data_ptr<double>() + s.numel());
+}
+
+void printJson(const nlohmann::json& j) { std::cout << j.dump() << std::endl; }
+
+}  // namespace lwb::cli
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+
+namespace lwb::cli {
+
+const CLI::Validator& finiteNonNegative() {
+  // A namespace-scope object would be constructed before main for every TU; this is the
+  // CLI's only static and holds no state.
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        try {
+          size_t used = 0;
+          const double x = std::stod(s, &used);
+          if (used != s.size()) return "not a number: " + s;
+          if (!std::isfinite(x) || x < 0) return "must be a finite number >= 0, got " + s;
+        } catch (...) {
+          return "not a number: " + s;
+        }
+        return {};
+      },
+      "FINITE>=0");
+  return v;
+}
+
+}  // namespace lwb::cli

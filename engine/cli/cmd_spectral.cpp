@@ -1,0 +1,149 @@
+// lipschitz-cli spectral: apply one constraint method to a matrix stored as .npy.
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "io/input_error.h"
+#include "io/npy.h"
+#include "spectral/spectral.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/isfinite.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace lwb::cli {
+namespace {
+
+struct SpectralArgs {
+  std::string op, in, out, impl = "abd_block", coeffs, dtype = "float32", norm = "spectral",
+              device = "cpu";
+  double sigmaMax = 1.0, sigmaMin = 0.0, lambda = 0.0;
+  std::optional<double> alpha, lr;
+  std::optional<int> steps, polishSteps;
+  int powerIters = 20;
+};
+
+std::string joinMethodIds() {
+  std::string s;
+  for (const auto m : spectral::allConstraintMethods()) s += (s.empty() ? "" : ", ") + std::string(spectral::toString(m));
+  return s;
+}
+
+spectral::NewtonSchulzConfig nsFromArgs(const SpectralArgs& a) {
+  auto ns = spectral::NewtonSchulzConfig::accurate();
+  if (!a.coeffs.empty()) {
+    const auto c = spectral::parseNsCoefficients(a.coeffs);
+    if (!c) throw InputError("--coeffs must be jordan5, you6 or polish, got '" + a.coeffs + "'");
+    ns.coefficients = *c;
+    if (*c == spectral::NsCoefficients::You6) ns.steps = 6;
+  }
+  if (a.steps) ns.steps = *a.steps;
+  if (a.polishSteps) ns.polishSteps = *a.polishSteps;
+  if (ns.steps < 0 || ns.polishSteps < 0 || ns.steps + ns.polishSteps > 1000)
+    throw InputError("--steps and --polish-steps must be >= 0 and at most 1000 together");
+  return ns;
+}
+
+spectral::ConstraintParams paramsFromArgs(const SpectralArgs& a) {
+  spectral::ConstraintParams p;
+  const auto method = spectral::parseConstraintMethod(a.op);
+  if (!method) throw InputError("unknown --op '" + a.op + "' (one of: " + joinMethodIds() + ")");
+  p.method = *method;
+  const auto impl = spectral::parseClipImpl(a.impl);
+  if (!impl) throw InputError("--impl must be nested, abd_dense, abd_block or svd, got '" + a.impl + "'");
+  p.clip.impl = *impl;
+  p.clip.ns = nsFromArgs(a);
+  p.stiefelNs = p.clip.ns;
+  if (a.norm == "spectral") p.norm = spectral::ThresholdNorm::Spectral;
+  else if (a.norm == "rms") p.norm = spectral::ThresholdNorm::Rms;
+  else throw InputError("--norm must be spectral or rms, got '" + a.norm + "'");
+  p.sigmaMax = a.sigmaMax;
+  p.sigmaMin = a.sigmaMin;
+  p.lambda = a.lambda;
+  p.alpha = a.alpha;
+  p.lr = a.lr.value_or(1.0);
+  p.powerIterations = a.powerIters;
+  if (p.method == spectral::ConstraintMethod::SpectralSoftCap && !a.alpha && !a.lr)
+    throw InputError("spectral_soft_cap needs --alpha, or --lr (and --sigma-max) to compute alpha*");
+  if (p.sigmaMin > p.sigmaMax)
+    throw InputError("--sigma-min must not exceed --sigma-max");
+  return p;
+}
+
+int runSpectral(const SpectralArgs& a) {
+  const auto params = paramsFromArgs(a);
+  const auto device = parseDevice(a.device);
+  at::ScalarType dtype;
+  if (a.dtype == "float32") dtype = at::kFloat;
+  else if (a.dtype == "bfloat16") dtype = at::kBFloat16;
+  else throw InputError("--dtype must be float32 or bfloat16, got '" + a.dtype + "'");
+
+  const at::Tensor input = io::readNpy(a.in);
+  if (input.dim() != 2)
+    throw InputError(a.in + ": expected a 2-D matrix, got rank " + std::to_string(input.dim()));
+  if (input.numel() == 0) throw InputError(a.in + ": the matrix is empty");
+  if (!at::isfinite(input).all().item<bool>()) throw InputError(a.in + ": contains NaN or infinite values");
+
+  const auto before = exactSingularValues(input);
+  const auto w = input.to(device).to(dtype);
+  const auto t0 = std::chrono::steady_clock::now();
+  at::Tensor out = spectral::applyConstraint(w, params);
+  out = out.to(at::kFloat).to(at::kCPU);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!at::isfinite(out).all().item<bool>())
+    throw std::runtime_error(std::string(spectral::toString(params.method)) +
+                             " produced non-finite values (try more --steps or --dtype float32)");
+  io::writeNpy(a.out, out);
+  const auto after = exactSingularValues(out);
+
+  nlohmann::json j;
+  j["op"] = spectral::toString(params.method);
+  j["shape"] = {input.size(0), input.size(1)};
+  j["sigma1_before"] = before.front();
+  j["sigma1_after"] = after.front();
+  j["seconds"] = seconds;
+  j["dtype"] = a.dtype;
+  j["norm"] = a.norm;
+  if (params.norm == spectral::ThresholdNorm::Rms) {
+    const double s = spectral::rmsScale(input);
+    j["rms_norm_before"] = before.front() * s;
+    j["rms_norm_after"] = after.front() * s;
+  }
+  if (params.method == spectral::ConstraintMethod::SpectralSoftCap) j["alpha"] = spectral::resolvedAlpha(params);
+  j["out"] = a.out;
+  printJson(j);
+  return 0;
+}
+
+}  // namespace
+
+Command addSpectralCommand(CLI::App& app) {
+  auto args = std::make_shared<SpectralArgs>();
+  auto* sub = app.add_subcommand("spectral", "apply a weight-constraint method to a 2-D .npy matrix");
+  sub->add_option("--op", args->op, "method id: " + joinMethodIds())->required();
+  sub->add_option("--in", args->in, "input .npy (2-D float32/float64, C order)")->required();
+  sub->add_option("--out", args->out, "output .npy (float32)")->required();
+  sub->add_option("--sigma-max", args->sigmaMax, "upper threshold (default 1)")->check(finiteNonNegative());
+  sub->add_option("--sigma-min", args->sigmaMin, "lower threshold for spectral_clip / spectral_relu (default 0)")
+      ->check(finiteNonNegative());
+  sub->add_option("--alpha", args->alpha, "soft-cap strength (default: alpha* from --sigma-max, --lr, --lambda)")
+      ->check(finiteNonNegative());
+  sub->add_option("--lambda", args->lambda, "decay for weight_decay, spectral_weight_decay, clipped decay")
+      ->check(finiteNonNegative());
+  sub->add_option("--lr", args->lr, "learning rate (weight decay factor 1 - lambda*lr; alpha*); default 1")
+      ->check(finiteNonNegative());
+  sub->add_option("--impl", args->impl, "hard cap / clip implementation: nested, abd_dense, abd_block, svd");
+  sub->add_option("--coeffs", args->coeffs, "Newton-Schulz coefficients: jordan5, you6, polish");
+  sub->add_option("--steps", args->steps, "Newton-Schulz main-phase steps (default 10 for jordan5, 6 for you6)");
+  sub->add_option("--polish-steps", args->polishSteps, "Newton-Schulz (15/8,-10/8,3/8) tail steps (default 4)");
+  sub->add_option("--power-iters", args->powerIters, "power iterations for normalize/hammer/spectral decay")
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--dtype", args->dtype, "compute dtype: float32 or bfloat16");
+  sub->add_option("--norm", args->norm, "thresholds as raw spectral norms (spectral) or RMS->RMS norms (rms)");
+  sub->add_option("--device", args->device, "cpu or cuda");
+  return {sub, [args] { return runSpectral(*args); }};
+}
+
+}  // namespace lwb::cli

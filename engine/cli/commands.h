@@ -1,0 +1,22 @@
+// Subcommands of lipschitz-cli. Each registers its options on the app and returns the
+// action to run once parsing succeeded. Actions return the process exit code.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace lwb::cli {
+
+struct Command {
+  CLI::App* sub = nullptr;
+  std::function<int()> run;
+};
+
+Command addSpectralCommand(CLI::App& app);
+Command addSoftCapAlphaCommand(CLI::App& app);
+Command addDemoCommand(CLI::App& app);
+
+}  // namespace lwb::cli

@@ -1,0 +1,64 @@
+// lipschitz-cli: exit 0 on success, 2 with one line on stderr for bad input, 1 for an
+// unexpected failure. Never a stack trace.
+#include "cli/commands.h"
+#include "common/threads.h"
+#include "io/input_error.h"
+
+#include <CLI/CLI.hpp>
+#include <c10/util/Exception.h>
+
+#include <iostream>
+#include <string>
+
+namespace {
+
+// One line, whatever the exception text looked like (c10 errors carry backtraces).
+std::string firstLine(const std::string& s) {
+  const auto nl = s.find('\n');
+  return nl == std::string::npos ? s : s.substr(0, nl);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Lipschitz Workbench headless tools: spectral constraints of weight matrices",
+               "lipschitz-cli"};
+  app.require_subcommand(1);
+  int threads = 0;
+  app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS or all hardware threads)")
+      ->check(CLI::NonNegativeNumber);
+
+  const lwb::cli::Command commands[] = {
+      lwb::cli::addSpectralCommand(app),
+      lwb::cli::addSoftCapAlphaCommand(app),
+      lwb::cli::addDemoCommand(app),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "lipschitz-cli: " << firstLine(e.what()) << " (see --help)\n";
+    return 2;
+  }
+  try {
+    lwb::setIntraOpThreads(threads);
+    for (const auto& c : commands)
+      if (c.sub->parsed()) return c.run();
+    return 2;
+  } catch (const lwb::InputError& e) {
+    std::cerr << "lipschitz-cli: " << firstLine(e.what()) << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "lipschitz-cli: " << firstLine(e.what()) << "\n";
+    return 2;
+  } catch (const c10::Error& e) {
+    std::cerr << "lipschitz-cli: LibTorch error: " << firstLine(e.what_without_backtrace()) << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "lipschitz-cli: " << firstLine(e.what()) << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,52 @@
+#include "spectral/power_iteration.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/randn.h>
+#include <c10/util/Exception.h>
+
+namespace lwb::spectral {
+namespace {
+
+at::ScalarType accumulateType(const at::Tensor& w) {
+  return w.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+}
+
+at::Tensor normalized(const at::Tensor& x) {
+  return x / (x.norm(2, {-1}, /*keepdim=*/true) + 1e-30);
+}
+
+}  // namespace
+
+bool PowerIterationState::matches(const at::Tensor& w) const {
+  if (!u.defined() || !v.defined()) return false;
+  if (u.device() != w.device() || u.dim() != w.dim() - 1) return false;
+  for (int64_t d = 0; d < w.dim() - 2; ++d)
+    if (u.size(d) != w.size(d) || v.size(d) != w.size(d)) return false;
+  return u.size(-1) == w.size(-2) && v.size(-1) == w.size(-1) &&
+         u.scalar_type() == accumulateType(w);
+}
+
+TopSingular powerIteration(const at::Tensor& w, PowerIterationState& state, int iterations) {
+  TORCH_CHECK(w.dim() >= 2, "power iteration needs a matrix, got rank ", w.dim());
+  TORCH_CHECK(iterations >= 1, "power iteration needs at least one iteration");
+  const auto wf = w.to(accumulateType(w));
+  if (!state.matches(w)) {
+    auto vShape = wf.sizes().vec();
+    vShape.pop_back();
+    vShape.back() = wf.size(-1);
+    state.v = normalized(at::randn(vShape, wf.options()));
+    state.u = normalized(wf.matmul(state.v.unsqueeze(-1)).squeeze(-1));
+  }
+  at::Tensor u = state.u, v = state.v, wv;
+  for (int i = 0; i < iterations; ++i) {
+    v = normalized(wf.mT().matmul(u.unsqueeze(-1)).squeeze(-1));
+    wv = wf.matmul(v.unsqueeze(-1)).squeeze(-1);
+    u = normalized(wv);
+  }
+  const auto sigma = wv.norm(2, {-1});
+  state.u = u;
+  state.v = v;
+  return {sigma, u, v};
+}
+
+}  // namespace lwb::spectral
