@@ -74,7 +74,10 @@ at::Tensor abdNormaliser(const at::Tensor& w) {
   return (f.square() * 2.0 + (m + n)).sqrt();  // ||[[I, W], [W^T, I]]||_F
 }
 
-at::Tensor eyeLike(int64_t n, const at::Tensor& like) { return at::eye(n, like.options()); }
+// LibTorch 1.13 has no CPU eye kernel for bfloat16: build it in float32 and convert.
+at::Tensor eyeLike(int64_t n, const at::Tensor& like) {
+  return at::eye(n, like.options().dtype(at::kFloat)).to(like.scalar_type());
+}
 
 }  // namespace
 
@@ -129,17 +132,20 @@ at::Tensor abdUnitClipBlock(const at::Tensor& w, const NewtonSchulzConfig& ns) {
   at::Tensor q = (w.to(scale.scalar_type()) / scale).to(w.scalar_type()).contiguous();
   at::Tensor r = (eyeLike(n, w) / s).contiguous();
   struct Blocks { at::Tensor p, q, r; };
-  // Y = X1 X2 restricted to the stored blocks; `acc` (optional) adds beta * acc.
+  // Y = X1 X2 on the stored blocks (plus beta * acc when given). Each block is one GEMM over
+  // a concatenated block row / column, so low-precision inputs accumulate in one kernel
+  // (fp32 accumulate for bfloat16) instead of being rounded between two partial products.
   auto product = [](const Blocks& x1, const Blocks& x2, const Blocks* acc, double beta,
                     double alpha) {
-    Blocks y;
-    y.p = addMatmul(acc ? acc->p : x1.p, x1.p, x2.p, acc ? beta : 0.0, alpha);
-    y.p = addMatmul(y.p, x1.q, x2.q.mT(), 1.0, alpha);
-    y.q = addMatmul(acc ? acc->q : x1.q, x1.p, x2.q, acc ? beta : 0.0, alpha);
-    y.q = addMatmul(y.q, x1.q, x2.r, 1.0, alpha);
-    y.r = addMatmul(acc ? acc->r : x1.r, x1.q.mT(), x2.q, acc ? beta : 0.0, alpha);
-    y.r = addMatmul(y.r, x1.r, x2.r, 1.0, alpha);
-    return y;
+    const auto row1 = at::cat({x1.p, x1.q}, -1);       // [P1 Q1]     m x (m+n)
+    const auto row2 = at::cat({x1.q.mT(), x1.r}, -1);  // [Q1^T R1]   n x (m+n)
+    const auto col1 = at::cat({x2.p, x2.q.mT()}, -2);  // [P2; Q2^T]  (m+n) x m
+    const auto col2 = at::cat({x2.q, x2.r}, -2);       // [Q2; R2]    (m+n) x n
+    auto mul = [&](const at::Tensor& a, const at::Tensor& b, const at::Tensor* c) {
+      return c ? addMatmul(*c, a, b, beta, alpha) : a.matmul(b) * alpha;
+    };
+    return Blocks{mul(row1, col1, acc ? &acc->p : nullptr), mul(row1, col2, acc ? &acc->q : nullptr),
+                  mul(row2, col2, acc ? &acc->r : nullptr)};
   };
   Blocks x{p, q, r};
   for (const auto& t : nsSchedule(ns)) {

@@ -1,0 +1,192 @@
+// Spectral toolkit benchmark. Before registering the ops it measures the plain GEMM rate
+// of each shape/dtype (X X^T, the op msign is made of) in the same run; every op reports
+// its time as a multiple of its FLOP-count lower bound at that rate ("x_bound"), so the
+// table reads the same on a noisy shared machine as on a quiet one.
+//
+//   lwb-bench-spectral [--quick] [google-benchmark flags]
+//   --quick: 256^2 and 1024^2 only, one repetition (used for a fast look).
+#include "common/threads.h"
+#include "spectral/spectral.h"
+
+#include <ATen/Context.h>
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/randn.h>
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace lwb::spectral;
+
+namespace {
+
+struct Shape {
+  int64_t m, n;
+};
+
+struct Case {
+  std::string name;
+  std::function<double(int64_t, int64_t)> flops;  // lower-bound FLOPs for an m x n input (m <= n)
+  std::function<at::Tensor(const at::Tensor&, PowerIterationState&)> run;
+  bool heavy = false;  // skipped at 1024x4096 in --quick runs
+};
+
+double gemmFlops(int64_t a, int64_t b, int64_t c) { return 2.0 * a * b * c; }
+
+// One Newton–Schulz step on an m x n (m <= n) input: Gram, poly, update.
+double nsStepFlops(int64_t m, int64_t n) { return gemmFlops(m, n, m) + gemmFlops(m, m, m) + gemmFlops(m, m, n); }
+
+// One block product of the ABD iteration: the P, Q and R blocks of X1 X2.
+double abdBlockProductFlops(int64_t m, int64_t n) {
+  return gemmFlops(m, m + n, m) + gemmFlops(m, m + n, n) + gemmFlops(n, m + n, n);
+}
+
+int nsSteps(const NewtonSchulzConfig& c) { return c.steps + c.polishSteps; }
+
+std::vector<Case> cases() {
+  const auto muon = NewtonSchulzConfig::muon();
+  const auto acc = NewtonSchulzConfig::accurate();
+  std::vector<Case> cs;
+  cs.push_back({"msign_jordan5x5", [=](int64_t m, int64_t n) { return nsSteps(muon) * nsStepFlops(m, n); },
+                [=](const at::Tensor& w, PowerIterationState&) { return msign(w, muon); }});
+  for (const auto impl : {ClipImpl::Nested, ClipImpl::AbdDense, ClipImpl::AbdBlock}) {
+    Case c;
+    c.name = "hardcap_" + std::string(toString(impl));
+    c.heavy = impl != ClipImpl::Nested;
+    c.flops = [=](int64_t m, int64_t n) {
+      const int t = nsSteps(acc);
+      switch (impl) {
+        case ClipImpl::Nested: return 2 * t * nsStepFlops(m, n) + 2 * gemmFlops(m, n, m);
+        case ClipImpl::AbdDense: return 3 * t * gemmFlops(m + n, m + n, m + n) + gemmFlops(m, m, n);
+        default: return 3 * t * abdBlockProductFlops(m, n) + gemmFlops(m, m, n);
+      }
+    };
+    c.run = [=](const at::Tensor& w, PowerIterationState&) {
+      ClipOptions o;
+      o.impl = impl;
+      return spectralHardCap(w, 1.0, o);
+    };
+    cs.push_back(c);
+  }
+  cs.push_back({"soft_cap", [](int64_t m, int64_t n) { return 2 * (gemmFlops(m, n, m) + gemmFlops(m, m, n)); },
+                [](const at::Tensor& w, PowerIterationState&) { return spectralSoftCap(w, 0.05); }});
+  cs.push_back({"spectral_normalize_20it", [](int64_t m, int64_t n) { return 20 * 2 * gemmFlops(m, n, 1); },
+                [](const at::Tensor& w, PowerIterationState& s) { return spectralNormalize(w, 1.0, s, 20); }});
+  cs.push_back({"power_iteration_1it_warm", [](int64_t m, int64_t n) { return 2 * gemmFlops(m, n, 1); },
+                [](const at::Tensor& w, PowerIterationState& s) { return powerIteration(w, s, 1).sigma; }});
+  return cs;
+}
+
+// Median GEMM rate (FLOP/s) of X X^T for an m x n input in `dtype`.
+double measureGemmRate(int64_t m, int64_t n, at::ScalarType dtype) {
+  const auto x = at::randn({m, n}).to(dtype);
+  auto once = [&] {
+    auto g = x.matmul(x.mT());
+    benchmark::DoNotOptimize(g.data_ptr());
+  };
+  for (int i = 0; i < 3; ++i) once();  // warm up threads, allocator and kernels
+  // Median over 9 samples of >= 50 ms each.
+  std::vector<double> secs;
+  for (int i = 0; i < 9; ++i) {
+    int reps = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    do {
+      once();
+      ++reps;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } while (elapsed < 0.05);
+    secs.push_back(elapsed / reps);
+  }
+  std::sort(secs.begin(), secs.end());
+  return gemmFlops(m, n, m) / secs[secs.size() / 2];
+}
+
+// Console output as usual, plus a Markdown table of the medians at the end for
+// docs/BENCHMARKS.md.
+class MarkdownSummary : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const auto& r : runs) {
+      const bool keep = r.run_type == Run::RT_Aggregate ? r.aggregate_name == "median" : r.repetitions <= 1;
+      if (!keep || r.error_occurred) continue;
+      auto name = r.run_name.function_name;
+      rows_.push_back({name, r.GetAdjustedRealTime(), counter(r, "GFLOPs"), counter(r, "x_bound")});
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::printf("\n| op / shape / dtype | median ms | GFLOP/s | x GEMM bound |\n|---|---:|---:|---:|\n");
+    for (const auto& r : rows_) std::printf("| %s | %.3f | %.1f | %.2f |\n", r.name.c_str(), r.ms, r.gflops, r.xBound);
+  }
+
+ private:
+  struct Row {
+    std::string name;
+    double ms, gflops, xBound;
+  };
+  static double counter(const Run& r, const char* key) {
+    const auto it = r.counters.find(key);
+    return it == r.counters.end() ? 0.0 : static_cast<double>(it->second);
+  }
+  std::vector<Row> rows_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else rest.push_back(argv[i]);
+  }
+  int restArgc = static_cast<int>(rest.size());
+  benchmark::Initialize(&restArgc, rest.data());
+  const int threads = lwb::setIntraOpThreads(0);
+  benchmark::AddCustomContext("intra_op_threads", std::to_string(threads));
+
+  std::vector<Shape> shapes{{256, 256}, {1024, 1024}};
+  if (!quick) shapes.push_back({1024, 4096});
+  for (const auto dtype : {at::kFloat, at::kBFloat16}) {
+    const std::string dname = dtype == at::kFloat ? "f32" : "bf16";
+    for (const auto& s : shapes) {
+      const double rate = measureGemmRate(s.m, s.n, dtype);
+      const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n);
+      benchmark::AddCustomContext("gemm_GFLOPs_" + shape + "_" + dname, std::to_string(rate / 1e9));
+      for (const auto& c : cases()) {
+        const double flops = c.flops(s.m, s.n);
+        const bool big = s.m * s.n >= 1024 * 4096;
+        auto* b = benchmark::RegisterBenchmark(
+            (c.name + "/" + shape + "/" + dname).c_str(),
+            [c, s, dtype, flops, rate](benchmark::State& st) {
+              const auto w = (at::randn({s.m, s.n}) * 3.0).to(dtype);
+              PowerIterationState pi;
+              for (auto _ : st) {
+                auto out = c.run(w, pi);
+                benchmark::DoNotOptimize(out.data_ptr());
+              }
+              st.counters["GFLOPs"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+              // time per iteration / (flops / gemm rate): 1.0 = as fast as plain GEMM.
+              st.counters["x_bound"] = benchmark::Counter(
+                  flops / rate, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+            });
+        b->Unit(benchmark::kMillisecond)->UseRealTime();
+        if (big && c.heavy) b->Iterations(1)->Repetitions(quick ? 1 : 2);
+        else b->MinTime(quick ? 0.2 : 0.5)->Repetitions(quick ? 1 : 3);
+        if (!quick) b->ReportAggregatesOnly(true);
+      }
+    }
+  }
+  MarkdownSummary reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
