@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -80,6 +81,9 @@ int runSpectral(const SpectralArgs& a) {
   else if (a.dtype == "bfloat16") dtype = at::kBFloat16;
   else throw InputError("--dtype must be float32 or bfloat16, got '" + a.dtype + "'");
 
+  const auto outDir = std::filesystem::absolute(a.out).parent_path();
+  if (!std::filesystem::is_directory(outDir))
+    throw InputError("--out: directory " + outDir.string() + " does not exist");
   const at::Tensor input = io::readNpy(a.in);
   if (input.dim() != 2)
     throw InputError(a.in + ": expected a 2-D matrix, got rank " + std::to_string(input.dim()));

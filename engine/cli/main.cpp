@@ -26,13 +26,26 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int threads = 0;
   app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS or all hardware threads)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 4096));
 
   const lwb::cli::Command commands[] = {
       lwb::cli::addSpectralCommand(app),
       lwb::cli::addSoftCapAlphaCommand(app),
       lwb::cli::addDemoCommand(app),
   };
+  // CLI11 reports an unknown command word as "A subcommand is required"; name it instead.
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--threads") { ++i; continue; }
+    if (arg.empty() || arg[0] == '-') continue;
+    bool known = false;
+    for (const auto& c : commands) known = known || c.sub->check_name(arg);
+    if (!known) {
+      std::cerr << "lipschitz-cli: unknown command '" << arg << "' (one of: spectral, softcap-alpha, demo)\n";
+      return 2;
+    }
+    break;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

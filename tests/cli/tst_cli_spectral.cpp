@@ -1,1 +1,209 @@
-int main(){return 0;}
+// lipschitz-cli spectral / softcap-alpha / demo through the real executable: JSON output,
+// numbers, and every bad-input path (exit 2, one line on stderr, no crash).
+#include "io/npy.h"
+#include "spectral/spectral.h"
+#include "support/spectra.h"
+
+#include <ATen/Context.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/zeros.h>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonArray>
+#include <QProcess>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace lwb;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  QByteArray out, err;
+  QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+Result runCli(const QStringList& args) {
+  QProcess p;
+  p.start(QStringLiteral(LWB_CLI_PATH), args);
+  if (!p.waitForFinished(120000)) return {};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
+          p.readAllStandardError()};
+}
+
+}  // namespace
+
+class TestCliSpectral : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString good_;  // 48 x 80 float32 matrix, sigma1 = 10
+
+  QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
+  void writeBytes(const QString& file, const std::string& bytes) const {
+    std::ofstream(file.toStdString(), std::ios::binary) << bytes;
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    good_ = path("w.npy");
+    io::writeNpy(good_.toStdString(), test::spectrumMatrix(48, 80, 10.0, 0.01, 5).to(at::kFloat));
+    // Bad files for the error paths.
+    io::writeNpy(path("rank3.npy").toStdString(), at::zeros({2, 3, 4}));
+    io::writeNpy(path("rank1.npy").toStdString(), at::zeros({5}));
+    io::writeNpy(path("nan.npy").toStdString(), at::full({3, 3}, NAN));
+    io::writeNpy(path("inf.npy").toStdString(), at::full({3, 3}, INFINITY));
+    io::writeNpy(path("empty.npy").toStdString(), at::zeros({0, 3}));
+    const std::string f = io::encodeNpy(at::zeros({4, 4}));
+    writeBytes(path("truncated.npy"), f.substr(0, f.size() - 7));
+    std::string i4 = f;
+    i4.replace(i4.find("<f4"), 3, "<i4");
+    writeBytes(path("int32.npy"), i4);
+    std::string fortran = f;
+    fortran.replace(fortran.find("False"), 5, "True ");
+    writeBytes(path("fortran.npy"), fortran);
+    writeBytes(path("text.npy"), "just some text\n");
+  }
+
+  void hardCapJson() {
+    const auto r = runCli({"spectral", "--op", "spectral_hard_cap", "--in", good_, "--out", path("o.npy"),
+                           "--sigma-max", "1"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.err.isEmpty());
+    const auto j = r.json();
+    QCOMPARE(j.value("op").toString(), QStringLiteral("spectral_hard_cap"));
+    QCOMPARE(j.value("shape").toArray(), QJsonArray({48, 80}));
+    QVERIFY(std::abs(j.value("sigma1_before").toDouble() - 10.0) < 1e-4);
+    QVERIFY(std::abs(j.value("sigma1_after").toDouble() - 1.0) < 2e-3);
+    QVERIFY(j.value("seconds").toDouble() >= 0.0);
+    // The written file holds the capped matrix.
+    const auto s = test::singularValues(io::readNpy(path("o.npy").toStdString()));
+    QVERIFY(std::abs(s.front() - j.value("sigma1_after").toDouble()) < 1e-9);
+  }
+
+  void everyOpRuns_data() {
+    QTest::addColumn<QString>("op");
+    for (const auto m : spectral::allConstraintMethods())
+      QTest::newRow(std::string(spectral::toString(m)).c_str()) << QString::fromLatin1(spectral::toString(m).data());
+  }
+  void everyOpRuns() {
+    QFETCH(QString, op);
+    const auto r = runCli({"spectral", "--op", op, "--in", good_, "--out", path("e.npy"), "--sigma-max", "2",
+                           "--sigma-min", "0.1", "--alpha", "0.01", "--lambda", "0.1", "--lr", "0.5"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.json().value("op").toString(), op);
+  }
+
+  void rmsNormAndBfloat16() {
+    const auto r = runCli({"spectral", "--op", "spectral_hard_cap", "--in", good_, "--out", path("r.npy"),
+                           "--sigma-max", "1", "--norm", "rms", "--dtype", "bfloat16", "--impl", "nested"});
+    QCOMPARE(r.code, 0);
+    // W is (d_out = 48, d_in = 80): RMS norm = sigma1 sqrt(80 / 48).
+    const auto j = r.json();
+    QVERIFY(std::abs(j.value("rms_norm_before").toDouble() - 10.0 * std::sqrt(80.0 / 48.0)) < 1e-3);
+    QVERIFY2(std::abs(j.value("rms_norm_after").toDouble() - 1.0) < 0.02, r.out.constData());
+  }
+
+  void softCapAlphaStarFromLr() {
+    const auto r = runCli({"spectral", "--op", "spectral_soft_cap", "--in", good_, "--out", path("s.npy"),
+                           "--sigma-max", "1", "--lr", "0.1"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(std::abs(r.json().value("alpha").toDouble() - spectral::softCapAlphaStar(1.0, 0.1)) < 1e-12);
+  }
+
+  void softcapAlphaCommand() {
+    const auto r = runCli({"softcap-alpha", "--sigma-max", "2", "--lr", "0.1", "--wd", "0.1"});
+    QCOMPARE(r.code, 0);
+    const auto j = r.json();
+    QVERIFY(std::abs(j.value("alpha").toDouble() - spectral::softCapAlphaStar(2.0, 0.1, 0.1)) < 1e-15);
+    QVERIFY(std::abs(j.value("k").toDouble() - 2.08) < 1e-12);
+    QVERIFY(std::abs(j.value("capped_k").toDouble() - 2.0) < 1e-12);
+    QVERIFY(std::abs(j.value("residual").toDouble()) < 1e-12);
+    const auto zero = runCli({"softcap-alpha", "--sigma-max", "20", "--lr", "0.1", "--wd", "0.1"});
+    QCOMPARE(zero.json().value("alpha").toDouble(), 0.0);
+  }
+
+  void demoPrintsTable() {
+    const auto r = runCli({"demo", "--rows", "64", "--cols", "96", "--json"});
+    QCOMPARE(r.code, 0);
+    const auto results = r.json().value("results").toArray();
+    QCOMPARE(results.size(), 4);
+    for (const auto& row : results) QVERIFY(row.toObject().value("sigma1_after").toDouble() <= 1.01);
+  }
+
+  void helpExitsZero() {
+    for (const QStringList& a : {QStringList{"--help"}, QStringList{"spectral", "--help"},
+                                 QStringList{"softcap-alpha", "--help"}}) {
+      const auto r = runCli(a);
+      QCOMPARE(r.code, 0);
+      QVERIFY(r.out.contains("--"));
+    }
+  }
+
+  void badInput_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("needle");
+    auto sp = [&](const QString& in, QStringList extra = {}) {
+      return QStringList{"spectral", "--op", "spectral_hard_cap", "--in", in, "--out", path("bad_out.npy")} + extra;
+    };
+    QTest::newRow("no subcommand") << QStringList{} << "subcommand";
+    QTest::newRow("unknown subcommand") << QStringList{"frobnicate"} << "frobnicate";
+    QTest::newRow("unknown flag") << sp(good_, {"--bogus", "1"}) << "bogus";
+    QTest::newRow("missing --op") << QStringList{"spectral", "--in", good_, "--out", path("x.npy")} << "--op";
+    QTest::newRow("unknown op") << QStringList{"spectral", "--op", "spectral_cap", "--in", good_, "--out", path("x.npy")} << "unknown --op";
+    QTest::newRow("missing file") << sp(path("nope.npy")) << "no such file";
+    QTest::newRow("directory") << sp(dir_.path()) << "directory";
+    QTest::newRow("not npy") << sp(path("text.npy")) << "magic";
+    QTest::newRow("int32") << sp(path("int32.npy")) << "dtype";
+    QTest::newRow("fortran") << sp(path("fortran.npy")) << "Fortran";
+    QTest::newRow("truncated") << sp(path("truncated.npy")) << "size mismatch";
+    QTest::newRow("rank 3") << sp(path("rank3.npy")) << "rank 3";
+    QTest::newRow("rank 1") << sp(path("rank1.npy")) << "rank 1";
+    QTest::newRow("empty") << sp(path("empty.npy")) << "empty";
+    QTest::newRow("nan") << sp(path("nan.npy")) << "NaN";
+    QTest::newRow("inf") << sp(path("inf.npy")) << "infinite";
+    QTest::newRow("bad dtype flag") << sp(good_, {"--dtype", "float16"}) << "--dtype";
+    QTest::newRow("bad impl") << sp(good_, {"--impl", "fast"}) << "--impl";
+    QTest::newRow("bad coeffs") << sp(good_, {"--coeffs", "newton"}) << "--coeffs";
+    QTest::newRow("bad norm") << sp(good_, {"--norm", "l2"}) << "--norm";
+    QTest::newRow("negative sigma") << sp(good_, {"--sigma-max", "-1"}) << "sigma-max";
+    QTest::newRow("nan sigma") << sp(good_, {"--sigma-max", "nan"}) << "sigma-max";
+    QTest::newRow("not a number") << sp(good_, {"--sigma-max", "big"}) << "sigma-max";
+    QTest::newRow("min above max") << sp(good_, {"--sigma-min", "2", "--sigma-max", "1"}) << "sigma-min";
+    QTest::newRow("negative steps") << sp(good_, {"--steps", "-3"}) << "steps";
+    QTest::newRow("too many steps") << sp(good_, {"--steps", "5000"}) << "steps";
+    QTest::newRow("out dir missing") << QStringList{"spectral", "--op", "none", "--in", good_, "--out", path("no/such/o.npy")} << "does not exist";
+    QTest::newRow("soft cap without alpha") << QStringList{"spectral", "--op", "spectral_soft_cap", "--in", good_, "--out", path("x.npy")} << "--alpha";
+    QTest::newRow("clipped decay lambda > 1") << QStringList{"spectral", "--op", "spectral_clipped_weight_decay", "--in", good_, "--out", path("x.npy"), "--lambda", "3"} << "lambda";
+    QTest::newRow("bad device") << sp(good_, {"--device", "tpu"}) << "--device";
+    QTest::newRow("alpha missing lr") << QStringList{"softcap-alpha", "--sigma-max", "1"} << "--lr";
+    QTest::newRow("alpha zero sigma") << QStringList{"softcap-alpha", "--sigma-max", "0", "--lr", "0.1"} << "sigma-max";
+    QTest::newRow("bad threads") << QStringList{"--threads", "-2", "softcap-alpha", "--sigma-max", "1", "--lr", "0.1"} << "threads";
+  }
+
+  void badInput() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, needle);
+    const auto r = runCli(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.out.isEmpty());
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.endsWith(QLatin1Char('\n')) && err.count(QLatin1Char('\n')) == 1, qPrintable(err));
+    QVERIFY2(err.contains(needle), qPrintable(err));
+    QVERIFY(!QFile::exists(path("bad_out.npy")));  // nothing written on failure
+  }
+
+  void cudaRefusedWithoutCuda() {
+    if (at::hasCUDA()) QSKIP("this LibTorch has CUDA");
+    const auto r = runCli({"spectral", "--op", "none", "--in", good_, "--out", path("c.npy"), "--device", "cuda"});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("CUDA"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliSpectral)
+#include "tst_cli_spectral.moc"

@@ -31,8 +31,10 @@ Figures measure(const at::Tensor& w64, ClipImpl impl, at::ScalarType dtype, bool
   const auto w = w64.to(dtype);
   const auto out = clip ? spectral::spectralClip(w, kSigmaMin, kSigmaMax, opt)
                         : spectral::spectralHardCap(w, kSigmaMax, opt);
+  // Reference: the exact clip of the matrix the method actually sees (in bfloat16 the
+  // rounding of W alone moves small singular values by ~eps * sigma1).
   const auto exact = test::singularValues(
-      spectral::svdClip(w64, clip ? kSigmaMin : 0.0, kSigmaMax));
+      spectral::svdClip(w.to(at::kDouble), clip ? kSigmaMin : 0.0, kSigmaMax));
   const auto got = test::singularValues(out);
   return {got.front() / kSigmaMax, test::maxAbsDiff(got, exact) / kSigmaMax};
 }
@@ -71,10 +73,12 @@ class TestClipAccuracy : public QObject {
     QVERIFY2(f.maxErr <= 0.02, qPrintable(QString::number(f.maxErr)));
   }
 
-  // bfloat16 has an 8-bit mantissa (eps = 7.8e-3). The ABD implementations stay within
-  // the bounds below (measured figures in docs/BENCHMARKS.md); nested does not for large
-  // sigma1: its 1/2 (W + ...) terms must cancel sigma1 down to sigma_max, so rounding
-  // errors of order eps * sigma1 survive. That failure is asserted, not hidden.
+  // bfloat16 (8-bit mantissa, eps = 2^-8) cannot meet the float32 target for large sigma1:
+  // every Newton–Schulz implementation forms |x| = x sign(x) with x ~ sigma1 / sigma_max, so a
+  // sign error of eps becomes eps * sigma1 in the result (nested: 1/2 (W + ...) must cancel
+  // sigma1 down to sigma_max; ABD: P~ W must cancel likewise). The measured figures are in
+  // docs/BENCHMARKS.md; asserted here: the SVD reference loses only output rounding, and
+  // every NS implementation's error stays within 5 eps sigma1 + 0.01 (sigma_max units).
   void bfloat16Figures_data() {
     QTest::addColumn<ClipImpl>("impl");
     QTest::addColumn<double>("sigma1");
@@ -90,7 +94,21 @@ class TestClipAccuracy : public QObject {
     const auto w = test::spectrumMatrix(256, 512, sigma1, 1e-2, 42);
     const auto f = measure(w, impl, at::kBFloat16, clip);
     qInfo("sigma1_out/sigma_max = %.5f   max_err/sigma_max = %.2e", f.sigma1, f.maxErr);
-    QVERIFY(std::isfinite(f.sigma1));
+    constexpr double eps = 1.0 / 256.0;
+    const double bound = impl == ClipImpl::Svd ? 0.005 : 5 * eps * sigma1 / kSigmaMax + 0.01;
+    QVERIFY2(f.maxErr <= bound, qPrintable(QStringLiteral("%1 > %2").arg(f.maxErr).arg(bound)));
+    if (impl == ClipImpl::Svd) QVERIFY(f.sigma1 <= 1.01);
+  }
+
+  // Reported, not hidden: the nested hard cap in bfloat16 at sigma1 = 1000 leaves sigma1
+  // several times above the cap (measured 4.9 sigma_max). If this starts to pass, the
+  // implementation changed and docs/BENCHMARKS.md must be updated.
+  void nestedHardCapFailsAtLargeSigma1InBfloat16() {
+    const auto w = test::spectrumMatrix(256, 512, 1000.0, 1e-2, 42);
+    const auto f = measure(w, ClipImpl::Nested, at::kBFloat16, false);
+    QVERIFY2(f.sigma1 > 1.5, qPrintable(QString::number(f.sigma1)));
+    // The same input in float32 meets the target.
+    QVERIFY(measure(w, ClipImpl::Nested, at::kFloat, false).sigma1 <= 1.01);
   }
 };
 
