@@ -3,6 +3,8 @@
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/baddbmm.h>
+#include <ATen/ops/bmm.h>
+#include <ATen/ops/mm.h>
 #include <c10/util/Exception.h>
 
 #include <array>
@@ -68,6 +70,19 @@ at::Tensor addMatmul(const at::Tensor& self, const at::Tensor& a, const at::Tens
   if (a.dim() == 3 && b.dim() == 3 && self.dim() <= 3) return at::baddbmm(self, a, b, beta, alpha);
   // Higher-rank stacks: broadcast matmul (no fused kernel).
   return self * beta + a.matmul(b) * alpha;
+}
+
+void addMatmulOut(at::Tensor out, const at::Tensor& self, const at::Tensor& a, const at::Tensor& b,
+                  double beta, double alpha) {
+  TORCH_CHECK(a.dim() == b.dim() && (a.dim() == 2 || a.dim() == 3), "addMatmulOut takes matrices or one batch dim");
+  if (beta == 0.0) {
+    if (a.dim() == 2) at::mm_out(out, a, b);
+    else at::bmm_out(out, a, b);
+    if (alpha != 1.0) out.mul_(alpha);
+    return;
+  }
+  if (a.dim() == 2) at::addmm_out(out, self, a, b, beta, alpha);
+  else at::baddbmm_out(out, self, a, b, beta, alpha);
 }
 
 at::Tensor newtonSchulzIterate(at::Tensor x, const std::vector<NsTuple>& schedule) {

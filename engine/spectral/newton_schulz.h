@@ -58,4 +58,10 @@ at::Tensor frobeniusNorm(const at::Tensor& w);
 at::Tensor addMatmul(const at::Tensor& self, const at::Tensor& a, const at::Tensor& b,
                      double beta, double alpha);
 
+// The same into a preallocated `out` (may be a strided view, e.g. a block of a larger
+// matrix; GEMM writes it in place). Matrices or one batch dimension only. With beta = 0,
+// `self` is ignored.
+void addMatmulOut(at::Tensor out, const at::Tensor& self, const at::Tensor& a, const at::Tensor& b,
+                  double beta, double alpha);
+
 }  // namespace lwb::spectral

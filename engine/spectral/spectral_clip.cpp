@@ -123,37 +123,50 @@ at::Tensor abdUnitClipDense(const at::Tensor& w, const NewtonSchulzConfig& ns) {
 
 at::Tensor abdUnitClipBlock(const at::Tensor& w, const NewtonSchulzConfig& ns) {
   checkMatrix(w);
+  if (w.dim() > 3) {  // the out= GEMM kernels take one batch dimension
+    const auto flat = abdUnitClipBlock(w.reshape({-1, w.size(-2), w.size(-1)}), ns);
+    return flat.reshape(w.sizes());
+  }
   const int64_t m = w.size(-2), n = w.size(-1);
   const auto scale = abdNormaliser(w);
-  const auto s = scale.to(w.scalar_type());
-  // X = [[P, Q], [Q^T, R]]; every iterate is a polynomial in H, so iterates commute and the
-  // (2,1) block is always Q^T (001 §4.3).
-  at::Tensor p = (eyeLike(m, w) / s).contiguous();
-  at::Tensor q = (w.to(scale.scalar_type()) / scale).to(w.scalar_type()).contiguous();
-  at::Tensor r = (eyeLike(n, w) / s).contiguous();
-  struct Blocks { at::Tensor p, q, r; };
-  // Y = X1 X2 on the stored blocks (plus beta * acc when given). Each block is one GEMM over
-  // a concatenated block row / column, so low-precision inputs accumulate in one kernel
-  // (fp32 accumulate for bfloat16) instead of being rounded between two partial products.
-  auto product = [](const Blocks& x1, const Blocks& x2, const Blocks* acc, double beta,
-                    double alpha) {
-    const auto row1 = at::cat({x1.p, x1.q}, -1);       // [P1 Q1]     m x (m+n)
-    const auto row2 = at::cat({x1.q.mT(), x1.r}, -1);  // [Q1^T R1]   n x (m+n)
-    const auto col1 = at::cat({x2.p, x2.q.mT()}, -2);  // [P2; Q2^T]  (m+n) x m
-    const auto col2 = at::cat({x2.q, x2.r}, -2);       // [Q2; R2]    (m+n) x n
-    auto mul = [&](const at::Tensor& a, const at::Tensor& b, const at::Tensor* c) {
-      return c ? addMatmul(*c, a, b, beta, alpha) : a.matmul(b) * alpha;
-    };
-    return Blocks{mul(row1, col1, acc ? &acc->p : nullptr), mul(row1, col2, acc ? &acc->q : nullptr),
-                  mul(row2, col2, acc ? &acc->r : nullptr)};
+  // X = [[P, Q], [Q^T, R]] is kept as its two block rows, top = [P Q] and bottom = [Q^T R].
+  // Every iterate is a symmetric polynomial in H, so block column j is block row j
+  // transposed and each output block is one GEMM of a block row with a block row^T,
+  // written straight into the output rows: only the (2,1) block Q^T is copied, never
+  // computed (the saving over abd_dense), and bfloat16 products accumulate in fp32 inside
+  // one kernel.
+  struct Rows {
+    at::Tensor top, bottom;
   };
-  Blocks x{p, q, r};
-  for (const auto& t : nsSchedule(ns)) {
-    const Blocks a = product(x, x, nullptr, 0.0, 1.0);      // A = X^2
-    const Blocks poly = product(a, a, &a, t.b, t.c);        // b A + c A^2
-    x = product(poly, x, &x, t.a, 1.0);                     // a X + poly X
+  auto blockP = [m](const Rows& x) { return x.top.narrow(-1, 0, m); };
+  auto blockQ = [m, n](const Rows& x) { return x.top.narrow(-1, m, n); };
+  auto blockR = [m, n](const Rows& x) { return x.bottom.narrow(-1, m, n); };
+  Rows x;
+  {
+    const auto s = scale.to(w.scalar_type());  // [..., 1, 1]: the identities broadcast per matrix
+    x.top = at::cat({eyeLike(m, w) / s, (w.to(scale.scalar_type()) / scale).to(w.scalar_type())}, -1);
+    x.bottom = at::cat({blockQ(x).mT(), eyeLike(n, w) / s}, -1);
   }
-  return addMatmul(x.q, x.p, w, 1.0, 1.0);
+  // Y = alpha X1 X2 (+ beta acc).
+  auto product = [&](const Rows& x1, const Rows& x2, const Rows* acc, double beta, double alpha) {
+    Rows y{at::empty_like(x1.top), at::empty_like(x1.bottom)};
+    const double b0 = acc ? beta : 0.0;
+    addMatmulOut(blockP(y), acc ? blockP(*acc) : y.top, x1.top, x2.top.mT(), b0, alpha);
+    addMatmulOut(blockQ(y), acc ? blockQ(*acc) : y.top, x1.top, x2.bottom.mT(), b0, alpha);
+    addMatmulOut(blockR(y), acc ? blockR(*acc) : y.top, x1.bottom, x2.bottom.mT(), b0, alpha);
+    y.bottom.narrow(-1, 0, m).copy_(blockQ(y).mT());
+    return y;
+  };
+  for (const auto& t : nsSchedule(ns)) {
+    const Rows a = product(x, x, nullptr, 0.0, 1.0);     // A = X^2
+    const Rows poly = product(a, a, &a, t.b, t.c);       // b A + c A^2
+    x = product(poly, x, &x, t.a, 1.0);                  // a X + poly X
+    // Rounding lets P and R drift from symmetric, and the rows-only products would then
+    // use P^T where P belongs; jordan5's slope 3.4 near 0 amplifies that drift (measured:
+    // divergence after ~10 float32 steps). Re-symmetrising once per step costs O(m^2+n^2).
+    for (auto block : {blockP(x), blockR(x)}) block.copy_((block + block.mT()) * 0.5);
+  }
+  return addMatmul(blockQ(x), blockP(x), w, 1.0, 1.0);
 }
 
 at::Tensor svdClip(const at::Tensor& w, double sigmaMinSpectral, double sigmaMaxSpectral) {
