@@ -1,0 +1,75 @@
+// Lipschitz upper bounds from weight norms (000 §3.2, §4.2, App. D) with a per-layer trace,
+// and empirical lower bounds by gradient ascent on ||f(x) - f(y)|| / ||x - y||.
+// All norms are RMS->RMS operator norms: ||W|| = sigma1(W) sqrt(d_in / d_out).
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lwb::bounds {
+
+// One row of the trace: the bound after this layer / residual connection.
+struct TraceEntry {
+  std::string name;               // "layers.0", "block0.attn", "head", ...
+  double blockLipschitz = 0;      // L_block of this layer (or the weight norm for MLP layers)
+  double lipschitzAfter = 0;      // running bound L after it
+  double activationBound = 0;     // bound on the max-over-tokens RMS activation after it
+};
+
+struct BoundTrace {
+  double bound = 0;
+  std::vector<TraceEntry> layers;
+};
+
+// ReLU MLP (ReLU is 1-Lipschitz): product of the layers' RMS->RMS norms, in order.
+BoundTrace mlpBound(const std::vector<std::string>& names, const std::vector<double>& rmsNorms);
+
+// RMS->RMS norms of one transformer block's matrices.
+struct TransformerBlockNorms {
+  double query = 0, key = 0, value = 0, attnOut = 0;  // W_Q, W_K, W_V, W_O
+  double mlpIn = 0, mlpOut = 0;                       // W_in, W_out
+};
+
+struct TransformerBoundInput {
+  std::vector<TransformerBlockNorms> blocks;
+  double embeddingRms = 1.0;   // ||x0||_inf-RMS after the embedding (RMS-normalised columns: 1)
+  double headNorm = 0;         // ||W_head|| RMS->RMS (0: stop before the head)
+  double logitScale = 1.0;     // final logit multiplier
+  double dHead = 64;           // d_Q per head
+  double attnScale = 0;        // s_attn inside the softmax; 0 means 1/d_head
+  double attnOutScale = 1.0 / 3.0;  // multiplier on the attention output
+  double gelu = 1.1289;        // MLP nonlinearity GeLU / gelu (max derivative of GeLU)
+  // alpha of the residual (1 - alpha) x + alpha block(x); 0 means 1 / (2 * blocks).
+  double residualAlpha = 0;
+};
+
+// The two-pass algorithm of App. D: first activation-norm bounds a_i through every residual
+// connection (attention raises by attnOutScale ||W_O|| ||W_V||, the MLP by
+// ||W_out|| ||W_in|| / gelu), then L <- (1 - alpha) L + alpha L L_block with
+//   L_attn = attnOutScale ||W_O|| sqrt(s_attn d_head) max(1, ||v|| max(||q||, ||k||))
+//            (||W_Q|| + ||W_K|| + ||W_V||),      ||q|| = ||W_Q|| a_i, ... (Theorem D.1)
+//   L_mlp  = ||W_out|| ||W_in|| / gelu,
+// then the head: L ||W_head|| logitScale. Trace rows: block<i>.attn, block<i>.mlp, head.
+BoundTrace transformerBound(const TransformerBoundInput& in);
+
+// Largest ||f(x) - f(y)|| / ||x - y|| found by `steps` of normalised gradient ascent on
+// (x, y) from `x0` and a random nearby `y0`, per example of the batch (dim 0), maximised
+// over the batch. The norm of an example z of shape [..., d] is the max over its leading
+// positions of the RMS over d (the inf-RMS norm of 000 App. D; plain RMS for [B, d]),
+// matching the RMS->RMS bounds above. A lower bound on the Lipschitz constant of f.
+double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
+                          const at::Tensor& x0, int steps = 50, double stepSize = 0.1,
+                          double initialRadius = 1e-2, uint64_t seed = 0);
+
+// Activation statistics of an activation tensor [..., d]: max |entry| and the max over all
+// leading positions of the RMS over the last dimension.
+double maxAbsEntry(const at::Tensor& x);
+double maxTokenRms(const at::Tensor& x);
+
+// RMS->RMS norm of a (d_out, d_in) matrix, sigma1 exact by SVD (float32+).
+double rmsToRmsNorm(const at::Tensor& w);
+
+}  // namespace lwb::bounds

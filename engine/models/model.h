@@ -1,0 +1,57 @@
+// The model interface the trainer, optimizers, bound calculator and live plots share.
+// Models are plain C++ objects holding LibTorch tensors with requires_grad; forward passes
+// use ATen ops, so no torch::nn headers are needed (compile time; see docs/DESIGN.md).
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <string>
+#include <vector>
+
+namespace lwb::models {
+
+// What a weight matrix does; the optimizer, the constraint step and the bound key on it.
+enum class Role {
+  Embedding,  // token / input embedding (columns are per-token vectors)
+  Hidden,     // hidden linear layer of an MLP
+  Head,       // final classifier / logit head
+  Query, Key, Value, AttnOut,  // attention projections
+  MlpIn, MlpOut,              // transformer MLP
+  Other,      // non-matrix parameters (gains, biases)
+};
+
+const char* toString(Role r);
+
+// One parameter with a stable name ("blocks.0.attn.q", "layers.1", "head", ...).
+// Matrices are stored (d_out, d_in) as torch.nn.Linear weights; embeddings (vocab, d).
+struct Param {
+  std::string name;
+  Role role = Role::Other;
+  at::Tensor tensor;  // leaf tensor with requires_grad
+  int block = -1;     // residual block index (transformers), layer index (MLPs)
+  bool isMatrix() const { return tensor.dim() == 2 && role != Role::Other; }
+};
+
+// Activation statistics after every residual block (000 App. F NanoGPT metrics).
+struct ActivationStats {
+  std::vector<std::string> names;     // "block0.attn", "block0.mlp", ...
+  std::vector<double> maxAbsEntry;    // max |entry|
+  std::vector<double> maxTokenRms;    // max over tokens of the per-token RMS
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  // inputs: task-specific (token ids [B, T], features [B, D], pairs [B, 2]); returns logits
+  // [B, C] or [B, T, C].
+  virtual at::Tensor forward(const at::Tensor& inputs) = 0;
+  // Same forward pass, additionally measuring activation statistics (no grad needed).
+  virtual at::Tensor forwardWithStats(const at::Tensor& inputs, ActivationStats& stats) = 0;
+  virtual std::vector<Param> parameters() = 0;
+  // Model-specific re-projections that are part of the architecture, run after every
+  // optimizer step (e.g. RMS-normalising embedding columns, 000 App. F).
+  virtual void afterStep() {}
+  virtual std::string kind() const = 0;
+};
+
+}  // namespace lwb::models

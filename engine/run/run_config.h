@@ -1,0 +1,87 @@
+// RunConfig: one JSON object, every field defaulted and validated. Unknown keys, wrong types
+// and out-of-range values raise lwb::InputError naming the key ("optimizer.lr: must be > 0").
+// Key names are a contract (ARCHITECTURE.md "Config keys that scripts rely on").
+#pragma once
+
+#include "io/input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lwb::run {
+
+struct ModelConfig {
+  std::string kind = "mlp";            // mlp | lipschitz_gpt | modular_mlp
+  std::vector<int64_t> widths{256};    // mlp: hidden widths (input/output from the task)
+  // lipschitz_gpt
+  int64_t dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
+  double finalLogitScale = 1.0;
+  bool standard = false;               // baseline: LayerNorm, 1/sqrt(d_head), x + block
+  // modular_mlp (post 001 §6.2.1): embedding dim per operand, hidden width, 2 layers
+  int64_t embedDim = 113, width = 200;
+};
+
+struct OptimizerConfig {
+  std::string kind = "muon";           // adamw | muon | sgd
+  double lr = 0.1;
+  double weightDecay = 0.0;            // decoupled: W <- (1 - lr * weight_decay) W first
+  double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
+  bool biasCorrection = false;         // off reproduces the paper's AdamW runs
+  double momentum = 0.95;              // muon / sgd
+  bool nesterov = true;
+  std::string nsCoeffs = "jordan5";    // muon's Newton–Schulz set
+  int nsSteps = 5;
+  std::string muonScale = "paper";     // paper: sqrt(fan_out/fan_in); jordan: max(1, fan_out/fan_in)^1/2
+  std::string embedUpdate = "column_normalize";  // column_normalize | adamw
+  double embedMaxInflation = 16.0;
+  double embedLr = 1.0, hiddenLr = 1.0, headLr = 1.0;  // per-group multipliers of lr
+  std::string schedule = "linear";     // constant | linear (decay to 0) | cosine
+  int64_t warmupSteps = 0;
+  double depthDecay = 1.0;             // lr multiplier per residual block (App. F uses 0.5)
+};
+
+struct ConstraintConfig {
+  std::string method = "none";         // canonical ids (engine/spectral)
+  double sigmaMax = 1.0;
+  double sigmaMin = 0.0;
+  std::optional<double> alpha;         // number, or empty for "auto" (alpha* coupling)
+  double lambda = 0.0;                 // spectral / clipped weight decay
+  std::string impl = "abd_block";
+  std::string nsCoeffs = "jordan5";
+  int nsSteps = 10, nsPolishSteps = 4;
+  int powerIters = 1;                  // per step, warm-started across steps
+  std::string norm = "rms";            // rms | spectral thresholds
+  double updateNormFactor = 1.0;       // alpha*: update norm = lr * factor (App. F: 1.14502 * 1.05)
+  double embedRmsMax = 1.0;            // cap on embedding-column RMS (0: off)
+};
+
+struct RunConfig {
+  std::string task = "mnist";          // mnist | cifar10 | chars | modular_addition | modular_multiplication
+  std::string dataPath;                // file or folder; may be empty for generated tasks
+  int64_t steps = 1000, batchSize = 128;
+  uint64_t seed = 0;
+  std::string device = "cpu";          // cpu | cuda
+  int threads = 0;                     // 0: LWB_THREADS or all hardware threads
+  int64_t evalEvery = 100, evalBatches = 20, logEvery = 10, spectraEvery = 100;
+  int64_t modulus = 113;               // modular tasks
+  double trainFraction = 0.3;          // modular tasks
+  int64_t mnistTrainCount = 8000;
+  ModelConfig model;
+  OptimizerConfig optimizer;
+  ConstraintConfig constraint;
+};
+
+// Parses and validates; missing keys keep their defaults.
+RunConfig parseRunConfig(const nlohmann::json& j);
+RunConfig loadRunConfig(const std::string& path);  // InputError names the file
+// The full resolved config (every key), the inverse of parseRunConfig.
+nlohmann::json toJson(const RunConfig& c);
+// Applies "a.b.c=value" (value parsed as JSON, else taken as a string) to a config JSON
+// before parsing; unknown keys are reported by parseRunConfig.
+void applyOverride(nlohmann::json& j, const std::string& assignment);
+
+}  // namespace lwb::run

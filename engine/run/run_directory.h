@@ -1,0 +1,51 @@
+// The run directory of ARCHITECTURE.md, written by the engine and read by the app:
+//   config.json, metrics.jsonl (append-only, flushed per line; a torn last line is ignored
+//   on read), spectra.bin + spectra.json index, summary.json, status.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace lwb::run {
+
+enum class RunStatus { Running, Finished, Diverged, Stopped, Failed };
+const char* toString(RunStatus s);
+
+class RunDirectory {
+ public:
+  // Creates the folder (and parents). Throws InputError if it exists and is not empty
+  // (nothing is ever overwritten) or cannot be created.
+  explicit RunDirectory(const std::string& path);
+  const std::string& path() const { return path_; }
+
+  void writeConfig(const nlohmann::json& resolved);      // config.json (atomic)
+  void appendMetrics(const nlohmann::json& row);         // one line of metrics.jsonl, flushed
+  // Appends one snapshot: for each matrix name its singular values (float32 little-endian
+  // in spectra.bin); spectra.json indexes {step, name, offset, count} and is rewritten
+  // atomically after each snapshot.
+  void appendSpectra(int64_t step, const std::map<std::string, std::vector<float>>& spectra);
+  void writeSummary(const nlohmann::json& summary);      // summary.json (atomic)
+  void setStatus(RunStatus s, const std::string& message = {});  // status file (atomic)
+
+ private:
+  std::string path_;
+  std::ofstream metrics_;
+  std::ofstream spectraBin_;
+  uint64_t spectraBytes_ = 0;
+  nlohmann::json spectraIndex_ = nlohmann::json::array();
+};
+
+// Reading side (app, tests, resume): metrics rows, skipping a torn last line.
+std::vector<nlohmann::json> readMetrics(const std::string& runDir);
+// Spectra snapshots: step -> name -> singular values.
+std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const std::string& runDir);
+
+// Writes `text` to `path` via a temporary file + rename, so readers never see a torn file.
+void writeFileAtomically(const std::string& path, const std::string& text);
+
+}  // namespace lwb::run

@@ -1,0 +1,1 @@
+# engine/run test suites: lwb_add_test(tst_... engine/tst_....cpp)
