@@ -5,6 +5,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ struct BoundTrace {
 };
 
 // ReLU MLP (ReLU is 1-Lipschitz): product of the layers' RMS->RMS norms, in order.
+// Each row's lipschitzAfter is the running product; its activationBound is the same number,
+// the RMS bound of that layer's output for inputs of RMS <= 1 (bias-free layers, because
+// |ReLU(x)| <= |x|). Empty lists give bound 1. Throws std::invalid_argument when the lists
+// differ in length or a norm is negative or not finite.
 BoundTrace mlpBound(const std::vector<std::string>& names, const std::vector<double>& rmsNorms);
 
 // RMS->RMS norms of one transformer block's matrices.
@@ -53,23 +58,37 @@ struct TransformerBoundInput {
 //            (||W_Q|| + ||W_K|| + ||W_V||),      ||q|| = ||W_Q|| a_i, ... (Theorem D.1)
 //   L_mlp  = ||W_out|| ||W_in|| / gelu,
 // then the head: L ||W_head|| logitScale. Trace rows: block<i>.attn, block<i>.mlp, head.
+// The bound starts at L = 1 on the embedded input x0 (the embedding itself is not counted).
+// s_attn enters as the factor sqrt(s_attn d_head) of 000 eq. (20), as the paper states it;
+// see lipschitz_bound.cpp for why that factor is only exact at s_attn = 1 / d_head.
+// Throws std::invalid_argument for negative / non-finite inputs, d_head <= 0, gelu <= 0,
+// or residualAlpha > 1.
 BoundTrace transformerBound(const TransformerBoundInput& in);
 
 // Largest ||f(x) - f(y)|| / ||x - y|| found by `steps` of normalised gradient ascent on
 // (x, y) from `x0` and a random nearby `y0`, per example of the batch (dim 0), maximised
 // over the batch. The norm of an example z of shape [..., d] is the max over its leading
 // positions of the RMS over d (the inf-RMS norm of 000 App. D; plain RMS for [B, d]),
-// matching the RMS->RMS bounds above. A lower bound on the Lipschitz constant of f.
+// matching the RMS->RMS bounds above. A lower bound on the Lipschitz constant of f,
+// provided f treats the examples of the batch independently.
+// Each step moves x and y along their gradients, normalised per example, by stepSize times
+// the example's current RMS(x - y) (a relative step, so initialRadius alone sets how local
+// the search is); a step that does not raise an example's ratio is undone and that
+// example's step halved, a step that does is kept and the step grown by 1.5. Gradients
+// reach only x and y (backward with `inputs`): parameters inside f get no .grad.
+// Runs with grad mode on whatever the caller's mode; x0 must be floating point.
 double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
                           const at::Tensor& x0, int steps = 50, double stepSize = 0.1,
                           double initialRadius = 1e-2, uint64_t seed = 0);
 
 // Activation statistics of an activation tensor [..., d]: max |entry| and the max over all
-// leading positions of the RMS over the last dimension.
+// leading positions of the RMS over the last dimension (0-dim: |x|). Accumulated in float32
+// at least; empty tensors give 0.
 double maxAbsEntry(const at::Tensor& x);
 double maxTokenRms(const at::Tensor& x);
 
-// RMS->RMS norm of a (d_out, d_in) matrix, sigma1 exact by SVD (float32+).
+// RMS->RMS norm of a (d_out, d_in) matrix, sigma1 exact by SVD (float32+): 000 §3.1,
+// sigma1 sqrt(d_in / d_out). Throws std::invalid_argument unless w has rank 2.
 double rmsToRmsNorm(const at::Tensor& w);
 
 }  // namespace lwb::bounds

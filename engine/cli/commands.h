@@ -18,5 +18,6 @@ struct Command {
 Command addSpectralCommand(CLI::App& app);
 Command addSoftCapAlphaCommand(CLI::App& app);
 Command addDemoCommand(CLI::App& app);
+Command addTrainCommand(CLI::App& app);
 
 }  // namespace lwb::cli

@@ -39,6 +39,9 @@ struct ActivationStats {
   std::vector<double> maxTokenRms;    // max over tokens of the per-token RMS
 };
 
+// Appends max |entry| and max per-token RMS of activation x [..., d] under `name`.
+void recordActivation(ActivationStats& stats, const std::string& name, const at::Tensor& x);
+
 class Model {
  public:
   virtual ~Model() = default;

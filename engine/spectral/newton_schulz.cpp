@@ -7,7 +7,9 @@
 #include <ATen/ops/mm.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 
 namespace lwb::spectral {
@@ -57,6 +59,21 @@ std::vector<NsTuple> nsSchedule(const NewtonSchulzConfig& cfg) {
   }
   for (int i = 0; i < cfg.polishSteps; ++i) s.push_back(kPolish);
   return s;
+}
+
+double nsMaxInflation(const NewtonSchulzConfig& cfg) {
+  const auto schedule = nsSchedule(cfg);
+  double worst = 0.0;
+  constexpr int kPoints = 20000;
+  for (int i = 0; i <= kPoints; ++i) {
+    double x = std::pow(10.0, -8.0 + 8.0 * i / kPoints);  // 1e-8 .. 1
+    for (const auto& t : schedule) {
+      const double x2 = x * x;
+      x = x * (t.a + x2 * (t.b + t.c * x2));
+    }
+    worst = std::max(worst, std::abs(x));
+  }
+  return worst;
 }
 
 at::Tensor frobeniusNorm(const at::Tensor& w) {

@@ -41,6 +41,11 @@ std::optional<NsCoefficients> parseNsCoefficients(std::string_view id);
 // The full list of tuples the iteration applies, main phase then tail.
 std::vector<NsTuple> nsSchedule(const NewtonSchulzConfig& cfg);
 
+// Largest value the scalar iteration reaches from any x in (0, 1]: the factor by which the
+// schedule can inflate a singular value above 1 (Muon's update norm is lr * this; 000 App. F
+// quotes 1.14502 for its coefficients). Evaluated on a fine log grid, in double.
+double nsMaxInflation(const NewtonSchulzConfig& cfg);
+
 // msign(W) = U V^T for W = U S V^T, on a matrix or a stack [..., m, n]; any device,
 // float32/float64/bfloat16 (iterates in W's dtype). W is first normalised by its Frobenius
 // norm and transposed if tall, so the Gram matrix is the small side (min(m,n)^2).

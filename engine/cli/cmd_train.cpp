@@ -1,0 +1,120 @@
+// lipschitz-cli train: the headless main job. Trains from a config, writes the run
+// directory, shows a progress line on a terminal, or streams JSON with --json.
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "io/input_error.h"
+#include "run/run_config.h"
+#include "run/run_directory_sink.h"
+#include "run/trainer.h"
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <unistd.h>
+
+namespace lwb::cli {
+namespace {
+
+struct TrainArgs {
+  std::string config, out, device;
+  std::vector<std::string> sets;
+  std::optional<int64_t> steps;
+  bool json = false;
+};
+
+// SIGINT/SIGTERM ask the trainer to stop cleanly (status "stopped", summary written).
+run::TrainerControl* gControl = nullptr;
+extern "C" void onSignal(int) {
+  if (gControl) gControl->stop.store(true);
+}
+
+class ConsoleSink final : public run::MetricsSink {
+ public:
+  ConsoleSink(bool json, bool tty, int64_t total) : json_(json), tty_(tty), total_(total) {}
+  void onStep(const run::StepMetrics& m) override {
+    if (json_) {
+      printJson(run::toJson(m));
+      return;
+    }
+    std::fprintf(stderr, "%sstep %lld/%lld  loss %.4f  %.1f steps/s  ETA %s", tty_ ? "\r\033[K" : "",
+                 static_cast<long long>(m.step), static_cast<long long>(total_), m.trainLoss, m.stepsPerSecond,
+                 eta(m.etaSeconds).c_str());
+    if (m.valLoss) std::fprintf(stderr, "  val %.4f / %.3f", *m.valLoss, m.valAcc.value_or(0));
+    if (m.lipschitzBound) std::fprintf(stderr, "  bound %.3g", *m.lipschitzBound);
+    std::fprintf(stderr, tty_ ? "" : "\n");
+  }
+  void onFinished(const run::RunSummary& s) override {
+    if (tty_ && !json_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  static std::string eta(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%d:%02d", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+    return buf;
+  }
+  bool json_, tty_;
+  int64_t total_;
+};
+
+int runTrain(const TrainArgs& a) {
+  std::ifstream in(a.config);
+  if (!in) throw InputError(a.config + ": cannot open config file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(a.config + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+  }
+  if (!j.is_object()) throw InputError(a.config + ": the config must be a JSON object");
+  for (const auto& s : a.sets) run::applyOverride(j, s);
+  if (a.steps) j["steps"] = *a.steps;
+  if (!a.device.empty()) j["device"] = a.device;
+  const auto cfg = run::parseRunConfig(j);
+
+  run::Trainer trainer(cfg);  // validates data and model before anything is written
+  run::RunDirectory dir(a.out);
+  dir.writeConfig(run::resolvedConfigJson(cfg));
+  dir.setStatus(run::RunStatus::Running);
+  run::RunDirectorySink record(dir);
+  ConsoleSink console(a.json, isatty(STDERR_FILENO) != 0, cfg.steps);
+  trainer.addSink(&record);
+  trainer.addSink(&console);
+
+  run::TrainerControl control;
+  gControl = &control;
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  run::RunSummary summary;
+  try {
+    summary = trainer.run(control);
+  } catch (const std::exception& e) {
+    dir.setStatus(run::RunStatus::Failed, e.what());
+    throw;
+  }
+  gControl = nullptr;
+  if (a.json) printJson(run::toJson(summary));
+  else std::fprintf(stderr, "%s: %s\n", summary.status.c_str(), run::toJson(summary).dump().c_str());
+  return summary.status == "finished" || summary.status == "stopped" ? 0 : 1;
+}
+
+}  // namespace
+
+Command addTrainCommand(CLI::App& app) {
+  auto args = std::make_shared<TrainArgs>();
+  auto* sub = app.add_subcommand("train", "train a model with an enforced Lipschitz bound; writes a run directory");
+  sub->add_option("--config", args->config, "run config (JSON), e.g. resources/presets/chars_small_cpu.json")->required();
+  sub->add_option("--set", args->sets, "override a config key: --set constraint.sigma_max=2 (repeatable)");
+  sub->add_option("--steps", args->steps, "number of steps (overrides the config)")->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
+  sub->add_option("--device", args->device, "cpu or cuda (overrides the config)")->check(CLI::IsMember({"cpu", "cuda"}));
+  sub->add_option("--out", args->out, "run directory to create (must not exist or be empty)")->required();
+  sub->add_flag("--json", args->json, "print one JSON object per logged step and a final summary");
+  return {sub, [args] { return runTrain(*args); }};
+}
+
+}  // namespace lwb::cli

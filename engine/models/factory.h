@@ -1,0 +1,22 @@
+// Builds the model a RunConfig asks for, sized by the dataset.
+#pragma once
+
+#include "models/model.h"
+#include "run/run_config.h"
+
+#include <ATen/core/Generator.h>
+
+#include <memory>
+
+namespace lwb::models {
+
+struct TaskShape {
+  int64_t inputDim = 0;    // features, sequence length, or 2 (modular pairs)
+  int64_t numClasses = 0;  // classes or vocabulary
+};
+
+// Throws lwb::InputError when the model does not fit the task (e.g. an MLP on token ids).
+std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& task, at::Generator& gen,
+                                 const at::Device& device);
+
+}  // namespace lwb::models

@@ -1,0 +1,145 @@
+#include "models/lipschitz_gpt.h"
+
+#include "models/init.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/cos.h>
+#include <ATen/ops/embedding.h>
+#include <ATen/ops/gelu.h>
+#include <ATen/ops/layer_norm.h>
+#include <ATen/ops/linear.h>
+#include <ATen/ops/ones.h>
+#include <ATen/ops/outer.h>
+#include <ATen/ops/pow.h>
+#include <ATen/ops/sin.h>
+#include <ATen/ops/softmax.h>
+#include <ATen/ops/triu.h>
+#include <ATen/ops/zeros.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace lwb::models {
+namespace {
+
+constexpr double kGeluMaxSlope = 1.1289;  // max derivative of GeLU: GeLU/1.1289 is 1-Lipschitz
+
+}  // namespace
+
+LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Device& device) : shape_(s) {
+  if (s.vocab < 2 || s.dModel < 2 || s.blocks < 1 || s.heads < 1 || s.dModel % s.heads != 0 ||
+      (s.dModel / s.heads) % 2 != 0 || s.seqLen < 1 || s.mlpRatio < 1)
+    throw std::invalid_argument("lipschitz_gpt: d_model must split into heads of even size");
+  const auto f32 = at::TensorOptions().dtype(at::kFloat);
+  const int64_t d = s.dModel, dm = s.mlpRatio * s.dModel;
+  params_.push_back({"embed", Role::Embedding, asParameter(rmsUnitRows(s.vocab, d, gen), device), -1});
+  for (int64_t b = 0; b < s.blocks; ++b) {
+    const std::string p = "blocks." + std::to_string(b) + ".";
+    const int bi = static_cast<int>(b);
+    params_.push_back({p + "attn.q", Role::Query, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
+    params_.push_back({p + "attn.k", Role::Key, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
+    params_.push_back({p + "attn.v", Role::Value, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
+    params_.push_back({p + "attn.o", Role::AttnOut, asParameter(at::zeros({d, d}, f32), device), bi});
+    params_.push_back({p + "mlp.in", Role::MlpIn, asParameter(orthogonalRmsUnit(dm, d, gen), device), bi});
+    params_.push_back({p + "mlp.out", Role::MlpOut, asParameter(at::zeros({d, dm}, f32), device), bi});
+    if (s.standard) {
+      for (const char* n : {"ln1", "ln2"}) {
+        params_.push_back({p + n, Role::Other, asParameter(at::ones({d}, f32), device), bi});
+        layerNormGains_.push_back(params_.back().tensor);
+      }
+    }
+  }
+  if (s.standard) {
+    params_.push_back({"ln_f", Role::Other, asParameter(at::ones({d}, f32), device), -1});
+    layerNormGains_.push_back(params_.back().tensor);
+  }
+  params_.push_back({"head", Role::Head, asParameter(orthogonalRmsUnit(s.vocab, d, gen), device),
+                     static_cast<int>(s.blocks)});
+
+  // Rotary tables for positions [0, seqLen) and d_head / 2 frequencies (base 10000).
+  const int64_t half = d / s.heads / 2;
+  const auto inv = at::pow(10000.0, at::arange(half, f32) * (-1.0 / static_cast<double>(half)));
+  const auto angles = at::outer(at::arange(s.seqLen, f32), inv);
+  cos_ = at::cos(angles).to(device);
+  sin_ = at::sin(angles).to(device);
+  causalMask_ = at::triu(at::ones({s.seqLen, s.seqLen}, f32.dtype(at::kBool)), 1).to(device);
+}
+
+double LipschitzGpt::residualAlpha() const {
+  return shape_.standard ? 1.0 : 1.0 / static_cast<double>(2 * shape_.blocks);
+}
+
+double LipschitzGpt::attentionScale() const {
+  const double dh = static_cast<double>(shape_.dModel / shape_.heads);
+  return shape_.standard ? 1.0 / std::sqrt(dh) : 1.0 / dh;
+}
+
+const at::Tensor& LipschitzGpt::w(int64_t block, Role role) const {
+  for (const auto& p : params_)
+    if (p.block == block && p.role == role) return p.tensor;
+  throw std::logic_error("lipschitz_gpt: missing parameter");
+}
+
+at::Tensor LipschitzGpt::rotary(const at::Tensor& x) const {
+  const int64_t t = x.size(-2), half = x.size(-1) / 2;
+  const auto c = cos_.narrow(0, 0, t), s = sin_.narrow(0, 0, t);
+  const auto x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
+  return at::cat({x1 * c - x2 * s, x1 * s + x2 * c}, -1);
+}
+
+at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
+  const int64_t b = x.size(0), t = x.size(1), h = shape_.heads, dh = shape_.dModel / h;
+  auto split = [&](const at::Tensor& y) { return y.view({b, t, h, dh}).transpose(1, 2); };
+  const auto q = rotary(split(at::linear(x, w(block, Role::Query))));
+  const auto k = rotary(split(at::linear(x, w(block, Role::Key))));
+  const auto v = split(at::linear(x, w(block, Role::Value)));
+  auto scores = q.matmul(k.transpose(-2, -1)) * attentionScale();
+  scores = scores.masked_fill(causalMask_.narrow(0, 0, t).narrow(1, 0, t), -INFINITY);
+  const auto out = at::softmax(scores, -1).matmul(v).transpose(1, 2).reshape({b, t, shape_.dModel});
+  const auto o = at::linear(out, w(block, Role::AttnOut));
+  return shape_.standard ? o : o * (1.0 / 3.0);  // 1/3: unit sensitivity to (q, k, v), eq. (15)
+}
+
+at::Tensor LipschitzGpt::mlp(const at::Tensor& x, int64_t block) {
+  auto hdn = at::gelu(at::linear(x, w(block, Role::MlpIn)));
+  if (!shape_.standard) hdn = hdn * (1.0 / kGeluMaxSlope);
+  return at::linear(hdn, w(block, Role::MlpOut));
+}
+
+at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {
+  const double a = residualAlpha();
+  // Baseline only: pre-LayerNorm with gains layerNormGains_[2 blk], [2 blk + 1], final last.
+  auto ln = [&](const at::Tensor& y, size_t gain) {
+    return shape_.standard ? at::layer_norm(y, {shape_.dModel}, layerNormGains_[gain]) : y;
+  };
+  for (int64_t blk = 0; blk < shape_.blocks; ++blk) {
+    const std::string tag = "block" + std::to_string(blk);
+    const auto att = attention(ln(x, 2 * blk), blk);
+    x = shape_.standard ? x + att : x * (1.0 - a) + att * a;
+    if (stats) recordActivation(*stats, tag + ".attn", x);
+    const auto m = mlp(ln(x, 2 * blk + 1), blk);
+    x = shape_.standard ? x + m : x * (1.0 - a) + m * a;
+    if (stats) recordActivation(*stats, tag + ".mlp", x);
+  }
+  if (shape_.standard) x = ln(x, layerNormGains_.size() - 1);
+  return at::linear(x, params_.back().tensor) * shape_.finalLogitScale;
+}
+
+at::Tensor LipschitzGpt::forwardFromEmbeddings(const at::Tensor& x0) { return blocksForward(x0, nullptr); }
+
+at::Tensor LipschitzGpt::run(const at::Tensor& tokens, ActivationStats* stats) {
+  if (tokens.dim() != 2 || tokens.size(1) > shape_.seqLen)
+    throw std::invalid_argument("lipschitz_gpt: tokens must be [B, T] with T <= seq_len");
+  const auto x0 = at::embedding(params_.front().tensor, tokens);
+  if (stats) recordActivation(*stats, "embed", x0);
+  return blocksForward(x0, stats);
+}
+
+void LipschitzGpt::afterStep() {
+  // 000 App. F: "every step, RMS normalize the embedding columns" (rows in our layout).
+  if (!shape_.standard) normalizeRowRms(params_.front().tensor);
+}
+
+}  // namespace lwb::models

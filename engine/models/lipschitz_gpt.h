@@ -1,0 +1,53 @@
+// `lipschitz_gpt`: character-level decoder without LayerNorm (000 §4.1, App. F):
+// RMS-normalised embedding rows, attention with 1/d_head inside the softmax and 1/3 on the
+// output, causal mask, rotary positions (orthogonal, so norms and the bound are unchanged),
+// MLP GeLU/1.1289, residuals (N-1)/N x + 1/N block over N = 2 * blocks connections,
+// orthogonal init, zero-initialised out-projections, a final logit scale.
+// `standard = true` gives the baseline: pre-LayerNorm, 1/sqrt(d_head), x + block, GeLU.
+#pragma once
+
+#include "models/model.h"
+
+#include <ATen/core/Generator.h>
+
+namespace lwb::models {
+
+struct GptShape {
+  int64_t vocab = 65, dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
+  double finalLogitScale = 1.0;
+  bool standard = false;
+};
+
+class LipschitzGpt final : public Model {
+ public:
+  LipschitzGpt(const GptShape& shape, at::Generator& gen, const at::Device& device);
+  // tokens [B, T] int64 (T <= seqLen) -> logits [B, T, vocab]
+  at::Tensor forward(const at::Tensor& tokens) override { return run(tokens, nullptr); }
+  at::Tensor forwardWithStats(const at::Tensor& tokens, ActivationStats& stats) override {
+    return run(tokens, &stats);
+  }
+  // Same network from already-embedded inputs x0 [B, T, d] (the bound and the empirical
+  // Lipschitz estimate are stated from the embedding output).
+  at::Tensor forwardFromEmbeddings(const at::Tensor& x0);
+  std::vector<Param> parameters() override { return params_; }
+  void afterStep() override;
+  std::string kind() const override { return "lipschitz_gpt"; }
+  const GptShape& shape() const { return shape_; }
+  double residualAlpha() const;   // 1/N (Lipschitz) or 1 (standard: x + block)
+  double attentionScale() const;  // s_attn inside the softmax
+
+ private:
+  at::Tensor run(const at::Tensor& tokens, ActivationStats* stats);
+  at::Tensor blocksForward(at::Tensor x, ActivationStats* stats);
+  at::Tensor attention(const at::Tensor& x, int64_t block);
+  at::Tensor mlp(const at::Tensor& x, int64_t block);
+  at::Tensor rotary(const at::Tensor& x) const;  // x [B, h, T, dh]
+  const at::Tensor& w(int64_t block, Role role) const;
+
+  GptShape shape_;
+  std::vector<Param> params_;  // embed, per block q k v o mlp_in mlp_out (+ LN gains), head
+  std::vector<at::Tensor> layerNormGains_;  // standard baseline only
+  at::Tensor cos_, sin_, causalMask_;
+};
+
+}  // namespace lwb::models

@@ -1,0 +1,43 @@
+#include "models/mlp.h"
+
+#include "models/init.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/linear.h>
+#include <ATen/ops/relu.h>
+#include <ATen/ops/zeros.h>
+
+#include <stdexcept>
+
+namespace lwb::models {
+
+Mlp::Mlp(int64_t inputDim, const std::vector<int64_t>& widths, int64_t numClasses,
+         at::Generator& gen, const at::Device& device) {
+  if (inputDim < 1 || numClasses < 1) throw std::invalid_argument("mlp: bad input or class count");
+  int64_t in = inputDim;
+  for (size_t i = 0; i < widths.size(); ++i) {
+    params_.push_back({"layers." + std::to_string(i), Role::Hidden,
+                       asParameter(orthogonalRmsUnit(widths[i], in, gen), device), static_cast<int>(i)});
+    in = widths[i];
+  }
+  params_.push_back({"head", Role::Head,
+                     asParameter(at::zeros({numClasses, in}, at::TensorOptions().dtype(at::kFloat)), device),
+                     static_cast<int>(widths.size())});
+}
+
+at::Tensor Mlp::forward(const at::Tensor& inputs) { return run(inputs, nullptr); }
+
+at::Tensor Mlp::forwardWithStats(const at::Tensor& inputs, ActivationStats& stats) {
+  return run(inputs, &stats);
+}
+
+at::Tensor Mlp::run(const at::Tensor& inputs, ActivationStats* stats) {
+  at::Tensor x = inputs;
+  for (size_t i = 0; i + 1 < params_.size(); ++i) {
+    x = at::relu(at::linear(x, params_[i].tensor));
+    if (stats) recordActivation(*stats, params_[i].name, x);
+  }
+  return at::linear(x, params_.back().tensor);
+}
+
+}  // namespace lwb::models

@@ -1,0 +1,41 @@
+#include "models/modular_mlp.h"
+
+#include "models/init.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/embedding.h>
+#include <ATen/ops/gelu.h>
+#include <ATen/ops/linear.h>
+#include <ATen/ops/zeros.h>
+
+#include <stdexcept>
+
+namespace lwb::models {
+
+ModularMlp::ModularMlp(int64_t modulus, int64_t embedDim, int64_t width, at::Generator& gen,
+                       const at::Device& device, double embedRmsMax)
+    : embedRmsMax_(embedRmsMax) {
+  if (modulus < 2 || embedDim < 1 || width < 1) throw std::invalid_argument("modular_mlp: bad sizes");
+  embed_ = {"embed", Role::Embedding, asParameter(rmsUnitRows(modulus, embedDim, gen), device), 0};
+  hidden_ = {"layers.0", Role::Hidden, asParameter(orthogonalRmsUnit(width, 2 * embedDim, gen), device), 1};
+  head_ = {"head", Role::Head,
+           asParameter(at::zeros({modulus, width}, at::TensorOptions().dtype(at::kFloat)), device), 2};
+}
+
+at::Tensor ModularMlp::run(const at::Tensor& pairs, ActivationStats* stats) {
+  // [B, 2] -> [B, 2, e] -> [B, 2e]: the two operands' embeddings side by side.
+  const auto e = at::embedding(embed_.tensor, pairs).flatten(1);
+  const auto h = at::gelu(at::linear(e, hidden_.tensor));
+  if (stats) {
+    recordActivation(*stats, "embed", e);
+    recordActivation(*stats, "layers.0", h);
+  }
+  return at::linear(h, head_.tensor);
+}
+
+void ModularMlp::afterStep() {
+  if (embedRmsMax_ > 0) capRowRms(embed_.tensor, embedRmsMax_);
+}
+
+}  // namespace lwb::models

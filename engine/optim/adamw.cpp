@@ -1,0 +1,45 @@
+#include "optim/adamw.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/zeros_like.h>
+
+#include <cmath>
+
+namespace lwb::optim {
+
+at::Tensor AdamState::direction(const std::string& name, const at::Tensor& g) {
+  auto& s = moments_[name];
+  if (!s.m.defined()) {
+    s.m = at::zeros_like(g);
+    s.v = at::zeros_like(g);
+  }
+  ++s.t;
+  s.m.mul_(beta1_).add_(g, 1.0 - beta1_);
+  s.v.mul_(beta2_).addcmul_(g, g, 1.0 - beta2_);
+  double c1 = 1.0, c2 = 1.0;
+  if (biasCorrection_) {
+    c1 = 1.0 - std::pow(beta1_, static_cast<double>(s.t));
+    c2 = 1.0 - std::pow(beta2_, static_cast<double>(s.t));
+  }
+  return (s.m / c1) / ((s.v / c2).sqrt() + eps_);
+}
+
+AdamW::AdamW(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
+    : Optimizer(std::move(slots)),
+      weightDecay_(cfg.weightDecay),
+      state_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {}
+
+void AdamW::step(double lr) {
+  at::NoGradGuard noGrad;
+  for (auto& slot : slots_) {
+    auto& w = slot.param.tensor;
+    const auto& g = w.grad();
+    if (!g.defined()) continue;
+    const double eta = lr * slot.lrMultiplier;
+    if (weightDecay_ > 0 && slot.param.role != models::Role::Other) w.mul_(1.0 - eta * weightDecay_);
+    w.sub_(state_.direction(slot.param.name, g), eta);
+  }
+}
+
+}  // namespace lwb::optim

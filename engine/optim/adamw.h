@@ -1,0 +1,44 @@
+// AdamW with decoupled weight decay; bias correction switchable (off reproduces the
+// paper's runs, App. F). Also used by Muon for non-matrix parameters and, optionally,
+// for embeddings.
+#pragma once
+
+#include "optim/optimizer.h"
+
+#include <ATen/core/Tensor.h>
+
+#include <map>
+
+namespace lwb::optim {
+
+// The AdamW moment state and update for one tensor; shared with Muon.
+class AdamState {
+ public:
+  AdamState(double beta1, double beta2, double eps, bool biasCorrection)
+      : beta1_(beta1), beta2_(beta2), eps_(eps), biasCorrection_(biasCorrection) {}
+  // Returns the update direction m^ / (sqrt(v^) + eps) for gradient g of the named tensor.
+  at::Tensor direction(const std::string& name, const at::Tensor& g);
+
+ private:
+  double beta1_, beta2_, eps_;
+  bool biasCorrection_;
+  struct Moments {
+    at::Tensor m, v;
+    int64_t t = 0;
+  };
+  std::map<std::string, Moments> moments_;
+};
+
+class AdamW final : public Optimizer {
+ public:
+  AdamW(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
+  void step(double lr) override;
+  double updateRmsBound(const ParamSlot&, double) const override { return -1.0; }
+  std::string kind() const override { return "adamw"; }
+
+ private:
+  double weightDecay_;
+  AdamState state_;
+};
+
+}  // namespace lwb::optim

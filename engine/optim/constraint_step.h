@@ -1,0 +1,34 @@
+// The weight-constraint step that follows every optimizer step (000 App. B order: decay,
+// update, cap) on every constrained matrix: all matrices but the embedding, whose rows the
+// model itself normalises or caps. Power-iteration vectors persist per matrix across steps.
+#pragma once
+
+#include "optim/optimizer.h"
+#include "run/run_config.h"
+#include "spectral/constraint.h"
+
+#include <map>
+#include <string>
+
+namespace lwb::optim {
+
+class ConstraintStep {
+ public:
+  // weightDecay: the optimizer's decoupled decay (the "decay" step of Theorem B.1).
+  ConstraintStep(const run::ConstraintConfig& cfg, double weightDecay);
+  bool active() const { return params_.method != spectral::ConstraintMethod::None; }
+  // Applies the method to every constrained slot of `opt`; `lr` is the scheduled base lr
+  // (alpha* is coupled to each slot's effective lr and update-norm bound).
+  void apply(const Optimizer& opt, double lr);
+  // The soft-cap strength used for this slot at this lr (for logging and the GUI's curve).
+  double alphaFor(const Optimizer& opt, const ParamSlot& slot, double lr) const;
+  const spectral::ConstraintParams& params() const { return params_; }
+  static bool isConstrained(const models::Param& p);
+
+ private:
+  spectral::ConstraintParams params_;
+  double updateNormFactor_;
+  std::map<std::string, spectral::PowerIterationState> powerStates_;
+};
+
+}  // namespace lwb::optim

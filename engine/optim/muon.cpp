@@ -1,0 +1,69 @@
+#include "optim/muon.h"
+
+#include "io/input_error.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/clamp_max.h>
+#include <ATen/ops/clamp_min.h>
+#include <ATen/ops/zeros_like.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lwb::optim {
+
+Muon::Muon(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
+    : Optimizer(std::move(slots)), cfg_(cfg), adam_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {
+  const auto coeffs = spectral::parseNsCoefficients(cfg.nsCoeffs);
+  if (!coeffs) throw InputError("optimizer.ns_coeffs: unknown coefficient set '" + cfg.nsCoeffs + "'");
+  ns_ = {*coeffs, cfg.nsSteps, 0};
+  kappa_ = spectral::nsMaxInflation(ns_);
+}
+
+double Muon::scaleFor(int64_t dOut, int64_t dIn) const {
+  const double ratio = static_cast<double>(dOut) / static_cast<double>(dIn);
+  return cfg_.muonScale == "jordan" ? std::sqrt(std::max(1.0, ratio)) : std::sqrt(ratio);
+}
+
+double Muon::updateRmsBound(const ParamSlot& slot, double lr) const {
+  const auto& w = slot.param.tensor;
+  const double eta = lr * slot.lrMultiplier;
+  if (!slot.param.isMatrix()) return -1.0;
+  if (slot.param.role == models::Role::Embedding) return cfg_.embedUpdate == "adamw" ? -1.0 : eta;
+  // ||Delta W||_2 <= eta * scale * kappa; RMS->RMS multiplies by sqrt(d_in / d_out).
+  return eta * scaleFor(w.size(0), w.size(1)) * kappa_ *
+         std::sqrt(static_cast<double>(w.size(1)) / static_cast<double>(w.size(0)));
+}
+
+void Muon::step(double lr) {
+  at::NoGradGuard noGrad;
+  const double beta = cfg_.momentum;
+  for (auto& slot : slots_) {
+    auto& w = slot.param.tensor;
+    const auto& g = w.grad();
+    if (!g.defined()) continue;
+    const double eta = lr * slot.lrMultiplier;
+    const auto role = slot.param.role;
+    if (role != models::Role::Other && cfg_.weightDecay > 0) w.mul_(1.0 - eta * cfg_.weightDecay);
+    if (!slot.param.isMatrix() || (role == models::Role::Embedding && cfg_.embedUpdate == "adamw")) {
+      w.sub_(adam_.direction(slot.param.name, g), eta);
+      continue;
+    }
+    auto& buf = buffers_[slot.param.name];
+    if (!buf.defined()) buf = at::zeros_like(g);
+    buf.mul_(beta).add_(g, 1.0 - beta);  // EMA momentum
+    const auto u = cfg_.nesterov ? g * (1.0 - beta) + buf * beta : buf;
+    if (role == models::Role::Embedding) {
+      // l1 -> RMS duality: each token's vector to unit RMS, inflated at most embed_max_inflation
+      // times so rarely seen tokens are not pushed at full strength by stale momentum (App. F).
+      const auto rms = u.square().mean({-1}, /*keepdim=*/true).sqrt();
+      const auto factor = at::clamp_max(1.0 / at::clamp_min(rms, 1e-30), cfg_.embedMaxInflation);
+      w.sub_(u * factor, eta);
+    } else {
+      w.sub_(spectral::msign(u, ns_), eta * scaleFor(w.size(0), w.size(1)));
+    }
+  }
+}
+
+}  // namespace lwb::optim

@@ -1,0 +1,36 @@
+#include "optim/optimizer.h"
+
+#include "io/input_error.h"
+#include "optim/adamw.h"
+#include "optim/muon.h"
+#include "optim/sgd.h"
+
+#include <cmath>
+
+namespace lwb::optim {
+
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::OptimizerConfig& cfg,
+                                 int64_t residualLayers) {
+  using models::Role;
+  std::vector<ParamSlot> slots;
+  for (const auto& p : params) {
+    double m = p.role == Role::Embedding ? cfg.embedLr : p.role == Role::Head ? cfg.headLr : cfg.hiddenLr;
+    if (cfg.depthDecay < 1.0 && residualLayers > 0 && p.block >= 0 && p.role != Role::Head &&
+        p.role != Role::Embedding) {
+      const bool mlpHalf = p.role == Role::MlpIn || p.role == Role::MlpOut;
+      const int64_t layer = 2 * p.block + (mlpHalf ? 1 : 0);
+      m *= std::pow(cfg.depthDecay, static_cast<double>(residualLayers - 1 - layer));
+    }
+    slots.push_back({p, m});
+  }
+  return slots;
+}
+
+std::unique_ptr<Optimizer> makeOptimizer(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots) {
+  if (cfg.kind == "adamw") return std::make_unique<AdamW>(cfg, std::move(slots));
+  if (cfg.kind == "sgd") return std::make_unique<Sgd>(cfg, std::move(slots));
+  if (cfg.kind == "muon") return std::make_unique<Muon>(cfg, std::move(slots));
+  throw InputError("optimizer.kind: unknown optimizer '" + cfg.kind + "'");
+}
+
+}  // namespace lwb::optim

@@ -1,0 +1,45 @@
+// Optimizers over the model's parameters: adamw, sgd, muon (000 §3, App. F). Each parameter
+// carries its own learning-rate multiplier (groups: embedding / hidden / head, and the
+// optional decay by depth). Updates are decoupled: W <- (1 - lr wd) W, then W <- W - lr u.
+#pragma once
+
+#include "models/model.h"
+#include "run/run_config.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lwb::optim {
+
+struct ParamSlot {
+  models::Param param;
+  double lrMultiplier = 1.0;
+};
+
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  // One update with base learning rate `lr` (already scheduled) for every slot that has a
+  // gradient; gradients are left in place (the trainer clears them).
+  virtual void step(double lr) = 0;
+  // Upper bound on the RMS->RMS norm of the update `step(lr)` applies to this slot's matrix
+  // (Muon: lr_eff * scale * kappa * sqrt(d_in/d_out)); < 0 when there is none (AdamW, SGD).
+  virtual double updateRmsBound(const ParamSlot& slot, double lr) const = 0;
+  virtual std::string kind() const = 0;
+  const std::vector<ParamSlot>& slots() const { return slots_; }
+
+ protected:
+  explicit Optimizer(std::vector<ParamSlot> slots) : slots_(std::move(slots)) {}
+  std::vector<ParamSlot> slots_;
+};
+
+// Per-slot lr multipliers from the config: embed_lr / hidden_lr / head_lr, times
+// depth_decay^(L-1-l) for residual layer l of L (attention of block b is layer 2b, its MLP
+// 2b+1) when depth_decay < 1.
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::OptimizerConfig& cfg,
+                                 int64_t residualLayers);
+
+std::unique_ptr<Optimizer> makeOptimizer(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
+
+}  // namespace lwb::optim

@@ -1,0 +1,24 @@
+// Learning-rate schedules: a multiplier of the base lr at each step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace lwb::optim {
+
+enum class ScheduleKind { Constant, Linear, Cosine };
+
+struct LrSchedule {
+  ScheduleKind kind = ScheduleKind::Constant;
+  int64_t totalSteps = 1;
+  int64_t warmupSteps = 0;
+
+  // Multiplier at step s (0-based): linear warm-up from 1/(warmup+1) to 1 over the warm-up
+  // steps, then constant, linear decay to 0 at the last step, or cosine decay to 0.
+  double factor(int64_t step) const;
+};
+
+// "constant" | "linear" | "cosine"; throws std::invalid_argument otherwise.
+ScheduleKind parseScheduleKind(const std::string& id);
+
+}  // namespace lwb::optim

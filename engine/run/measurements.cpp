@@ -1,0 +1,95 @@
+#include "run/measurements.h"
+
+#include "common/torch_compat.h"
+#include "models/lipschitz_gpt.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/stack.h>
+
+#include <cmath>
+#include <map>
+
+namespace lwb::run {
+
+std::vector<MatrixSpectrum> measureSpectra(const std::vector<models::Param>& params) {
+  at::NoGradGuard noGrad;
+  std::map<std::pair<int64_t, int64_t>, std::vector<size_t>> byShape;
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].isMatrix()) byShape[{params[i].tensor.size(0), params[i].tensor.size(1)}].push_back(i);
+  std::vector<MatrixSpectrum> out(params.size());
+  for (const auto& [shape, idx] : byShape) {
+    std::vector<at::Tensor> mats;
+    for (const auto i : idx) mats.push_back(params[i].tensor.detach());
+    const auto s = compat::svdvals(compat::svdCompatible(at::stack(mats))).to(at::kCPU).to(at::kFloat).contiguous();
+    for (size_t j = 0; j < idx.size(); ++j) {
+      const float* p = s[static_cast<int64_t>(j)].data_ptr<float>();
+      auto& m = out[idx[j]];
+      m.name = params[idx[j]].name;
+      m.role = params[idx[j]].role;
+      m.singularValues.assign(p, p + s.size(1));
+      m.rmsScale = std::sqrt(static_cast<double>(shape.second) / static_cast<double>(shape.first));
+    }
+  }
+  std::vector<MatrixSpectrum> kept;
+  for (auto& m : out)
+    if (!m.name.empty()) kept.push_back(std::move(m));
+  return kept;
+}
+
+std::vector<MatrixNorm> normsFrom(const std::vector<MatrixSpectrum>& spectra) {
+  std::vector<MatrixNorm> norms;
+  for (const auto& m : spectra) {
+    const double s1 = m.singularValues.empty() ? 0.0 : m.singularValues.front();
+    norms.push_back({m.name, models::toString(m.role), s1 * m.rmsScale, s1});
+  }
+  return norms;
+}
+
+std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std::vector<MatrixNorm>& norms) {
+  std::map<std::string, double> byName;
+  for (const auto& n : norms) byName[n.name] = n.rmsNorm;
+  const auto params = model.parameters();
+  if (model.kind() == "mlp" || model.kind() == "modular_mlp") {
+    std::vector<std::string> names;
+    std::vector<double> values;
+    for (const auto& p : params)
+      if (p.isMatrix() && p.role != models::Role::Embedding) {
+        names.push_back(p.name);
+        values.push_back(byName[p.name]);
+      }
+    auto trace = bounds::mlpBound(names, values);
+    if (model.kind() == "modular_mlp") {  // plain GeLU between the layers: slope <= 1.1289
+      trace.bound *= 1.1289;
+      trace.layers.push_back({"gelu", 1.1289, trace.bound, 0.0});
+    }
+    return trace;
+  }
+  auto* gpt = dynamic_cast<models::LipschitzGpt*>(&model);
+  if (!gpt || gpt->shape().standard) return std::nullopt;
+  bounds::TransformerBoundInput in;
+  in.blocks.resize(static_cast<size_t>(gpt->shape().blocks));
+  for (const auto& p : params) {
+    if (p.block < 0 || p.block >= gpt->shape().blocks) continue;
+    auto& b = in.blocks[static_cast<size_t>(p.block)];
+    const double v = byName[p.name];
+    switch (p.role) {
+      case models::Role::Query: b.query = v; break;
+      case models::Role::Key: b.key = v; break;
+      case models::Role::Value: b.value = v; break;
+      case models::Role::AttnOut: b.attnOut = v; break;
+      case models::Role::MlpIn: b.mlpIn = v; break;
+      case models::Role::MlpOut: b.mlpOut = v; break;
+      default: break;
+    }
+  }
+  in.embeddingRms = 1.0;  // rows RMS-normalised every step
+  in.headNorm = byName["head"];
+  in.logitScale = gpt->shape().finalLogitScale;
+  in.dHead = static_cast<double>(gpt->shape().dModel / gpt->shape().heads);
+  in.attnScale = gpt->attentionScale();
+  in.residualAlpha = gpt->residualAlpha();
+  return bounds::transformerBound(in);
+}
+
+}  // namespace lwb::run

@@ -1,0 +1,43 @@
+// The Trainer: builds dataset, model, optimizer and constraint step from a RunConfig and
+// trains, reporting through MetricsSinks. Runs on whatever thread calls run() (the CLI's
+// main thread, or the app's engine worker thread); pause/stop are atomics checked between
+// steps, so the caller's thread never blocks on it.
+#pragma once
+
+#include "data/dataset.h"
+#include "models/model.h"
+#include "run/metrics.h"
+#include "run/run_config.h"
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace lwb::run {
+
+struct TrainerControl {
+  std::atomic<bool> pause{false};
+  std::atomic<bool> stop{false};
+};
+
+// The dataset a config asks for (data_path resolved against the current directory).
+std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg);
+
+class Trainer {
+ public:
+  // Validates the config against the task (InputError) and builds everything; CPU
+  // determinism: the same config and seed give the same metrics.
+  explicit Trainer(const RunConfig& cfg);
+  ~Trainer();
+  void addSink(MetricsSink* sink) { sinks_.push_back(sink); }
+  RunSummary run(TrainerControl& control);
+  models::Model& model() { return *model_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<models::Model> model_;
+  std::vector<MetricsSink*> sinks_;
+};
+
+}  // namespace lwb::run
