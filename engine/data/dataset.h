@@ -44,11 +44,15 @@ std::unique_ptr<Dataset> makeCharsDataset(const std::string& path, int64_t seqLe
 // MNIST IDX files (gzip-compressed or raw). `path` is a folder holding
 // t10k-images-idx3-ubyte[.gz] + t10k-labels-idx1-ubyte[.gz] (and/or the train-* pair).
 // With only the test split present (../shared/datasets/mnist) its first `trainCount`
-// images train and the rest validate. inputs [B, 784] float32 in [0, 1], targets [B].
+// images train and the rest validate (likewise with only the train pair); with both pairs,
+// train-* trains, t10k-* validates and `trainCount` is unused. Images must be 28x28.
+// inputs [B, 784] float32 in [0, 1], targets [B].
 std::unique_ptr<Dataset> makeMnistDataset(const std::string& path, int64_t trainCount = 8000);
 
 // CIFAR-10 binary batches: folder with data_batch_1..5.bin and/or test_batch.bin (each
-// record 1 label byte + 3072 pixel bytes). inputs [B, 3072] float32 in [0, 1], targets [B].
+// record 1 label byte + 3072 pixel bytes; the folder may also be the parent of the archive's
+// cifar-10-batches-bin/). With only one kind present its first 90% train and the rest
+// validate. inputs [B, 3072] float32 in [0, 1] in file order (R plane, G, B), targets [B].
 std::unique_ptr<Dataset> makeCifar10Dataset(const std::string& path);
 
 enum class ModularOp { Addition, Multiplication };

@@ -1,1 +1,1 @@
-# engine/models test suites: lwb_add_test(tst_... engine/tst_....cpp)
+lwb_add_test(tst_models engine/tst_models.cpp)

@@ -1,1 +1,1 @@
-# engine/optim test suites: lwb_add_test(tst_... engine/tst_....cpp)
+lwb_add_test(tst_optim engine/tst_optim.cpp)

@@ -1,0 +1,259 @@
+// RunConfig <-> JSON. The key set is defined once, by toJson(): parseRunConfig first rejects
+// every key that toJson(RunConfig{}) lacks, then reads the fields it knows.
+#include "run/run_config.h"
+
+#include "run/config_fields.h"
+#include "spectral/constraint.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace lwb::run {
+
+using nlohmann::json;
+using detail::FieldReader;
+using detail::Range;
+
+namespace {
+
+constexpr int64_t kMaxCount = 1'000'000'000;  // steps and step intervals
+constexpr int64_t kMaxWidth = 65536;
+constexpr double kMaxRate = 1e4;              // learning rates, decays, multipliers
+constexpr double kMaxNorm = 1e6;              // sigma thresholds, scales
+
+const std::vector<std::string_view> kTasks{"mnist", "cifar10", "chars", "modular_addition",
+                                           "modular_multiplication"};
+const std::vector<std::string_view> kModels{"mlp", "lipschitz_gpt", "modular_mlp"};
+const std::vector<std::string_view> kOptimizers{"adamw", "muon", "sgd"};
+const std::vector<std::string_view> kSchedules{"constant", "linear", "cosine"};
+const std::vector<std::string_view> kMuonScales{"paper", "jordan"};
+const std::vector<std::string_view> kEmbedUpdates{"column_normalize", "adamw"};
+const std::vector<std::string_view> kDevices{"cpu", "cuda"};
+const std::vector<std::string_view> kClipImpls{"nested", "abd_dense", "abd_block", "svd"};
+const std::vector<std::string_view> kNsCoeffs{"jordan5", "you6", "polish"};
+const std::vector<std::string_view> kNorms{"rms", "spectral"};
+
+void readModel(const json& j, ModelConfig& m) {
+  FieldReader r(j, "model.");
+  r.choice("kind", m.kind, kModels);
+  r.integerList("widths", m.widths, 1, kMaxWidth, 256);
+  r.integer("d_model", m.dModel, 1, kMaxWidth);
+  r.integer("blocks", m.blocks, 1, 1000);
+  r.integer("heads", m.heads, 1, kMaxWidth);
+  r.integer("seq_len", m.seqLen, 1, 1'000'000);
+  r.integer("mlp_ratio", m.mlpRatio, 1, 64);
+  r.number("final_logit_scale", m.finalLogitScale, {0.0, kMaxNorm, true});
+  r.boolean("standard", m.standard);
+  r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
+  r.integer("width", m.width, 1, kMaxWidth);
+  if (m.dModel % m.heads != 0)
+    detail::fail("model.heads", "must divide model.d_model (" + std::to_string(m.dModel) + "), got " +
+                                    std::to_string(m.heads));
+}
+
+void readOptimizer(const json& j, OptimizerConfig& o) {
+  FieldReader r(j, "optimizer.");
+  r.choice("kind", o.kind, kOptimizers);
+  r.number("lr", o.lr, {0.0, kMaxRate, true});
+  r.number("weight_decay", o.weightDecay, {0.0, kMaxRate});
+  r.number("beta1", o.beta1, {0.0, 1.0, false, true});
+  r.number("beta2", o.beta2, {0.0, 1.0, false, true});
+  r.number("eps", o.eps, {0.0, 1.0, true});
+  r.boolean("bias_correction", o.biasCorrection);
+  r.number("momentum", o.momentum, {0.0, 1.0, false, true});
+  r.boolean("nesterov", o.nesterov);
+  r.choice("ns_coeffs", o.nsCoeffs, kNsCoeffs);
+  r.integer("ns_steps", o.nsSteps, 0, 100);
+  r.choice("muon_scale", o.muonScale, kMuonScales);
+  r.choice("embed_update", o.embedUpdate, kEmbedUpdates);
+  r.number("embed_max_inflation", o.embedMaxInflation, {1.0, 1e9});
+  // Group multipliers may be 0 (freeze a group).
+  r.number("embed_lr", o.embedLr, {0.0, kMaxRate});
+  r.number("hidden_lr", o.hiddenLr, {0.0, kMaxRate});
+  r.number("head_lr", o.headLr, {0.0, kMaxRate});
+  r.choice("schedule", o.schedule, kSchedules);
+  r.integer("warmup_steps", o.warmupSteps, 0, kMaxCount);
+  r.number("depth_decay", o.depthDecay, {0.0, 1.0, true});
+}
+
+void readAlpha(const FieldReader& r, std::optional<double>& alpha) {
+  const json* v = r.find("alpha");
+  if (!v) return;
+  if (v->is_string()) {
+    if (v->get<std::string>() != "auto")
+      detail::fail(r.key("alpha"), "expected a number or \"auto\", got '" + v->get<std::string>() + "'");
+    alpha.reset();
+  } else if (v->is_number()) {
+    alpha = detail::readNumber(*v, r.key("alpha"), {0.0, kMaxNorm});
+  } else {
+    detail::fail(r.key("alpha"), std::string("expected a number or \"auto\", got ") + v->type_name());
+  }
+}
+
+std::vector<std::string_view> constraintMethodIds() {
+  std::vector<std::string_view> ids;
+  for (auto m : spectral::allConstraintMethods()) ids.push_back(spectral::toString(m));
+  return ids;
+}
+
+void readConstraint(const json& j, ConstraintConfig& c) {
+  FieldReader r(j, "constraint.");
+  r.text("method", c.method);
+  if (!spectral::parseConstraintMethod(c.method))
+    detail::checkChoice(c.method, "constraint.method", constraintMethodIds());  // throws, listing ids
+  r.number("sigma_max", c.sigmaMax, {0.0, kMaxNorm, true});
+  r.number("sigma_min", c.sigmaMin, {0.0, kMaxNorm});
+  if (c.sigmaMin > c.sigmaMax)
+    detail::fail("constraint.sigma_min", "must be <= constraint.sigma_max (" + detail::numberText(c.sigmaMax) +
+                                             "), got " + detail::numberText(c.sigmaMin));
+  readAlpha(r, c.alpha);
+  r.number("lambda", c.lambda, {0.0, kMaxRate});
+  r.choice("impl", c.impl, kClipImpls);
+  r.choice("ns_coeffs", c.nsCoeffs, kNsCoeffs);
+  r.integer("ns_steps", c.nsSteps, 0, 100);
+  r.integer("ns_polish_steps", c.nsPolishSteps, 0, 100);
+  r.integer("power_iters", c.powerIters, 1, 1000);
+  r.choice("norm", c.norm, kNorms);
+  r.number("update_norm_factor", c.updateNormFactor, {0.0, kMaxNorm, true});
+  r.number("embed_rms_max", c.embedRmsMax, {0.0, kMaxNorm});  // 0: off
+}
+
+// Byte offset (nlohmann's parse_error::byte, 1-based) -> "line L, column C".
+std::string lineColumn(const std::string& text, size_t byte) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, column = 1;
+    else ++column;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+}  // namespace
+
+// data_path is NOT required here even for file tasks (mnist, cifar10, chars): parse({})
+// must give the defaults, and the app loads configs before a data folder is chosen. The
+// trainer checks it when it opens the dataset.
+RunConfig parseRunConfig(const json& j) {
+  if (!j.is_object()) throw InputError(std::string("config: expected a JSON object, got ") + j.type_name());
+  detail::checkKnownKeys(j, toJson(RunConfig{}));
+
+  RunConfig c;
+  FieldReader r(j, "");
+  r.choice("task", c.task, kTasks);
+  r.text("data_path", c.dataPath);
+  r.integer("steps", c.steps, 1, kMaxCount);
+  r.integer("batch_size", c.batchSize, 1, 1'000'000);
+  r.unsignedInteger("seed", c.seed);
+  r.choice("device", c.device, kDevices);
+  r.integer("threads", c.threads, 0, 4096);
+  r.integer("eval_every", c.evalEvery, 1, kMaxCount);
+  r.integer("eval_batches", c.evalBatches, 1, 1'000'000);
+  r.integer("log_every", c.logEvery, 1, kMaxCount);
+  r.integer("spectra_every", c.spectraEvery, 0, kMaxCount);  // 0: off
+  r.integer("modulus", c.modulus, 2, 1000);
+  r.number("train_fraction", c.trainFraction, {0.0, 1.0, true, true});
+  r.integer("mnist_train_count", c.mnistTrainCount, 1, 10'000'000);
+  // checkKnownKeys has already made sure these are objects.
+  if (const json* m = r.find("model")) readModel(*m, c.model);
+  if (const json* o = r.find("optimizer")) readOptimizer(*o, c.optimizer);
+  if (const json* k = r.find("constraint")) readConstraint(*k, c.constraint);
+  return c;
+}
+
+RunConfig loadRunConfig(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw InputError(path + ": no such file");
+  // A config is a few KiB; refuse anything absurd before reading it into memory.
+  if (fs::file_size(path, ec) > (16u << 20)) throw InputError(path + ": file too large for a config");
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (!in) throw InputError(path + ": cannot read file");
+  const std::string text = buf.str();
+
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(path + ": not valid JSON at " + lineColumn(text, e.byte));
+  }
+  if (!j.is_object()) throw InputError(path + ": expected a JSON object, got " + j.type_name());
+  try {
+    return parseRunConfig(j);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+json toJson(const RunConfig& c) {
+  const ModelConfig& m = c.model;
+  const OptimizerConfig& o = c.optimizer;
+  const ConstraintConfig& k = c.constraint;
+  return json{
+      {"task", c.task}, {"data_path", c.dataPath}, {"steps", c.steps}, {"batch_size", c.batchSize},
+      {"seed", c.seed}, {"device", c.device}, {"threads", c.threads}, {"eval_every", c.evalEvery},
+      {"eval_batches", c.evalBatches}, {"log_every", c.logEvery}, {"spectra_every", c.spectraEvery},
+      {"modulus", c.modulus}, {"train_fraction", c.trainFraction},
+      {"mnist_train_count", c.mnistTrainCount},
+      {"model",
+       {{"kind", m.kind}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
+        {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
+        {"final_logit_scale", m.finalLogitScale}, {"standard", m.standard},
+        {"embed_dim", m.embedDim}, {"width", m.width}}},
+      {"optimizer",
+       {{"kind", o.kind}, {"lr", o.lr}, {"weight_decay", o.weightDecay}, {"beta1", o.beta1},
+        {"beta2", o.beta2}, {"eps", o.eps}, {"bias_correction", o.biasCorrection},
+        {"momentum", o.momentum}, {"nesterov", o.nesterov}, {"ns_coeffs", o.nsCoeffs},
+        {"ns_steps", o.nsSteps}, {"muon_scale", o.muonScale}, {"embed_update", o.embedUpdate},
+        {"embed_max_inflation", o.embedMaxInflation}, {"embed_lr", o.embedLr},
+        {"hidden_lr", o.hiddenLr}, {"head_lr", o.headLr}, {"schedule", o.schedule},
+        {"warmup_steps", o.warmupSteps}, {"depth_decay", o.depthDecay}}},
+      {"constraint",
+       {{"method", k.method}, {"sigma_max", k.sigmaMax}, {"sigma_min", k.sigmaMin},
+        {"alpha", k.alpha ? json(*k.alpha) : json("auto")}, {"lambda", k.lambda},
+        {"impl", k.impl}, {"ns_coeffs", k.nsCoeffs}, {"ns_steps", k.nsSteps},
+        {"ns_polish_steps", k.nsPolishSteps}, {"power_iters", k.powerIters}, {"norm", k.norm},
+        {"update_norm_factor", k.updateNormFactor}, {"embed_rms_max", k.embedRmsMax}}},
+  };
+}
+
+void applyOverride(json& j, const std::string& assignment) {
+  const auto bad = [&](const std::string& why) {
+    throw InputError("bad override '" + assignment + "': " + why);
+  };
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos) bad("expected key=value");
+  const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  if (key.empty()) bad("empty key");
+
+  std::vector<std::string> segments;
+  for (size_t start = 0;;) {
+    const auto dot = key.find('.', start);
+    segments.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (segments.back().empty()) bad("empty key segment");
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+
+  // JSON if it parses (0.05, true, [256, 256], "quoted"), else the raw text as a string, so
+  // constraint.method=spectral_soft_cap and constraint.alpha=auto need no quotes.
+  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;
+
+  if (j.is_null()) j = json::object();
+  if (!j.is_object()) bad("the config is not a JSON object");
+  json* node = &j;
+  std::string path;
+  for (size_t i = 0; i + 1 < segments.size(); ++i) {
+    path += (path.empty() ? "" : ".") + segments[i];
+    json& child = (*node)[segments[i]];
+    if (child.is_null()) child = json::object();
+    if (!child.is_object()) bad("'" + path + "' is not an object");
+    node = &child;
+  }
+  (*node)[segments.back()] = std::move(value);
+}
+
+}  // namespace lwb::run

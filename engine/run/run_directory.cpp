@@ -1,0 +1,124 @@
+// Writing side of the run directory. Whole-file artefacts (config, summary, status, the
+// spectra index) are replaced atomically so a reader (the app, rsync) never sees half a
+// file; append-only streams (metrics.jsonl, spectra.bin) are flushed per record.
+#include "run/run_directory.h"
+
+#include "io/input_error.h"
+#include "run/spectra_format.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+namespace lwb::run {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const char* toString(RunStatus s) {
+  switch (s) {
+    case RunStatus::Running: return "running";
+    case RunStatus::Finished: return "finished";
+    case RunStatus::Diverged: return "diverged";
+    case RunStatus::Stopped: return "stopped";
+    case RunStatus::Failed: return "failed";
+  }
+  return "failed";
+}
+
+void writeFileAtomically(const std::string& path, const std::string& text) {
+  // Same folder as the target, so the rename never crosses file systems (and stays atomic).
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(path + ": cannot open for writing");
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw std::runtime_error(path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot rename temporary file (" + ec.message() + ")");
+  }
+}
+
+namespace {
+
+// Compact, and never throwing on invalid UTF-8 in a string value (a matrix name, a
+// message): one bad byte must not kill a long run. NaN/inf are written as null by nlohmann.
+std::string compact(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string child(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
+
+}  // namespace
+
+RunDirectory::RunDirectory(const std::string& path) : path_(path) {
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    if (!fs::is_directory(path, ec)) throw InputError(path + ": exists and is not a directory");
+    if (!fs::is_empty(path, ec) || ec) throw InputError(path + ": run directory exists and is not empty");
+  } else {
+    // Judged by the result, not the return value (false for "a/b/" on some libstdc++).
+    fs::create_directories(path, ec);
+    if (ec || !fs::is_directory(path))
+      throw InputError(path + ": cannot create run directory" + (ec ? " (" + ec.message() + ")" : std::string()));
+  }
+  // Created up front so a watcher can open it before the first logged step.
+  metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
+  if (!metrics_) throw InputError(path + ": cannot create metrics.jsonl");
+}
+
+void RunDirectory::writeConfig(const json& resolved) {
+  writeFileAtomically(child(path_, "config.json"), resolved.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+}
+
+void RunDirectory::writeSummary(const json& summary) {
+  writeFileAtomically(child(path_, "summary.json"), summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+}
+
+void RunDirectory::appendMetrics(const json& row) {
+  metrics_ << compact(row) << '\n';
+  metrics_.flush();
+  if (!metrics_) throw std::runtime_error(child(path_, "metrics.jsonl") + ": write failed");
+}
+
+void RunDirectory::appendSpectra(int64_t step, const std::map<std::string, std::vector<float>>& spectra) {
+  const std::string binPath = child(path_, "spectra.bin");
+  // Opened on first use: runs with spectra_every = 0 get no spectra files at all.
+  if (!spectraBin_.is_open()) {
+    spectraBin_.open(binPath, std::ios::binary | std::ios::app);
+    if (!spectraBin_) throw std::runtime_error(binPath + ": cannot open for writing");
+  }
+  json entries = json::array();
+  for (const auto& [name, values] : spectra) {
+    const std::string bytes = detail::encodeFloat32LE(values);
+    spectraBin_.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    entries.push_back({{"step", step}, {"name", name}, {"offset", spectraBytes_ / 4}, {"count", values.size()}});
+    spectraBytes_ += bytes.size();
+  }
+  // The data reaches the file before the index that points at it.
+  spectraBin_.flush();
+  if (!spectraBin_) throw std::runtime_error(binPath + ": write failed");
+  for (auto& e : entries) spectraIndex_.push_back(std::move(e));
+  writeFileAtomically(child(path_, "spectra.json"), compact(spectraIndex_) + "\n");
+}
+
+void RunDirectory::setStatus(RunStatus s, const std::string& message) {
+  // The message is one line by contract (line 2 of the file); fold any newlines in it.
+  std::string oneLine = message;
+  for (char& ch : oneLine)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  std::string text = std::string(toString(s)) + "\n";
+  if (!oneLine.empty()) text += oneLine + "\n";
+  writeFileAtomically(child(path_, "status"), text);
+}
+
+}  // namespace lwb::run

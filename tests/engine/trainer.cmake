@@ -1,0 +1,4 @@
+lwb_add_test(tst_trainer engine/tst_trainer.cpp)
+target_compile_definitions(tst_trainer PRIVATE LWB_SHARED_DATASETS="${CMAKE_SOURCE_DIR}/../shared/datasets"
+                                               LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>")
+add_dependencies(tst_trainer lipschitz-cli)

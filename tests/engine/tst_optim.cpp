@@ -1,0 +1,218 @@
+// Optimizer invariants: Muon's update norm bound, AdamW/SGD hand-computed steps, decoupled
+// decay, embedding column normalisation, schedules, per-group lr, and the constraint step.
+#include "models/init.h"
+#include "optim/adamw.h"
+#include "optim/constraint_step.h"
+#include "optim/muon.h"
+#include "optim/schedule.h"
+#include "optim/sgd.h"
+#include "spectral/spectral.h"
+#include "support/spectra.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/zeros.h>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace lwb;
+using models::Role;
+
+namespace {
+
+models::Param matrixParam(const std::string& name, Role role, const at::Tensor& init, int block = 0) {
+  return {name, role, models::asParameter(init, at::Device(at::kCPU)), block};
+}
+
+void setGrad(const models::Param& p, const at::Tensor& g) { p.tensor.mutable_grad() = g.clone(); }
+
+run::OptimizerConfig muonConfig() {
+  run::OptimizerConfig c;
+  c.kind = "muon";
+  c.nesterov = false;
+  c.momentum = 0.0;  // the update is msign(g) itself
+  return c;
+}
+
+}  // namespace
+
+class TestOptim : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void nsInflation() {
+    const double k = spectral::nsMaxInflation(spectral::NewtonSchulzConfig::muon());
+    qInfo("jordan5 x5 max inflation %.5f", k);
+    QVERIFY(k > 1.0 && k < 1.3);
+    QVERIFY(std::abs(spectral::nsMaxInflation({spectral::NsCoefficients::Polish, 40, 0}) - 1.0) < 1e-9);
+  }
+
+  // ||Delta W||_2 <= lr * scale * kappa, scale = sqrt(fan_out/fan_in) (paper) or
+  // max(1, fan_out/fan_in)^1/2 (Jordan); and the RMS bound reported for alpha* matches.
+  void muonUpdateNormBound_data() {
+    QTest::addColumn<QString>("scale");
+    QTest::addColumn<int>("dOut");
+    QTest::addColumn<int>("dIn");
+    for (const char* s : {"paper", "jordan"})
+      for (const auto& [o, i] : {std::pair{32, 32}, std::pair{64, 16}, std::pair{16, 64}})
+        QTest::addRow("%s/%dx%d", s, o, i) << QString::fromLatin1(s) << o << i;
+  }
+  void muonUpdateNormBound() {
+    QFETCH(QString, scale);
+    QFETCH(int, dOut);
+    QFETCH(int, dIn);
+    auto cfg = muonConfig();
+    cfg.muonScale = scale.toStdString();
+    const auto w0 = test::spectrumMatrix(dOut, dIn, 1.0, 0.1, 3).to(at::kFloat);
+    auto p = matrixParam("w", Role::Hidden, w0);
+    optim::Muon muon(cfg, {{p, 1.0}});
+    setGrad(p, at::randn({dOut, dIn}) * 5.0);
+    const double lr = 0.05;
+    muon.step(lr);
+    const double updateNorm = test::singularValues(p.tensor.detach() - w0).front();
+    const double s = scale == QLatin1String("paper") ? std::sqrt(double(dOut) / dIn) : std::sqrt(std::max(1.0, double(dOut) / dIn));
+    QCOMPARE(muon.scaleFor(dOut, dIn), s);
+    QVERIFY2(updateNorm <= lr * s * muon.kappa() * (1 + 1e-5), qPrintable(QString::number(updateNorm)));
+    QVERIFY(updateNorm >= lr * s * 0.6);  // jordan5 leaves singular values in ~[0.7, 1.13]
+    const double rmsBound = muon.updateRmsBound({p, 1.0}, lr);
+    QVERIFY(std::abs(rmsBound - lr * s * muon.kappa() * std::sqrt(double(dIn) / dOut)) < 1e-12);
+  }
+
+  // First AdamW step, hand-computed: m = (1-b1) g, v = (1-b2) g^2; with bias correction the
+  // direction is g / |g| = sign(g), without it (1-b1)/sqrt(1-b2) sign(g).
+  void adamFirstStep() {
+    for (const bool correct : {true, false}) {
+      run::OptimizerConfig cfg;
+      cfg.kind = "adamw";
+      cfg.biasCorrection = correct;
+      cfg.eps = 1e-12;
+      const auto w0 = at::zeros({2, 3});
+      auto p = matrixParam("w", Role::Hidden, w0);
+      optim::AdamW adam(cfg, {{p, 2.0}});  // lr multiplier 2
+      setGrad(p, at::full({2, 3}, -0.5f));
+      adam.step(0.01);
+      const double expected = 0.02 * (correct ? 1.0 : 0.1 / std::sqrt(0.05));
+      QVERIFY(std::abs(p.tensor[0][0].item<double>() - expected) < 1e-7);
+    }
+  }
+
+  void decoupledWeightDecay() {
+    run::OptimizerConfig cfg;
+    cfg.kind = "adamw";
+    cfg.weightDecay = 0.5;
+    const auto w0 = at::full({4, 4}, 2.0f);
+    auto p = matrixParam("w", Role::Hidden, w0);
+    optim::AdamW adam(cfg, {{p, 1.0}});
+    setGrad(p, at::zeros({4, 4}));
+    adam.step(0.1);
+    QVERIFY(std::abs(p.tensor[1][2].item<double>() - 2.0 * (1 - 0.1 * 0.5)) < 1e-7);
+  }
+
+  void sgdMomentumTwoSteps() {
+    run::OptimizerConfig cfg;
+    cfg.kind = "sgd";
+    cfg.momentum = 0.9;
+    cfg.nesterov = false;
+    auto p = matrixParam("w", Role::Hidden, at::zeros({1, 1}));
+    optim::Sgd sgd(cfg, {{p, 1.0}});
+    setGrad(p, at::full({1, 1}, 1.0f));
+    sgd.step(0.1);  // buf = 1, w = -0.1
+    sgd.step(0.1);  // buf = 1.9, w = -0.29
+    QVERIFY(std::abs(p.tensor.item<double>() + 0.29) < 1e-7);
+  }
+
+  // Embedding rows get unit-RMS updates, inflated at most embed_max_inflation times.
+  void embeddingColumnNormalised() {
+    auto cfg = muonConfig();
+    cfg.embedMaxInflation = 16;
+    auto p = matrixParam("embed", Role::Embedding, at::zeros({3, 8}), -1);
+    optim::Muon muon(cfg, {{p, 1.0}});
+    auto g = at::zeros({3, 8});
+    g[0] = 10.0;   // large: scaled down to RMS 1
+    g[1] = 1e-3;   // tiny: inflated by 16 only
+    setGrad(p, g);
+    muon.step(1.0);
+    const auto rows = p.tensor.detach().square().mean({1}).sqrt();
+    QVERIFY(std::abs(rows[0].item<double>() - 1.0) < 1e-6);
+    QVERIFY(std::abs(rows[1].item<double>() - 16e-3) < 1e-7);
+    QCOMPARE(rows[2].item<double>(), 0.0);
+  }
+
+  void schedules() {
+    optim::LrSchedule lin{optim::ScheduleKind::Linear, 100, 0};
+    QCOMPARE(lin.factor(0), 1.0);
+    QCOMPARE(lin.factor(50), 0.5);
+    optim::LrSchedule cos{optim::ScheduleKind::Cosine, 100, 0};
+    QVERIFY(std::abs(cos.factor(50) - 0.5) < 1e-12);
+    QVERIFY(std::abs(cos.factor(100)) < 1e-12);
+    optim::LrSchedule warm{optim::ScheduleKind::Constant, 100, 4};
+    QCOMPARE(warm.factor(0), 0.2);
+    QCOMPARE(warm.factor(3), 0.8);
+    QCOMPARE(warm.factor(4), 1.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, optim::parseScheduleKind("exp"));
+  }
+
+  // Decay by depth (App. F): residual layer l of L gets depth_decay^(L-1-l).
+  void groupAndDepthMultipliers() {
+    run::OptimizerConfig cfg;
+    cfg.depthDecay = 0.5;
+    cfg.embedLr = 3.0;
+    cfg.headLr = 2.0;
+    const auto z = at::zeros({2, 2});
+    std::vector<models::Param> params{matrixParam("embed", Role::Embedding, z, -1),
+                                      matrixParam("b0.q", Role::Query, z, 0),
+                                      matrixParam("b0.mlp", Role::MlpIn, z, 0),
+                                      matrixParam("b1.mlp", Role::MlpOut, z, 1),
+                                      matrixParam("head", Role::Head, z, 2)};
+    const auto slots = optim::makeSlots(params, cfg, 4);
+    QCOMPARE(slots[0].lrMultiplier, 3.0);
+    QCOMPARE(slots[1].lrMultiplier, 0.125);  // layer 0 of 4
+    QCOMPARE(slots[2].lrMultiplier, 0.25);   // layer 1
+    QCOMPARE(slots[3].lrMultiplier, 1.0);    // layer 3
+    QCOMPARE(slots[4].lrMultiplier, 2.0);
+  }
+
+  // Muon + soft cap with alpha* keeps the RMS->RMS norm at or below sigma_max for 200
+  // steps of random gradients (Theorem B.1 with Muon's kappa-inflated update bound).
+  void muonSoftCapKeepsBound() {
+    auto cfg = muonConfig();
+    cfg.momentum = 0.9;
+    run::ConstraintConfig cc;
+    cc.method = "spectral_soft_cap";
+    cc.sigmaMax = 1.5;
+    const auto w0 = test::spectrumMatrix(48, 24, 1.0, 0.1, 5).to(at::kFloat);
+    auto p = matrixParam("w", Role::Hidden, w0 * std::sqrt(48.0 / 24.0));  // RMS norm 1
+    optim::Muon muon(cfg, {{p, 1.0}});
+    optim::ConstraintStep cap(cc, 0.0);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
+    double worst = 0;
+    for (int i = 0; i < 200; ++i) {
+      setGrad(p, at::randn({48, 24}, gen) - p.tensor.detach() * 0.5);  // pushes the norm up
+      muon.step(0.1);
+      cap.apply(muon, 0.1);
+      worst = std::max(worst, test::singularValues(p.tensor).front() * std::sqrt(24.0 / 48.0));
+    }
+    qInfo("max RMS norm over 200 steps: %.6f (sigma_max 1.5)", worst);
+    QVERIFY(worst <= 1.5 * (1 + 1e-4));
+    QVERIFY(worst > 1.0);  // the updates did push against the cap
+  }
+
+  void hardCapStepHoldsNorm() {
+    auto cfg = muonConfig();
+    run::ConstraintConfig cc;
+    cc.method = "spectral_hard_cap";
+    cc.sigmaMax = 1.0;
+    cc.norm = "spectral";
+    auto p = matrixParam("w", Role::Hidden, test::spectrumMatrix(16, 32, 4.0, 0.1, 2).to(at::kFloat));
+    auto e = matrixParam("embed", Role::Embedding, at::full({4, 4}, 3.0f), -1);
+    optim::Muon muon(cfg, {{p, 1.0}, {e, 1.0}});
+    optim::ConstraintStep(cc, 0).apply(muon, 0.1);
+    QVERIFY(std::abs(test::singularValues(p.tensor).front() - 1.0) < 1e-3);
+    QCOMPARE(e.tensor[0][0].item<float>(), 3.0f);  // embeddings are the model's business
+  }
+};
+
+QTEST_APPLESS_MAIN(TestOptim)
+#include "tst_optim.moc"

@@ -1,0 +1,223 @@
+// End-to-end tiny runs for every model/task (seconds each), determinism, divergence,
+// pause/stop, config errors, and `lipschitz-cli train` writing its run directory.
+#include "io/input_error.h"
+#include "run/run_config.h"
+#include "run/run_directory.h"
+#include "run/trainer.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <thread>
+
+using namespace lwb;
+
+namespace {
+
+class Recorder final : public run::MetricsSink {
+ public:
+  std::vector<run::StepMetrics> steps;
+  int spectra = 0;
+  run::RunSummary summary;
+  void onStep(const run::StepMetrics& m) override { steps.push_back(m); }
+  void onSpectra(int64_t, const run::SpectraSnapshot& s) override { spectra += s.empty() ? 0 : 1; }
+  void onFinished(const run::RunSummary& s) override { summary = s; }
+};
+
+QString datasets() {
+  const QByteArray env = qgetenv("LWB_DATASETS");
+  return env.isEmpty() ? QStringLiteral(LWB_SHARED_DATASETS) : QString::fromLocal8Bit(env);
+}
+
+run::RunConfig base(const std::string& task, const std::string& model) {
+  nlohmann::json j{{"task", task}, {"steps", 60}, {"batch_size", 32}, {"seed", 3}, {"eval_every", 30},
+                   {"log_every", 10}, {"spectra_every", 30}, {"threads", 2}, {"model", {{"kind", model}}}};
+  return run::parseRunConfig(j);
+}
+
+}  // namespace
+
+class TestTrainer : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  std::string textPath_;
+
+  run::RunConfig charsConfig() {
+    auto c = base("chars", "lipschitz_gpt");
+    c.dataPath = textPath_;
+    c.model.dModel = 16;
+    c.model.blocks = 1;
+    c.model.heads = 2;
+    c.model.seqLen = 16;
+    c.model.mlpRatio = 2;
+    c.optimizer.lr = 0.1;
+    c.constraint.method = "spectral_soft_cap";
+    c.constraint.sigmaMax = 2.0;
+    return c;
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    textPath_ = dir_.filePath("text.txt").toStdString();
+    std::ofstream out(textPath_);
+    for (int i = 0; i < 400; ++i) out << "abcd efgh ";  // a learnable periodic text
+  }
+
+  void charsGptLearnsAndBoundHolds() {
+    run::Trainer t(charsConfig());
+    Recorder r;
+    t.addSink(&r);
+    run::TrainerControl control;
+    const auto s = t.run(control);
+    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("finished"));
+    QCOMPARE(s.steps, int64_t{60});
+    QCOMPARE(r.steps.size(), size_t{6});
+    QCOMPARE(r.spectra, 2);
+    QVERIFY2(r.steps.back().trainLoss < 0.5 * std::log(9.0), qPrintable(QString::number(r.steps.back().trainLoss)));
+    QVERIFY(r.steps.back().valLoss.has_value() && r.steps.back().activations.has_value());
+    // Every constrained matrix stays at or under sigma_max = 2 (RMS->RMS), soft cap + Muon.
+    for (const auto& m : r.steps)
+      for (const auto& n : m.norms)
+        if (n.role != "embedding") QVERIFY2(n.rmsNorm <= 2.0 * (1 + 1e-4), n.name.c_str());
+    QVERIFY(r.steps.back().lipschitzBound.value() > 0);
+    QVERIFY(r.steps.back().alpha > 0);
+  }
+
+  void everyTaskRuns_data() {
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<QString>("model");
+    QTest::newRow("modular_addition") << "modular_addition" << "modular_mlp";
+    QTest::newRow("modular_multiplication") << "modular_multiplication" << "modular_mlp";
+    QTest::newRow("mnist") << "mnist" << "mlp";
+  }
+  void everyTaskRuns() {
+    QFETCH(QString, task);
+    QFETCH(QString, model);
+    auto c = base(task.toStdString(), model.toStdString());
+    c.modulus = 11;
+    c.model.embedDim = 8;
+    c.model.width = 16;
+    c.model.widths = {32};
+    c.mnistTrainCount = 8000;
+    if (task == QLatin1String("mnist")) {
+      const QString mnist = datasets() + QStringLiteral("/mnist");
+      if (!QFileInfo::exists(mnist)) QSKIP("shared MNIST files not found");
+      c.dataPath = mnist.toStdString();
+    }
+    c.constraint.method = "spectral_hard_cap";
+    run::Trainer t(c);
+    Recorder r;
+    t.addSink(&r);
+    run::TrainerControl control;
+    const auto s = t.run(control);
+    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("finished"));
+    QVERIFY(r.steps.back().trainLoss < r.steps.front().trainLoss);
+    QVERIFY(std::isfinite(s.lipschitzBound) && s.lipschitzBound > 0);
+    QVERIFY(s.valAcc >= 0 && s.valAcc <= 1);
+  }
+
+  void deterministicOnCpu() {
+    std::vector<double> losses[2];
+    for (auto& l : losses) {
+      run::Trainer t(charsConfig());
+      Recorder r;
+      t.addSink(&r);
+      run::TrainerControl control;
+      t.run(control);
+      for (const auto& m : r.steps) l.push_back(m.trainLoss);
+    }
+    QVERIFY(losses[0] == losses[1]);
+  }
+
+  void divergenceStopsCleanly() {
+    auto c = charsConfig();
+    c.optimizer.kind = "sgd";
+    c.optimizer.lr = 1e12;
+    c.constraint.method = "none";
+    run::Trainer t(c);
+    Recorder r;
+    t.addSink(&r);
+    run::TrainerControl control;
+    const auto s = t.run(control);
+    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("diverged"));
+    QVERIFY(s.steps < 60);
+  }
+
+  void stopAndPause() {
+    run::Trainer t(charsConfig());
+    run::TrainerControl control;
+    control.pause = true;
+    run::RunSummary s;
+    std::thread worker([&] { s = t.run(control); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    control.stop = true;  // stop while paused: no step was taken
+    worker.join();
+    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("stopped"));
+    QCOMPARE(s.steps, int64_t{0});
+  }
+
+  void configErrorsNameTheKey() {
+    auto c = base("chars", "mlp");
+    c.dataPath = textPath_;
+    try {
+      run::Trainer t(c);
+      QFAIL("mlp on chars accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("model.kind")), e.what());
+    }
+    auto missing = base("chars", "lipschitz_gpt");
+    QVERIFY_THROWS_EXCEPTION(InputError, run::Trainer{missing});  // no data_path
+  }
+
+  void cliTrainWritesRunDirectory() {
+    const QString cfg = dir_.filePath(QStringLiteral("cfg.json"));
+    {
+      std::ofstream out(cfg.toStdString());
+      out << run::toJson(charsConfig()).dump();
+    }
+    const QString out = dir_.filePath(QStringLiteral("run1"));
+    QProcess p;
+    p.start(QStringLiteral(LWB_CLI_PATH), {"train", "--config", cfg, "--set", "steps=20", "--set", "log_every=5",
+                                           "--out", out, "--json"});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const auto lines = p.readAllStandardOutput().trimmed().split('\n');
+    QCOMPARE(lines.size(), 5);  // 4 logged steps + the summary
+    const auto summary = QJsonDocument::fromJson(lines.last()).object();
+    for (const char* k : {"val_loss", "val_acc", "lipschitz_bound", "max_act_entry", "max_act_rms", "seconds", "steps_per_s"})
+      QVERIFY2(summary.contains(QLatin1String(k)), k);
+    for (const char* f : {"config.json", "metrics.jsonl", "spectra.bin", "spectra.json", "summary.json", "status"})
+      QVERIFY2(QFileInfo::exists(out + QLatin1Char('/') + QLatin1String(f)), f);
+    QCOMPARE(run::readMetrics(out.toStdString()).size(), size_t{4});
+    std::ifstream status((out + QStringLiteral("/status")).toStdString());
+    std::string word;
+    status >> word;
+    QCOMPARE(QString::fromStdString(word), QStringLiteral("finished"));
+    // A second run into the same (non-empty) folder is refused with exit code 2.
+    QProcess again;
+    again.start(QStringLiteral(LWB_CLI_PATH), {"train", "--config", cfg, "--out", out});
+    QVERIFY(again.waitForFinished(60000));
+    QCOMPARE(again.exitCode(), 2);
+    QVERIFY(again.readAllStandardError().contains("not empty"));
+  }
+
+  void cliTrainBadInput() {
+    for (const QStringList& args : {QStringList{"train", "--config", dir_.filePath("nope.json"), "--out", dir_.filePath("x")},
+                                    QStringList{"train", "--config", QString::fromStdString(textPath_), "--out", dir_.filePath("y")}}) {
+      QProcess p;
+      p.start(QStringLiteral(LWB_CLI_PATH), args);
+      QVERIFY(p.waitForFinished(60000));
+      QCOMPARE(p.exitCode(), 2);
+      QCOMPARE(p.readAllStandardError().count('\n'), 1);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTrainer)
+#include "tst_trainer.moc"
