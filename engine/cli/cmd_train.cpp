@@ -75,7 +75,12 @@ int runTrain(const TrainArgs& a) {
   for (const auto& s : a.sets) run::applyOverride(j, s);
   if (a.steps) j["steps"] = *a.steps;
   if (!a.device.empty()) j["device"] = a.device;
-  const auto cfg = run::parseRunConfig(j);
+  run::RunConfig cfg;
+  try {
+    cfg = run::parseRunConfig(j);
+  } catch (const InputError& e) {
+    throw InputError(a.config + ": " + e.what());
+  }
 
   run::Trainer trainer(cfg);  // validates data and model before anything is written
   run::RunDirectory dir(a.out);

@@ -19,5 +19,6 @@ Command addSpectralCommand(CLI::App& app);
 Command addSoftCapAlphaCommand(CLI::App& app);
 Command addDemoCommand(CLI::App& app);
 Command addTrainCommand(CLI::App& app);
+Command addBenchCommand(CLI::App& app);
 
 }  // namespace lwb::cli

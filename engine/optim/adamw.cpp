@@ -31,15 +31,9 @@ AdamW::AdamW(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
       state_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {}
 
 void AdamW::step(double lr) {
-  at::NoGradGuard noGrad;
-  for (auto& slot : slots_) {
-    auto& w = slot.param.tensor;
-    const auto& g = w.grad();
-    if (!g.defined()) continue;
-    const double eta = lr * slot.lrMultiplier;
-    if (weightDecay_ > 0 && slot.param.role != models::Role::Other) w.mul_(1.0 - eta * weightDecay_);
+  forEachUpdate(lr, weightDecay_, [&](const ParamSlot& slot, const at::Tensor& w, const at::Tensor& g, double eta) {
     w.sub_(state_.direction(slot.param.name, g), eta);
-  }
+  });
 }
 
 }  // namespace lwb::optim

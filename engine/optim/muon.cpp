@@ -37,18 +37,12 @@ double Muon::updateRmsBound(const ParamSlot& slot, double lr) const {
 }
 
 void Muon::step(double lr) {
-  at::NoGradGuard noGrad;
   const double beta = cfg_.momentum;
-  for (auto& slot : slots_) {
-    auto& w = slot.param.tensor;
-    const auto& g = w.grad();
-    if (!g.defined()) continue;
-    const double eta = lr * slot.lrMultiplier;
+  forEachUpdate(lr, cfg_.weightDecay, [&](const ParamSlot& slot, const at::Tensor& w, const at::Tensor& g, double eta) {
     const auto role = slot.param.role;
-    if (role != models::Role::Other && cfg_.weightDecay > 0) w.mul_(1.0 - eta * cfg_.weightDecay);
     if (!slot.param.isMatrix() || (role == models::Role::Embedding && cfg_.embedUpdate == "adamw")) {
       w.sub_(adam_.direction(slot.param.name, g), eta);
-      continue;
+      return;
     }
     auto& buf = buffers_[slot.param.name];
     if (!buf.defined()) buf = at::zeros_like(g);
@@ -63,7 +57,7 @@ void Muon::step(double lr) {
     } else {
       w.sub_(spectral::msign(u, ns_), eta * scaleFor(w.size(0), w.size(1)));
     }
-  }
+  });
 }
 
 }  // namespace lwb::optim

@@ -6,6 +6,8 @@
 #include "models/model.h"
 #include "run/run_config.h"
 
+#include <ATen/core/grad_mode.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,8 +33,26 @@ class Optimizer {
 
  protected:
   explicit Optimizer(std::vector<ParamSlot> slots) : slots_(std::move(slots)) {}
+  // Calls update(slot, w, g, eta) for every slot that has a gradient, with eta = lr times the
+  // slot's multiplier, after the decoupled decay W <- (1 - eta wd) W of non-`Other` params.
+  // Runs without autograd.
+  template <class Update>
+  void forEachUpdate(double lr, double weightDecay, Update&& update);
   std::vector<ParamSlot> slots_;
 };
+
+template <class Update>
+void Optimizer::forEachUpdate(double lr, double weightDecay, Update&& update) {
+  at::NoGradGuard noGrad;
+  for (auto& slot : slots_) {
+    const auto& w = slot.param.tensor;
+    const auto& g = w.grad();
+    if (!g.defined()) continue;
+    const double eta = lr * slot.lrMultiplier;
+    if (weightDecay > 0 && slot.param.role != models::Role::Other) w.mul_(1.0 - eta * weightDecay);
+    update(slot, w, g, eta);
+  }
+}
 
 // Per-slot lr multipliers from the config: embed_lr / hidden_lr / head_lr, times
 // depth_decay^(L-1-l) for residual layer l of L (attention of block b is layer 2b, its MLP

@@ -1,0 +1,72 @@
+// lipschitz-cli bench: steps/s of every preset (or the given configs) and the share of each
+// step spent in the constraint step, measured side by side in one process.
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "io/input_error.h"
+#include "run/run_config.h"
+#include "run/trainer.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace lwb::cli {
+namespace {
+
+struct BenchArgs {
+  std::vector<std::string> configs;
+  std::string presets = "resources/presets";
+  int64_t steps = 30;
+  bool json = false;
+};
+
+int runBench(const BenchArgs& a) {
+  std::vector<std::string> files = a.configs;
+  if (files.empty()) {
+    if (!std::filesystem::is_directory(a.presets)) throw InputError("--presets: " + a.presets + " is not a directory");
+    for (const auto& e : std::filesystem::directory_iterator(a.presets))
+      if (e.path().extension() == ".json") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+  }
+  if (!a.json) std::printf("| config | steps/s | ms/step | constraint ms/step | constraint share |\n|---|---:|---:|---:|---:|\n");
+  for (const auto& f : files) {
+    auto cfg = run::loadRunConfig(f);
+    // Timing only: no evaluation, spectra or logging beyond the last step.
+    cfg.steps = a.steps;
+    cfg.evalEvery = a.steps;
+    cfg.evalBatches = 1;
+    cfg.logEvery = a.steps;
+    cfg.spectraEvery = 0;
+    run::Trainer trainer(cfg);
+    run::TrainerControl control;
+    const auto s = trainer.run(control);
+    const double msPerStep = 1000.0 / std::max(1e-9, s.stepsPerSecond);
+    const std::string name = std::filesystem::path(f).stem().string();
+    if (a.json) {
+      printJson({{"config", name}, {"steps", s.steps}, {"steps_per_s", s.stepsPerSecond},
+                 {"constraint_fraction", s.constraintFraction}, {"status", s.status}});
+    } else {
+      std::printf("| %s | %.2f | %.1f | %.2f | %.1f%% |\n", name.c_str(), s.stepsPerSecond, msPerStep,
+                  msPerStep * s.constraintFraction, 100.0 * s.constraintFraction);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command addBenchCommand(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* sub = app.add_subcommand("bench", "steps/s and constraint-step share of each preset (or given configs)");
+  sub->add_option("configs", args->configs, "config files (default: every preset in --presets)");
+  sub->add_option("--presets", args->presets, "preset folder (default resources/presets)");
+  sub->add_option("--steps", args->steps, "steps per config (default 30)")->check(CLI::Range(int64_t{2}, int64_t{100000}));
+  sub->add_flag("--json", args->json, "one JSON object per config instead of a Markdown table");
+  return {sub, [args] { return runBench(*args); }};
+}
+
+}  // namespace lwb::cli
