@@ -66,7 +66,8 @@ struct Trainer::Impl {
 Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   auto& s = *impl_;
   s.cfg = cfg;
-  setIntraOpThreads(cfg.threads);
+  // threads = 0 keeps what the host set (lipschitz-cli --threads, $LWB_THREADS, or all cores).
+  if (cfg.threads > 0) setIntraOpThreads(cfg.threads);
   if (cfg.device == "cuda") {
     if (!at::hasCUDA()) throw InputError("device: cuda requested but this LibTorch has no CUDA device");
     s.device = at::Device(at::kCUDA);

@@ -55,9 +55,9 @@ class TestOptim : public QObject {
     QTest::addColumn<QString>("scale");
     QTest::addColumn<int>("dOut");
     QTest::addColumn<int>("dIn");
-    for (const char* s : {"paper", "jordan"})
+    for (const QString& s : {QStringLiteral("paper"), QStringLiteral("jordan")})
       for (const auto& [o, i] : {std::pair{32, 32}, std::pair{64, 16}, std::pair{16, 64}})
-        QTest::addRow("%s/%dx%d", s, o, i) << QString::fromLatin1(s) << o << i;
+        QTest::addRow("%s/%dx%d", qPrintable(s), o, i) << s << o << i;
   }
   void muonUpdateNormBound() {
     QFETCH(QString, scale);

@@ -46,6 +46,7 @@ class TestTrainer : public QObject {
 
   QTemporaryDir dir_;
   std::string textPath_;
+  std::string cifarFolder_;
 
   run::RunConfig charsConfig() {
     auto c = base("chars", "lipschitz_gpt");
@@ -67,6 +68,15 @@ class TestTrainer : public QObject {
     textPath_ = dir_.filePath("text.txt").toStdString();
     std::ofstream out(textPath_);
     for (int i = 0; i < 400; ++i) out << "abcd efgh ";  // a learnable periodic text
+    // A CIFAR-10 binary batch of 200 records whose class is visible in the red plane.
+    cifarFolder_ = dir_.filePath("cifar").toStdString();
+    QDir().mkpath(QString::fromStdString(cifarFolder_));
+    std::ofstream bin(cifarFolder_ + "/data_batch_1.bin", std::ios::binary);
+    for (int r = 0; r < 200; ++r) {
+      const char label = static_cast<char>(r % 10);
+      bin.put(label);
+      for (int i = 0; i < 3072; ++i) bin.put(static_cast<char>(i < 1024 ? label * 25 : (r * 7 + i) % 256));
+    }
   }
 
   void charsGptLearnsAndBoundHolds() {
@@ -95,6 +105,7 @@ class TestTrainer : public QObject {
     QTest::newRow("modular_addition") << "modular_addition" << "modular_mlp";
     QTest::newRow("modular_multiplication") << "modular_multiplication" << "modular_mlp";
     QTest::newRow("mnist") << "mnist" << "mlp";
+    QTest::newRow("cifar10") << "cifar10" << "mlp";
   }
   void everyTaskRuns() {
     QFETCH(QString, task);
@@ -110,6 +121,7 @@ class TestTrainer : public QObject {
       if (!QFileInfo::exists(mnist)) QSKIP("shared MNIST files not found");
       c.dataPath = mnist.toStdString();
     }
+    if (task == QLatin1String("cifar10")) c.dataPath = cifarFolder_;
     c.constraint.method = "spectral_hard_cap";
     run::Trainer t(c);
     Recorder r;
