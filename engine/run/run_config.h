@@ -50,7 +50,7 @@ struct ConstraintConfig {
   double sigmaMin = 0.0;
   std::optional<double> alpha;         // number, or empty for "auto" (alpha* coupling)
   double lambda = 0.0;                 // spectral / clipped weight decay
-  std::string impl = "abd_block";
+  std::string impl = "nested";        // O(m^2 n) per step; ABD costs O((m+n)^3) (docs/DESIGN.md)
   std::string nsCoeffs = "jordan5";
   int nsSteps = 10, nsPolishSteps = 4;
   int powerIters = 1;                  // per step, warm-started across steps

@@ -28,7 +28,7 @@ const char* kEveryKey = R"({
                 "embed_max_inflation": 4.0, "embed_lr": 0.5, "hidden_lr": 2.0, "head_lr": 0.25,
                 "schedule": "cosine", "warmup_steps": 10, "depth_decay": 0.5},
   "constraint": {"method": "spectral_clip", "sigma_max": 3.0, "sigma_min": 0.5, "alpha": 0.125,
-                 "lambda": 0.01, "impl": "nested", "ns_coeffs": "polish", "ns_steps": 12,
+                 "lambda": 0.01, "impl": "abd_dense", "ns_coeffs": "polish", "ns_steps": 12,
                  "ns_polish_steps": 2, "power_iters": 3, "norm": "spectral",
                  "update_norm_factor": 1.2, "embed_rms_max": 0.0}
 })";
