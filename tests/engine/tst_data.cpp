@@ -4,6 +4,8 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/equal.h>
+#include "support/test_files.h"
+
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -24,20 +26,9 @@ const std::string kText = "the cat sat on the mat.\nthe dog ate the hat!\nyes.\n
 // can be read off its first id.
 const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx";
 
-void writeFile(const QString& path, const std::string& bytes) {
-  std::ofstream out(path.toStdString(), std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
-template <class F>
-QString inputErrorOf(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return QString::fromUtf8(e.what());
-  }
-  return QStringLiteral("<no InputError>");
-}
+using lwb::test::inputErrorOf;
+using lwb::test::writeFile;
 
 at::Generator seeded(uint64_t seed) { return at::make_generator<at::CPUGeneratorImpl>(seed); }
 

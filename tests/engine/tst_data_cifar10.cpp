@@ -5,6 +5,8 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/equal.h>
+#include "support/test_files.h"
+
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -31,20 +33,9 @@ std::string records(int first, int count) {
   return s;
 }
 
-void writeFile(const QString& path, const std::string& bytes) {
-  std::ofstream out(path.toStdString(), std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
-template <class F>
-QString inputErrorOf(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return QString::fromUtf8(e.what());
-  }
-  return QStringLiteral("<no InputError>");
-}
+using lwb::test::inputErrorOf;
+using lwb::test::writeFile;
 
 // Rows of `b` are records first, first + 1, ... of records().
 bool matchesRecords(const Batch& b, int first) {

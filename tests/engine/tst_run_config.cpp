@@ -2,6 +2,8 @@
 // overrides, config files, and every preset in resources/presets.
 #include "run/run_config.h"
 
+#include "support/test_files.h"
+
 #include <QtTest/QtTest>
 
 #include <fstream>
@@ -40,14 +42,7 @@ void flattenKeys(const json& j, const std::string& prefix, std::set<std::string>
   }
 }
 
-QString errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return QString::fromUtf8(e.what());
-  }
-  return QStringLiteral("<no InputError>");
-}
+QString errorOf(const std::function<void()>& f) { return lwb::test::inputErrorOf(f); }
 
 void writeText(const QString& path, const std::string& text) {
   std::ofstream(path.toStdString(), std::ios::binary) << text;

@@ -4,6 +4,8 @@
 
 #include "io/input_error.h"
 
+#include "support/test_files.h"
+
 #include <QtTest/QtTest>
 
 #include <fstream>
@@ -26,14 +28,7 @@ void writeText(const QString& path, const std::string& text, bool append = false
   std::ofstream(path.toStdString(), std::ios::binary | (append ? std::ios::app : std::ios::trunc)) << text;
 }
 
-QString errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return QString::fromUtf8(e.what());
-  }
-  return QStringLiteral("<no InputError>");
-}
+QString errorOf(const std::function<void()>& f) { return lwb::test::inputErrorOf(f); }
 
 }  // namespace
 
