@@ -9,6 +9,7 @@ PACKAGES=(
   libtorch-dev            # LibTorch 1.13 (CPU)
   libopenblas0-openmp     # optimized BLAS: reference BLAS is ~25x slower for fp32 GEMM
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libcli11-dev
+  libzip-dev              # .npz and PyTorch .pt archives (engine/io)
   libbenchmark-dev libgtest-dev
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev
   xvfb xauth
