@@ -3,6 +3,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "io/input_error.h"
+#include "run/checkpoint.h"
 #include "run/run_config.h"
 #include "run/run_directory_sink.h"
 #include "run/trainer.h"
@@ -10,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,7 +23,7 @@ namespace lwb::cli {
 namespace {
 
 struct TrainArgs {
-  std::string config, out, device;
+  std::string config, out, device, resume;
   std::vector<std::string> sets;
   std::optional<int64_t> steps;
   bool json = false;
@@ -62,7 +64,7 @@ class ConsoleSink final : public run::MetricsSink {
   int64_t total_;
 };
 
-int runTrain(const TrainArgs& a) {
+run::RunConfig configFromFile(const TrainArgs& a) {
   std::ifstream in(a.config);
   if (!in) throw InputError(a.config + ": cannot open config file");
   nlohmann::json j;
@@ -81,11 +83,52 @@ int runTrain(const TrainArgs& a) {
   } catch (const InputError& e) {
     throw InputError(a.config + ": " + e.what());
   }
+  return cfg;
+}
 
+// --resume RUN_DIR: the run's own config from its newest checkpoint (the schedule depends on
+// every key, so nothing may be overridden except the device).
+std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
+  const auto file = run::newestCheckpoint(a.resume);
+  if (!file) throw InputError(a.resume + ": no checkpoints/step_N.safetensors to resume from");
+  auto ckpt = run::readCheckpoint(*file);
+  auto j = ckpt.config;
+  j.erase("versions");
+  if (!a.device.empty()) j["device"] = a.device;
+  run::RunConfig cfg;
+  try {
+    cfg = run::parseRunConfig(j);
+  } catch (const InputError& e) {
+    throw InputError(file->string() + ": config in __metadata__: " + e.what());
+  }
+  if (ckpt.step >= cfg.steps)
+    throw InputError(a.resume + ": the run already completed its " + std::to_string(cfg.steps) + " steps");
+  return {cfg, std::move(ckpt)};
+}
+
+int runTrain(const TrainArgs& a) {
+  const bool resuming = !a.resume.empty();
+  if (resuming && (!a.config.empty() || !a.sets.empty() || a.steps || !a.out.empty()))
+    throw InputError("--resume continues a run with its own config and directory; --config, --set, --steps and --out cannot be combined with it");
+  if (!resuming && (a.config.empty() || a.out.empty()))
+    throw InputError("train needs --config FILE.json and --out RUN_DIR (or --resume RUN_DIR)");
+
+  std::optional<run::Checkpoint> ckpt;
+  run::RunConfig cfg;
+  if (resuming) {
+    auto [c, k] = resumePoint(a);
+    cfg = std::move(c);
+    ckpt = std::move(k);
+  } else {
+    cfg = configFromFile(a);
+  }
   run::Trainer trainer(cfg);  // validates data and model before anything is written
-  run::RunDirectory dir(a.out);
-  dir.writeConfig(run::resolvedConfigJson(cfg));
+  if (ckpt) trainer.resume(*ckpt);
+  const std::string out = resuming ? a.resume : a.out;
+  auto dir = resuming ? run::RunDirectory(out, run::RunDirectory::ContinueAfter{ckpt->step}) : run::RunDirectory(out);
+  if (!resuming) dir.writeConfig(run::resolvedConfigJson(cfg));
   dir.setStatus(run::RunStatus::Running);
+  trainer.setCheckpointDir((std::filesystem::path(out) / "checkpoints").string());
   run::RunDirectorySink record(dir);
   ConsoleSink console(a.json, isatty(STDERR_FILENO) != 0, cfg.steps);
   trainer.addSink(&record);
@@ -113,11 +156,12 @@ int runTrain(const TrainArgs& a) {
 Command addTrainCommand(CLI::App& app) {
   auto args = std::make_shared<TrainArgs>();
   auto* sub = app.add_subcommand("train", "train a model with an enforced Lipschitz bound; writes a run directory");
-  sub->add_option("--config", args->config, "run config (JSON), e.g. resources/presets/chars_small_cpu.json")->required();
+  sub->add_option("--config", args->config, "run config (JSON), e.g. resources/presets/chars_small_cpu.json");
   sub->add_option("--set", args->sets, "override a config key: --set constraint.sigma_max=2 (repeatable)");
   sub->add_option("--steps", args->steps, "number of steps (overrides the config)")->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
   sub->add_option("--device", args->device, "cpu or cuda (overrides the config)")->check(CLI::IsMember({"cpu", "cuda"}));
-  sub->add_option("--out", args->out, "run directory to create (must not exist or be empty)")->required();
+  sub->add_option("--out", args->out, "run directory to create (must not exist or be empty)");
+  sub->add_option("--resume", args->resume, "continue the run in RUN_DIR from its newest checkpoint");
   sub->add_flag("--json", args->json, "print one JSON object per logged step and a final summary");
   return {sub, [args] { return runTrain(*args); }};
 }

@@ -20,5 +20,7 @@ Command addSoftCapAlphaCommand(CLI::App& app);
 Command addDemoCommand(CLI::App& app);
 Command addTrainCommand(CLI::App& app);
 Command addBenchCommand(CLI::App& app);
+Command addInspectCommand(CLI::App& app);
+Command addBoundCommand(CLI::App& app);
 
 }  // namespace lwb::cli

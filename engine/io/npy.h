@@ -3,6 +3,7 @@
 #pragma once
 
 #include "io/input_error.h"
+#include "io/npy_format.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -22,11 +23,6 @@ struct NpyHeader {
   size_t dataOffset = 0;  // bytes from the start of the buffer
 };
 
-struct NpyLimits {
-  size_t maxHeaderBytes = 64 * 1024;
-  uint64_t maxDataBytes = uint64_t{8} << 30;  // 8 GiB
-};
-
 // Parses the header of an in-memory .npy image; `what` names the source in errors.
 // Throws InputError for anything malformed or unsupported (only float32/float64, C order).
 NpyHeader parseNpyHeader(const std::string& bytes, const std::string& what,
@@ -39,7 +35,7 @@ at::Tensor readNpy(const std::string& path, const NpyLimits& limits = {});
 at::Tensor decodeNpy(const std::string& bytes, const std::string& what,
                      const NpyLimits& limits = {});
 
-// Writes a float32 C-order .npy (version 1.0) atomically: temp file, flush, rename.
+// Writes a float32 C-order .npy (version 1.0) atomically: temp file, fsync, rename.
 // Throws std::runtime_error when the file cannot be written.
 void writeNpy(const std::string& path, const at::Tensor& t);
 

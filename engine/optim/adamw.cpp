@@ -2,6 +2,7 @@
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/zeros_like.h>
 
 #include <cmath>
@@ -23,6 +24,27 @@ at::Tensor AdamState::direction(const std::string& name, const at::Tensor& g) {
     c2 = 1.0 - std::pow(beta2_, static_cast<double>(s.t));
   }
   return (s.m / c1) / ((s.v / c2).sqrt() + eps_);
+}
+
+void AdamState::save(const std::string& prefix, TensorMap& out) const {
+  for (const auto& [name, s] : moments_) {
+    if (!s.m.defined()) continue;
+    out[prefix + "m." + name] = s.m;
+    out[prefix + "v." + name] = s.v;
+    out[prefix + "t." + name] = at::scalar_tensor(s.t, at::kLong);
+  }
+}
+
+void AdamState::load(const std::string& prefix, StateIn& in, const std::vector<ParamSlot>& slots) {
+  moments_.clear();
+  for (const auto& slot : slots) {
+    const auto& name = slot.param.name;
+    auto m = in.take(prefix + "m." + name, slot.param.tensor);
+    if (!m.defined()) continue;
+    auto v = in.take(prefix + "v." + name, slot.param.tensor);
+    if (!v.defined()) throw InputError("checkpoint: missing tensor '" + prefix + "v." + name + "'");
+    moments_[name] = {m, v, in.takeCount(prefix + "t." + name)};
+  }
 }
 
 AdamW::AdamW(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)

@@ -18,6 +18,9 @@ class AdamState {
       : beta1_(beta1), beta2_(beta2), eps_(eps), biasCorrection_(biasCorrection) {}
   // Returns the update direction m^ / (sqrt(v^) + eps) for gradient g of the named tensor.
   at::Tensor direction(const std::string& name, const at::Tensor& g);
+  // Keys "<prefix>m.<name>", "<prefix>v.<name>", "<prefix>t.<name>".
+  void save(const std::string& prefix, TensorMap& out) const;
+  void load(const std::string& prefix, StateIn& in, const std::vector<ParamSlot>& slots);
 
  private:
   double beta1_, beta2_, eps_;
@@ -35,6 +38,8 @@ class AdamW final : public Optimizer {
   void step(double lr) override;
   double updateRmsBound(const ParamSlot&, double) const override { return -1.0; }
   std::string kind() const override { return "adamw"; }
+  void saveState(TensorMap& out) const override { state_.save("adam.", out); }
+  void loadState(StateIn& in) override { state_.load("adam.", in, slots_); }
 
  private:
   double weightDecay_;

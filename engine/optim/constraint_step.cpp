@@ -4,6 +4,7 @@
 #include "spectral/softcap_alpha.h"
 
 #include <ATen/core/grad_mode.h>
+#include <ATen/ops/empty.h>
 
 namespace lwb::optim {
 
@@ -37,6 +38,31 @@ double ConstraintStep::alphaFor(const Optimizer& opt, const ParamSlot& slot, dou
   // Without a known update bound (AdamW, SGD) couple to lr itself, as the paper does.
   const double update = (bound >= 0 ? bound : eta) * updateNormFactor_;
   return spectral::softCapAlphaStar(params_.sigmaMax, eta, params_.lambda, update);
+}
+
+void ConstraintStep::saveState(TensorMap& out) const {
+  for (const auto& [name, st] : powerStates_) {
+    if (!st.u.defined() || !st.v.defined()) continue;
+    out["power_u." + name] = st.u;
+    out["power_v." + name] = st.v;
+  }
+}
+
+void ConstraintStep::loadState(StateIn& in, const Optimizer& opt) {
+  powerStates_.clear();
+  for (const auto& slot : opt.slots()) {
+    const auto& name = slot.param.name;
+    if (!in.has("power_u." + name)) continue;
+    const auto& w = slot.param.tensor;
+    // The vectors are [m] and [n] for an (m, n) matrix, in the accumulate type of w
+    // (float32 for float32/bf16 weights), as PowerIterationState::matches expects.
+    const auto acc = w.options().dtype(w.scalar_type() == at::kDouble ? at::kDouble : at::kFloat);
+    spectral::PowerIterationState st;
+    st.u = in.take("power_u." + name, at::empty({w.size(0)}, acc));
+    st.v = in.take("power_v." + name, at::empty({w.size(1)}, acc));
+    if (!st.v.defined()) throw InputError("checkpoint: missing tensor 'power_v." + name + "'");
+    powerStates_[name] = st;
+  }
 }
 
 void ConstraintStep::apply(const Optimizer& opt, double lr) {

@@ -24,6 +24,9 @@ class ConstraintStep {
   double alphaFor(const Optimizer& opt, const ParamSlot& slot, double lr) const;
   const spectral::ConstraintParams& params() const { return params_; }
   static bool isConstrained(const models::Param& p);
+  // Persistent power-iteration vectors: "power_u.<name>", "power_v.<name>".
+  void saveState(TensorMap& out) const;
+  void loadState(StateIn& in, const Optimizer& opt);
 
  private:
   spectral::ConstraintParams params_;

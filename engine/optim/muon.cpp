@@ -36,6 +36,18 @@ double Muon::updateRmsBound(const ParamSlot& slot, double lr) const {
          std::sqrt(static_cast<double>(w.size(1)) / static_cast<double>(w.size(0)));
 }
 
+void Muon::saveState(TensorMap& out) const {
+  for (const auto& [name, buf] : buffers_) out["momentum." + name] = buf;
+  adam_.save("adam.", out);
+}
+
+void Muon::loadState(StateIn& in) {
+  buffers_.clear();
+  for (const auto& slot : slots_)
+    if (auto buf = in.take("momentum." + slot.param.name, slot.param.tensor); buf.defined()) buffers_[slot.param.name] = buf;
+  adam_.load("adam.", in, slots_);
+}
+
 void Muon::step(double lr) {
   const double beta = cfg_.momentum;
   forEachUpdate(lr, cfg_.weightDecay, [&](const ParamSlot& slot, const at::Tensor& w, const at::Tensor& g, double eta) {

@@ -21,6 +21,8 @@ class Muon final : public Optimizer {
   // The update multiplier for a (d_out, d_in) matrix.
   double scaleFor(int64_t dOut, int64_t dIn) const;
   double kappa() const { return kappa_; }  // max singular-value inflation of msign
+  void saveState(TensorMap& out) const override;
+  void loadState(StateIn& in) override;
 
  private:
   run::OptimizerConfig cfg_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/model.h"
+#include "optim/state_io.h"
 #include "run/run_config.h"
 
 #include <ATen/core/grad_mode.h>
@@ -30,6 +31,10 @@ class Optimizer {
   virtual double updateRmsBound(const ParamSlot& slot, double lr) const = 0;
   virtual std::string kind() const = 0;
   const std::vector<ParamSlot>& slots() const { return slots_; }
+  // Resumable state (moments, momentum buffers, step counters) for checkpoints; keys are
+  // "<field>.<param name>". loadState replaces the state with what saveState wrote.
+  virtual void saveState(TensorMap& out) const = 0;
+  virtual void loadState(StateIn& in) = 0;
 
  protected:
   explicit Optimizer(std::vector<ParamSlot> slots) : slots_(std::move(slots)) {}

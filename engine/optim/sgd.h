@@ -15,6 +15,8 @@ class Sgd final : public Optimizer {
   void step(double lr) override;
   double updateRmsBound(const ParamSlot&, double) const override { return -1.0; }
   std::string kind() const override { return "sgd"; }
+  void saveState(TensorMap& out) const override;
+  void loadState(StateIn& in) override;
 
  private:
   double momentum_, weightDecay_;

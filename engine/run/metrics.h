@@ -60,7 +60,9 @@ class MetricsSink {
  public:
   virtual ~MetricsSink() = default;
   virtual void onStep(const StepMetrics& m) = 0;
-  virtual void onSpectra(int64_t step, const SpectraSnapshot& spectra) {}
+  // Every `spectra_every` steps: the singular values after the constraint step, and the same
+  // matrices measured just before it (after the optimizer update) — empty for `none`.
+  virtual void onSpectra(int64_t step, const SpectraSnapshot& spectra, const SpectraSnapshot& beforeConstraint) {}
   virtual void onFinished(const RunSummary& summary) {}
 };
 

@@ -151,6 +151,8 @@ RunConfig parseRunConfig(const json& j) {
   r.integer("eval_batches", c.evalBatches, 1, 1'000'000);
   r.integer("log_every", c.logEvery, 1, kMaxCount);
   r.integer("spectra_every", c.spectraEvery, 0, kMaxCount);  // 0: off
+  r.integer("checkpoint_every", c.checkpointEvery, 0, kMaxCount);  // 0: only at the end
+  r.integer("keep_checkpoints", c.keepCheckpoints, 1, 1'000'000);
   r.integer("modulus", c.modulus, 2, 1000);
   r.number("train_fraction", c.trainFraction, {0.0, 1.0, true, true});
   r.integer("mnist_train_count", c.mnistTrainCount, 1, 10'000'000);
@@ -195,6 +197,7 @@ json toJson(const RunConfig& c) {
       {"task", c.task}, {"data_path", c.dataPath}, {"steps", c.steps}, {"batch_size", c.batchSize},
       {"seed", c.seed}, {"device", c.device}, {"threads", c.threads}, {"eval_every", c.evalEvery},
       {"eval_batches", c.evalBatches}, {"log_every", c.logEvery}, {"spectra_every", c.spectraEvery},
+      {"checkpoint_every", c.checkpointEvery}, {"keep_checkpoints", c.keepCheckpoints},
       {"modulus", c.modulus}, {"train_fraction", c.trainFraction},
       {"mnist_train_count", c.mnistTrainCount},
       {"model",

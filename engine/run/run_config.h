@@ -67,6 +67,9 @@ struct RunConfig {
   std::string device = "cpu";          // cpu | cuda
   int threads = 0;                     // 0: LWB_THREADS or all hardware threads
   int64_t evalEvery = 100, evalBatches = 20, logEvery = 10, spectraEvery = 100;
+  // checkpoints/step_N.safetensors every `checkpoint_every` steps (0: only at the end) and
+  // when a run ends (finished, stopped, diverged); the newest `keep_checkpoints` are kept.
+  int64_t checkpointEvery = 0, keepCheckpoints = 3;
   int64_t modulus = 113;               // modular tasks
   double trainFraction = 0.3;          // modular tasks
   int64_t mnistTrainCount = 8000;

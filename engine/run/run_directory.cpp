@@ -6,6 +6,7 @@
 #include "io/input_error.h"
 #include "run/spectra_format.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -74,6 +75,48 @@ RunDirectory::RunDirectory(const std::string& path) : path_(path) {
   // Created up front so a watcher can open it before the first logged step.
   metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
   if (!metrics_) throw InputError(path + ": cannot create metrics.jsonl");
+}
+
+RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path_(path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec) || !fs::exists(child(path, "config.json"), ec))
+    throw InputError(path + ": not a run directory (no config.json)");
+  // metrics.jsonl: keep whole rows up to the step (a torn last line is dropped too).
+  std::string kept;
+  for (const auto& row : readMetrics(path))
+    if (row.value("step", int64_t{0}) <= resume.step) kept += compact(row) + "\n";
+  writeFileAtomically(child(path, "metrics.jsonl"), kept);
+  metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
+  if (!metrics_) throw InputError(path + ": cannot open metrics.jsonl for appending");
+  // spectra: drop later snapshots from the index and cut spectra.bin after the last kept one.
+  const auto indexPath = child(path, "spectra.json");
+  if (fs::exists(indexPath, ec)) {
+    const auto binPath = child(path, "spectra.bin");
+    const auto binSize = fs::file_size(binPath, ec);
+    if (ec) throw InputError(binPath + ": missing or unreadable");
+    json index;
+    try {
+      std::ifstream in(indexPath);
+      index = json::parse(in);
+    } catch (const json::exception&) {
+      throw InputError(indexPath + ": not valid JSON");
+    }
+    if (!index.is_array()) throw InputError(indexPath + ": not a JSON array");
+    uint64_t end = 0;
+    for (const auto& e : index) {
+      if (!e.is_object() || !e.value("step", json()).is_number_integer() || !e.value("offset", json()).is_number_unsigned() ||
+          !e.value("count", json()).is_number_unsigned())
+        throw InputError(indexPath + ": malformed entry");
+      if (e["step"].get<int64_t>() > resume.step) continue;
+      end = std::max(end, (e["offset"].get<uint64_t>() + e["count"].get<uint64_t>()) * 4);
+      spectraIndex_.push_back(e);
+    }
+    if (end > binSize) throw InputError(binPath + ": shorter than spectra.json says");
+    fs::resize_file(binPath, end, ec);
+    if (ec) throw InputError(binPath + ": cannot truncate (" + ec.message() + ")");
+    spectraBytes_ = end;
+    writeFileAtomically(indexPath, compact(spectraIndex_) + "\n");
+  }
 }
 
 void RunDirectory::writeConfig(const json& resolved) {

@@ -21,6 +21,14 @@ class RunDirectory {
   // Creates the folder (and parents). Throws InputError if it exists and is not empty
   // (nothing is ever overwritten) or cannot be created.
   explicit RunDirectory(const std::string& path);
+  // Reopens an existing run directory to continue it after `step` (resume): metrics rows and
+  // spectra snapshots of later steps (written after the checkpoint, before the crash or stop)
+  // are dropped so the continued record equals an uninterrupted run's. InputError when the
+  // folder is not a run directory.
+  struct ContinueAfter {
+    int64_t step;
+  };
+  RunDirectory(const std::string& path, ContinueAfter resume);
   const std::string& path() const { return path_; }
 
   void writeConfig(const nlohmann::json& resolved);      // config.json (atomic)

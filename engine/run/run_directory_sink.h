@@ -12,7 +12,7 @@ class RunDirectorySink final : public MetricsSink {
  public:
   explicit RunDirectorySink(RunDirectory& dir) : dir_(dir) {}
   void onStep(const StepMetrics& m) override { dir_.appendMetrics(toJson(m)); }
-  void onSpectra(int64_t step, const SpectraSnapshot& s) override { dir_.appendSpectra(step, s); }
+  void onSpectra(int64_t step, const SpectraSnapshot& s, const SpectraSnapshot&) override { dir_.appendSpectra(step, s); }
   void onFinished(const RunSummary& s) override;
 
  private:

@@ -6,7 +6,9 @@
 #include "optim/constraint_step.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
+#include "run/checkpoint.h"
 #include "run/measurements.h"
+#include "run/trainer_impl.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>
@@ -52,16 +54,6 @@ std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
     return data::makeModularDataset(data::ModularOp::Multiplication, cfg.modulus, cfg.trainFraction, cfg.seed);
   throw InputError("task: unknown task '" + cfg.task + "'");
 }
-
-struct Trainer::Impl {
-  RunConfig cfg;
-  at::Device device{at::kCPU};
-  std::unique_ptr<data::Dataset> dataset;
-  std::unique_ptr<optim::Optimizer> optimizer;
-  std::unique_ptr<optim::ConstraintStep> constraint;
-  optim::LrSchedule schedule;
-  at::Generator dataGen;
-};
 
 Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   auto& s = *impl_;
@@ -123,7 +115,16 @@ RunSummary Trainer::run(TrainerControl& control) {
     m.valAcc = accSum / count;
   };
 
+  auto saveCheckpoint = [&](int64_t step) {
+    if (s.checkpointDir.empty() || step <= s.lastCheckpointStep) return;
+    writeCheckpoint(std::filesystem::path(s.checkpointDir) / checkpointFileName(step), checkpoint(step));
+    pruneCheckpoints(s.checkpointDir, cfg.keepCheckpoints);
+    s.lastCheckpointStep = step;
+  };
+
   auto finish = [&](const std::string& status, const std::string& message, const StepMetrics* last) {
+    // A diverged model (non-finite weights) is not worth resuming; every other end is.
+    if (status != "diverged") saveCheckpoint(summary.steps);
     summary.status = status;
     summary.message = message;
     summary.seconds = secondsSince(start);
@@ -144,7 +145,8 @@ RunSummary Trainer::run(TrainerControl& control) {
 
   StepMetrics last;
   bool haveEval = false;
-  for (int64_t step = 0; step < cfg.steps; ++step) {
+  summary.steps = s.startStep;
+  for (int64_t step = s.startStep; step < cfg.steps; ++step) {
     while (control.pause.load() && !control.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (control.stop.load()) return finish("stopped", "stopped at step " + std::to_string(step), haveEval ? &last : nullptr);
 
@@ -157,6 +159,10 @@ RunSummary Trainer::run(TrainerControl& control) {
     for (auto& p : model_->parameters()) p.tensor.mutable_grad() = at::Tensor();
     la.loss.backward();
     s.optimizer->step(lr);
+    const bool spectraNow = logNow && cfg.spectraEvery > 0 && ((step + 1) % cfg.spectraEvery == 0 || step + 1 == cfg.steps);
+    SpectraSnapshot before;
+    if (spectraNow && s.constraint->params().method != spectral::ConstraintMethod::None)
+      for (auto& sp : measureSpectra(model_->parameters())) before[sp.name] = std::move(sp.singularValues);
     const auto cStart = Clock::now();
     s.constraint->apply(*s.optimizer, lr);
     constraintSeconds += secondsSince(cStart);
@@ -165,7 +171,13 @@ RunSummary Trainer::run(TrainerControl& control) {
     stepTotal += secondsSince(stepStart);
     ++windowSteps;
 
-    if (!logNow) continue;
+    // Checkpoints come after the step's metrics row, so a resumed run's metrics.jsonl
+    // (truncated to the checkpoint's step) holds every row up to it.
+    const bool checkpointNow = cfg.checkpointEvery > 0 && (step + 1) % cfg.checkpointEvery == 0;
+    if (!logNow) {
+      if (checkpointNow) saveCheckpoint(step + 1);
+      continue;
+    }
     const double loss = la.loss.item<double>();
     windowLoss = loss;
     windowAcc = la.acc;
@@ -202,14 +214,15 @@ RunSummary Trainer::run(TrainerControl& control) {
       haveEval = true;
     }
     for (auto* sink : sinks_) sink->onStep(m);
-    if (cfg.spectraEvery > 0 && ((step + 1) % cfg.spectraEvery == 0 || step + 1 == cfg.steps)) {
+    if (spectraNow) {
       SpectraSnapshot snap;
       for (const auto& sp : spectra) snap[sp.name] = sp.singularValues;
-      for (auto* sink : sinks_) sink->onSpectra(step + 1, snap);
+      for (auto* sink : sinks_) sink->onSpectra(step + 1, snap, before);
     }
     windowStart = Clock::now();
     windowSteps = 0;
     constraintSeconds = 0;
+    if (checkpointNow) saveCheckpoint(step + 1);
   }
   return finish("finished", {}, haveEval ? &last : nullptr);
 }

@@ -6,6 +6,7 @@
 
 #include "data/dataset.h"
 #include "models/model.h"
+#include "run/checkpoint.h"
 #include "run/metrics.h"
 #include "run/run_config.h"
 
@@ -32,6 +33,18 @@ class Trainer {
   void addSink(MetricsSink* sink) { sinks_.push_back(sink); }
   RunSummary run(TrainerControl& control);
   models::Model& model() { return *model_; }
+
+  // Writes checkpoints/step_N.safetensors into `dir` every checkpoint_every steps and when
+  // run() ends (finished or stopped), keeping the newest keep_checkpoints.
+  void setCheckpointDir(std::string dir);
+  // The complete resumable state after `step` steps (weights, optimizer and constraint
+  // state, generator states) with the resolved config.
+  Checkpoint checkpoint(int64_t step) const;
+  // Restores a checkpoint of this config; run() then continues with step ckpt.step + 1 and,
+  // on CPU, reproduces the uninterrupted run's metrics exactly. InputError when the
+  // checkpoint does not fit this config (names, shapes, optimizer kind, step range).
+  void resume(const Checkpoint& ckpt);
+  int64_t startStep() const;
 
  private:
   struct Impl;

@@ -7,4 +7,5 @@
 #include "spectral/power_iteration.h"
 #include "spectral/softcap_alpha.h"
 #include "spectral/spectral_clip.h"
+#include "spectral/matrix_stats.h"
 #include "spectral/synthetic.h"

@@ -20,6 +20,7 @@ namespace {
 const char* kEveryKey = R"({
   "task": "chars", "data_path": "x/input.txt", "steps": 77, "batch_size": 9, "seed": 18446744073709551615,
   "device": "cuda", "threads": 3, "eval_every": 7, "eval_batches": 5, "log_every": 3, "spectra_every": 0,
+  "checkpoint_every": 50, "keep_checkpoints": 2,
   "modulus": 97, "train_fraction": 0.5, "mnist_train_count": 500,
   "model": {"kind": "lipschitz_gpt", "widths": [64, 32], "d_model": 96, "blocks": 5, "heads": 6,
             "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "standard": true,
@@ -115,6 +116,7 @@ class TestRunConfig : public QObject {
     row("threads negative", R"({"threads": -1})", "threads: must be >= 0");
     row("eval_every zero", R"({"eval_every": 0})", "eval_every: must be >= 1");
     row("log_every zero", R"({"log_every": 0})", "log_every: must be >= 1");
+    row("keep_checkpoints zero", R"({"keep_checkpoints": 0})", "keep_checkpoints: must be >= 1");
     row("spectra_every negative", R"({"spectra_every": -1})", "spectra_every: must be >= 0");
     row("modulus 1", R"({"modulus": 1})", "modulus: must be >= 2");
     row("modulus 1001", R"({"modulus": 1001})", "modulus: must be <= 1000");

@@ -24,7 +24,7 @@ class Recorder final : public run::MetricsSink {
   int spectra = 0;
   run::RunSummary summary;
   void onStep(const run::StepMetrics& m) override { steps.push_back(m); }
-  void onSpectra(int64_t, const run::SpectraSnapshot& s) override { spectra += s.empty() ? 0 : 1; }
+  void onSpectra(int64_t, const run::SpectraSnapshot& s, const run::SpectraSnapshot&) override { spectra += s.empty() ? 0 : 1; }
   void onFinished(const run::RunSummary& s) override { summary = s; }
 };
 

@@ -1,0 +1,34 @@
+// What `lipschitz-cli inspect` and the Checkpoint Inspector say about each tensor of a file:
+// name, shape, dtype, and for 2-D tensors sigma1, the RMS->RMS norm, stable rank and
+// Frobenius norm (ARCHITECTURE.md "Headless CLI contract").
+#pragma once
+
+#include "io/raw_tensor.h"
+#include "spectral/matrix_stats.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lwb::inspect {
+
+struct TensorReport {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::string dtype;
+  std::optional<spectral::MatrixStats> stats;  // 2-D numeric tensors with finite entries
+  std::string note;                            // why a 2-D tensor has no stats
+};
+
+// One tensor. `keepSingularValues` false drops the full spectrum (only the summary numbers).
+TensorReport reportTensor(const io::RawTensor& raw, bool keepSingularValues);
+
+// Every tensor of a file, in file order. `progress(done, total)` is called after each one;
+// `cancel` (if given) is checked between tensors — a cancelled report returns what it has.
+std::vector<TensorReport> reportTensors(const io::TensorFile& file, bool keepSingularValues,
+                                        const std::function<void(size_t, size_t)>& progress = {},
+                                        const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace lwb::inspect

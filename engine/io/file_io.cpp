@@ -1,0 +1,120 @@
+#include "io/file_io.h"
+
+#include "io/input_error.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+namespace lwb::io {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& msg) {
+  throw InputError(path + ": " + msg);
+}
+
+// Closes on every exit path, including the throwing ones.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string errnoText() { return std::strerror(errno); }
+
+// Below this, a plain string; above, an anonymous mapping populated in one system call.
+constexpr uint64_t kMapThreshold = uint64_t{1} << 20;
+
+void readInto(int fd, char* dst, uint64_t size, const std::string& path) {
+  uint64_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, dst + done, static_cast<size_t>(size - done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(path, "read error (" + errnoText() + ")");
+    if (n == 0) fail(path, "short read: the file shrank while it was read");
+    done += static_cast<uint64_t>(n);
+  }
+}
+
+}  // namespace
+
+SharedBytes readFileBuffer(const std::string& path, uint64_t maxBytes) {
+  Fd f;
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (f.fd < 0) {
+    if (errno == ENOENT) fail(path, "no such file");
+    if (errno == EACCES) fail(path, "permission denied");
+    fail(path, "cannot open for reading (" + errnoText() + ")");
+  }
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) fail(path, "cannot determine the file size (" + errnoText() + ")");
+  if (S_ISDIR(st.st_mode)) fail(path, "is a directory, expected a file");
+  if (!S_ISREG(st.st_mode)) fail(path, "is not a regular file");
+  const auto size = static_cast<uint64_t>(st.st_size);
+  if (size > maxBytes)
+    fail(path, "file of " + std::to_string(size) + " bytes is larger than the limit of " +
+                   std::to_string(maxBytes) + " bytes");
+  char* data = nullptr;
+  SharedBytes buffer = allocateBuffer(size, path, &data);
+  readInto(f.fd, data, size, path);
+  return buffer;
+}
+
+SharedBytes allocateBuffer(uint64_t size, const std::string& what, char** data) {
+  if (size < kMapThreshold) {
+    auto small = std::make_shared<std::string>(static_cast<size_t>(size), '\0');
+    *data = small->data();
+    return SharedBytes(std::shared_ptr<const std::string>(std::move(small)));
+  }
+  const auto len = static_cast<size_t>(size);
+  void* p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (p == MAP_FAILED) fail(what, "not enough memory for " + std::to_string(size) + " bytes");
+  *data = static_cast<char*>(p);
+  return SharedBytes(std::shared_ptr<const std::byte>(static_cast<const std::byte*>(p),
+                                                      [len](const std::byte* q) { ::munmap(const_cast<std::byte*>(q), len); }),
+                     len);
+}
+
+void writeFileAtomically(const std::string& path, std::string_view bytes) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  // A per-process suffix keeps two writers of the same target from sharing a temp file.
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  auto failWrite = [&](const std::string& what) {
+    const std::string why = errnoText();
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path + ": " + what + " (" + why + ")");
+  };
+  {
+    Fd f;
+    f.fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (f.fd < 0) throw std::runtime_error(path + ": cannot open for writing (" + errnoText() + ")");
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(f.fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) failWrite("write failed");
+      done += static_cast<size_t>(n);
+    }
+    if (::fsync(f.fd) != 0) failWrite("fsync failed");
+    const int fd = f.fd;
+    f.fd = -1;
+    if (::close(fd) != 0) failWrite("close failed");
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) failWrite("cannot rename the temporary file");
+  Fd d;
+  d.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // Some file systems refuse fsync on directories; the data itself is already durable.
+  if (d.fd >= 0) ::fsync(d.fd);
+}
+
+}  // namespace lwb::io

@@ -1,0 +1,53 @@
+#include "io/tensor_file.h"
+
+#include "io/input_error.h"
+#include "io/npy_format.h"
+#include "io/npz.h"
+#include "io/pytorch_archive.h"
+#include "io/safetensors.h"
+#include "io/zip_archive.h"
+
+namespace lwb::io {
+namespace {
+
+// An 8-byte header length, then the JSON object's '{'. The length is not checked here so that
+// a truncated download gets the safetensors reader's precise message rather than
+// "unknown format".
+bool looksLikeSafetensors(std::string_view b) { return b.size() >= 9 && b[8] == '{'; }
+
+}  // namespace
+
+TensorFile decodeTensorFile(SharedBytes bytes, const std::string& what,
+                            const std::string& stem) {
+  const std::string_view b = bytes.view();
+  if (b.empty()) throw InputError(what + ": empty file");
+  TensorFile file;
+  if (b.compare(0, 6, "\x93NUMPY") == 0) {
+    file.format = "npy";
+    file.tensors.push_back(decodeNpyRecord(bytes, stem, what));
+  } else if (hasZipMagic(b)) {
+    const ZipArchive zip(bytes, what);
+    bool allNpy = !zip.members().empty();
+    for (const ZipMember& m : zip.members()) allNpy = allNpy && m.name.ends_with(".npy");
+    if (isPytorchArchive(zip)) file = decodePytorchArchive(zip);
+    else if (allNpy) file = decodeNpz(zip);
+    else throw InputError(what + ": a zip archive that is neither an .npz (only .npy members) nor a PyTorch "
+                                 "archive (<archive>/data.pkl)");
+  } else if (looksLikeSafetensors(b)) {
+    file = decodeSafetensors(bytes, what);
+  } else if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x80 && b[1] == '\x02') {
+    throw InputError(what + ": a legacy (pre-1.6, non-zip) PyTorch file; re-save it with a current torch.save");
+  } else {
+    throw InputError(what + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)");
+  }
+  return file;
+}
+
+TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes) {
+  const std::string p = path.string();
+  TensorFile file = decodeTensorFile(readFileBuffer(p, maxBytes), p, path.stem().string());
+  file.path = p;
+  return file;
+}
+
+}  // namespace lwb::io

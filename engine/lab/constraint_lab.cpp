@@ -1,0 +1,131 @@
+#include "lab/constraint_lab.h"
+
+#include "io/input_error.h"
+#include "lab/lab_matrix_impl.h"
+#include "lab/lab_params.h"
+#include "spectral/spectral.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/tensor.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+namespace lwb::lab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+bool isTop(double sigma, double sigma1) { return sigma1 > 0 && std::abs(sigma - sigma1) <= 1e-12 * sigma1; }
+
+}  // namespace
+
+std::vector<std::string> constraintMethodIds() {
+  std::vector<std::string> ids;
+  for (const auto m : spectral::allConstraintMethods()) ids.emplace_back(spectral::toString(m));
+  return ids;
+}
+
+std::vector<std::string> clipImplIds() {
+  std::vector<std::string> ids;
+  for (const auto i : {spectral::ClipImpl::Nested, spectral::ClipImpl::AbdDense, spectral::ClipImpl::AbdBlock, spectral::ClipImpl::Svd})
+    ids.emplace_back(spectral::toString(i));
+  return ids;
+}
+
+std::vector<std::string> nsCoefficientIds() {
+  std::vector<std::string> ids;
+  for (const auto c : {spectral::NsCoefficients::Jordan5, spectral::NsCoefficients::You6, spectral::NsCoefficients::Polish})
+    ids.emplace_back(spectral::toString(c));
+  return ids;
+}
+
+std::vector<std::string> labDtypeIds() { return {"float32", "bfloat16"}; }
+
+bool usesClipImpl(const std::string& m) {
+  return m == "spectral_hard_cap" || m == "spectral_clip" || m == "spectral_relu" || m == "spectral_clipped_weight_decay";
+}
+
+bool usesPowerIteration(const std::string& m) {
+  return m == "spectral_normalize" || m == "spectral_hammer" || m == "spectral_weight_decay";
+}
+
+std::string validateRequest(const ConstraintRequest& r) {
+  try {
+    (void)toConstraintParams(r);
+    (void)toScalarType(r.dtype);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+double resolvedSoftCapAlpha(const ConstraintRequest& r) {
+  if (r.method != "spectral_soft_cap") return std::numeric_limits<double>::quiet_NaN();
+  return spectral::resolvedAlpha(toConstraintParams(r));
+}
+
+double exactScalarMap(const ConstraintRequest& r, double sigma, double sigma1, double alpha) {
+  const std::string& m = r.method;
+  if (m == "weight_decay") return (1 - r.lambda * r.lr) * sigma;
+  if (m == "spectral_weight_decay") return isTop(sigma, sigma1) ? (1 - r.lambda) * sigma : sigma;
+  if (m == "spectral_normalize") return sigma * r.sigmaMax / std::max(sigma1, r.sigmaMax);
+  if (m == "spectral_hammer") return isTop(sigma, sigma1) ? r.sigmaMax : sigma;
+  if (m == "stiefel") return sigma > 0 ? r.sigmaMax : 0.0;
+  if (m == "spectral_soft_cap") return spectral::softCapPolynomial(sigma, alpha);
+  if (m == "spectral_hard_cap") return std::min(sigma, r.sigmaMax);
+  if (m == "spectral_clip" || m == "svd_clip") return std::clamp(sigma, r.sigmaMin, r.sigmaMax);
+  if (m == "spectral_relu") return std::max(sigma, r.sigmaMin);
+  // 001 §3.4 / 000 eq. (9): (1 − λ) σ + λ min(σ, β).
+  if (m == "spectral_clipped_weight_decay") return (1 - r.lambda) * sigma + r.lambda * std::min(sigma, r.sigmaMax);
+  return sigma;  // none
+}
+
+ConstraintOutcome applyToMatrix(const LabMatrix& matrix, const ConstraintRequest& r, const CancelFlag* cancel) {
+  const auto start = Clock::now();
+  const spectral::ConstraintParams params = toConstraintParams(r);
+  const at::ScalarType dtype = toScalarType(r.dtype);
+  const LabMatrix::Impl& impl = matrix.impl();
+  ConstraintOutcome out;
+  out.alpha = r.method == "spectral_soft_cap" ? spectral::resolvedAlpha(params) : std::numeric_limits<double>::quiet_NaN();
+
+  const Decomposition& ref = impl.decompositionFor(dtype);
+  throwIfCancelled(cancel);
+  const at::Tensor x = impl.w.to(dtype).contiguous();
+  spectral::PowerIterationState state;
+  const auto t0 = Clock::now();
+  const at::Tensor y = spectral::applyConstraint(x, params, &state);
+  out.methodSeconds = secondsSince(t0);
+  throwIfCancelled(cancel);
+
+  out.before = ref.sigmas;
+  out.after = spectral::singularValuesViaGram(y);
+  const double sigma1 = out.before.empty() ? 0.0 : out.before.front();
+  out.exact.reserve(out.before.size());
+  for (double s : out.before) out.exact.push_back(exactScalarMap(r, s, sigma1, out.alpha));
+  // U f(Σ) V^T has singular values |f(σᵢ)|: an odd polynomial (soft cap far above σmax) can
+  // send σ below zero, which flips the direction, not the size.
+  std::vector<double> exactSorted;
+  for (double v : out.exact) exactSorted.push_back(std::abs(v));
+  std::sort(exactSorted.begin(), exactSorted.end(), std::greater<>());
+  out.sigma1Exact = exactSorted.empty() ? 0.0 : exactSorted.front();
+  out.sigma1After = out.after.empty() ? 0.0 : out.after.front();
+  for (size_t i = 0; i < std::min(exactSorted.size(), out.after.size()); ++i)
+    out.maxSpectrumError = std::max(out.maxSpectrumError, std::abs(out.after[i] - exactSorted[i]));
+  throwIfCancelled(cancel);
+
+  if (impl.vectors && ref.u.defined()) {
+    // W* = U f(Σ) V^T, the exact SVD result for the matrix the method saw.
+    const at::Tensor f = at::tensor(out.exact, at::TensorOptions().dtype(at::kDouble));
+    const at::Tensor exactW = (ref.u * f.unsqueeze(0)).matmul(ref.vh);
+    const double norm = exactW.norm().item<double>();
+    if (norm > 0) out.relativeMatrixError = (y.to(at::kDouble) - exactW).norm().item<double>() / norm;
+  }
+  out.seconds = secondsSince(start);
+  return out;
+}
+
+}  // namespace lwb::lab

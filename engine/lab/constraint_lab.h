@@ -1,0 +1,59 @@
+// One constraint method applied to a LabMatrix in a chosen precision, measured against the
+// exact SVD result U f(Σ) V^T (000 §3.1, App. B–C; 001 §2–4). No LibTorch in this header.
+#pragma once
+
+#include "lab/lab_matrix.h"
+#include "lab/lab_types.h"
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lwb::lab {
+
+// Thresholds are raw spectral norms (σ, not RMS→RMS): the lab shows singular values as they
+// are, and the scalar map's x axis is σ.
+struct ConstraintRequest {
+  std::string method = "spectral_hard_cap";
+  double sigmaMax = 1.0, sigmaMin = 0.0;
+  std::optional<double> alpha;  // soft cap strength; empty: α* of App. B from lr and lambda
+  double lambda = 0.0;          // (spectral / clipped) weight decay
+  double lr = 0.1;              // η: weight decay factor 1 − λη; α* assumes updates of norm η
+  std::string impl = "nested";  // clip family: nested | abd_dense | abd_block | svd
+  std::string coefficients = "jordan5";
+  int nsSteps = 10, polishSteps = 4;
+  std::string dtype = "float32";  // float32 | bfloat16
+  int powerIterations = 20;       // normalize, hammer, spectral weight decay
+};
+
+// Empty when valid, else what is wrong ("σmin: ...").
+std::string validateRequest(const ConstraintRequest& r);
+
+// The soft-cap α the request resolves to (given α, or α*); NaN for other methods.
+double resolvedSoftCapAlpha(const ConstraintRequest& r);
+
+// f(σ) of the method in exact arithmetic; sigma1 is the input's top singular value (the
+// power-iteration methods act on it alone), alpha the resolved soft-cap strength.
+double exactScalarMap(const ConstraintRequest& r, double sigma, double sigma1, double alpha);
+
+struct ConstraintOutcome {
+  std::vector<double> before;  // exact singular values of the input the method saw, descending
+  std::vector<double> after;   // singular values of the result W', descending (float64 Gram)
+  // f(σᵢ) for each `before` value (same order; not re-sorted). Signed: the exact result's
+  // singular values are |f(σᵢ)|.
+  std::vector<double> exact;
+  double alpha = std::numeric_limits<double>::quiet_NaN();  // soft cap strength in use
+  double sigma1After = 0, sigma1Exact = 0;
+  // max over i of |σᵢ(W') − σᵢ(W*)| with both spectra sorted descending, W* = U f(Σ) V^T.
+  double maxSpectrumError = 0;
+  // ‖W' − W*‖_F / ‖W*‖_F; NaN when the matrix has no singular vectors or W* = 0.
+  double relativeMatrixError = std::numeric_limits<double>::quiet_NaN();
+  double methodSeconds = 0;  // the constraint call alone
+  double seconds = 0;        // everything: conversion, method, measurements
+};
+
+// Throws InputError for an invalid request, Cancelled when `cancel` is set between stages.
+ConstraintOutcome applyToMatrix(const LabMatrix& m, const ConstraintRequest& r, const CancelFlag* cancel = nullptr);
+
+}  // namespace lwb::lab

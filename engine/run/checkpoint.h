@@ -1,0 +1,42 @@
+// Checkpoints: checkpoints/step_N.safetensors in a run directory (ARCHITECTURE.md). One file
+// holds everything a run needs to continue exactly: weights ("param.<name>"), optimizer
+// state ("optim.<field>.<name>"), power-iteration vectors ("constraint.<field>.<name>"), the
+// data and default CPU generator states ("rng.data", "rng.default"); the step and the
+// resolved run config travel in __metadata__. Written to a temporary name, fsynced and
+// renamed (io::writeSafetensors), so a crash never leaves a torn checkpoint.
+#pragma once
+
+#include "optim/state_io.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lwb::run {
+
+inline constexpr const char* kCheckpointFormat = "lipschitz-workbench-checkpoint-1";
+
+struct Checkpoint {
+  int64_t step = 0;          // steps completed
+  nlohmann::json config;     // the resolved run config (config.json's content)
+  optim::TensorMap tensors;
+};
+
+// "step_<N>.safetensors"
+std::string checkpointFileName(int64_t step);
+void writeCheckpoint(const std::filesystem::path& file, const Checkpoint& ckpt);
+// InputError naming the file when it is not a readable workbench checkpoint.
+Checkpoint readCheckpoint(const std::filesystem::path& file);
+
+// step_N.safetensors files of a checkpoints folder, oldest first (by N, not by name).
+std::vector<std::pair<int64_t, std::filesystem::path>> listCheckpoints(const std::filesystem::path& dir);
+// The newest checkpoint of RUN_DIR/checkpoints, if any.
+std::optional<std::filesystem::path> newestCheckpoint(const std::filesystem::path& runDir);
+// Deletes all but the newest `keep` checkpoints.
+void pruneCheckpoints(const std::filesystem::path& dir, int64_t keep);
+
+}  // namespace lwb::run

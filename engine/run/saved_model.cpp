@@ -1,0 +1,82 @@
+#include "run/saved_model.h"
+
+#include "io/input_error.h"
+#include "models/factory.h"
+#include "optim/state_io.h"
+#include "run/measurements.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/grad_mode.h>
+
+namespace lwb::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+models::TaskShape shapeFor(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
+  if (cfg.task == "mnist") return {784, 10};
+  if (cfg.task == "cifar10") return {3072, 10};
+  if (cfg.task == "modular_addition" || cfg.task == "modular_multiplication") return {2, cfg.modulus};
+  if (cfg.task == "chars") {
+    // The vocabulary is the text file's; the embedding has one row per token.
+    const auto it = ckpt.tensors.find("param.embed");
+    if (it == ckpt.tensors.end() || it->second.dim() != 2 || it->second.size(0) < 1)
+      throw InputError(what + ": a chars checkpoint needs a 2-D 'param.embed' tensor");
+    return {cfg.model.seqLen, it->second.size(0)};
+  }
+  throw InputError(what + ": unknown task '" + cfg.task + "'");
+}
+
+}  // namespace
+
+SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what) {
+  SavedModel s;
+  auto j = ckpt.config;
+  j.erase("versions");
+  try {
+    s.config = parseRunConfig(j);
+  } catch (const InputError& e) {
+    throw InputError(what + ": config in __metadata__: " + e.what());
+  }
+  s.step = ckpt.step;
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(s.config.seed);
+  s.model = models::makeModel(s.config, shapeFor(s.config, ckpt, what), gen, at::Device(at::kCPU));
+  optim::TensorMap params;
+  for (const auto& [key, t] : ckpt.tensors)
+    if (key.rfind("param.", 0) == 0) params[key.substr(6)] = t;
+  optim::StateIn in(params);
+  at::NoGradGuard noGrad;
+  try {
+    for (auto& p : s.model->parameters()) {
+      auto t = in.take(p.name, p.tensor);
+      if (!t.defined()) throw InputError("checkpoint: missing tensor 'param." + p.name + "'");
+      p.tensor.copy_(t);
+    }
+  } catch (const InputError& e) {
+    throw InputError(what + ": " + e.what());
+  }
+  if (const auto left = in.unused(); !left.empty())
+    throw InputError(what + ": tensor 'param." + left.front() + "' does not belong to a " + s.config.model.kind + " of this config");
+  return s;
+}
+
+fs::path resolveCheckpointPath(const fs::path& p) {
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) {
+    if (auto newest = newestCheckpoint(p)) return *newest;
+    throw InputError(p.string() + ": no checkpoints/step_N.safetensors in this run directory");
+  }
+  if (!fs::exists(p, ec)) throw InputError(p.string() + ": no such file or directory");
+  return p;
+}
+
+SavedBound boundOf(models::Model& model) {
+  at::NoGradGuard noGrad;
+  SavedBound b;
+  b.norms = normsFrom(measureSpectra(model.parameters()));
+  b.trace = lipschitzBound(model, b.norms);
+  return b;
+}
+
+}  // namespace lwb::run

@@ -1,0 +1,20 @@
+# engine/io suites: tensor-file readers/writers, fixtures and fuzz-corpus regressions.
+lwb_add_test(tst_safetensors engine/tst_safetensors.cpp)
+# Replays tests/fixtures/fuzz/<parser>/ (kept libFuzzer corpora + crash reproducers) through the
+# fuzzers' own harnesses (fuzz/harness_*.h).
+lwb_add_test(tst_fuzz_corpus engine/tst_fuzz_corpus.cpp)
+target_include_directories(tst_fuzz_corpus PRIVATE ${CMAKE_SOURCE_DIR}/fuzz)
+target_compile_definitions(tst_fuzz_corpus PRIVATE LWB_FUZZ_CORPUS_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures/fuzz")
+# Zip pre-validator + .npz, and the PyTorch-archive reader; both build zips byte by byte
+# (engine/zip_builder.h, zlib for deflated members).
+lwb_add_test(tst_npz engine/tst_npz.cpp)
+find_package(ZLIB REQUIRED)
+target_link_libraries(tst_npz PRIVATE ZLIB::ZLIB)
+lwb_add_test(tst_pytorch_archive engine/tst_pytorch_archive.cpp)
+target_link_libraries(tst_pytorch_archive PRIVATE ZLIB::ZLIB)
+lwb_add_test(tst_tensor_file engine/tst_tensor_file.cpp)
+target_link_libraries(tst_tensor_file PRIVATE ZLIB::ZLIB)
+# The fuzz harnesses of the zip parsers build zips (zlib's crc32).
+target_link_libraries(tst_fuzz_corpus PRIVATE ZLIB::ZLIB)
+# Fixtures written by real PyTorch / NumPy (tests/fixtures/make_fixtures.py) against expected.json.
+lwb_add_test(tst_tensor_readers engine/tst_tensor_readers.cpp)

@@ -1,0 +1,2 @@
+# engine/lab: the Clip Lab's computations against exact references.
+lwb_add_test(tst_lab engine/tst_lab.cpp)

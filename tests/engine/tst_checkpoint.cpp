@@ -1,0 +1,254 @@
+// Checkpoints and resume: a run stopped and resumed from its newest checkpoint reproduces the
+// uninterrupted run's metrics step for step on CPU (every optimizer, stateful constraints);
+// keep-last-N; hostile or mismatched checkpoints are refused before any state changes; the
+// bound of a saved model equals the trainer's; `lipschitz-cli train --resume` and `bound`.
+#include "io/input_error.h"
+#include "io/safetensors.h"
+#include "io/tensor_convert.h"
+#include "run/checkpoint.h"
+#include "run/run_config.h"
+#include "run/run_directory.h"
+#include "run/saved_model.h"
+#include "run/trainer.h"
+#include "support/test_files.h"
+
+#include <ATen/ops/equal.h>
+#include <QProcess>
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace lwb;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Rows as the run directory writes them, minus wall-clock fields.
+class Rows final : public run::MetricsSink {
+ public:
+  std::map<int64_t, nlohmann::json> rows;
+  run::TrainerControl* stopAfter = nullptr;
+  int64_t stopStep = 0;
+  void onStep(const run::StepMetrics& m) override {
+    auto j = run::toJson(m);
+    for (const char* k : {"steps_per_s", "eta_s", "constraint_s_per_step", "step_s_per_step"}) j.erase(k);
+    rows[m.step] = j;
+    if (stopAfter && m.step >= stopStep) stopAfter->stop.store(true);
+  }
+};
+
+run::RunConfig config(const std::string& optimizer, const std::string& method) {
+  nlohmann::json j{{"task", "modular_addition"}, {"modulus", 23}, {"train_fraction", 0.5}, {"steps", 40},
+                   {"batch_size", 32}, {"seed", 11}, {"eval_every", 10}, {"log_every", 5}, {"spectra_every", 10},
+                   {"threads", 2}, {"checkpoint_every", 10}, {"keep_checkpoints", 2},
+                   {"model", {{"kind", "modular_mlp"}, {"embed_dim", 12}, {"width", 24}}},
+                   {"optimizer", {{"kind", optimizer}, {"lr", optimizer == "adamw" ? 0.01 : 0.1}, {"weight_decay", 0.01}}},
+                   {"constraint", {{"method", method}, {"sigma_max", 2.0}}}};
+  return run::parseRunConfig(j);
+}
+
+}  // namespace
+
+class TestCheckpoint : public QObject {
+  Q_OBJECT
+  QTemporaryDir tmp_;
+  std::string path(const char* name) { return tmp_.filePath(QString::fromUtf8(name)).toStdString(); }
+
+ private Q_SLOTS:
+  void resumeReproducesTheUninterruptedRun_data() {
+    QTest::addColumn<QString>("optimizer");
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<int>("stopAt");
+    QTest::newRow("muon soft cap, stop on a checkpoint step") << "muon" << "spectral_soft_cap" << 20;
+    QTest::newRow("muon soft cap, stop between checkpoints") << "muon" << "spectral_soft_cap" << 25;
+    QTest::newRow("adamw hard cap (power iteration)") << "adamw" << "spectral_hard_cap" << 15;
+    QTest::newRow("sgd spectral normalize") << "sgd" << "spectral_normalize" << 30;
+  }
+  void resumeReproducesTheUninterruptedRun() {
+    QFETCH(QString, optimizer);
+    QFETCH(QString, method);
+    QFETCH(int, stopAt);
+    const auto cfg = config(optimizer.toStdString(), method.toStdString());
+    const auto dir = path(QTest::currentDataTag());
+
+    Rows whole;
+    {
+      run::Trainer t(cfg);
+      t.addSink(&whole);
+      run::TrainerControl control;
+      QCOMPARE(t.run(control).status, std::string("finished"));
+    }
+    Rows first;
+    run::TrainerControl control;
+    {
+      run::Trainer t(cfg);
+      t.setCheckpointDir(dir);
+      first.stopAfter = &control;
+      first.stopStep = stopAt;
+      t.addSink(&first);
+      QCOMPARE(t.run(control).status, std::string("stopped"));
+    }
+    // The stop writes a checkpoint at the step reached; keep_checkpoints = 2 pruned older ones.
+    const auto files = run::listCheckpoints(dir);
+    QCOMPARE(files.size(), size_t{2});
+    QCOMPARE(files.back().first, int64_t{stopAt});
+    const auto ckpt = run::readCheckpoint(files.back().second);
+    QCOMPARE(ckpt.step, int64_t{stopAt});
+
+    Rows second;
+    run::Trainer t(cfg);
+    t.resume(ckpt);
+    QCOMPARE(t.startStep(), int64_t{stopAt});
+    t.addSink(&second);
+    run::TrainerControl c2;
+    QCOMPARE(t.run(c2).status, std::string("finished"));
+    QCOMPARE(second.rows.begin()->first, int64_t{stopAt + 5});
+    QCOMPARE(second.rows.rbegin()->first, cfg.steps);
+    for (const auto& [step, row] : second.rows) {
+      QVERIFY2(whole.rows.count(step), qPrintable(QString::number(step)));
+      QVERIFY2(row == whole.rows[step], qPrintable(QString::fromStdString("step " + std::to_string(step) + ":\n" +
+                                                                       row.dump() + "\n" + whole.rows[step].dump())));
+    }
+  }
+
+  void checkpointRoundTripsEveryTensor() {
+    const auto cfg = config("muon", "spectral_soft_cap");
+    run::Trainer t(cfg);
+    run::TrainerControl control;
+    t.run(control);
+    const auto saved = t.checkpoint(cfg.steps);
+    QVERIFY(saved.tensors.count("rng.data") && saved.tensors.count("rng.default"));
+    for (const char* k : {"param.embed", "param.layers.0", "param.head", "optim.momentum.layers.0", "optim.momentum.head"})
+      QVERIFY2(saved.tensors.count(k), k);
+    const auto file = path("roundtrip.safetensors");
+    run::writeCheckpoint(file, saved);
+    const auto back = run::readCheckpoint(file);
+    QCOMPARE(back.step, cfg.steps);
+    QCOMPARE(back.config, saved.config);
+    QCOMPARE(back.tensors.size(), saved.tensors.size());
+    for (const auto& [k, v] : saved.tensors) QVERIFY2(at::equal(back.tensors.at(k), v.cpu()), k.c_str());
+  }
+
+  void savedModelBoundEqualsTheTrainers() {
+    const auto cfg = config("muon", "spectral_soft_cap");
+    Rows rows;
+    run::Trainer t(cfg);
+    t.addSink(&rows);
+    run::TrainerControl control;
+    t.run(control);
+    auto saved = run::loadSavedModel(t.checkpoint(cfg.steps), "mem");
+    const auto b = run::boundOf(*saved.model);
+    QVERIFY(b.trace.has_value());
+    QCOMPARE(b.trace->bound, rows.rows.rbegin()->second["lipschitz_bound"].get<double>());
+  }
+
+  void mismatchedOrHostileCheckpointsAreRefused_data() {
+    QTest::addColumn<QString>("edit");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("other width") << "width" << "has shape";
+    QTest::newRow("missing weight") << "drop-param" << "missing tensor 'param.";
+    QTest::newRow("foreign tensor") << "extra" << "does not belong";
+    QTest::newRow("NaN weight") << "nan" << "NaN or infinite";
+    QTest::newRow("bad generator state") << "rng" << "generator state";
+    QTest::newRow("step past the end") << "step" << "outside this run";
+  }
+  void mismatchedOrHostileCheckpointsAreRefused() {
+    QFETCH(QString, edit);
+    QFETCH(QString, fragment);
+    auto cfg = config("muon", "spectral_soft_cap");
+    run::Trainer t(cfg);
+    run::TrainerControl control;
+    t.run(control);
+    auto ckpt = t.checkpoint(20);
+    for (auto& [k, v] : ckpt.tensors) v = v.clone();
+    if (edit == "width") cfg.model.width = 25;
+    if (edit == "drop-param") ckpt.tensors.erase("param.embed");
+    if (edit == "extra") ckpt.tensors["param.ghost"] = ckpt.tensors["param.embed"];
+    if (edit == "nan") ckpt.tensors["param.embed"].fill_(std::nan(""));
+    if (edit == "rng") ckpt.tensors["rng.data"] = ckpt.tensors["rng.data"].narrow(0, 0, 7).clone();
+    if (edit == "step") ckpt.step = cfg.steps;
+    run::Trainer fresh(cfg);
+    const auto before = fresh.checkpoint(0).tensors.at("param.embed").clone();
+    const QString msg = test::inputErrorOf([&] { fresh.resume(ckpt); });
+    QVERIFY2(msg.contains(fragment), qPrintable(msg));
+    QVERIFY(at::equal(fresh.checkpoint(0).tensors.at("param.embed"), before));  // untouched
+    QCOMPARE(fresh.startStep(), int64_t{0});
+  }
+
+  void foreignSafetensorsIsNotACheckpoint() {
+    const auto file = path("foreign.safetensors");
+    io::writeSafetensors(file, {io::fromTensor("w", at::ones({2, 2}))}, {});
+    const QString msg = test::inputErrorOf([&] { run::readCheckpoint(file); });
+    QVERIFY2(msg.contains("not a Lipschitz Workbench checkpoint"), qPrintable(msg));
+  }
+
+  void runDirectoryContinuesAfterTheCheckpointStep() {
+    const auto dir = path("rundir");
+    {
+      run::RunDirectory d(dir);
+      d.writeConfig({{"steps", 10}});
+      for (int s = 1; s <= 6; ++s) d.appendMetrics({{"step", s}});
+      d.appendSpectra(2, {{"a", {3.f, 1.f}}});
+      d.appendSpectra(4, {{"a", {2.f, 1.f}}, {"b", {5.f}}});
+      d.appendSpectra(6, {{"a", {1.f, 1.f}}});
+    }
+    std::ofstream(dir + "/metrics.jsonl", std::ios::app) << "{\"step\": 7, \"to";  // torn by a crash
+    {
+      run::RunDirectory d(dir, run::RunDirectory::ContinueAfter{4});
+      d.appendMetrics({{"step", 5}});
+    }
+    const auto rows = run::readMetrics(dir);
+    QCOMPARE(rows.size(), size_t{5});
+    QCOMPARE(rows.back()["step"].get<int>(), 5);
+    const auto spectra = run::readSpectra(dir);
+    QCOMPARE(spectra.size(), size_t{2});
+    QCOMPARE(spectra.at(4).at("b"), std::vector<float>{5.f});
+    QCOMPARE(fs::file_size(dir + "/spectra.bin"), uintmax_t{5 * 4});
+    QVERIFY(test::inputErrorOf([&] { run::RunDirectory(path("nothing-here"), run::RunDirectory::ContinueAfter{1}); })
+                .contains("not a run directory"));
+  }
+
+  void cliResumesAndBounds() {
+    const QString cli = QStringLiteral(LWB_CLI_PATH);
+    const QString cfgFile = tmp_.filePath(QStringLiteral("cfg.json"));
+    auto j = run::toJson(config("muon", "spectral_soft_cap"));
+    j["keep_checkpoints"] = 5;
+    test::writeFile(cfgFile, j.dump());
+    auto runCli = [&](const QStringList& args, int expect) {
+      QProcess p;
+      p.start(cli, args);
+      if (!p.waitForFinished(120000)) return QByteArray("<timeout>");
+      const auto err = p.readAllStandardError();
+      if (p.exitCode() != expect) return QByteArray("<exit ") + QByteArray::number(p.exitCode()) + "> " + err;
+      return expect == 0 ? p.readAllStandardOutput() : err;
+    };
+    const QString a = tmp_.filePath(QStringLiteral("cli-a")), b = tmp_.filePath(QStringLiteral("cli-b"));
+    QVERIFY(!runCli({"train", "--config", cfgFile, "--out", a}, 0).startsWith('<'));
+    QVERIFY(!runCli({"train", "--config", cfgFile, "--out", b}, 0).startsWith('<'));
+    // Simulate a crash after step 30's checkpoint: later checkpoints gone, rows 31..40 present.
+    fs::remove(b.toStdString() + "/checkpoints/step_40.safetensors");
+    QVERIFY(run::newestCheckpoint(b.toStdString())->filename() == "step_30.safetensors");
+    QVERIFY(!runCli({"train", "--resume", b}, 0).startsWith('<'));
+    auto strip = [](std::vector<nlohmann::json> rows) {
+      for (auto& r : rows)
+        for (const char* k : {"steps_per_s", "eta_s", "constraint_s_per_step", "step_s_per_step"}) r.erase(k);
+      return rows;
+    };
+    const auto ra = strip(run::readMetrics(a.toStdString())), rb = strip(run::readMetrics(b.toStdString()));
+    QCOMPARE(rb.size(), ra.size());
+    QVERIFY(ra == rb);
+    QVERIFY(runCli({"train", "--resume", b}, 2).contains("already completed"));
+    QVERIFY(runCli({"train", "--resume", b, "--out", a}, 2).contains("cannot be combined"));
+    QVERIFY(runCli({"train", "--resume", tmp_.filePath(QStringLiteral("cfg.json"))}, 2).contains("no checkpoints"));
+
+    const auto bound = nlohmann::json::parse(runCli({"bound", a}, 0).toStdString());
+    QCOMPARE(bound["step"].get<int>(), 40);
+    QCOMPARE(bound["lipschitz_bound"].get<double>(), ra.back()["lipschitz_bound"].get<double>());
+    QVERIFY(bound["trace"].size() >= 2);
+    QVERIFY(runCli({"bound", tmp_.filePath(QStringLiteral("nope"))}, 2).contains("no such file"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCheckpoint)
+#include "tst_checkpoint.moc"

@@ -1,0 +1,390 @@
+// The specific plots: weight norms against the σmax target, spectrum snapshots + scrubber +
+// density mode, Lipschitz bound + per-layer trace, activation format limits, scalar map,
+// bar chart, bound-vs-loss scatter with its frontier. Data in -> QCustomPlot data out.
+#include "widgets/activation_plot.h"
+#include "widgets/bar_chart_plot.h"
+#include "widgets/frontier.h"
+#include "widgets/frontier_scatter_plot.h"
+#include "widgets/lipschitz_bound_plot.h"
+#include "widgets/log_histogram.h"
+#include "widgets/qcp.h"
+#include "widgets/scalar_map_plot.h"
+#include "widgets/spectrum_plot.h"
+#include "widgets/weight_norm_plot.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace lwb::widgets;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using V = std::vector<double>;
+
+QCPGraph* graphNamed(PlotView& plot, const QString& name) {
+  for (int i = 0; i < plot.customPlot()->graphCount(); ++i)
+    if (plot.customPlot()->graph(i)->name() == name) return plot.customPlot()->graph(i);
+  return nullptr;
+}
+
+template <typename Plottable>
+V values(Plottable* p) {
+  V out;
+  for (auto it = p->data()->constBegin(); it != p->data()->constEnd(); ++it) out.push_back(it->value);
+  return out;
+}
+
+template <typename Plottable>
+V keys(Plottable* p) {
+  V out;
+  for (auto it = p->data()->constBegin(); it != p->data()->constEnd(); ++it) out.push_back(it->key);
+  return out;
+}
+
+QStringList legendNames(PlotView& plot) {
+  QStringList names;
+  QCPLegend* legend = plot.customPlot()->legend;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) names << item->plottable()->name();
+  return names;
+}
+
+QVector<QString> tickLabels(QCPAxis* axis) {
+  QVector<QString> labels;
+  for (auto it = axis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().cbegin();
+       it != axis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().cend(); ++it)
+    labels << it.value();
+  return labels;
+}
+
+}  // namespace
+
+class TestDashboardPlots : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void weightNormsPerLayerAndTarget() {
+    WeightNormPlot plot;
+    const QStringList layers = {QStringLiteral("l0"), QStringLiteral("l1"), QStringLiteral("head")};
+    plot.appendStep(QStringLiteral("r"), 10, layers, {0.5, 0.7, 0.9});
+    plot.appendStep(QStringLiteral("r"), 20, layers, {0.6, 0.8, 1.0});
+    plot.setTarget(1.0, 0.25);
+    plot.requestReplot();
+    QCOMPARE(plot.layers(), layers);
+    QCPGraph* l1 = graphNamed(plot, QStringLiteral("l1"));
+    QVERIFY(l1);
+    QCOMPARE(keys(l1), (V{10, 20}));
+    QCOMPARE(values(l1), (V{0.7, 0.8}));
+    // One run: the legend names the layers and the target.
+    QCOMPARE(legendNames(plot), (QStringList{QStringLiteral("l0"), QStringLiteral("l1"), QStringLiteral("head"),
+                                             QStringLiteral("σmax target")}));
+    // The target stays in view even though no norm reaches above 1.0.
+    QVERIFY(plot.customPlot()->yAxis->range().upper > 1.0);
+    QVERIFY(plot.customPlot()->yAxis->range().lower < 0.25);
+    QCOMPARE(tickLabels(plot.customPlot()->yAxis2), (QVector<QString>{QStringLiteral("σmin"), QStringLiteral("σmax")}));
+    // A second run: lines take run colours, hover names the layer.
+    plot.setRun(QStringLiteral("s"), QStringLiteral("run S"), Qt::magenta);
+    plot.appendPoint(QStringLiteral("s"), QStringLiteral("l0"), 10, 0.4);
+    plot.requestReplot();
+    QCPGraph* s0 = graphNamed(plot, QStringLiteral("run S · l0"));
+    QVERIFY(s0);
+    QCOMPARE(s0->pen().color(), QColor(Qt::magenta));
+    plot.setTarget(kNaN);
+    QCOMPARE(legendNames(plot).contains(QStringLiteral("σmax target")), false);
+  }
+
+  void spectrumSnapshotsAndScrubber() {
+    SpectrumPlot plot;
+    QSignalSpy layerSpy(&plot, &SpectrumPlot::layerSelected);
+    plot.setRun(QStringLiteral("a"), QStringLiteral("run A"), Qt::blue);
+    plot.addSnapshot(QStringLiteral("a"), QStringLiteral("w1"), 10, {1, 3, 2}, {1, 5, 2});
+    plot.addSnapshot(QStringLiteral("a"), QStringLiteral("w1"), 20, {0.5, 2, 1}, {0.5, 4, 1});
+    plot.addSnapshot(QStringLiteral("a"), QStringLiteral("w2"), 10, {7, 6});
+    plot.setSigmaMax(2.5);
+    plot.requestReplot();
+    QCOMPARE(plot.layers(), (QStringList{QStringLiteral("w1"), QStringLiteral("w2")}));
+    QCOMPARE(plot.currentLayer(), QStringLiteral("w1"));
+    QCOMPARE(layerSpy.count(), 1);
+    QCOMPARE(plot.steps(), (std::vector<qint64>{10, 20}));
+    QCOMPARE(plot.currentStep(), qint64(20));  // follows the newest snapshot
+    QCPGraph* after = graphNamed(plot, QStringLiteral("after constraint"));
+    QCPGraph* before = graphNamed(plot, QStringLiteral("before constraint"));
+    QVERIFY(after && before);
+    // Ranked: sorted descending against rank 1, 2, 3.
+    QCOMPARE(keys(after), (V{1, 2, 3}));
+    QCOMPARE(values(after), (V{2, 1, 0.5}));
+    QCOMPARE(values(before), (V{4, 1, 0.5}));
+    QCOMPARE(plot.customPlot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(tickLabels(plot.customPlot()->yAxis2), (QVector<QString>{QStringLiteral("σmax")}));
+    QVERIFY(plot.customPlot()->yAxis->range().contains(2.5));
+    // Scrubber: moving it shows the older snapshot and says so.
+    auto* slider = plot.findChild<QSlider*>();
+    QVERIFY(slider && slider->isVisibleTo(&plot));
+    QCOMPARE(slider->maximum(), 1);
+    QSignalSpy stepSpy(&plot, &SpectrumPlot::stepSelected);
+    slider->setValue(0);
+    QCOMPARE(stepSpy.count(), 1);
+    QCOMPARE(stepSpy.at(0).at(0).toLongLong(), qint64(10));
+    QCOMPARE(values(after), (V{3, 2, 1}));
+    // Not following any more: a new snapshot does not move the view.
+    plot.addSnapshot(QStringLiteral("a"), QStringLiteral("w1"), 30, {9});
+    plot.requestReplot();
+    QCOMPARE(plot.currentStep(), qint64(10));
+    plot.setCurrentStep(27);  // nearest recorded step
+    QCOMPARE(plot.currentStep(), qint64(30));
+    // Layer combo box.
+    auto* combo = plot.findChildren<QComboBox*>().front();
+    combo->setCurrentText(QStringLiteral("w2"));
+    QCOMPARE(plot.currentLayer(), QStringLiteral("w2"));
+    QCOMPARE(layerSpy.count(), 2);
+    QCOMPARE(values(after), (V{7, 6}));
+    QVERIFY(!slider->isVisibleTo(&plot));  // one snapshot: nothing to scrub
+    plot.setCurrentLayer(QStringLiteral("nope"));  // ignored
+    QCOMPARE(plot.currentLayer(), QStringLiteral("w2"));
+  }
+
+  void spectrumZeroValuesOnLogAxis() {
+    SpectrumPlot plot;
+    plot.addSnapshot(QStringLiteral("a"), QStringLiteral("w"), 0, {2, 0, 1, -0.0});  // rank-deficient
+    plot.requestReplot();
+    QCPGraph* after = graphNamed(plot, QStringLiteral("after constraint"));
+    const V v = values(after);
+    QCOMPARE(v.size(), std::size_t(4));
+    QCOMPARE(v[0], 2.0);
+    QCOMPARE(v[1], 1.0);
+    QVERIFY(std::isnan(v[2]) && std::isnan(v[3]));  // not drawable on log y: gaps
+    QVERIFY(plot.customPlot()->yAxis->range().lower > 0);
+  }
+
+  void spectrumDensityMode() {
+    SpectrumPlot plot;
+    const V sv = {0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8};
+    plot.addSnapshot(QStringLiteral("a"), QStringLiteral("w"), 0, sv);
+    plot.setDensityBins(4);
+    plot.setMode(SpectrumPlot::Mode::Density);
+    plot.requestReplot();
+    QVERIFY(plot.logX() && plot.logY());
+    QCOMPARE(plot.customPlot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCPGraph* after = graphNamed(plot, QStringLiteral("after constraint"));
+    const LogHistogram h = logHistogram(sv, 4);
+    QCOMPARE(keys(after), h.centres);  // every bin holds 2 values: none dropped
+    QCOMPARE(values(after), h.density);
+    plot.setMode(SpectrumPlot::Mode::Ranked);
+    plot.requestReplot();
+    QVERIFY(!plot.logX());
+    QCOMPARE(after->dataCount(), 8);
+  }
+
+  void boundOverStepsAndTrace() {
+    LipschitzBoundPlot plot;
+    plot.setRun(QStringLiteral("a"), QStringLiteral("run A"), Qt::darkCyan);
+    for (int s = 1; s <= 4; ++s) plot.appendBound(QStringLiteral("a"), s * 10, std::pow(2.0, s));
+    plot.setTrace(QStringLiteral("a"), 40,
+                  {{QStringLiteral("embed"), 1, 1}, {QStringLiteral("block0"), 2, 2}, {QStringLiteral("head"), 4, 8}});
+    plot.requestReplot();
+    QCPGraph* bound = graphNamed(plot, QStringLiteral("run A"));
+    QVERIFY(bound);
+    QCOMPARE(values(bound), (V{2, 4, 8, 16}));
+    QCOMPARE(plot.customPlot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCPBars* bars = nullptr;
+    for (int i = 0; i < plot.customPlot()->plottableCount(); ++i)
+      if (auto* b = qobject_cast<QCPBars*>(plot.customPlot()->plottable(i))) bars = b;
+    QVERIFY(bars);
+    QCOMPARE(keys(bars), (V{1, 2, 3}));
+    QCOMPARE(values(bars), (V{1, 2, 4}));
+    QCOMPARE(bars->keyAxis()->axisRect(), plot.traceAxisRect());
+    QCOMPARE(tickLabels(plot.traceAxisRect()->axis(QCPAxis::atBottom)),
+             (QVector<QString>{QStringLiteral("embed"), QStringLiteral("block0"), QStringLiteral("head")}));
+    QCPGraph* running = graphNamed(plot, QStringLiteral("run A · bound after layer"));
+    QVERIFY(running);
+    QCOMPARE(values(running), (V{1, 2, 8}));
+    QCOMPARE(running->valueAxis()->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(plot.toCsv(), QStringLiteral("step,run A lipschitz_bound\n10,2\n20,4\n30,8\n40,16\n"));
+  }
+
+  void activationLimitsFollowTheData() {
+    ActivationPlot plot;
+    const QStringList blocks = {QStringLiteral("b0"), QStringLiteral("b1")};
+    plot.setRun(QStringLiteral("a"), QStringLiteral("A"), Qt::red);
+    plot.setActivations(QStringLiteral("a"), blocks, {5, 50}, {1, 12});
+    plot.requestReplot();
+    QCOMPARE(plot.visibleLimits(), (QStringList{QStringLiteral("fp4 E2M1"), QStringLiteral("fp8 E4M3")}));
+    QCOMPARE(plot.offScaleLimits(), (QStringList{QStringLiteral("fp8 E5M2 (5.73e+04)"), QStringLiteral("bf16 (3.39e+38)")}));
+    QVERIFY(legendNames(plot).contains(QStringLiteral("off scale: fp8 E5M2 (5.73e+04), bf16 (3.39e+38)")));
+    QVERIFY(plot.customPlot()->yAxis->range().contains(448));
+    QVERIFY(plot.customPlot()->yAxis->range().contains(1));
+    QCPGraph* entry = graphNamed(plot, QStringLiteral("A · max |entry|"));
+    QCOMPARE(keys(entry), (V{1, 2}));
+    QCOMPARE(values(entry), (V{5, 50}));
+    QCOMPARE(tickLabels(plot.customPlot()->xAxis), (QVector<QString>{QStringLiteral("b0"), QStringLiteral("b1")}));
+    // Beyond fp8 E5M2: every limit up to bf16 is drawn, nothing off scale.
+    plot.setActivations(QStringLiteral("a"), blocks, {5, 1e5}, {1, 12});
+    plot.requestReplot();
+    QCOMPARE(plot.visibleLimits().size(), 4);
+    QVERIFY(plot.offScaleLimits().isEmpty());
+    QVERIFY(plot.customPlot()->yAxis->range().contains(3.3895313892515355e38));
+    QCOMPARE(ActivationPlot::formatLimits()[3].maxFinite, (2 - std::pow(2.0, -7)) * std::pow(2.0, 127));
+    QCOMPARE(plot.toCsv(), QStringLiteral("block,A max_entry,A max_rms\nb0,5,1\nb1,100000,12\n"));
+    // Short vectors are padded with NaN (not drawn), never read out of bounds.
+    plot.setActivations(QStringLiteral("a"), blocks, {5}, {});
+    plot.requestReplot();
+    QCOMPARE(plot.toCsv(), QStringLiteral("block,A max_entry,A max_rms\nb0,5,\nb1,,\n"));
+  }
+
+  void scalarMapCurvesAndMarkers() {
+    ScalarMapPlot plot;
+    plot.setCurve(QStringLiteral("hard cap"), {0, 1, 2}, {0, 1, 1});
+    plot.setCurve(QStringLiteral("soft cap"), {0, 1, 2}, {0, 0.9, 1.2});
+    plot.setMarkers({1.5, 0.5}, {1, 0.5}, QStringLiteral("hard cap"));
+    plot.setSigmaMax(1);
+    plot.requestReplot();
+    QCOMPARE(plot.curveNames(), (QStringList{QStringLiteral("hard cap"), QStringLiteral("soft cap")}));
+    QCPGraph* markers = graphNamed(plot, QStringLiteral("σᵢ of the layer"));
+    QVERIFY(markers);
+    QCOMPARE(keys(markers), (V{0.5, 1.5}));
+    QCOMPARE(values(markers), (V{0.5, 1}));
+    QCOMPARE(markers->lineStyle(), QCPGraph::lsNone);
+    QCOMPARE(markers->scatterStyle().pen().color(), graphNamed(plot, QStringLiteral("hard cap"))->pen().color());
+    QCPGraph* identity = graphNamed(plot, QStringLiteral("y = x"));
+    QCOMPARE(keys(identity), (V{0, 2}));
+    QCOMPARE(values(identity), (V{0, 2}));
+    QCOMPARE(tickLabels(plot.customPlot()->xAxis2), (QVector<QString>{QStringLiteral("σmax")}));
+    QCOMPARE(plot.toCsv(), QStringLiteral("series,sigma,f_sigma\nhard cap,0,0\nhard cap,1,1\nhard cap,2,1\n"
+                                          "hard cap markers,0.5,0.5\nhard cap markers,1.5,1\n"
+                                          "soft cap,0,0\nsoft cap,1,0.9\nsoft cap,2,1.2\n"));
+    plot.removeCurve(QStringLiteral("hard cap"));
+    QCOMPARE(graphNamed(plot, QStringLiteral("hard cap")), nullptr);
+    plot.clearCurves();
+    QVERIFY(plot.curveNames().isEmpty());
+  }
+
+  void barChartLabelsAndReference() {
+    BarChartPlot plot;
+    plot.resize(500, 350);
+    const QStringList names = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")};
+    plot.setBars(names, {1.5, 0, 3});
+    plot.setValueLabel(QStringLiteral("σ₁"));
+    plot.setReferenceLine(2, QStringLiteral("σmax = 2"));
+    plot.replotNow();
+    QCOMPARE(keys(plot.bars()), (V{1, 2, 3}));
+    QCOMPARE(values(plot.bars()), (V{1.5, 0, 3}));
+    QCOMPARE(plot.customPlot()->xAxis->tickLabelRotation(), 0.0);  // short names fit
+    QCOMPARE(tickLabels(plot.customPlot()->xAxis), names.toVector());
+    QCOMPARE(tickLabels(plot.customPlot()->yAxis2), (QVector<QString>{QStringLiteral("σmax = 2")}));
+    QCOMPARE(plot.toCsv(), QStringLiteral("name,σ₁\na,1.5\nb,0\nc,3\n"));
+    plot.setLogY(true);
+    plot.replotNow();
+    QVERIFY(std::isnan(values(plot.bars())[1]));  // 0 has no place on a log axis
+    QVERIFY(plot.customPlot()->yAxis->range().lower > 0);
+    // Forty long names: rotated, elided keeping the tail, thinned to stay readable.
+    QStringList many;
+    for (int i = 0; i < 40; ++i) many << QStringLiteral("transformer.blocks.%1.attn.qkv_proj.weight").arg(i);
+    plot.setBars(many, V(40, 1.0));
+    plot.replotNow();
+    QVERIFY(plot.customPlot()->xAxis->tickLabelRotation() > 0);
+    const QVector<QString> labels = tickLabels(plot.customPlot()->xAxis);
+    QVERIFY(labels.size() <= 40 && labels.size() >= 5);
+    QCOMPARE(labels.front(), QStringLiteral("…blocks.0.attn.qkv_proj.weight"));
+    // The hover read-out carries the full name.
+    plot.setLogY(false);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replotNow();
+    const QPointF bar = plot.bars()->dataPixelPosition(2);
+    const auto hit = plot.nearestPoint(bar + QPointF(0, 5));
+    QVERIFY(hit.has_value());
+    QCOMPARE(hit->label, many[2]);
+  }
+
+  void scatterFrontier() {
+    FrontierScatterPlot plot;
+    std::vector<ScatterPoint> pts = {{QStringLiteral("soft_cap"), QStringLiteral("r1"), 1, 0.5},
+                                     {QStringLiteral("soft_cap"), QStringLiteral("r2"), 1.5, 0.4},
+                                     {QStringLiteral("wd"), QStringLiteral("r3"), 3, 0.6},
+                                     {QStringLiteral("wd"), QStringLiteral("r4"), 10, 0.3},
+                                     {QStringLiteral("wd"), QStringLiteral("r5"), 12, 0.35},
+                                     {QStringLiteral("wd"), QStringLiteral("bad"), 0, 0.1}};
+    plot.setPoints(pts);
+    plot.setBinsPerDecade(1);
+    plot.requestReplot();
+    QVERIFY(plot.logX());
+    QCOMPARE(plot.frontierIndices(), (std::vector<std::size_t>{1, 3}));
+    QCPGraph* frontier = graphNamed(plot, QStringLiteral("frontier (best per bin)"));
+    QCOMPARE(keys(frontier), (V{1.5, 10}));
+    QCOMPARE(values(frontier), (V{0.4, 0.3}));
+    QCPGraph* wd = graphNamed(plot, QStringLiteral("wd"));
+    QCOMPARE(keys(wd), (V{3, 10, 12}));  // x = 0 has no place on log x
+    QCPGraph* soft = graphNamed(plot, QStringLiteral("soft_cap"));
+    QVERIFY(soft->scatterStyle().brush().color() != wd->scatterStyle().brush().color());
+    plot.setGroupColor(QStringLiteral("wd"), Qt::black);
+    plot.requestReplot();
+    QCOMPARE(wd->scatterStyle().brush().color(), QColor(Qt::black));
+    QCOMPARE(plot.toCsv(), QStringLiteral("group,label,Lipschitz bound,validation loss,frontier\n"
+                                          "soft_cap,r1,1,0.5,0\nsoft_cap,r2,1.5,0.4,1\nwd,r3,3,0.6,0\n"
+                                          "wd,r4,10,0.3,1\nwd,r5,12,0.35,0\nwd,bad,0,0.1,0\n"));
+    QSignalSpy clicked(&plot, &FrontierScatterPlot::pointClicked);
+    plot.resize(600, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replotNow();
+    const QPointF p = wd->coordsToPixels(12, 0.35);
+    const auto hit = plot.nearestPoint(p);
+    QVERIFY(hit.has_value());
+    QCOMPARE(hit->label, QStringLiteral("r5"));
+    QTest::mouseClick(plot.customPlot(), Qt::LeftButton, Qt::NoModifier, p.toPoint());
+    QTRY_COMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.at(0).at(0).toInt(), 4);
+  }
+
+  void emptyAndHostileInputNeverCrash() {
+    // Every plot: no data, then non-finite values and mismatched lengths; replot, export.
+    QTemporaryDir dir;
+    WeightNormPlot norms;
+    SpectrumPlot spectrum;
+    LipschitzBoundPlot bound;
+    ActivationPlot activations;
+    ScalarMapPlot scalarMap;
+    BarChartPlot bars;
+    FrontierScatterPlot scatter;
+    const QList<PlotView*> plots = {&norms, &spectrum, &bound, &activations, &scalarMap, &bars, &scatter};
+    for (PlotView* p : plots) {
+      p->replotNow();
+      QVERIFY(p->savePng(dir.filePath(QStringLiteral("empty.png")), 200, 150));
+      QVERIFY(!p->toCsv().isEmpty());  // at least the header
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    norms.appendStep(QStringLiteral("r"), 1, {QStringLiteral("a"), QStringLiteral("b")}, {inf});  // shorter values
+    norms.appendPoint(QStringLiteral("r"), QStringLiteral("b"), 2, kNaN);
+    spectrum.addSnapshot(QStringLiteral("r"), QStringLiteral("w"), 0, {kNaN, inf, -1, 0});
+    spectrum.setMode(SpectrumPlot::Mode::Density);  // nothing positive and finite: empty histogram
+    bound.setTrace(QStringLiteral("r"), 0, {{QStringLiteral("x"), kNaN, -inf}});
+    bound.appendBound(QStringLiteral("r"), 1, inf);
+    activations.setActivations(QStringLiteral("r"), {QStringLiteral("b0")}, {inf}, {kNaN});
+    scalarMap.setCurve(QStringLiteral("c"), {0, 1}, {0});
+    scalarMap.setMarkers({1, 2, 3}, {1}, QStringLiteral("not a curve yet"));
+    bars.setBars({QStringLiteral("a"), QStringLiteral("b")}, {kNaN});
+    scatter.setPoints({{QStringLiteral("g"), QString(), -1, kNaN}, {QStringLiteral("g"), QString(), inf, 1}});
+    for (PlotView* p : plots) {
+      p->setLogY(true);
+      p->replotNow();
+      QVERIFY(p->savePng(dir.filePath(QStringLiteral("hostile.png")), 200, 150));
+      p->setXRange(kNaN, 1);  // refused
+      p->setXRange(5, 1);     // refused
+      QVERIFY(p->autoRange());
+    }
+    QCOMPARE(norms.seriesSize(QStringLiteral("r"), QStringLiteral("a")), std::size_t(1));
+    QCOMPARE(norms.seriesSize(QStringLiteral("r"), QStringLiteral("b")), std::size_t(1));
+    QVERIFY(std::isnan(values(graphNamed(norms, QStringLiteral("a")))[0]));  // inf drawn as a gap
+    QCOMPARE(scalarMap.curveNames().size(), 2);
+  }
+};
+
+QTEST_MAIN(TestDashboardPlots)
+#include "tst_dashboard_plots.moc"

@@ -1,0 +1,58 @@
+// Scatter of one point per run, log-x (Compare: Lipschitz bound vs validation loss, the
+// paper's Figure 2), one colour per group (constraint method), and the frontier — the best
+// y in each log-spaced x bin (frontier.h) — highlighted by rings joined by a line.
+#pragma once
+
+#include "widgets/plot_view.h"
+
+#include <QColor>
+#include <QMap>
+
+namespace lwb::widgets {
+
+struct ScatterPoint {
+  QString group;  // e.g. the constraint method id
+  QString label;  // e.g. the run name (hover)
+  double x = 0, y = 0;
+};
+
+class FrontierScatterPlot : public PlotView {
+  Q_OBJECT
+
+ public:
+  explicit FrontierScatterPlot(QWidget* parent = nullptr);
+
+  void setPoints(const std::vector<ScatterPoint>& points);
+  const std::vector<ScatterPoint>& points() const { return points_; }
+  // Groups without a colour get palette colours in first-seen order.
+  void setGroupColor(const QString& group, const QColor& color);
+  void setAxisLabels(const QString& x, const QString& y);
+
+  void setBinsPerDecade(int bins);          // default 4
+  void setLowerIsBetter(bool lowerIsBetter);  // default true (loss)
+  // Indices into points() of the highlighted frontier, ordered by x.
+  std::vector<std::size_t> frontierIndices() const;
+
+ Q_SIGNALS:
+  void pointClicked(int index);
+
+ protected:
+  void syncData() override;
+  QString hoverLabel(QCPAbstractPlottable* plottable, int dataIndex) const override;
+  CsvTable csvTable() const override;
+
+ private:
+  QColor groupColor(const QString& group);
+
+  std::vector<ScatterPoint> points_;
+  QMap<QString, QColor> groupColors_;
+  QStringList groupOrder_;
+  int binsPerDecade_ = 4;
+  bool lowerIsBetter_ = true;
+  bool dirty_ = false;
+  QMap<QString, QCPGraph*> groupGraphs_;
+  QCPGraph* frontier_ = nullptr;
+  int pointAt(QCPAbstractPlottable* plottable, int dataIndex) const;
+};
+
+}  // namespace lwb::widgets

@@ -1,0 +1,202 @@
+#include "widgets/lipschitz_bound_plot.h"
+
+#include "widgets/palette.h"
+
+#include "widgets/qcp.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lwb::widgets {
+
+namespace {
+const QString kBoundKey = QStringLiteral("lipschitz_bound");
+}
+
+LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
+  QCustomPlot* p = customPlot();
+  p->xAxis->setLabel(tr("step"));
+  p->yAxis->setLabel(tr("Lipschitz bound"));
+
+  traceRect_ = new QCPAxisRect(p);
+  p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, traceRect_);
+  p->plotLayout()->setRowStretchFactor(0, 1.0);
+  p->plotLayout()->setRowStretchFactor(1, 0.85);
+  QCPAxis* traceX = traceRect_->axis(QCPAxis::atBottom);
+  QCPAxis* traceFactor = traceRect_->axis(QCPAxis::atLeft);
+  QCPAxis* traceBound = traceRect_->axis(QCPAxis::atRight);
+  traceBound->setVisible(true);
+  traceX->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+  traceX->setTickLabelRotation(35);
+  traceX->setSubTicks(false);
+  traceX->grid()->setVisible(false);
+  traceFactor->setLabel(tr("layer factor (bars)"));
+  traceBound->setLabel(tr("bound after layer (line)"));
+  traceBound->setScaleType(QCPAxis::stLogarithmic);
+  traceBound->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
+  traceBound->setNumberFormat(QStringLiteral("eb"));
+  traceBound->setNumberPrecision(0);
+  // Both panels share left/right margins so their plot areas line up.
+  auto* margins = new QCPMarginGroup(p);
+  p->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+  traceRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+  p->yAxis2->setVisible(true);
+  p->yAxis2->setTickLabels(false);
+
+  barsGroup_ = new QCPBarsGroup(p);
+  unitLine_ = new QCPItemStraightLine(p);
+  unitLine_->setClipAxisRect(traceRect_);
+  for (QCPItemPosition* pos : {unitLine_->point1, unitLine_->point2}) {
+    pos->setAxisRect(traceRect_);
+    pos->setAxes(traceX, traceFactor);
+  }
+  unitLine_->point1->setCoords(0, 1);
+  unitLine_->point2->setCoords(1, 1);
+  unitLine_->setPen(QPen(referenceColor(), 1, Qt::DashLine));
+
+  // Only the upper panel zooms and pans with the step axis; the trace is a category plot.
+  p->axisRect()->setRangeDragAxes(p->xAxis, p->yAxis);
+  traceRect_->setRangeDrag(Qt::Orientations());
+  traceRect_->setRangeZoom(Qt::Orientations());
+  placeLegend(LegendPlace::Right);
+  setLogY(true);
+}
+
+void LipschitzBoundPlot::appendBound(const QString& runId, double step, double bound) {
+  MultiRunPlot::appendPoint(runId, kBoundKey, step, bound);
+}
+
+void LipschitzBoundPlot::setBoundSeries(const QString& runId, const std::vector<double>& steps,
+                                        const std::vector<double>& bounds) {
+  MultiRunPlot::setSeries(runId, kBoundKey, steps, bounds);
+}
+
+QList<QCPGraph*> LipschitzBoundPlot::createSeriesGraphs(const QString& runId, const QString&) {
+  QCPGraph* g = customPlot()->addGraph();
+  const RunStyle style = runStyle(runId);
+  g->setPen(QPen(style.color, 1.6));
+  g->setName(style.label);
+  return {g};
+}
+
+LipschitzBoundPlot::TraceGraphs& LipschitzBoundPlot::traceGraphsFor(const QString& runId) {
+  auto it = traceGraphs_.find(runId);
+  if (it != traceGraphs_.end()) return it->second;
+  if (!hasRun(runId)) setRun(runId, runId, runColor(static_cast<int>(runIds().size())));
+  TraceGraphs t;
+  t.bars = new QCPBars(traceRect_->axis(QCPAxis::atBottom), traceRect_->axis(QCPAxis::atLeft));
+  t.bars->setBarsGroup(barsGroup_);
+  t.running = customPlot()->addGraph(traceRect_->axis(QCPAxis::atBottom), traceRect_->axis(QCPAxis::atRight));
+  t.bars->removeFromLegend();
+  t.running->removeFromLegend();
+  it = traceGraphs_.emplace(runId, t).first;
+  restyleRun(runStyle(runId));
+  return it->second;
+}
+
+void LipschitzBoundPlot::restyleRun(const RunStyle& style) {
+  MultiRunPlot::restyleRun(style);
+  for (const auto& [id, s] : allSeries())
+    if (id.first == style.id) s->graphs.front()->setName(style.label);
+  auto it = traceGraphs_.find(style.id);
+  if (it == traceGraphs_.end()) return;
+  it->second.bars->setPen(QPen(style.color.darker(120)));
+  it->second.bars->setBrush(withAlpha(style.color, 150));
+  it->second.bars->setName(style.label + tr(" · layer factor"));
+  it->second.running->setPen(QPen(style.color, 1.5));
+  it->second.running->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
+  it->second.running->setName(style.label + tr(" · bound after layer"));
+}
+
+void LipschitzBoundPlot::runRemoved(const QString& runId) {
+  auto it = traceGraphs_.find(runId);
+  if (it != traceGraphs_.end()) {
+    forgetGraph(it->second.running);
+    customPlot()->removeGraph(it->second.running);
+    customPlot()->removePlottable(it->second.bars);
+    traceGraphs_.erase(it);
+  }
+  traces_.erase(runId);
+  traceDirty_ = true;
+}
+
+void LipschitzBoundPlot::setTrace(const QString& runId, qint64 step, const std::vector<TraceFactor>& trace) {
+  traceGraphsFor(runId);
+  traces_[runId] = Trace{step, trace};
+  for (const TraceFactor& row : trace)
+    if (!traceNames_.contains(row.name)) traceNames_ << row.name;
+  traceDirty_ = true;
+}
+
+void LipschitzBoundPlot::clearTraces() {
+  for (auto& [id, t] : traces_) t.rows.clear();
+  traceNames_.clear();
+  traceDirty_ = true;
+}
+
+void LipschitzBoundPlot::rebuildTrace() {
+  auto ticker = traceRect_->axis(QCPAxis::atBottom)->ticker().dynamicCast<QCPAxisTickerText>();
+  ticker->clear();
+  for (int i = 0; i < traceNames_.size(); ++i) ticker->addTick(i + 1, traceNames_[i]);
+  const double groupWidth = 0.8;
+  for (auto& [id, g] : traceGraphs_) {
+    g.bars->setWidth(groupWidth / std::max<std::size_t>(1, traceGraphs_.size()));
+    QVector<double> keys, factors;
+    std::vector<double> xs, bounds;
+    auto it = traces_.find(id);
+    if (it != traces_.end()) {
+      for (const TraceFactor& row : it->second.rows) {
+        const double key = traceNames_.indexOf(row.name) + 1;
+        keys << key;
+        factors << row.factor;
+        xs.push_back(key);
+        bounds.push_back(row.boundAfter);
+      }
+    }
+    g.bars->setData(keys, factors);
+    setGraphData(g.running, xs, bounds);
+  }
+  QString stepText;
+  for (const auto& [id, t] : traces_)
+    if (!t.rows.empty()) stepText = tr("per-layer trace at step %1").arg(t.step);
+  traceRect_->axis(QCPAxis::atBottom)->setLabel(stepText);
+}
+
+void LipschitzBoundPlot::syncData() {
+  MultiRunPlot::syncData();
+  if (!traceDirty_) return;
+  rebuildTrace();
+  traceDirty_ = false;
+}
+
+void LipschitzBoundPlot::fitView() {
+  MultiRunPlot::fitView();
+  QCPAxis* traceX = traceRect_->axis(QCPAxis::atBottom);
+  traceX->setRange(0.4, std::max<double>(1, traceNames_.size()) + 0.6);
+  double maxFactor = 1, minBound = 0, maxBound = 0;
+  for (const auto& [id, t] : traces_) {
+    for (const TraceFactor& row : t.rows) {
+      if (std::isfinite(row.factor)) maxFactor = std::max(maxFactor, row.factor);
+      if (row.boundAfter > 0 && std::isfinite(row.boundAfter)) {
+        minBound = minBound == 0 ? row.boundAfter : std::min(minBound, row.boundAfter);
+        maxBound = std::max(maxBound, row.boundAfter);
+      }
+    }
+  }
+  traceRect_->axis(QCPAxis::atLeft)->setRange(0, maxFactor * 1.12);
+  if (maxBound > 0) traceRect_->axis(QCPAxis::atRight)->setRange(minBound / 1.5, maxBound * 1.5);
+}
+
+QString LipschitzBoundPlot::hoverLabel(QCPAbstractPlottable* plottable, int dataIndex) const {
+  for (const auto& [id, g] : traceGraphs_) {
+    if (plottable != g.bars && plottable != g.running) continue;
+    const double key = plottable->interface1D()->dataMainKey(dataIndex);
+    const int i = static_cast<int>(std::lround(key)) - 1;
+    if (i >= 0 && i < traceNames_.size()) return traceNames_[i];
+  }
+  return QString();
+}
+
+CsvTable LipschitzBoundPlot::csvTable() const { return MultiRunPlot::csvTable(); }
+
+}  // namespace lwb::widgets

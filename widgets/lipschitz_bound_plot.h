@@ -1,0 +1,73 @@
+// The Lipschitz upper bound over steps (log-y, several runs) on top, and below it the
+// bound's per-layer trace at the current step (dashboard plot 4): bars of each layer's
+// factor (L_block, or the weight norm for MLP layers; left axis, linear, a reference line
+// at 1) and the running bound after each layer as a line (right axis, log).
+#pragma once
+
+#include "widgets/multi_run_plot.h"
+
+#include <QtGlobal>
+
+#include <map>
+
+class QCPAxisRect;
+class QCPBars;
+class QCPBarsGroup;
+class QCPItemStraightLine;
+
+namespace lwb::widgets {
+
+// One row of a bound trace (the engine's bounds::TraceEntry, as plain data).
+struct TraceFactor {
+  QString name;           // "layers.0", "block0.attn", "head"
+  double factor = 0;      // this layer's Lipschitz factor
+  double boundAfter = 0;  // running bound after it
+};
+
+class LipschitzBoundPlot : public MultiRunPlot {
+  Q_OBJECT
+
+ public:
+  explicit LipschitzBoundPlot(QWidget* parent = nullptr);
+
+  void appendBound(const QString& runId, double step, double bound);
+  void setBoundSeries(const QString& runId, const std::vector<double>& steps, const std::vector<double>& bounds);
+
+  // The trace at `step` (the caller's current step) replaces the run's previous trace.
+  // Runs' traces are grouped by layer name in first-seen order.
+  void setTrace(const QString& runId, qint64 step, const std::vector<TraceFactor>& trace);
+  void clearTraces();
+
+  QCPAxisRect* traceAxisRect() const { return traceRect_; }
+
+ protected:
+  QList<QCPGraph*> createSeriesGraphs(const QString& runId, const QString& key) override;
+  void syncData() override;
+  void restyleRun(const RunStyle& style) override;
+  void runRemoved(const QString& runId) override;
+  void fitView() override;
+  QString hoverLabel(QCPAbstractPlottable* plottable, int dataIndex) const override;
+  CsvTable csvTable() const override;
+
+ private:
+  struct TraceGraphs {
+    QCPBars* bars = nullptr;
+    QCPGraph* running = nullptr;
+  };
+  struct Trace {
+    qint64 step = 0;
+    std::vector<TraceFactor> rows;
+  };
+  void rebuildTrace();
+  TraceGraphs& traceGraphsFor(const QString& runId);
+
+  std::map<QString, Trace> traces_;
+  QStringList traceNames_;
+  bool traceDirty_ = false;
+  QCPAxisRect* traceRect_ = nullptr;
+  QCPBarsGroup* barsGroup_ = nullptr;
+  std::map<QString, TraceGraphs> traceGraphs_;
+  QCPItemStraightLine* unitLine_ = nullptr;
+};
+
+}  // namespace lwb::widgets

@@ -1,0 +1,63 @@
+#include "widgets/log_ticker.h"
+
+#include <cmath>
+
+namespace lwb::widgets {
+
+namespace {
+
+constexpr int kMinTicks = 3, kMinMantissaTicks = 4, kMaxTicks = 10;
+
+QVector<double> ticksFrom(const QVector<double>& mantissas, const QCPRange& range) {
+  QVector<double> out;
+  const int k0 = static_cast<int>(std::floor(std::log10(range.lower))) - 1;
+  const int k1 = static_cast<int>(std::ceil(std::log10(range.upper))) + 1;
+  for (int k = k0; k <= k1; ++k)
+    for (double m : mantissas) {
+      const double v = m * std::pow(10.0, k);
+      if (v >= range.lower * (1 - 1e-12) && v <= range.upper * (1 + 1e-12)) out << v;
+    }
+  return out;
+}
+
+}  // namespace
+
+void AdaptiveLogTicker::generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
+                                 QVector<double>& ticks, QVector<double>* subTicks, QVector<QString>* tickLabels) {
+  ticks.clear();
+  if (subTicks) subTicks->clear();
+  if (tickLabels) tickLabels->clear();
+  if (!(range.lower > 0) || !(range.upper > range.lower) || !std::isfinite(range.upper)) return;
+
+  const double decades = std::log10(range.upper / range.lower);
+  bool powers = false;
+  if (decades >= kMinTicks - 1) {
+    // Every k-th power of ten, k chosen so at most kMaxTicks labels appear.
+    const int every = std::max(1, static_cast<int>(std::ceil((decades + 1) / kMaxTicks)));
+    const int k0 = static_cast<int>(std::ceil(std::log10(range.lower) - 1e-9));
+    const int k1 = static_cast<int>(std::floor(std::log10(range.upper) + 1e-9));
+    for (int k = k0; k <= k1; ++k)
+      if (((k % every) + every) % every == 0) ticks << std::pow(10.0, k);
+    powers = ticks.size() >= kMinTicks;
+    if (powers && subTicks && every == 1)
+      for (double v : ticksFrom({2, 3, 4, 5, 6, 7, 8, 9}, range)) *subTicks << v;
+  }
+  if (!powers) {
+    for (const QVector<double>& set : {QVector<double>{1, 2, 5}, QVector<double>{1, 1.5, 2, 3, 5, 7},
+                                       QVector<double>{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}}) {
+      ticks = ticksFrom(set, range);
+      if (ticks.size() >= kMinMantissaTicks) break;
+    }
+    if (ticks.size() < kMinMantissaTicks) {
+      // A few percent of range: plain linear ticks read best.
+      QCPAxisTicker::generate(range, locale, QLatin1Char('g'), 4, ticks, subTicks, tickLabels);
+      return;
+    }
+  }
+  if (!tickLabels) return;
+  for (double t : ticks)
+    // Powers as 10ᵏ (the axis' "eb" format); mantissa ticks as plain numbers.
+    *tickLabels << (powers ? getTickLabel(t, locale, formatChar, precision) : getTickLabel(t, locale, QLatin1Char('g'), 4));
+}
+
+}  // namespace lwb::widgets

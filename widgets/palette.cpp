@@ -1,0 +1,38 @@
+#include "widgets/palette.h"
+
+namespace lwb::widgets {
+
+const QVector<QColor>& okabeItoColors() {
+  // Okabe & Ito (2008), "Color Universal Design"; black left out for reference lines.
+  static const QVector<QColor> colors = {
+      QColor(0, 114, 178),   // blue
+      QColor(213, 94, 0),    // vermillion
+      QColor(0, 158, 115),   // bluish green
+      QColor(230, 159, 0),   // orange
+      QColor(204, 121, 167), // reddish purple
+      QColor(86, 180, 233),  // sky blue
+      QColor(240, 228, 66),  // yellow
+      QColor(153, 153, 153), // grey
+  };
+  return colors;
+}
+
+QColor runColor(int index) {
+  const auto& colors = okabeItoColors();
+  if (index < 0) index = 0;
+  const int n = static_cast<int>(colors.size());
+  QColor c = colors[index % n];
+  const int wrap = index / n;
+  // Each wrap 25% darker: still the same hue family, but told apart from the first pass.
+  return wrap == 0 ? c : c.darker(100 + 25 * wrap);
+}
+
+QColor withAlpha(const QColor& color, int alpha) {
+  QColor c = color;
+  c.setAlpha(qBound(0, alpha, 255));
+  return c;
+}
+
+QColor referenceColor() { return QColor(40, 40, 40); }
+
+}  // namespace lwb::widgets

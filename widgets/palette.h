@@ -1,0 +1,24 @@
+// Colours for runs and series: the Okabe–Ito palette (distinguishable with the common
+// colour-vision deficiencies), in an order that keeps neighbouring runs far apart.
+#pragma once
+
+#include <QColor>
+#include <QVector>
+
+namespace lwb::widgets {
+
+// The eight Okabe–Ito colours without black (reserved for reference lines):
+// blue, vermillion, bluish green, orange, reddish purple, sky blue, yellow, grey.
+const QVector<QColor>& okabeItoColors();
+
+// Colour for the index-th run (or layer); wraps around after okabeItoColors().size(),
+// each wrap a little darker so 9+ runs stay distinct. Negative indices are treated as 0.
+QColor runColor(int index);
+
+// The same colour with alpha set (0..255): faint raw series behind smoothed ones, bands.
+QColor withAlpha(const QColor& color, int alpha);
+
+// Colour used for reference lines (σmax, identity, number-format limits): near black.
+QColor referenceColor();
+
+}  // namespace lwb::widgets

@@ -1,0 +1,290 @@
+#include "widgets/plot_view.h"
+
+#include "widgets/log_ticker.h"
+#include "widgets/qcp.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+// PlotView, part 1: construction, replots, log scales, view range, data and decimation.
+// Hover/legend/reference labels: plot_view_decor.cpp; exports and menu: plot_view_export.cpp.
+
+namespace lwb::widgets {
+
+namespace {
+constexpr char kDecorationProperty[] = "lwbDecoration";
+}  // namespace
+
+PlotView::PlotView(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  controls_ = new QHBoxLayout;
+  controls_->setContentsMargins(4, 2, 4, 0);
+  controls_->addStretch(1);
+  logYBox_ = new QCheckBox(tr("Log y"), this);
+  logXBox_ = new QCheckBox(tr("Log x"), this);
+  logXBox_->setVisible(false);
+  controls_->addWidget(logXBox_);
+  controls_->addWidget(logYBox_);
+  layout->addLayout(controls_);
+
+  plot_ = new QCustomPlot(this);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  // Lines wider than 1 px are otherwise stroked as one path by the raster engine, which
+  // dominated replot time (docs/BENCHMARKS.md, "Plot rendering").
+  plot_->setPlottingHint(QCP::phFastPolylines, true);
+  plot_->setMinimumSize(160, 120);
+  layout->addWidget(plot_, 1);
+
+  connect(logYBox_, &QCheckBox::toggled, this, &PlotView::setLogY);
+  connect(logXBox_, &QCheckBox::toggled, this, &PlotView::setLogX);
+  connect(plot_, &QCustomPlot::afterReplot, this, &PlotView::replotted);
+  // The axis rect's width (the number of pixel columns) is only known after layout, which
+  // happens inside replot: decimate again there when it changed, before anything is drawn.
+  connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+    if (plot_->axisRect()->width() != decimationColumns_) redecimate();
+  });
+  connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { dragging_ = e->button() == Qt::LeftButton; });
+  connect(plot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent*) { dragging_ = false; });
+  connect(plot_, &QCustomPlot::mouseWheel, this, [this](QWheelEvent*) { setAutoRange(false); });
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetView(); });
+  connect(plot_, &QCustomPlot::mouseMove, this, &PlotView::onMouseMove);
+  connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
+    if (dragging_ && !fitting_) setAutoRange(false);
+    // While following the data, decimation already spans all of it (pushGraph).
+    if (!autoRange_) redecimate();
+    Q_EMIT xRangeChanged(r.lower, r.upper);
+  });
+  connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange&) {
+    if (dragging_ && !fitting_) setAutoRange(false);
+  });
+}
+
+PlotView::~PlotView() = default;
+
+void PlotView::syncAndFit() {
+  syncData();
+  if (autoRange_) {
+    fitting_ = true;
+    fitView();
+    fitting_ = false;
+  }
+}
+
+void PlotView::requestReplot() {
+  syncAndFit();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::replotNow() {
+  syncAndFit();
+  plot_->replot(QCustomPlot::rpRefreshHint);
+}
+
+QList<QCPAxis*> PlotView::logYAxes() const { return {plot_->yAxis}; }
+
+void PlotView::setLogY(bool on) {
+  if (on == logY_) return;
+  logY_ = on;
+  logYBox_->blockSignals(true);
+  logYBox_->setChecked(on);
+  logYBox_->blockSignals(false);
+  applyLogScales();
+  Q_EMIT logYChanged(on);
+}
+
+void PlotView::setLogX(bool on) {
+  if (!supportsLogX_) on = false;
+  if (on == logX_) return;
+  logX_ = on;
+  logXBox_->blockSignals(true);
+  logXBox_->setChecked(on);
+  logXBox_->blockSignals(false);
+  applyLogScales();
+  Q_EMIT logXChanged(on);
+}
+
+void PlotView::setSupportsLogX(bool on) {
+  supportsLogX_ = on;
+  logXBox_->setVisible(on);
+  if (!on) setLogX(false);
+}
+
+void PlotView::setLogYToggleVisible(bool visible) { logYBox_->setVisible(visible); }
+
+void PlotView::setAxisLog(QCPAxis* axis, bool on) {
+  if ((axis->scaleType() == QCPAxis::stLogarithmic) == on) return;
+  if (on) {
+    // Keep the linear ticker (it may be a text ticker) to restore it later.
+    linearTickers_.insert(axis, axis->ticker());
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new AdaptiveLogTicker));
+    axis->setNumberFormat(QStringLiteral("eb"));
+    axis->setNumberPrecision(0);
+  } else {
+    axis->setScaleType(QCPAxis::stLinear);
+    QSharedPointer<QCPAxisTicker> saved = linearTickers_.take(axis);
+    axis->setTicker(saved ? saved : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    axis->setNumberFormat(QStringLiteral("g"));
+    axis->setNumberPrecision(6);
+  }
+}
+
+void PlotView::applyLogScales() {
+  for (QCPAxis* axis : logYAxes()) setAxisLog(axis, logY_);
+  setAxisLog(plot_->xAxis, logX_);
+  logScaleChanged();
+  pushAllGraphs();
+  // Ranges that were fine on a linear axis (0 .. 1) are meaningless on a log one: refit,
+  // keeping a user-chosen x range when only y changed.
+  const QCPRange x = plot_->xAxis->range();
+  fitting_ = true;
+  syncData();
+  fitView();
+  if (!autoRange_ && !logX_) plot_->xAxis->setRange(x);
+  fitting_ = false;
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::setXRange(double lower, double upper) {
+  if (!(lower < upper) || !std::isfinite(lower) || !std::isfinite(upper)) return;
+  setAutoRange(false);
+  plot_->xAxis->setRange(lower, upper);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::resetView() {
+  setAutoRange(true);
+  requestReplot();
+}
+
+void PlotView::setAutoRange(bool on) {
+  if (on == autoRange_) return;
+  autoRange_ = on;
+  // Decimation covers the whole series while following, the visible part once zoomed.
+  redecimate();
+  Q_EMIT autoRangeChanged(on);
+}
+
+void PlotView::fitView() {
+  bool any = false;
+  for (int i = 0; i < plot_->plottableCount(); ++i)
+    if (plot_->plottable(i)->visible() && plot_->plottable(i)->interface1D() &&
+        plot_->plottable(i)->interface1D()->dataCount() > 0)
+      any = true;
+  if (!any) return;
+  plot_->rescaleAxes(true);
+  padAxes(plot_->axisRect()->axes());
+}
+
+void PlotView::padAxes(const QList<QCPAxis*>& axes, double fraction) {
+  for (QCPAxis* axis : axes) {
+    QCPRange r = axis->range();
+    if (axis->scaleType() == QCPAxis::stLogarithmic) {
+      if (r.lower <= 0 || r.upper <= 0) continue;
+      const double f = std::pow(r.upper / r.lower, fraction);
+      // A single value (or a flat series) still gets a visible decade around it.
+      axis->setRange(r.upper == r.lower ? QCPRange(r.lower / 3, r.upper * 3) : QCPRange(r.lower / f, r.upper * f));
+    } else {
+      const double span = r.upper - r.lower;
+      const double pad = span > 0 ? span * fraction : std::max(std::abs(r.lower) * 0.1, 0.5);
+      axis->setRange(r.lower - pad, r.upper + pad);
+    }
+  }
+}
+
+// ---- data ----
+
+void PlotView::setGraphData(QCPGraph* graph, std::vector<double> xs, std::vector<double> ys) {
+  const std::size_t n = std::min(xs.size(), ys.size());
+  xs.resize(n);
+  ys.resize(n);
+  XYData& source = sources_[graph];
+  source.xs = std::move(xs);
+  source.ys = std::move(ys);
+  pushGraph(graph, source);
+}
+
+void PlotView::assignGraphData(QCPGraph* graph, const std::vector<double>& xs, const std::vector<double>& ys) {
+  const std::size_t n = std::min(xs.size(), ys.size());
+  XYData& source = sources_[graph];
+  for (std::vector<double>* v : {&source.xs, &source.ys})  // see SeriesBuffer::copyTo
+    if (v->capacity() < n) v->reserve(std::max(n, v->capacity() + v->capacity() / 2));
+  source.xs.assign(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(n));
+  source.ys.assign(ys.begin(), ys.begin() + static_cast<std::ptrdiff_t>(n));
+  pushGraph(graph, source);
+}
+
+void PlotView::assignGraphData(QCPGraph* graph, const SeriesBuffer& buffer) {
+  XYData& source = sources_[graph];
+  buffer.copyTo(source.xs, source.ys);
+  pushGraph(graph, source);
+}
+
+const XYData* PlotView::graphSource(const QCPGraph* graph) const {
+  auto it = sources_.find(const_cast<QCPGraph*>(graph));
+  return it == sources_.end() ? nullptr : &it->second;
+}
+
+void PlotView::forgetGraph(QCPGraph* graph) { sources_.erase(graph); }
+
+void PlotView::pushGraph(QCPGraph* graph, const XYData& source) {
+  const bool logKey = graph->keyAxis()->scaleType() == QCPAxis::stLogarithmic;
+  const bool logValue = graph->valueAxis()->scaleType() == QCPAxis::stLogarithmic;
+  const bool sorted = std::is_sorted(source.xs.begin(), source.xs.end());
+  const XYData* drawn = &source;
+  XYData decimated;
+  if (source.xs.size() >= decimationThreshold_ && sorted && !source.xs.empty()) {
+    const int width = graph->keyAxis()->axisRect()->width();
+    if (graph->keyAxis()->axisRect() == plot_->axisRect()) decimationColumns_ = width;
+    const std::size_t columns = static_cast<std::size_t>(width >= 16 ? width : 1000);
+    QCPRange r = graph->keyAxis()->range();
+    if (autoRange_) r = QCPRange(source.xs.front(), source.xs.back());
+    decimated = decimateMinMax(source.xs, source.ys, r.lower, r.upper, columns, logKey);
+    drawn = &decimated;
+  }
+  QVector<QCPGraphData> data;
+  data.reserve(static_cast<int>(drawn->xs.size()));
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t i = 0; i < drawn->xs.size(); ++i) {
+    const double x = drawn->xs[i], y = drawn->ys[i];
+    // Log axes cannot show x <= 0 or y <= 0: drop the key, leave a gap for the value.
+    if (logKey && !(x > 0)) continue;
+    if (!std::isfinite(x)) continue;
+    // ±inf (a diverged loss) would be drawn as a line off the widget: a gap says it better.
+    const bool drawable = std::isfinite(y) && (!logValue || y > 0);
+    data.append(QCPGraphData(x, drawable ? y : nan));
+  }
+  graph->data()->set(data, sorted);
+}
+
+void PlotView::pushAllGraphs() {
+  for (auto& [graph, source] : sources_) pushGraph(graph, source);
+}
+
+void PlotView::redecimate() {
+  for (auto& [graph, source] : sources_)
+    if (source.xs.size() >= decimationThreshold_) pushGraph(graph, source);
+}
+
+void PlotView::setDecimationThreshold(std::size_t points) {
+  decimationThreshold_ = std::max<std::size_t>(1, points);
+  pushAllGraphs();
+}
+
+void PlotView::markDecoration(QCPAbstractPlottable* plottable) {
+  plottable->setProperty(kDecorationProperty, true);
+  plottable->removeFromLegend();
+}
+
+bool PlotView::isDecoration(const QCPAbstractPlottable* plottable) {
+  return plottable->property(kDecorationProperty).toBool();
+}
+
+}  // namespace lwb::widgets

@@ -1,0 +1,168 @@
+// PlotView, part 2: what is drawn around the data — hover read-out, title, legend
+// placement, legend proxies, labelled reference ticks.
+#include "widgets/plot_view.h"
+
+#include "widgets/qcp.h"
+
+#include <QToolTip>
+
+#include <cmath>
+
+namespace lwb::widgets {
+
+namespace {
+QString formatValue(double v) { return QString::number(v, 'g', 6); }
+QColor referenceTickColor() { return QColor(40, 40, 40); }
+}  // namespace
+
+QCPGraph* PlotView::addLegendProxy(const QString& name, const QPen& pen, const QCPScatterStyle* scatter) {
+  QCPGraph* proxy = plot_->addGraph();
+  markDecoration(proxy);
+  proxy->setName(name);
+  proxy->setPen(pen);
+  if (scatter) proxy->setScatterStyle(*scatter);
+  proxy->addToLegend();
+  return proxy;
+}
+
+void PlotView::setReferenceTicks(QCPAxis* parallel, const QVector<QPair<double, QString>>& ticks) {
+  QCPAxisRect* rect = parallel->axisRect();
+  const QCPAxis::AxisType oppositeType = QCPAxis::opposite(parallel->axisType());
+  QCPAxis* axis = rect->axis(oppositeType);
+  if (!axis) return;
+  if (!axis->property("lwbReferenceAxis").toBool()) {
+    axis->setProperty("lwbReferenceAxis", true);
+    axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    axis->setSubTicks(false);
+    axis->setTickLength(0, 4);
+    axis->grid()->setVisible(false);
+    axis->setTickLabelColor(referenceTickColor());
+    axis->setRange(parallel->range());
+    axis->setScaleType(parallel->scaleType());
+    connect(parallel, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), axis, qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(parallel, &QCPAxis::scaleTypeChanged, axis, &QCPAxis::setScaleType);
+  }
+  auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+  ticker->clear();
+  for (const auto& [value, label] : ticks) ticker->addTick(value, label);
+  axis->setVisible(!ticks.isEmpty());
+  axis->setTickLabels(!ticks.isEmpty());
+}
+
+// ---- hover ----
+
+std::optional<HoverPoint> PlotView::nearestPoint(const QPointF& pixel, double maxPixelDistance) const {
+  std::optional<HoverPoint> best;
+  double bestDistance = maxPixelDistance;
+  for (int p = 0; p < plot_->plottableCount(); ++p) {
+    QCPAbstractPlottable* plottable = plot_->plottable(p);
+    QCPPlottableInterface1D* data = plottable->interface1D();
+    if (!data || !plottable->visible() || isDecoration(plottable) || data->dataCount() == 0) continue;
+    if (!plottable->keyAxis()->axisRect()->rect().contains(pixel.toPoint())) continue;
+    int candidate = -1;
+    double distance = 0;
+    if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
+      // Inside a bar counts as on it; QCPBars::selectTest reports that with a constant.
+      QVariant details;
+      const double d = bars->selectTest(pixel, false, &details);
+      if (d < 0 || d > maxPixelDistance) continue;
+      const QCPDataSelection selection = details.value<QCPDataSelection>();
+      if (selection.isEmpty()) continue;
+      candidate = selection.dataRange().begin();
+      distance = 0;
+    } else {
+      // Only points whose key lies within maxPixelDistance of the cursor can be nearest.
+      QCPAxis* keyAxis = plottable->keyAxis();
+      double k1 = keyAxis->pixelToCoord(pixel.x() - maxPixelDistance);
+      double k2 = keyAxis->pixelToCoord(pixel.x() + maxPixelDistance);
+      if (k1 > k2) std::swap(k1, k2);
+      const int begin = data->findBegin(k1, false), end = data->findEnd(k2, false);
+      for (int i = begin; i < end; ++i) {
+        const double v = data->dataMainValue(i);
+        if (std::isnan(v)) continue;
+        if (plottable->valueAxis()->scaleType() == QCPAxis::stLogarithmic && !(v > 0)) continue;
+        const QPointF pos = data->dataPixelPosition(i);
+        const double d = std::hypot(pos.x() - pixel.x(), pos.y() - pixel.y());
+        if (candidate < 0 || d < distance) {
+          candidate = i;
+          distance = d;
+        }
+      }
+      if (candidate < 0 || distance > maxPixelDistance) continue;
+    }
+    if (!best || distance < bestDistance) {
+      bestDistance = distance;
+      best = HoverPoint{plottable->name(), hoverLabel(plottable, candidate), data->dataMainKey(candidate),
+                        data->dataMainValue(candidate)};
+    }
+  }
+  return best;
+}
+
+QString PlotView::hoverLabel(QCPAbstractPlottable*, int) const { return QString(); }
+
+void PlotView::onMouseMove(QMouseEvent* event) {
+  if (event->buttons() != Qt::NoButton) return;
+  const auto point = nearestPoint(event->position());
+  if (!point) {
+    QToolTip::hideText();
+    return;
+  }
+  QString text = point->series;
+  if (!point->label.isEmpty()) text += QLatin1Char('\n') + point->label;
+  text += QLatin1Char('\n') + plot_->xAxis->label().section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);
+  if (text.endsWith(QLatin1Char('\n'))) text += QStringLiteral("x");
+  text += QStringLiteral(" = ") + formatValue(point->x) + QStringLiteral(", y = ") + formatValue(point->y);
+  QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+  Q_EMIT pointHovered(*point);
+}
+
+// ---- title, legend ----
+
+void PlotView::setTitle(const QString& title) {
+  title_ = title;
+  if (!titleElement_) {
+    plot_->plotLayout()->insertRow(0);
+    titleElement_ = new QCPTextElement(plot_, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    plot_->plotLayout()->addElement(0, 0, titleElement_);
+  }
+  titleElement_->setText(title);
+}
+
+QString PlotView::title() const { return title_; }
+
+void PlotView::placeLegend(LegendPlace place) {
+  QCPLegend* legend = plot_->legend;
+  if (place == LegendPlace::None) {
+    legend->setVisible(false);
+    return;
+  }
+  legend->setVisible(true);
+  legend->setBrush(QBrush(QColor(255, 255, 255, 230)));
+  legend->setBorderPen(Qt::NoPen);
+  QFont f = font();
+  f.setPointSizeF(f.pointSizeF() * 0.9);
+  legend->setFont(f);
+  if (legend->layout()) legend->layout()->take(legend);
+  QCPLayoutGrid* grid = plot_->plotLayout();
+  // The row of the main axis rect (row 0 unless a title was inserted above).
+  int row = 0, column = 0;
+  for (int i = 0; i < grid->elementCount(); ++i)
+    if (grid->elementAt(i) == plot_->axisRect()) grid->indexToRowCol(i, row, column);
+  if (place == LegendPlace::Right) {
+    // Legend on top of a stretching spacer, in a narrow column beside the plot.
+    auto* side = new QCPLayoutGrid;
+    grid->addElement(row, grid->columnCount(), side);
+    side->addElement(0, 0, legend);
+    side->addElement(1, 0, new QCPLayoutElement(plot_));
+    side->setRowStretchFactor(0, 0.001);
+    grid->setColumnStretchFactor(grid->columnCount() - 1, 0.001);
+  } else {
+    grid->insertRow(grid->rowCount());
+    grid->addElement(grid->rowCount() - 1, 0, legend);
+    grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(4);
+  }
+}
+}  // namespace lwb::widgets

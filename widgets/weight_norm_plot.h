@@ -1,0 +1,56 @@
+// Per-layer RMS→RMS weight norms ‖W‖ = σ₁·√(d_in/d_out) over steps (dashboard plot 2),
+// against the σmax target: a line at σmax, and a band [σmin, σmax] when a lower target
+// exists (spectral_clip). With one run, each layer gets its own palette colour and the
+// legend (beside the plot) names the layers; with several runs, lines take their run's
+// colour and the hover read-out names run and layer.
+#pragma once
+
+#include "widgets/multi_run_plot.h"
+
+#include <limits>
+
+class QCPItemRect;
+class QCPItemStraightLine;
+
+namespace lwb::widgets {
+
+class WeightNormPlot : public MultiRunPlot {
+  Q_OBJECT
+
+ public:
+  explicit WeightNormPlot(QWidget* parent = nullptr);
+
+  void appendPoint(const QString& runId, const QString& layer, double step, double rmsNorm);
+  // All layers of one logged step at once (names and norms of equal length).
+  void appendStep(const QString& runId, double step, const QStringList& layers,
+                  const std::vector<double>& rmsNorms);
+  void setSeries(const QString& runId, const QString& layer, const std::vector<double>& steps,
+                 const std::vector<double>& rmsNorms);
+
+  // σmax target (RMS→RMS); NaN hides it. sigmaMin (optional, NaN = none) draws the band.
+  void setTarget(double sigmaMax, double sigmaMin = std::numeric_limits<double>::quiet_NaN());
+  double targetMax() const { return targetMax_; }
+
+  // Layers seen so far, in first-seen order.
+  QStringList layers() const { return layers_; }
+
+ protected:
+  QList<QCPGraph*> createSeriesGraphs(const QString& runId, const QString& key) override;
+  void restyleRun(const RunStyle& style) override;
+  QString hoverLabel(QCPAbstractPlottable* plottable, int dataIndex) const override;
+  void fitView() override;
+
+ private:
+  void restyleAll();
+  void updateTargetItems();
+
+  QStringList layers_;
+  double targetMax_ = std::numeric_limits<double>::quiet_NaN();
+  double targetMin_ = std::numeric_limits<double>::quiet_NaN();
+  QCPItemStraightLine* targetLine_ = nullptr;
+  QCPItemStraightLine* minLine_ = nullptr;
+  QCPItemRect* band_ = nullptr;
+  QCPGraph* targetProxy_ = nullptr;  // legend entry for the (item) target line
+};
+
+}  // namespace lwb::widgets
