@@ -38,7 +38,8 @@ ActivationPlot::ActivationPlot(QWidget* parent) : MultiRunPlot(parent) {
   offScaleNote_ = p->addGraph();
   markDecoration(offScaleNote_);
   offScaleNote_->setPen(QPen(referenceColor(), 1, Qt::DashDotLine));
-  placeLegend(LegendPlace::Right);
+  // Below, two per row: beside the plot the long off-scale note left the blocks no room.
+  placeLegend(LegendPlace::Below, 2);
   setLogY(true);
   updateLimitLines(std::numeric_limits<double>::quiet_NaN());
 }

@@ -167,8 +167,9 @@ class PlotView : public QWidget {
   // The row of controls above the plot; subclasses add their sliders/combos at the front.
   QHBoxLayout* controlsLayout() const { return controls_; }
   // Makes the legend sit outside the axis rect (on the right or below), never over data.
+  // Below: `wrap` entries per row.
   enum class LegendPlace { None, Right, Below };
-  void placeLegend(LegendPlace place);
+  void placeLegend(LegendPlace place, int wrap = 4);
 
   void contextMenuEvent(QContextMenuEvent* event) override;
 

@@ -131,7 +131,7 @@ void PlotView::setTitle(const QString& title) {
 
 QString PlotView::title() const { return title_; }
 
-void PlotView::placeLegend(LegendPlace place) {
+void PlotView::placeLegend(LegendPlace place, int wrap) {
   QCPLegend* legend = plot_->legend;
   if (place == LegendPlace::None) {
     legend->setVisible(false);
@@ -162,7 +162,7 @@ void PlotView::placeLegend(LegendPlace place) {
     grid->addElement(grid->rowCount() - 1, 0, legend);
     grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(4);
+    legend->setWrap(wrap);
   }
 }
 }  // namespace lwb::widgets

@@ -17,12 +17,16 @@ namespace lwb::widgets {
 
 SpectrumPlot::SpectrumPlot(QWidget* parent) : MultiRunPlot(parent) {
   layerBox_ = new QComboBox(this);
+  // Names like "blocks.11.mlp.out" stay readable when the control row is crowded: the
+  // scrubber gives way first.
   layerBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  layerBox_->setMinimumContentsLength(16);
+  layerBox_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
   layerBox_->setToolTip(tr("Layer whose spectrum is shown"));
   stepLabel_ = new QLabel(tr("step –"), this);
   stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("step 0000000")));
   scrubber_ = new QSlider(Qt::Horizontal, this);
-  scrubber_->setMinimumWidth(120);
+  scrubber_->setMinimumWidth(60);
   scrubber_->setToolTip(tr("Recorded snapshot steps"));
   beforeBox_ = new QCheckBox(tr("Before constraint"), this);
   beforeBox_->setChecked(showBefore_);
@@ -191,6 +195,11 @@ void SpectrumPlot::setSigmaMin(double sigmaMin) {
   updateReferenceLines();
 }
 
+void SpectrumPlot::setStepControlsVisible(bool visible) {
+  stepControls_ = visible;
+  if (!visible) scrubber_->setVisible(false), stepLabel_->setVisible(false);
+}
+
 void SpectrumPlot::setShowBefore(bool on) {
   showBefore_ = on;
   beforeBox_->blockSignals(true);
@@ -244,8 +253,8 @@ void SpectrumPlot::updateScrubber() {
   scrubber_->setValue(it == s.end() ? 0 : static_cast<int>(it - s.begin()));
   scrubber_->blockSignals(false);
   // One snapshot (Inspector) has nothing to scrub through.
-  scrubber_->setVisible(s.size() > 1);
-  stepLabel_->setVisible(!s.empty());
+  scrubber_->setVisible(stepControls_ && s.size() > 1);
+  stepLabel_->setVisible(stepControls_ && !s.empty());
   stepLabel_->setText(step_ >= 0 ? tr("step %1").arg(step_) : tr("step –"));
 }
 

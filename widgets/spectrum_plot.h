@@ -58,6 +58,8 @@ class SpectrumPlot : public MultiRunPlot {
 
   void setShowBefore(bool on);
   bool showBefore() const { return showBefore_; }
+  // Off for a single matrix with no history (Inspector, Clip Lab): no scrubber, no step.
+  void setStepControlsVisible(bool visible);
 
   void setMode(Mode mode);  // Density switches log-x on, Ranked restores linear x
   Mode mode() const { return mode_; }
@@ -98,6 +100,7 @@ class SpectrumPlot : public MultiRunPlot {
   qint64 step_ = -1;
   bool following_ = true;
   bool showBefore_ = true;
+  bool stepControls_ = true;
   Mode mode_ = Mode::Ranked;
   int densityBins_ = 30;
   double sigmaMax_ = std::numeric_limits<double>::quiet_NaN();

@@ -1,0 +1,98 @@
+#include "app/app_options.h"
+
+#include "app/pages/workbench_pages.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <cmath>
+
+namespace lwb::app {
+
+ParsedOptions parseAppOptions(const QStringList& args) {
+  QCommandLineParser p;
+  p.setApplicationDescription(QStringLiteral(
+      "Lipschitz Workbench: train neural networks with enforced Lipschitz bounds and watch them live.\n"
+      "Headless runs (no display): lipschitz-cli train --config FILE.json --out RUN_DIR"));
+  const QCommandLineOption help = p.addHelpOption();
+  const QCommandLineOption version = p.addVersionOption();
+  const QCommandLineOption preset({QStringLiteral("preset")}, QStringLiteral("Load preset ID (resources/presets/ID.json) into the run panel."),
+                                  QStringLiteral("ID"));
+  const QCommandLineOption set({QStringLiteral("set")}, QStringLiteral("Override a config key of the preset, e.g. --set steps=200 (repeatable)."),
+                               QStringLiteral("key=value"));
+  const QCommandLineOption start({QStringLiteral("start")}, QStringLiteral("Start the preset at once (needs --preset)."));
+  const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Open a run directory and follow it live (repeatable)."),
+                                QStringLiteral("RUN_DIR"));
+  const QCommandLineOption shot({QStringLiteral("screenshot")}, QStringLiteral("Render the window to a PNG file, then exit."),
+                                QStringLiteral("FILE.png"));
+  const QCommandLineOption after({QStringLiteral("after")}, QStringLiteral("Seconds to wait before --screenshot (default 5)."),
+                                 QStringLiteral("SECONDS"));
+  const QCommandLineOption runsDir({QStringLiteral("runs-dir")}, QStringLiteral("Folder for new run directories."),
+                                   QStringLiteral("DIR"));
+  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector or compare."),
+                                QStringLiteral("ID"));
+  const QCommandLineOption inspect({QStringLiteral("inspect")},
+                                   QStringLiteral("Open a .safetensors, .npz, .npy or .pt file in the Checkpoint Inspector."),
+                                   QStringLiteral("FILE"));
+  const QCommandLineOption compare({QStringLiteral("compare")},
+                                   QStringLiteral("Compare run directories (or folders of them); more may follow as arguments."),
+                                   QStringLiteral("RUN_DIR"));
+  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare}) p.addOption(o);
+
+  ParsedOptions out;
+  if (!p.parse(args)) {
+    out.error = p.errorText();
+    return out;
+  }
+  if (p.isSet(help)) {
+    // Parsed before QApplication exists, so Qt cannot know the program's name.
+    out.helpText = p.helpText().replace(QLatin1String("<executable_name>"), QStringLiteral("lipschitz-workbench"));
+    return out;
+  }
+  if (p.isSet(version)) {
+    out.helpText = QCoreApplication::applicationName() + QLatin1Char(' ') + QCoreApplication::applicationVersion() + QLatin1Char('\n');
+    return out;
+  }
+  if (!p.positionalArguments().isEmpty() && !p.isSet(compare)) {
+    out.error = QStringLiteral("unexpected argument '%1' (to open a run directory: --open RUN_DIR)").arg(p.positionalArguments().first());
+    return out;
+  }
+  AppOptions& o = out.options;
+  o.preset = p.value(preset);
+  o.overrides = p.values(set);
+  o.start = p.isSet(start);
+  o.openRunDirs = p.values(open);
+  o.screenshot = p.value(shot);
+  o.runsDir = p.value(runsDir);
+  o.inspectFile = p.value(inspect);
+  o.compareDirs = p.values(compare) + p.positionalArguments();
+  o.page = p.isSet(page) ? p.value(page) : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
+                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare") : QString();
+  if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
+  else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
+  for (const QString& a : o.overrides)
+    if (out.error.isEmpty() && !a.contains(QLatin1Char('=')))
+      out.error = QStringLiteral("--set: expected key=value, got '%1'").arg(a);
+  if (out.error.isEmpty() && p.isSet(after)) {
+    bool ok = false;
+    o.screenshotAfter = p.value(after).toDouble(&ok);
+    if (!ok || !std::isfinite(o.screenshotAfter) || o.screenshotAfter < 0 || o.screenshotAfter > 86400)
+      out.error = QStringLiteral("--after: expected seconds between 0 and 86400, got '%1'").arg(p.value(after));
+    else if (o.screenshot.isEmpty())
+      out.error = QStringLiteral("--after needs --screenshot FILE.png");
+  }
+  if (out.error.isEmpty() && !o.screenshot.isEmpty() && !o.screenshot.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+    out.error = QStringLiteral("--screenshot: the file name must end in .png, got '%1'").arg(o.screenshot);
+  for (const QString& dir : o.openRunDirs)
+    if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--open: '%1' is not a folder").arg(dir);
+  if (out.error.isEmpty() && !o.page.isEmpty() && !pages::pageIds().contains(o.page))
+    out.error = QStringLiteral("--page: unknown page '%1' (%2)").arg(o.page, pages::pageIds().join(QStringLiteral(", ")));
+  if (out.error.isEmpty() && !o.inspectFile.isEmpty() && !QFileInfo(o.inspectFile).isFile())
+    out.error = QStringLiteral("--inspect: '%1' is not a file").arg(o.inspectFile);
+  for (const QString& dir : o.compareDirs)
+    if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
+  return out;
+}
+
+}  // namespace lwb::app

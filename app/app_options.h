@@ -1,0 +1,40 @@
+// Command-line options of lipschitz-workbench, for demos, tests and screenshots:
+//   --preset ID [--set key=value]... [--start]   load a preset (and start it)
+//   --open RUN_DIR                                follow a run directory (repeatable)
+//   --screenshot FILE.png [--after SECONDS]       render the window, then exit
+//   --page train|cliplab|inspector|compare        the page shown first
+//   --inspect FILE                                open FILE in the Checkpoint Inspector
+//   --compare RUN_DIR...                          compare run directories (or folders of them)
+// Parsed without a QApplication (so --help works without a display).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace lwb::app {
+
+struct AppOptions {
+  QString preset;
+  QStringList overrides;  // --set key=value
+  bool start = false;
+  QStringList openRunDirs;
+  QString screenshot;
+  double screenshotAfter = 5.0;
+  QString runsDir;        // --runs-dir: where new runs go (else settings / default)
+  QString page;           // --page (implied by --inspect / --compare)
+  QString inspectFile;    // --inspect FILE
+  QStringList compareDirs;  // --compare RUN_DIR... (later positional arguments count too)
+};
+
+struct ParsedOptions {
+  AppOptions options;
+  QString error;        // non-empty: print it (one line) and exit 2
+  QString helpText;     // non-empty: print it and exit 0 (--help / --version)
+};
+
+// args[0] is the program name, as in QCoreApplication::arguments().
+ParsedOptions parseAppOptions(const QStringList& args);
+
+}  // namespace lwb::app

@@ -1,0 +1,284 @@
+#include "app/dashboard.h"
+
+#include "app/scalar_map.h"
+#include "widgets/activation_plot.h"
+#include "widgets/lipschitz_bound_plot.h"
+#include "widgets/loss_accuracy_plot.h"
+#include "widgets/plot_linker.h"
+#include "widgets/scalar_map_plot.h"
+#include "widgets/spectrum_plot.h"
+#include "widgets/weight_norm_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace lwb::app {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using Metric = widgets::LossAccuracyPlot::Metric;
+
+const QStringList kSigmaMaxMethods{QStringLiteral("spectral_normalize"), QStringLiteral("spectral_hammer"),
+                                   QStringLiteral("stiefel"), QStringLiteral("spectral_soft_cap"),
+                                   QStringLiteral("spectral_hard_cap"), QStringLiteral("spectral_clip"),
+                                   QStringLiteral("spectral_clipped_weight_decay"), QStringLiteral("svd_clip")};
+const QStringList kSigmaMinMethods{QStringLiteral("spectral_clip"), QStringLiteral("spectral_relu"), QStringLiteral("svd_clip")};
+
+// Spectra are shown in the units σmax is stated in: RMS→RMS for norm = rms.
+std::vector<double> scaled(const std::vector<double>& values, double scale) {
+  std::vector<double> out(values);
+  for (double& v : out) v *= scale;
+  return out;
+}
+
+double spectraScale(const RunHistory& h, const QString& layer) {
+  return h.constraint().norm == QLatin1String("spectral") ? 1.0 : h.rmsScale(layer);
+}
+
+void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms, widgets::LipschitzBoundPlot* bound,
+                 const QString& id, const std::vector<StepSample>& steps) {
+  QStringList names;
+  std::vector<double> values;
+  for (const StepSample& s : steps) {
+    const double x = static_cast<double>(s.step);
+    loss->appendPoint(id, Metric::TrainLoss, x, s.trainLoss);
+    loss->appendPoint(id, Metric::TrainAcc, x, s.trainAcc);
+    if (s.valLoss) loss->appendPoint(id, Metric::ValLoss, x, *s.valLoss);
+    if (s.valAcc) loss->appendPoint(id, Metric::ValAcc, x, *s.valAcc);
+    if (!s.norms.empty()) {
+      names.clear();
+      values.clear();
+      for (const auto& n : s.norms) {
+        names << n.name;
+        values.push_back(n.rmsNorm);
+      }
+      norms->appendStep(id, x, names, values);
+    }
+    if (s.lipschitzBound) bound->appendBound(id, x, *s.lipschitzBound);
+  }
+}
+
+std::vector<widgets::TraceFactor> traceFactors(const std::vector<TraceSample>& trace) {
+  std::vector<widgets::TraceFactor> out;
+  out.reserve(trace.size());
+  for (const auto& t : trace) out.push_back({t.name, t.blockLipschitz, t.lipschitzAfter});
+  return out;
+}
+
+}  // namespace
+
+Dashboard::Dashboard(QWidget* plotParent) : QObject(plotParent) {
+  loss_ = new widgets::LossAccuracyPlot(plotParent);
+  norms_ = new widgets::WeightNormPlot(plotParent);
+  spectrum_ = new widgets::SpectrumPlot(plotParent);
+  bound_ = new widgets::LipschitzBoundPlot(plotParent);
+  activations_ = new widgets::ActivationPlot(plotParent);
+  scalarMap_ = new widgets::ScalarMapPlot(plotParent);
+  panels_ = {{QStringLiteral("loss"), tr("Loss and accuracy"), loss_},
+             {QStringLiteral("norms"), tr("Weight norms (RMS→RMS)"), norms_},
+             {QStringLiteral("spectrum"), tr("Singular values"), spectrum_},
+             {QStringLiteral("bound"), tr("Lipschitz bound"), bound_},
+             {QStringLiteral("activations"), tr("Activations"), activations_},
+             {QStringLiteral("scalar_map"), tr("Constraint map f(σ)"), scalarMap_}};
+  for (const Panel& p : panels_) p.plot->setObjectName(p.id + QStringLiteral("_plot"));
+
+  // Plots over steps share their x range when the user zooms one of them.
+  linker_ = new widgets::PlotLinker(this);
+  linker_->add(loss_);
+  linker_->add(norms_);
+  linker_->add(bound_);
+
+  // f(σ) marks the layer and step the spectrum plot shows.
+  connect(spectrum_, &widgets::SpectrumPlot::layerSelected, this, [this] {
+    updateScalarMap();
+    scalarMap_->requestReplot();
+  });
+  connect(spectrum_, &widgets::SpectrumPlot::stepSelected, this, [this] {
+    updateScalarMap();
+    scalarMap_->requestReplot();
+  });
+}
+
+widgets::PlotView* Dashboard::plot(const QString& id) const {
+  for (const Panel& p : panels_)
+    if (p.id == id) return p.plot;
+  return nullptr;
+}
+
+void Dashboard::addRun(RunSession* s) {
+  for (widgets::MultiRunPlot* p : std::initializer_list<widgets::MultiRunPlot*>{loss_, norms_, spectrum_, bound_, activations_})
+    p->setRun(s->id(), s->label(), s->color());
+  if (!current_) setCurrentRun(s);
+}
+
+void Dashboard::removeRun(RunSession* s) {
+  for (widgets::MultiRunPlot* p : std::initializer_list<widgets::MultiRunPlot*>{loss_, norms_, spectrum_, bound_, activations_})
+    p->removeRun(s->id());
+  if (current_ == s) setCurrentRun(nullptr);
+  requestReplots();
+}
+
+void Dashboard::setCurrentRun(RunSession* s) {
+  current_ = s;
+  shownAlpha_ = -1;
+  updateTargets();
+  updateScalarMap();
+  requestReplots();
+}
+
+void Dashboard::apply(const QList<SessionDelta>& batch) {
+  for (const SessionDelta& sd : batch) applyDelta(sd.session, sd.delta);
+  // A replot of all six plots costs several ms; most batches change three of them.
+  requestTouchedReplots();
+  ++refreshCount_;
+  Q_EMIT refreshed();
+}
+
+void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
+  if (d.reset) {
+    reloadRun(s);
+    for (const Panel& p : panels_) touched_.insert(p.plot);
+  } else {
+    appendSteps(loss_, norms_, bound_, s->id(), d.steps);
+    for (const SpectraSample& sample : d.spectra) addSpectra(s, sample);
+    if (!d.steps.empty()) touched_ += {loss_, norms_, bound_};
+    if (!d.spectra.empty()) touched_.insert(spectrum_);
+  }
+  for (auto it = d.steps.rbegin(); it != d.steps.rend(); ++it)
+    if (!it->trace.empty()) {
+      bound_->setTrace(s->id(), it->step, traceFactors(it->trace));
+      break;
+    }
+  if (const StepSample* e = s->history().latestEval(); e && std::any_of(d.steps.begin(), d.steps.end(), [](const StepSample& x) {
+        return !x.activations.empty();
+      })) {
+    QStringList blocks;
+    std::vector<double> maxEntry, maxRms;
+    for (const auto& a : e->activations) {
+      blocks << a.name;
+      maxEntry.push_back(a.maxEntry);
+      maxRms.push_back(a.maxRms);
+    }
+    activations_->setActivations(s->id(), blocks, maxEntry, maxRms);
+    touched_.insert(activations_);
+  }
+  if (s != current_) return;
+  if (d.constraint || d.reset) {
+    updateTargets();
+    touched_ += {norms_, spectrum_};
+  }
+  const StepSample* latest = s->history().latest();
+  const double alpha = latest ? latest->alpha : -1;
+  // α* follows the learning-rate schedule: redraw f(σ) when it moved visibly.
+  const bool alphaMoved = std::abs(alpha - shownAlpha_) > 1e-3 * std::max(std::abs(shownAlpha_), 1e-12);
+  if (!d.spectra.empty() || d.constraint || d.reset || alphaMoved) {
+    updateScalarMap();
+    touched_.insert(scalarMap_);
+  }
+}
+
+void Dashboard::addSpectra(RunSession* s, const SpectraSample& sample) {
+  const RunHistory& h = s->history();
+  for (const auto& [layer, after] : sample.after) {
+    const double scale = spectraScale(h, layer);
+    const auto before = sample.before.find(layer);
+    spectrum_->addSnapshot(s->id(), layer, sample.step, scaled(after, scale),
+                           before == sample.before.end() ? std::vector<double>() : scaled(before->second, scale));
+  }
+}
+
+void Dashboard::reloadRun(RunSession* s) {
+  for (widgets::MultiRunPlot* p : std::initializer_list<widgets::MultiRunPlot*>{loss_, norms_, spectrum_, bound_, activations_}) {
+    p->removeRun(s->id());
+    p->setRun(s->id(), s->label(), s->color());
+  }
+  appendSteps(loss_, norms_, bound_, s->id(), s->history().steps());
+  for (const auto& [step, sample] : s->history().spectra()) addSpectra(s, sample);
+}
+
+void Dashboard::updateTargets() {
+  double sigmaMax = kNaN, sigmaMin = kNaN, normMax = kNaN, normMin = kNaN;
+  if (current_ && current_->history().hasConstraint()) {
+    const ConstraintInfo& c = current_->history().constraint();
+    if (kSigmaMaxMethods.contains(c.method)) sigmaMax = c.sigmaMax;
+    if (kSigmaMinMethods.contains(c.method)) sigmaMin = c.sigmaMin;
+    // The norm plot is in RMS→RMS units; a raw spectral threshold would mislead there.
+    if (c.norm != QLatin1String("spectral")) {
+      normMax = sigmaMax;
+      normMin = sigmaMin;
+    }
+  }
+  norms_->setTarget(normMax, normMin);
+  spectrum_->setSigmaMax(sigmaMax);
+  spectrum_->setSigmaMin(sigmaMin);
+}
+
+void Dashboard::updateScalarMap() {
+  scalarMap_->clearMarkers();
+  scalarMap_->clearCurves();
+  if (!current_ || !current_->history().hasConstraint()) {
+    scalarMap_->setSigmaMax(kNaN);
+    scalarMap_->setSigmaMin(kNaN);
+    return;
+  }
+  const RunHistory& h = current_->history();
+  const ConstraintInfo& c = h.constraint();
+  const StepSample* latest = h.latest();
+  shownAlpha_ = latest ? latest->alpha : -1;
+
+  ScalarMapParams p;
+  p.method = c.method;
+  p.sigmaMax = c.sigmaMax;
+  p.sigmaMin = c.sigmaMin;
+  p.lambda = c.lambda;
+  p.lr = latest && std::isfinite(latest->lr) ? latest->lr : c.lr;
+  p.alpha = resolveAlpha(c, shownAlpha_);
+
+  // The chosen layer's singular values as f sees them: measured before the constraint
+  // step when the run recorded that, else after it.
+  std::vector<double> sigmas;
+  const QString layer = spectrum_->currentLayer();
+  const qint64 step = spectrum_->currentStep();
+  const SpectraSample* snap = step >= 0 ? h.spectraAt(step) : (h.spectra().empty() ? nullptr : &h.spectra().rbegin()->second);
+  if (snap && !layer.isEmpty()) {
+    const double scale = spectraScale(h, layer);
+    const auto before = snap->before.find(layer);
+    const auto after = snap->after.find(layer);
+    if (before != snap->before.end() && !before->second.empty()) sigmas = scaled(before->second, scale);
+    else if (after != snap->after.end()) sigmas = scaled(after->second, scale);
+  }
+  double top = 0;
+  for (double v : sigmas) top = std::max(top, v);
+  p.sigma1 = top;
+
+  const bool usesSigmaMax = kSigmaMaxMethods.contains(c.method);
+  const double xMax = std::max({usesSigmaMax ? 1.5 * c.sigmaMax : 1.0, 1.1 * top, 1e-6});
+  std::vector<double> xs, ys;
+  sampleScalarMap(p, xMax, 240, xs, ys);
+  const QString name = scalarMapName(p);
+  scalarMap_->setCurve(name, xs, ys, current_->color());
+  if (!sigmas.empty()) {
+    std::vector<double> fs;
+    fs.reserve(sigmas.size());
+    for (double v : sigmas) fs.push_back(constraintScalarMap(p, v));
+    scalarMap_->setMarkers(sigmas, fs, name);
+  }
+  scalarMap_->setSigmaMax(usesSigmaMax ? c.sigmaMax : kNaN);
+  scalarMap_->setSigmaMin(kSigmaMinMethods.contains(c.method) ? c.sigmaMin : kNaN);
+}
+
+void Dashboard::requestReplots() {
+  for (const Panel& p : panels_) p.plot->requestReplot();
+}
+
+void Dashboard::requestTouchedReplots() {
+  for (widgets::PlotView* p : std::as_const(touched_)) p->requestReplot();
+  touched_.clear();
+}
+
+void Dashboard::replotNow() {
+  for (const Panel& p : panels_) p.plot->replotNow();
+}
+
+}  // namespace lwb::app

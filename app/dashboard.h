@@ -1,0 +1,98 @@
+// The live dashboard's six plots (issue 5) and the glue that feeds them from runs:
+//   loss        loss and accuracy (train/val), every run
+//   norms       per-layer RMS→RMS weight norms against the current run's σmax
+//   spectrum    singular values of a chosen layer, with history scrubber, before/after
+//   bound       Lipschitz bound over steps, per-layer trace at the latest step
+//   activations max |entry| / max RMS per block at the latest evaluation
+//   scalar_map  the current run's constraint map f(σ), the chosen layer's σ marked on it
+// Plots take plain data (widgets/); the dashboard converts RunDeltas, scales spectra to
+// the units σmax is stated in, and replots once per batch (RunManager throttles batches).
+#pragma once
+
+#include "app/run_manager.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QString>
+
+namespace lwb::widgets {
+class ActivationPlot;
+class LipschitzBoundPlot;
+class LossAccuracyPlot;
+class PlotLinker;
+class PlotView;
+class ScalarMapPlot;
+class SpectrumPlot;
+class WeightNormPlot;
+}  // namespace lwb::widgets
+
+class QWidget;
+
+namespace lwb::app {
+
+class Dashboard : public QObject {
+  Q_OBJECT
+
+ public:
+  struct Panel {
+    QString id;     // stable: dock object names and saved layouts use it
+    QString title;
+    widgets::PlotView* plot = nullptr;
+  };
+
+  // Plots are created with plotParent as parent (the page docks them).
+  explicit Dashboard(QWidget* plotParent);
+
+  const QList<Panel>& panels() const { return panels_; }
+  widgets::PlotView* plot(const QString& id) const;
+
+  void addRun(RunSession* session);
+  void removeRun(RunSession* session);
+  // Plots that show one run (σmax lines, f(σ)) follow this one.
+  void setCurrentRun(RunSession* session);
+  RunSession* currentRun() const { return current_; }
+
+  // One throttled batch: appends to every plot, then one replot request per plot.
+  void apply(const QList<SessionDelta>& batch);
+  // Pushes everything and replots synchronously (screenshots, exports).
+  void replotNow();
+
+  int refreshCount() const { return refreshCount_; }
+
+  widgets::LossAccuracyPlot* lossPlot() const { return loss_; }
+  widgets::WeightNormPlot* normPlot() const { return norms_; }
+  widgets::SpectrumPlot* spectrumPlot() const { return spectrum_; }
+  widgets::LipschitzBoundPlot* boundPlot() const { return bound_; }
+  widgets::ActivationPlot* activationPlot() const { return activations_; }
+  widgets::ScalarMapPlot* scalarMapPlot() const { return scalarMap_; }
+
+ Q_SIGNALS:
+  // After each batch has been handed to the plots (one per throttle tick).
+  void refreshed();
+
+ private:
+  void applyDelta(RunSession* s, const RunDelta& d);
+  void addSpectra(RunSession* s, const SpectraSample& sample);
+  void reloadRun(RunSession* s);  // re-feeds a run from its history (reset, re-add)
+  void updateTargets();
+  void updateScalarMap();
+  void requestReplots();  // every plot
+  void requestTouchedReplots();  // only the plots this batch changed
+
+  QList<Panel> panels_;
+  widgets::LossAccuracyPlot* loss_ = nullptr;
+  widgets::WeightNormPlot* norms_ = nullptr;
+  widgets::SpectrumPlot* spectrum_ = nullptr;
+  widgets::LipschitzBoundPlot* bound_ = nullptr;
+  widgets::ActivationPlot* activations_ = nullptr;
+  widgets::ScalarMapPlot* scalarMap_ = nullptr;
+  widgets::PlotLinker* linker_ = nullptr;
+  QSet<widgets::PlotView*> touched_;
+  QPointer<RunSession> current_;
+  double shownAlpha_ = -1;
+  int refreshCount_ = 0;
+};
+
+}  // namespace lwb::app

@@ -1,0 +1,59 @@
+// One training run on its own QThread (ARCHITECTURE.md "Threading"): an EngineWorker is
+// moved to the thread, run() builds the Trainer, writes the run directory like the CLI and
+// trains until the run ends or RunControl asks it to stop. Results leave only through the
+// Mailbox; the GUI never waits on this object.
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace lwb::run {
+struct TrainerControl;
+}
+
+namespace lwb::app {
+
+class Mailbox;
+
+// Pause/stop flags shared by the GUI and the worker: the engine's TrainerControl atomics,
+// checked by the trainer between steps. Copies share the same flags.
+class RunControl {
+ public:
+  RunControl();
+  void setPaused(bool paused) const;
+  void requestStop() const;
+  bool stopRequested() const;
+  run::TrainerControl& engineControl() const { return *control_; }
+
+ private:
+  std::shared_ptr<run::TrainerControl> control_;
+};
+
+class EngineWorker : public QObject {
+  Q_OBJECT
+
+ public:
+  // configJson: a run config (validated again here); runDir: created by the run, must not
+  // exist or be empty. The worker shares the mailbox so that a run outliving its window at
+  // exit never writes into freed memory.
+  EngineWorker(QByteArray configJson, QString runDir, std::shared_ptr<Mailbox> mailbox, RunControl control);
+  ~EngineWorker() override;
+
+ public Q_SLOTS:
+  // Blocks this worker's thread until the run ends; always posts a RunEnd, then finished().
+  void run();
+
+ Q_SIGNALS:
+  void finished();
+
+ private:
+  QByteArray configJson_;
+  QString runDir_;
+  std::shared_ptr<Mailbox> mailbox_;
+  RunControl control_;
+};
+
+}  // namespace lwb::app

@@ -1,0 +1,322 @@
+#include "app/pages/cliplab/cliplab_page.h"
+
+#include "app/pages/cliplab/cap_sweep_view.h"
+#include "app/pages/cliplab/cliplab_presets.h"
+#include "app/pages/cliplab/constraint_view.h"
+#include "app/pages/cliplab/equilibrium_view.h"
+#include "app/pages/cliplab/matrix_source_panel.h"
+#include "app/pages/cliplab/ns_steps_view.h"
+#include "app/pages/common/latest_wins.h"
+#include "app/pages/common/method_form.h"
+#include "app/pages/common/slider_field.h"
+#include "io/tensor_file.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lwb::app::pages {
+namespace {
+
+// Above this, slider drags wait for the release instead of computing every step.
+constexpr double kLiveUpdateSeconds = 0.3;
+// Above this estimate a request waits for "Compute anyway": one LibTorch call cannot be
+// interrupted, so a slider touch must not start a minute of work (ABD at 1024×4096).
+constexpr double kConfirmSeconds = 8.0;
+
+// "Gaussian 256×512, σ₁ = 3 · smallest σ = 0.504" (random sources name their size and σ₁;
+// a checkpoint layer is named by its tensor).
+QString describe(const lab::LabMatrix& m, bool random) {
+  const auto& s = m.singularValues();
+  QString text = QString::fromStdString(m.name());
+  if (!random)
+    text += QObject::tr(", %1×%2, σ₁ = %3").arg(m.rows()).arg(m.cols()).arg(s.empty() ? 0.0 : s.front(), 0, 'g', 4);
+  return text + QObject::tr(" · smallest σ = %1").arg(s.empty() ? 0.0 : s.back(), 0, 'g', 3);
+}
+
+// Rough time of one request on this kind of CPU (GEMM ~150 GFLOP/s float32, ~3.5x that in
+// bfloat16), only to warn before a computation that takes many seconds.
+double estimateSeconds(const lab::ConstraintRequest& r, double m, double n) {
+  if (m > n) std::swap(m, n);
+  const double steps = r.nsSteps + r.polishSteps;
+  double flops = 8 * m * m * n;  // soft cap and the like
+  if (lab::usesClipImpl(r.method)) {
+    if (r.impl == "nested") flops = 2 * steps * (4 * m * m * n + 2 * m * m * m);
+    else if (r.impl == "abd_dense" || r.impl == "abd_block") flops = steps * 6 * std::pow(m + n, 3);
+    else flops = 20 * m * m * n;
+  }
+  return flops / (r.dtype == "bfloat16" ? 5e11 : 1.5e11);
+}
+
+}  // namespace
+
+ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("clipLabPage"));
+  matrixRunner_ = new LatestWins(this);
+  updateRunner_ = new LatestWins(this);
+  fileRunner_ = new LatestWins(this);
+
+  presets_ = new QComboBox(this);
+  presets_->setObjectName(QStringLiteral("presetBox"));
+  presets_->addItem(tr("Lecture presets…"), QString());
+  for (const auto& p : clipLabPresets()) presets_->addItem(p.title, p.id);
+  auto* prev = new QPushButton(tr("◀ Previous"), this);
+  auto* next = new QPushButton(tr("Next ▶"), this);
+  next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+  prev->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+  cue_ = new QLabel(tr("Pick a matrix and a method; every control updates the plots while it moves."), this);
+  cue_->setWordWrap(true);
+  auto* top = new QHBoxLayout;
+  top->addWidget(presets_);
+  top->addWidget(prev);
+  top->addWidget(next);
+  top->addWidget(cue_, 1);
+
+  source_ = new MatrixSourcePanel(this);
+  method_ = new MethodForm(this);
+  auto* methodBox = new QGroupBox(tr("Method"), this);
+  auto* methodLayout = new QVBoxLayout(methodBox);
+  methodLayout->addWidget(method_);
+  status_ = new QLabel(this);
+  status_->setObjectName(QStringLiteral("clipLabStatus"));
+  status_->setWordWrap(true);
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setEnabled(false);
+  auto* left = new QWidget(this);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->addWidget(source_);
+  leftLayout->addWidget(methodBox);
+  leftLayout->addWidget(status_);
+  computeAnyway_ = new QPushButton(tr("Compute anyway"), this);
+  computeAnyway_->setObjectName(QStringLiteral("computeAnyway"));
+  computeAnyway_->setVisible(false);
+  leftLayout->addWidget(computeAnyway_);
+  leftLayout->addWidget(cancel_);
+  leftLayout->addStretch(1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(left);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(left->sizeHint().width() + 24);
+
+  constraint_ = new ConstraintView(this);
+  ns_ = new NsStepsView(this);
+  sweep_ = new CapSweepView(this);
+  equilibrium_ = new EquilibriumView(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(constraint_, tr("Constraint"));
+  tabs_->addTab(ns_, tr("Newton–Schulz steps"));
+  tabs_->addTab(sweep_, tr("Nested vs ABD"));
+  tabs_->addTab(equilibrium_, tr("Equilibrium"));
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(scroll);
+  split->addWidget(tabs_);
+  split->setStretchFactor(1, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(split, 1);
+
+  connect(source_, &MatrixSourcePanel::sourceChanged, this, &ClipLabPage::onSourceChanged);
+  connect(source_, &MatrixSourcePanel::openFileRequested, this, &ClipLabPage::openCheckpoint);
+  connect(method_, &MethodForm::changed, this, [this] { requestUpdate(); });
+  connect(method_, &MethodForm::sliderReleased, this, [this] {
+    if (waitForRelease_) requestUpdate();
+  });
+  connect(computeAnyway_, &QPushButton::clicked, this, [this] { requestUpdate(true); });
+  connect(presets_, &QComboBox::activated, this, [this](int i) { applyPreset(presets_->itemData(i).toString()); });
+  const auto step = [this](int delta) {
+    const int i = std::clamp(presets_->currentIndex() + delta, 1, presets_->count() - 1);
+    presets_->setCurrentIndex(i);
+    applyPreset(presets_->itemData(i).toString());
+  };
+  connect(next, &QPushButton::clicked, this, [step] { step(1); });
+  connect(prev, &QPushButton::clicked, this, [step] { step(-1); });
+  connect(cancel_, &QPushButton::clicked, this, &ClipLabPage::cancelAll);
+  for (LatestWins* r : {matrixRunner_, updateRunner_, fileRunner_}) {
+    connect(r, &LatestWins::busyChanged, this, &ClipLabPage::updateStatus);
+    connect(r, &LatestWins::cancelled, this, [this] { status_->setText(tr("Cancelled.")); });
+  }
+  connect(matrixRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { source_->setStatus(m, true); });
+  connect(fileRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { source_->setStatus(m, true); });
+  connect(updateRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { status_->setText(tr("Cannot apply: %1").arg(m)); });
+
+  onSourceChanged();
+}
+
+QStringList ClipLabPage::presetIds() const {
+  QStringList ids;
+  for (const auto& p : clipLabPresets()) ids << p.id;
+  return ids;
+}
+
+bool ClipLabPage::applyPreset(const QString& id) {
+  const auto& all = clipLabPresets();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const ClipLabPreset& p) { return p.id == id; });
+  if (it == all.end()) return false;
+  const int index = static_cast<int>(it - all.begin());
+  presets_->setCurrentIndex(index + 1);
+  if (it->newtonSchulz) ns_->setSettings(*it->newtonSchulz);
+  if (it->equilibrium) equilibrium_->setRequest(*it->equilibrium);
+  if (it->method) method_->setRequest(*it->method);
+  if (it->matrix) source_->setSpec(*it->matrix);
+  tabs_->setCurrentIndex(static_cast<int>(it->tab));
+  if (it->tab == ClipLabTab::NewtonSchulz) ns_->setStep(0);
+  if (it->sweep) {
+    sweep_->setRequest(*it->sweep);
+    sweep_->run();
+  }
+  showPresetCue(index);
+  return true;
+}
+
+void ClipLabPage::showPresetCue(int index) { cue_->setText(clipLabPresets()[static_cast<size_t>(index)].cue); }
+
+void ClipLabPage::openCheckpoint(const QString& path) {
+  source_->setStatus(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+  fileRunner_->submit([this, path](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    auto file = std::make_shared<const io::TensorFile>(io::readTensorFile(path.toStdString()));
+    lab::throwIfCancelled(&cancel);
+    std::vector<std::pair<QString, QString>> layers;
+    for (const auto& t : file->tensors)
+      if (t.shape.size() == 2 && io::isFloating(t.dtype) && t.numel() > 0)
+        layers.emplace_back(QString::fromStdString(t.name), QStringLiteral("%1×%2 %3").arg(t.shape[0]).arg(t.shape[1]).arg(QString::fromUtf8(io::dtypeName(t.dtype).data())));
+    return [this, path, file, layers] {
+      if (layers.empty()) {
+        source_->setStatus(tr("%1 has no 2-D floating-point tensor.").arg(QFileInfo(path).fileName()), true);
+        return;
+      }
+      file_ = file;
+      source_->setCheckpointLayers(path, layers);
+    };
+  });
+}
+
+void ClipLabPage::useTensor(std::shared_ptr<const io::TensorFile> file, const QString& name) {
+  std::vector<std::pair<QString, QString>> layers;
+  for (const auto& t : file->tensors)
+    if (t.shape.size() == 2 && io::isFloating(t.dtype) && t.numel() > 0)
+      layers.emplace_back(QString::fromStdString(t.name), QStringLiteral("%1×%2").arg(t.shape[0]).arg(t.shape[1]));
+  file_ = std::move(file);
+  source_->setCheckpointLayers(QString::fromStdString(file_->path), layers);
+  source_->selectCheckpointLayer(name);
+  tabs_->setCurrentWidget(constraint_);
+}
+
+void ClipLabPage::onSourceChanged() {
+  if (source_->isCheckpointSource()) {
+    const QString layer = source_->checkpointLayer();
+    if (!file_ || layer.isEmpty()) {
+      source_->setStatus(tr("Open a .safetensors, .npz, .npy or .pt file and pick a layer."));
+      return;
+    }
+    const auto file = file_;
+    const std::string name = layer.toStdString();
+    submitMatrixJob(
+        [file, name](const lab::CancelFlag& cancel) {
+          for (const auto& t : file->tensors)
+            if (t.name == name) return lab::matrixFromRaw(t, /*singularVectors=*/true, lab::kMaxLabEntries, &cancel);
+          throw std::runtime_error("tensor '" + name + "' is not in the file");
+        },
+        std::nullopt);
+    return;
+  }
+  const lab::MatrixSpec spec = source_->spec();
+  if (const std::string err = lab::validateSpec(spec); !err.empty()) {
+    source_->setStatus(QString::fromStdString(err), true);
+    return;
+  }
+  if (matrix_ && matrixSpec_ && source_->onlySigma1Differs(*matrixSpec_, spec)) {
+    // Only σ₁ moved: rescale (W, Σ scale; U, V stay), no new SVD.
+    const lab::LabMatrixPtr m = matrix_;
+    const std::string name = lab::describeSpec(spec);
+    submitMatrixJob([m, spec, name](const lab::CancelFlag&) { return lab::withTopSingularValue(*m, spec.sigma1, name); }, spec);
+    return;
+  }
+  source_->setStatus(tr("Building the matrix and its exact SVD…"));
+  submitMatrixJob([spec](const lab::CancelFlag& cancel) { return lab::makeMatrix(spec, &cancel); }, spec);
+}
+
+void ClipLabPage::submitMatrixJob(std::function<lab::LabMatrixPtr(const lab::CancelFlag&)> build, std::optional<lab::MatrixSpec> spec) {
+  matrixRunner_->submit([this, build = std::move(build), spec](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    lab::LabMatrixPtr m = build(cancel);
+    return [this, m, spec] {
+      matrix_ = m;
+      matrixSpec_ = spec;
+      source_->setStatus(describe(*m, spec.has_value()));
+      ns_->setMatrix(m);
+      Q_EMIT matrixReady();
+      requestUpdate();
+    };
+  });
+}
+
+void ClipLabPage::requestUpdate(bool confirmed) {
+  computeAnyway_->setVisible(false);
+  if (!matrix_) return;
+  const lab::ConstraintRequest req = method_->request();
+  if (const QString err = method_->validationError(); !err.isEmpty()) {
+    status_->setText(tr("Cannot apply: %1").arg(err));
+    return;
+  }
+  constraint_->showPreview(req, matrix_->singularValues());
+  // Slow settings (large matrices, ABD): compute when the slider is let go, not per step;
+  // the scalar map above still follows the slider.
+  waitForRelease_ = lastUpdateSeconds_ > kLiveUpdateSeconds && method_->sliderDown();
+  if (waitForRelease_) {
+    status_->setText(tr("Release the slider to compute (the last update took %1 s).").arg(lastUpdateSeconds_, 0, 'f', 1));
+    return;
+  }
+  const double estimate = estimateSeconds(req, static_cast<double>(matrix_->rows()), static_cast<double>(matrix_->cols()));
+  if (estimate > kConfirmSeconds && !confirmed) {
+    status_->setText(tr("This method takes roughly %1 s on this matrix here and cannot be interrupted once started; "
+                        "the scalar map above is exact.")
+                         .arg(estimate, 0, 'f', 0));
+    computeAnyway_->setVisible(true);
+    return;
+  }
+  if (estimate > 3) status_->setText(tr("This takes roughly %1 s here; Cancel drops the result.").arg(estimate, 0, 'f', 0));
+  const lab::LabMatrixPtr m = matrix_;
+  QElapsedTimer clock;
+  clock.start();
+  updateRunner_->submit([this, m, req, clock](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    lab::ConstraintOutcome outcome = lab::applyToMatrix(*m, req, &cancel);
+    return [this, m, req, clock, outcome = std::move(outcome)] {
+      if (m != matrix_) return;  // a newer matrix's update follows
+      lastUpdateSeconds_ = outcome.seconds;
+      constraint_->showOutcome(outcome, req, static_cast<double>(clock.nsecsElapsed()) / 1e6);
+      Q_EMIT updateShown();
+    };
+  });
+}
+
+void ClipLabPage::updateStatus() {
+  const bool busy = matrixRunner_->busy() || updateRunner_->busy() || fileRunner_->busy();
+  cancel_->setEnabled(busy);
+  if (busy && status_->text().isEmpty()) status_->setText(tr("Computing…"));
+  if (!busy && !status_->text().startsWith(tr("Cannot")) && !waitForRelease_ && !computeAnyway_->isVisible()) status_->clear();
+}
+
+void ClipLabPage::cancelAll() {
+  for (LatestWins* r : {matrixRunner_, updateRunner_, fileRunner_}) r->cancel();
+  sweep_->cancel();
+}
+
+void ClipLabPage::replotNow() {
+  constraint_->replotNow();
+  ns_->replotNow();
+  sweep_->replotNow();
+  equilibrium_->replotNow();
+}
+
+}  // namespace lwb::app::pages

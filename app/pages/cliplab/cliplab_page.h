@@ -1,0 +1,96 @@
+// Clip Lab: a teaching page for spectral clipping, driven live on a projector. The matrix
+// (left, top) and the method (left, bottom) feed four tabs: what the method does
+// (ConstraintView), Newton–Schulz step by step, nested vs ABD in low precision, and the
+// weight-decay equilibria. All computation runs on workers with latest-wins scheduling
+// (LatestWins): a dragged slider never queues stale work and the GUI thread never waits.
+#pragma once
+
+#include "io/raw_tensor.h"
+#include "lab/lab.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTabWidget;
+
+namespace lwb::app::pages {
+
+class CapSweepView;
+class ConstraintView;
+class EquilibriumView;
+class LatestWins;
+class MatrixSourcePanel;
+class MethodForm;
+class NsStepsView;
+
+class ClipLabPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ClipLabPage(QWidget* parent = nullptr);
+
+  // Lecture presets (cliplab_presets.h), by id; false for an unknown id.
+  bool applyPreset(const QString& id);
+  QStringList presetIds() const;
+
+  // Opens a tensor file as the matrix source (read on a worker).
+  void openCheckpoint(const QString& path);
+  // Uses a tensor of an already loaded file (the Inspector's "Open in Clip Lab").
+  void useTensor(std::shared_ptr<const io::TensorFile> file, const QString& name);
+
+  lab::LabMatrixPtr matrix() const { return matrix_; }
+  void replotNow();
+  void cancelAll();
+
+  MatrixSourcePanel* sourcePanel() const { return source_; }
+  MethodForm* methodForm() const { return method_; }
+  ConstraintView* constraintView() const { return constraint_; }
+  NsStepsView* newtonSchulzView() const { return ns_; }
+  CapSweepView* capSweepView() const { return sweep_; }
+  EquilibriumView* equilibriumView() const { return equilibrium_; }
+  QTabWidget* tabs() const { return tabs_; }
+  LatestWins* matrixRunner() const { return matrixRunner_; }
+  LatestWins* updateRunner() const { return updateRunner_; }
+
+ Q_SIGNALS:
+  void matrixReady();
+  void updateShown();  // a constraint result reached the plots
+
+ private:
+  void onSourceChanged();
+  // `confirmed`: run even if the estimate says it takes long (the "Compute anyway" button).
+  void requestUpdate(bool confirmed = false);
+  void submitMatrixJob(std::function<lab::LabMatrixPtr(const lab::CancelFlag&)> build, std::optional<lab::MatrixSpec> spec);
+  void updateStatus();
+  void showPresetCue(int index);
+
+  MatrixSourcePanel* source_ = nullptr;
+  MethodForm* method_ = nullptr;
+  ConstraintView* constraint_ = nullptr;
+  NsStepsView* ns_ = nullptr;
+  CapSweepView* sweep_ = nullptr;
+  EquilibriumView* equilibrium_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QComboBox* presets_ = nullptr;
+  QLabel* cue_ = nullptr;
+  QLabel* status_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QPushButton* computeAnyway_ = nullptr;
+  LatestWins* matrixRunner_ = nullptr;
+  LatestWins* updateRunner_ = nullptr;
+  LatestWins* fileRunner_ = nullptr;
+
+  lab::LabMatrixPtr matrix_;
+  std::optional<lab::MatrixSpec> matrixSpec_;  // the spec matrix_ was built from (random sources)
+  std::shared_ptr<const io::TensorFile> file_;
+  double lastUpdateSeconds_ = 0;
+  bool waitForRelease_ = false;
+};
+
+}  // namespace lwb::app::pages

@@ -1,0 +1,118 @@
+#include "app/pages/compare/compare_table_model.h"
+
+#include <limits>
+
+namespace lwb::app::pages {
+namespace {
+
+std::optional<double> numberOf(const RunRecord& r, int column) {
+  switch (column) {
+    case CompareTableModel::Steps: return static_cast<double>(r.steps);
+    case CompareTableModel::ValLoss: return r.valLoss;
+    case CompareTableModel::ValAcc: return r.valAcc;
+    case CompareTableModel::Bound: return r.lipschitzBound;
+    case CompareTableModel::MaxActEntry: return r.maxActEntry;
+    case CompareTableModel::MaxActRms: return r.maxActRms;
+    case CompareTableModel::StepsPerSecond: return r.stepsPerSecond;
+    default: return std::nullopt;
+  }
+}
+
+bool isNumeric(int column) { return column >= CompareTableModel::Steps; }
+
+}  // namespace
+
+CompareTableModel::CompareTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CompareTableModel::setRuns(const std::vector<RunRecord>* runs, const std::vector<QColor>* colors) {
+  beginResetModel();
+  runs_ = runs;
+  colors_ = colors;
+  endResetModel();
+}
+
+void CompareTableModel::refresh() {
+  beginResetModel();
+  endResetModel();
+}
+
+int CompareTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !runs_ ? 0 : static_cast<int>(runs_->size());
+}
+
+int CompareTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QString CompareTableModel::text(const RunRecord& r, int column) const {
+  switch (column) {
+    case Run: return r.name;
+    case Status: return r.status;
+    case Method: return r.method;
+    case Parameters: return r.parameters;
+    case Optimizer: return r.optimizer;
+    default: {
+      const auto v = numberOf(r, column);
+      return v ? QString::number(*v, 'g', column == Steps ? 12 : 5) : QString();
+    }
+  }
+}
+
+QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
+  if (!runs_ || index.row() < 0 || index.row() >= static_cast<int>(runs_->size())) return {};
+  const RunRecord& r = (*runs_)[static_cast<size_t>(index.row())];
+  const int col = index.column();
+  switch (role) {
+    case Qt::DisplayRole: return text(r, col);
+    case Qt::UserRole:
+      if (isNumeric(col)) return numberOf(r, col).value_or(-std::numeric_limits<double>::infinity());
+      return text(r, col);
+    case Qt::TextAlignmentRole:
+      return isNumeric(col) ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::DecorationRole:
+      if (col == Run && colors_ && index.row() < static_cast<int>(colors_->size())) return (*colors_)[static_cast<size_t>(index.row())];
+      return {};
+    case Qt::ToolTipRole:
+      if (col == Run) return r.dir;
+      if (col == Status) return r.statusMessage;
+      return {};
+    default: return {};
+  }
+}
+
+QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Run: return tr("Run");
+    case Status: return tr("Status");
+    case Method: return tr("Method");
+    case Parameters: return tr("Parameters");
+    case Optimizer: return tr("Optimizer");
+    case Steps: return tr("Steps");
+    case ValLoss: return tr("Val loss");
+    case ValAcc: return tr("Val acc");
+    case Bound: return tr("Lipschitz bound");
+    case MaxActEntry: return tr("Max act entry");
+    case MaxActRms: return tr("Max act RMS");
+    case StepsPerSecond: return tr("Steps/s");
+  }
+  return {};
+}
+
+widgets::CsvTable CompareTableModel::toCsvTable() const {
+  widgets::CsvTable t;
+  t.header = {QStringLiteral("run"), QStringLiteral("dir"), QStringLiteral("status"), QStringLiteral("method"),
+              QStringLiteral("parameters"), QStringLiteral("optimizer"), QStringLiteral("steps"), QStringLiteral("val_loss"),
+              QStringLiteral("val_acc"), QStringLiteral("lipschitz_bound"), QStringLiteral("max_act_entry"),
+              QStringLiteral("max_act_rms"), QStringLiteral("steps_per_s")};
+  if (!runs_) return t;
+  for (const RunRecord& r : *runs_) {
+    QStringList row = {r.name, r.dir, r.status, r.method, r.parameters, r.optimizer};
+    for (int col = Steps; col < ColumnCount; ++col) {
+      const auto v = numberOf(r, col);
+      row << (v ? widgets::csvNumber(*v) : QString());
+    }
+    t.rows.push_back(row);
+  }
+  return t;
+}
+
+}  // namespace lwb::app::pages

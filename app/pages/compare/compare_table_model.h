@@ -1,0 +1,40 @@
+// The Compare page's table: one row per run with its final figures and settings. Sortable
+// (Qt::UserRole holds numbers; missing values sort first as NaN-free -inf), exportable as CSV.
+#pragma once
+
+#include "app/pages/compare/run_record.h"
+#include "widgets/csv_table.h"
+
+#include <QAbstractTableModel>
+#include <QColor>
+
+#include <vector>
+
+namespace lwb::app::pages {
+
+class CompareTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Run, Status, Method, Parameters, Optimizer, Steps, ValLoss, ValAcc, Bound, MaxActEntry, MaxActRms, StepsPerSecond, ColumnCount };
+
+  explicit CompareTableModel(QObject* parent = nullptr);
+
+  void setRuns(const std::vector<RunRecord>* runs, const std::vector<QColor>* colors);
+  void refresh();  // the runs changed
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+  // Every row in run order, numbers at full precision: what "Export table as CSV" writes.
+  widgets::CsvTable toCsvTable() const;
+
+ private:
+  QString text(const RunRecord& r, int column) const;
+  const std::vector<RunRecord>* runs_ = nullptr;
+  const std::vector<QColor>* colors_ = nullptr;
+};
+
+}  // namespace lwb::app::pages

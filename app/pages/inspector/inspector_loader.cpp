@@ -1,0 +1,107 @@
+#include "app/pages/inspector/inspector_loader.h"
+
+#include "inspect/tensor_report.h"
+#include "io/input_error.h"
+#include "io/tensor_file.h"
+#include "run/checkpoint.h"
+#include "run/saved_model.h"
+
+#include <QObject>
+#include <QStringList>
+
+namespace lwb::app::pages {
+namespace {
+
+QString text(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) return {};
+  return it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString::fromStdString(it->dump());
+}
+
+// "spectral_soft_cap, σmax = 2 (rms), muon lr 0.02, mlp on mnist"
+QString summarize(const nlohmann::json& config) {
+  QStringList parts;
+  if (const auto c = config.find("constraint"); c != config.end() && c->is_object()) {
+    QString m = text(*c, "method");
+    if (c->contains("sigma_max")) m += QStringLiteral(", σmax = %1").arg(text(*c, "sigma_max"));
+    if (c->contains("norm")) m += QStringLiteral(" (%1)").arg(text(*c, "norm"));
+    parts << m;
+  }
+  if (const auto o = config.find("optimizer"); o != config.end() && o->is_object())
+    parts << QStringLiteral("%1 lr %2").arg(text(*o, "kind"), text(*o, "lr"));
+  if (const auto m = config.find("model"); m != config.end() && m->is_object())
+    parts << QStringLiteral("%1 on %2").arg(text(*m, "kind"), text(config, "task"));
+  return parts.join(QStringLiteral(", "));
+}
+
+void addBound(InspectedFile& out, const std::string& path) {
+  try {
+    run::Checkpoint ckpt = run::readCheckpoint(path);
+    out.step = ckpt.step;
+    out.runSummary = summarize(ckpt.config);
+    if (const auto c = ckpt.config.find("constraint"); c != ckpt.config.end() && c->is_object()) {
+      if (const auto m = c->find("sigma_max"); m != c->end() && m->is_number()) out.sigmaMax = m->get<double>();
+      if (const auto n = c->find("norm"); n != c->end() && n->is_string()) out.sigmaMaxRms = n->get<std::string>() != "spectral";
+    }
+    run::SavedModel saved = run::loadSavedModel(ckpt, path);
+    const run::SavedBound b = run::boundOf(*saved.model);
+    if (!b.trace) {
+      out.boundNote = QObject::tr("this model has no Lipschitz bound (the standard GPT baseline: LayerNorm has no global constant)");
+      return;
+    }
+    out.lipschitzBound = b.trace->bound;
+    for (const auto& t : b.trace->layers)
+      out.trace.push_back({QString::fromStdString(t.name), t.blockLipschitz, t.lipschitzAfter, t.activationBound});
+  } catch (const std::exception& e) {
+    out.boundNote = QObject::tr("no bound: %1").arg(QString::fromUtf8(e.what()));
+  }
+}
+
+}  // namespace
+
+QString InspectedTensor::shapeText() const {
+  if (shape.empty()) return QObject::tr("scalar");
+  QStringList dims;
+  for (int64_t d : shape) dims << QString::number(d);
+  return shape.size() == 2 ? dims.join(QStringLiteral("×")) : QStringLiteral("[%1]").arg(dims.join(QStringLiteral(", ")));
+}
+
+InspectedFile inspectFile(const QString& path, const std::function<void(int, int)>& progress, const lab::CancelFlag* cancel) {
+  InspectedFile out;
+  out.path = path;
+  if (progress) progress(0, 0);
+  auto file = std::make_shared<io::TensorFile>(io::readTensorFile(path.toStdString()));
+  lab::throwIfCancelled(cancel);
+  out.format = QString::fromStdString(file->format);
+  const auto reports = inspect::reportTensors(
+      *file, /*keepSingularValues=*/true,
+      [&](size_t done, size_t total) {
+        if (progress) progress(static_cast<int>(done), static_cast<int>(total));
+      },
+      cancel);
+  out.complete = reports.size() == file->tensors.size();
+  if (reports.empty() && !file->tensors.empty()) throw lab::Cancelled();
+  for (const auto& r : reports) {
+    InspectedTensor t;
+    t.name = QString::fromStdString(r.name);
+    t.shape = r.shape;
+    t.dtype = QString::fromStdString(r.dtype);
+    t.note = QString::fromStdString(r.note);
+    if (r.stats) {
+      t.hasStats = true;
+      t.sigma1 = r.stats->sigma1;
+      t.rmsNorm = r.stats->rmsNorm;
+      t.stableRank = r.stats->stableRank;
+      t.frobenius = r.stats->frobenius;
+      t.singularValues = r.stats->singularValues;
+    }
+    out.tensors.push_back(std::move(t));
+  }
+  const auto fmt = file->metadata.find("format");
+  out.workbenchCheckpoint = fmt != file->metadata.end() && fmt->second == run::kCheckpointFormat;
+  if (out.workbenchCheckpoint && out.complete && !(cancel && cancel->load())) addBound(out, path.toStdString());
+  out.file = std::move(file);
+  return out;
+}
+
+}  // namespace lwb::app::pages

@@ -1,0 +1,364 @@
+#include "app/pages/inspector/inspector_page.h"
+
+#include "app/pages/common/latest_wins.h"
+#include "app/pages/inspector/inspector_loader.h"
+#include "app/pages/inspector/tensor_table_model.h"
+#include "app/pages/inspector/what_if_panel.h"
+#include "widgets/bar_chart_plot.h"
+#include "widgets/palette.h"
+#include "widgets/qcp.h"
+#include "widgets/spectrum_plot.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace lwb::app::pages {
+namespace {
+
+const QString kRun = QStringLiteral("file");
+
+// SpectrumPlot names a single run's graphs "after/before constraint" (the dashboard's
+// meaning). Here the solid spectrum is the tensor (or its what-if result) and the dashed one
+// the tensor as it is: rename them after each update (the dashed graph is the "before").
+void relabelSpectrum(widgets::SpectrumPlot* plot, const QString& solid, const QString& dashed) {
+  QCustomPlot* cp = plot->customPlot();
+  for (int i = 0; i < cp->graphCount(); ++i) {
+    QCPGraph* g = cp->graph(i);
+    if (g->name().isEmpty() || !g->visible()) continue;
+    const bool isDashed = g->pen().style() == Qt::DashLine;
+    g->setName(isDashed ? dashed : solid);
+    if (isDashed && dashed.isEmpty()) g->removeFromLegend();
+    else g->addToLegend();
+  }
+}
+
+}  // namespace
+
+InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("inspectorPage"));
+  setAcceptDrops(true);
+  loader_ = new LatestWins(this);
+  model_ = new TensorTableModel(this);
+  proxy_ = new TensorFilterProxy(this);
+  proxy_->setSourceModel(model_);
+
+  open_ = new QPushButton(tr("Open file…"), this);
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setEnabled(false);
+  fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file."), this);
+  fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(220);
+  progress_->setVisible(false);
+  message_ = new QLabel(this);
+  message_->setObjectName(QStringLiteral("inspectorMessage"));
+  message_->setWordWrap(true);
+  message_->setStyleSheet(QStringLiteral("color: #b00020;"));
+  message_->setVisible(false);
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText(tr("Filter by name (text or *wildcard*)"));
+  filter_->setClearButtonEnabled(true);
+  matricesOnly_ = new QCheckBox(tr("Matrices only"), this);
+  matricesOnly_->setChecked(true);
+  sigmaMax_ = new QDoubleSpinBox(this);
+  sigmaMax_->setRange(0.001, 1e6);
+  sigmaMax_->setDecimals(3);
+  sigmaMax_->setValue(1.0);
+  rmsUnits_ = new QCheckBox(tr("RMS→RMS units"), this);
+  rmsUnits_->setToolTip(tr("σmax and the bars in the RMS→RMS norm σ₁·√(d_in/d_out) of a (d_out, d_in) matrix"));
+  rmsUnits_->setChecked(true);
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(open_);
+  top->addWidget(cancel_);
+  top->addWidget(progress_);
+  top->addWidget(fileLabel_, 1);
+  top->addWidget(new QLabel(tr("σmax"), this));
+  top->addWidget(sigmaMax_);
+  top->addWidget(rmsUnits_);
+
+  table_ = new QTableView(this);
+  table_->setObjectName(QStringLiteral("tensorTable"));
+  table_->setModel(proxy_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(-1, Qt::AscendingOrder);  // file order until a header is clicked
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->verticalHeader()->setVisible(false);
+  // Numbers sized to their contents; the name takes the rest (elided in the middle: the
+  // tail names the matrix, the tooltip has it all).
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSectionResizeMode(TensorTableModel::Name, QHeaderView::Stretch);
+  table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setWordWrap(false);
+  table_->setAlternatingRowColors(true);
+  auto* filterRow = new QHBoxLayout;
+  filterRow->addWidget(filter_, 1);
+  filterRow->addWidget(matricesOnly_);
+  bound_ = new QLabel(this);
+  bound_->setObjectName(QStringLiteral("boundLabel"));
+  bound_->setWordWrap(true);
+  bound_->setTextFormat(Qt::RichText);
+  trace_ = new QTableWidget(0, 4, this);
+  trace_->setHorizontalHeaderLabels({tr("Layer"), tr("L block"), tr("L after"), tr("activation bound")});
+  trace_->verticalHeader()->setVisible(false);
+  trace_->horizontalHeader()->setStretchLastSection(true);
+  trace_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  auto* left = new QWidget(this);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addLayout(filterRow);
+  leftLayout->addWidget(table_, 3);
+  leftLayout->addWidget(bound_);
+  leftLayout->addWidget(trace_, 1);
+
+  spectrum_ = new widgets::SpectrumPlot(this);
+  spectrum_->setObjectName(QStringLiteral("inspectorSpectrum"));
+  spectrum_->setTitle(tr("Spectrum of the selected matrix"));
+  spectrum_->setLogY(true);
+  spectrum_->setStepControlsVisible(false);
+  bars_ = new widgets::BarChartPlot(this);
+  bars_->setObjectName(QStringLiteral("inspectorBars"));
+  whatIf_ = new WhatIfPanel(this);
+  auto* right = new QSplitter(Qt::Vertical, this);
+  right->addWidget(spectrum_);
+  right->addWidget(bars_);
+  right->addWidget(whatIf_);
+  right->setSizes({420, 300, 230});
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(left);
+  split->addWidget(right);
+  split->setSizes({700, 900});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(message_);
+  layout->addWidget(split, 1);
+
+  connect(open_, &QPushButton::clicked, this, &InspectorPage::chooseFile);
+  connect(cancel_, &QPushButton::clicked, this, &InspectorPage::cancelLoad);
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& t) {
+    proxy_->setNameFilter(t);
+    updateBars();
+  });
+  connect(matricesOnly_, &QCheckBox::toggled, this, [this](bool on) {
+    proxy_->setMatricesOnly(on);
+    updateBars();
+  });
+  connect(proxy_, &QSortFilterProxyModel::layoutChanged, this, &InspectorPage::updateBars);
+  connect(sigmaMax_, &QDoubleSpinBox::valueChanged, this, [this] {
+    updateSigmaMaxLine();
+    updateBars();
+  });
+  connect(rmsUnits_, &QCheckBox::toggled, this, [this] {
+    updateSigmaMaxLine();
+    updateBars();
+  });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &InspectorPage::onSelectionChanged);
+  connect(bars_, &widgets::BarChartPlot::barClicked, this, [this](int, const QString& name) { selectTensor(name); });
+  connect(loader_, &LatestWins::busyChanged, this, [this](bool busy) {
+    cancel_->setEnabled(busy);
+    progress_->setVisible(busy);
+  });
+  connect(loader_, &LatestWins::errorOccurred, this, &InspectorPage::showError);
+  connect(loader_, &LatestWins::cancelled, this, [this] {
+    message_->setText(file_.path.isEmpty() ? tr("Loading cancelled.") : tr("Loading cancelled; still showing %1.").arg(QFileInfo(file_.path).fileName()));
+    message_->setVisible(true);
+    Q_EMIT loadCancelled();
+  });
+  connect(whatIf_, &WhatIfPanel::previewReady, this, [this](const std::vector<double>& before, const std::vector<double>& after) {
+    if (selected_.isEmpty()) return;
+    spectrum_->setRun(kRun, tr("after the method (what if)"), widgets::runColor(1));
+    spectrum_->addSnapshot(kRun, selected_, 0, after, before);
+    spectrum_->requestReplot();
+    relabelSpectrum(spectrum_, tr("after the method (what if)"), tr("%1 now").arg(selected_));
+  });
+  connect(whatIf_, &WhatIfPanel::previewCleared, this, &InspectorPage::onSelectionChanged);
+  connect(whatIf_, &WhatIfPanel::openInClipLab, this, &InspectorPage::openInClipLab);
+}
+
+void InspectorPage::chooseFile() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open a checkpoint"), QFileInfo(file_.path).absolutePath(),
+                                                    tr("Tensor files (*.safetensors *.npz *.npy *.pt *.pth);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+void InspectorPage::openFile(const QString& path) {
+  message_->setVisible(false);
+  progress_->setRange(0, 0);
+  fileLabel_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+  QPointer<QProgressBar> bar = progress_;
+  loader_->submit([this, path, bar](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    const auto report = [bar](int done, int total) {
+      QMetaObject::invokeMethod(
+          bar,
+          [bar, done, total] {
+            if (!bar) return;
+            bar->setRange(0, total);
+            bar->setValue(done);
+          },
+          Qt::QueuedConnection);
+    };
+    InspectedFile file = inspectFile(path, report, &cancel);
+    return [this, file = std::move(file)]() mutable { showFile(std::move(file)); };
+  });
+}
+
+void InspectorPage::cancelLoad() { loader_->cancel(); }
+bool InspectorPage::isLoading() const { return loader_->busy(); }
+QString InspectorPage::errorText() const { return message_->isVisible() ? message_->text() : QString(); }
+
+void InspectorPage::showError(const QString& message) {
+  message_->setText(tr("Cannot open: %1").arg(message));
+  message_->setVisible(true);
+  fileLabel_->setText(file_.path.isEmpty() ? tr("No file.") : file_.path);
+  Q_EMIT failed(message);
+}
+
+void InspectorPage::showFile(InspectedFile file) {
+  file_ = std::move(file);
+  int matrices = 0;
+  for (const auto& t : file_.tensors) matrices += t.isMatrix() ? 1 : 0;
+  fileLabel_->setText(tr("%1 — %2, %3 tensors, %4 matrices").arg(file_.path, file_.format).arg(file_.tensors.size()).arg(matrices));
+  model_->setTensors(file_.tensors);
+  // Workbench checkpoints also hold optimizer moments: start with the weights.
+  filter_->setText(file_.workbenchCheckpoint ? QStringLiteral("param.") : QString());
+  trace_->setRowCount(0);
+  if (file_.sigmaMax) {
+    const QSignalBlocker block(sigmaMax_);
+    sigmaMax_->setValue(*file_.sigmaMax);
+    rmsUnits_->setChecked(file_.sigmaMaxRms);
+  }
+  // The note column only when some tensor has a note.
+  table_->setColumnHidden(TensorTableModel::Note, std::none_of(file_.tensors.begin(), file_.tensors.end(),
+                                                               [](const InspectedTensor& t) { return !t.note.isEmpty(); }));
+  if (file_.workbenchCheckpoint) {
+    QString text = tr("<b>Workbench checkpoint</b>, step %1: %2<br>").arg(file_.step).arg(file_.runSummary.toHtmlEscaped());
+    if (file_.lipschitzBound) text += tr("Lipschitz upper bound (RMS→RMS, App. D): <b>%1</b>").arg(*file_.lipschitzBound, 0, 'g', 5);
+    else text += file_.boundNote.toHtmlEscaped();
+    bound_->setText(text);
+    for (const auto& r : file_.trace) {
+      const int row = trace_->rowCount();
+      trace_->insertRow(row);
+      trace_->setItem(row, 0, new QTableWidgetItem(r.name));
+      int col = 1;
+      for (double v : {r.blockLipschitz, r.lipschitzAfter, r.activationBound})
+        trace_->setItem(row, col++, new QTableWidgetItem(QString::number(v, 'g', 5)));
+    }
+  } else {
+    bound_->setText(tr("Lipschitz bound: only for the workbench's own checkpoints (this is a %1 file).").arg(file_.format));
+  }
+  trace_->setVisible(!file_.trace.empty());
+  updateBars();
+  whatIf_->clearTensor();
+  selected_.clear();
+  // Select the first matrix so the spectrum is never empty after a load.
+  if (proxy_->rowCount() > 0) table_->selectRow(0);
+  Q_EMIT loaded();
+}
+
+double InspectorPage::rmsScaleOf(const InspectedTensor& t) const {
+  return t.isMatrix() && t.shape[0] > 0 ? std::sqrt(static_cast<double>(t.shape[1]) / static_cast<double>(t.shape[0])) : 1.0;
+}
+
+void InspectorPage::onSelectionChanged() {
+  const QModelIndex current = table_->currentIndex();
+  const InspectedTensor* t = current.isValid() ? model_->tensorAt(proxy_->mapToSource(current).row()) : nullptr;
+  spectrum_->clearSnapshots();
+  if (!t || !t->hasStats || t->singularValues.empty()) {
+    selected_.clear();
+    whatIf_->clearTensor();
+    spectrum_->requestReplot();
+    bars_->setHighlighted(-1);
+    return;
+  }
+  const bool changed = selected_ != t->name;
+  selected_ = t->name;
+  spectrum_->setRun(kRun, t->name, widgets::runColor(0));
+  spectrum_->addSnapshot(kRun, t->name, 0, t->singularValues);
+  updateSigmaMaxLine();
+  spectrum_->requestReplot();
+  relabelSpectrum(spectrum_, tr("σᵢ of %1").arg(t->name), QString());
+  bars_->setHighlighted(static_cast<int>(bars_->names().indexOf(t->name)));
+  if (changed) whatIf_->setTensor(file_.file, t->name);
+}
+
+bool InspectorPage::selectTensor(const QString& name) {
+  for (int row = 0; row < proxy_->rowCount(); ++row) {
+    const QModelIndex index = proxy_->index(row, TensorTableModel::Name);
+    if (index.data().toString() == name) {
+      table_->setCurrentIndex(index);
+      table_->selectRow(row);
+      return true;
+    }
+  }
+  return false;
+}
+
+void InspectorPage::updateSigmaMaxLine() {
+  const InspectedTensor* t = nullptr;
+  for (const auto& x : model_->tensors())
+    if (x.name == selected_) t = &x;
+  const double line = !t ? std::numeric_limits<double>::quiet_NaN() : rmsUnits_->isChecked() ? sigmaMax_->value() / rmsScaleOf(*t) : sigmaMax_->value();
+  spectrum_->setSigmaMax(line);
+  spectrum_->requestReplot();
+}
+
+void InspectorPage::updateBars() {
+  QStringList names;
+  std::vector<double> values;
+  const bool rms = rmsUnits_->isChecked();
+  for (int row = 0; row < proxy_->rowCount(); ++row) {
+    const InspectedTensor* t = model_->tensorAt(proxy_->mapToSource(proxy_->index(row, 0)).row());
+    if (!t || !t->hasStats) continue;
+    names << t->name;
+    values.push_back(rms ? t->rmsNorm : t->sigma1);
+  }
+  bars_->setBars(names, values);
+  bars_->setValueLabel(rms ? tr("RMS→RMS norm") : tr("σ₁"));
+  bars_->setTitle(rms ? tr("Every matrix's RMS→RMS norm (shown rows)") : tr("Every matrix's σ₁ (shown rows)"));
+  bars_->setReferenceLine(sigmaMax_->value(), tr("σmax"));
+  bars_->setHighlighted(static_cast<int>(names.indexOf(selected_)));
+  bars_->requestReplot();
+}
+
+void InspectorPage::replotNow() {
+  spectrum_->replotNow();
+  bars_->replotNow();
+}
+
+void InspectorPage::dragEnterEvent(QDragEnterEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.size() == 1 && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void InspectorPage::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.size() == 1 && urls.front().isLocalFile()) {
+    openFile(urls.front().toLocalFile());
+    event->acceptProposedAction();
+  }
+}
+
+}  // namespace lwb::app::pages

@@ -1,0 +1,103 @@
+// Checkpoint Inspector: open (or drop) a .safetensors, .npz, .npy or .pt file; it is read and
+// every tensor's spectrum computed on a worker with progress and Cancel. A sortable,
+// filterable table of the tensors; the selected matrix's spectrum (ranked, or a log-log
+// density) with the σmax line; every matrix's σ₁ (or RMS→RMS norm) as bars; for workbench
+// checkpoints the Lipschitz bound and its per-layer trace; a "what if" preview of any method.
+#pragma once
+
+#include "app/pages/inspector/inspected_file.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QTableWidget;
+
+namespace lwb::widgets {
+class BarChartPlot;
+class SpectrumPlot;
+}  // namespace lwb::widgets
+
+namespace lwb::app::pages {
+
+class LatestWins;
+class TensorFilterProxy;
+class TensorTableModel;
+class WhatIfPanel;
+
+class InspectorPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit InspectorPage(QWidget* parent = nullptr);
+
+  // Starts reading `path` (a previous load is cancelled).
+  void openFile(const QString& path);
+  void cancelLoad();
+  bool isLoading() const;
+  // The file shown (empty before the first successful load).
+  const InspectedFile& inspected() const { return file_; }
+  QString errorText() const;
+  // Selects a tensor by name in the table (false if not shown).
+  bool selectTensor(const QString& name);
+  void replotNow();
+
+  TensorTableModel* model() const { return model_; }
+  TensorFilterProxy* proxy() const { return proxy_; }
+  QTableView* table() const { return table_; }
+  QLineEdit* filterEdit() const { return filter_; }
+  widgets::SpectrumPlot* spectrumPlot() const { return spectrum_; }
+  widgets::BarChartPlot* barPlot() const { return bars_; }
+  QTableWidget* traceTable() const { return trace_; }
+  QLabel* boundLabel() const { return bound_; }
+  WhatIfPanel* whatIf() const { return whatIf_; }
+
+ Q_SIGNALS:
+  void loaded();
+  void failed(const QString& message);
+  void loadCancelled();
+  void openInClipLab(std::shared_ptr<const io::TensorFile> file, const QString& name);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void showFile(InspectedFile file);
+  void showError(const QString& message);
+  void onSelectionChanged();
+  void updateBars();
+  void updateSigmaMaxLine();
+  double rmsScaleOf(const InspectedTensor& t) const;
+  void chooseFile();
+
+  LatestWins* loader_ = nullptr;
+  InspectedFile file_;
+  TensorTableModel* model_ = nullptr;
+  TensorFilterProxy* proxy_ = nullptr;
+  QPushButton* open_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QLabel* fileLabel_ = nullptr;
+  QLabel* message_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLineEdit* filter_ = nullptr;
+  QCheckBox* matricesOnly_ = nullptr;
+  QDoubleSpinBox* sigmaMax_ = nullptr;
+  QCheckBox* rmsUnits_ = nullptr;
+  QTableView* table_ = nullptr;
+  QLabel* bound_ = nullptr;
+  QTableWidget* trace_ = nullptr;
+  widgets::SpectrumPlot* spectrum_ = nullptr;
+  widgets::BarChartPlot* bars_ = nullptr;
+  WhatIfPanel* whatIf_ = nullptr;
+  QString selected_;
+};
+
+}  // namespace lwb::app::pages

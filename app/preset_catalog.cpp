@@ -1,0 +1,105 @@
+#include "app/preset_catalog.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace lwb::app {
+namespace {
+
+using nlohmann::json;
+
+QString text(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+QString summaryOf(const json& c) {
+  const json model = c.value("model", json::object()), opt = c.value("optimizer", json::object()),
+             cons = c.value("constraint", json::object());
+  QStringList parts{text(c, "task"), text(model, "kind"), text(opt, "kind")};
+  QString method = text(cons, "method");
+  if (const auto s = cons.find("sigma_max"); s != cons.end() && s->is_number())
+    method += QStringLiteral(" σmax=%1").arg(s->get<double>());
+  parts << method;
+  parts.removeAll(QString());
+  return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace
+
+PresetCatalog PresetCatalog::load() {
+  QStringList folders;
+  const QString env = qEnvironmentVariable("LWB_PRESETS_DIR");
+  if (!env.isEmpty()) folders << env;
+#ifdef LWB_SOURCE_DIR
+  folders << QStringLiteral(LWB_SOURCE_DIR "/resources/presets");
+#endif
+  folders << QStringLiteral(":/presets");
+  for (const QString& f : folders) {
+    PresetCatalog c = loadFrom(f);
+    if (!c.presets_.empty()) return c;
+  }
+  return {};
+}
+
+PresetCatalog PresetCatalog::loadFrom(const QString& folder) {
+  PresetCatalog c;
+  c.folder_ = folder;
+  const QDir dir(folder);
+  // A disk folder resources/presets sits two levels below the repository root; for the
+  // built-in copy the source tree (if still there) or the working directory stands in.
+  if (folder.startsWith(QLatin1Char(':'))) {
+#ifdef LWB_SOURCE_DIR
+    c.repoRoot_ = QStringLiteral(LWB_SOURCE_DIR);
+#endif
+  } else {
+    c.repoRoot_ = QDir::cleanPath(dir.absoluteFilePath(QStringLiteral("../..")));
+  }
+  for (const QFileInfo& fi : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+    QFile f(fi.filePath());
+    if (!f.open(QIODevice::ReadOnly) || f.size() > (1 << 20)) {
+      c.problems_ << QStringLiteral("%1: cannot read").arg(fi.fileName());
+      continue;
+    }
+    const QByteArray bytes = f.readAll();
+    json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      c.problems_ << QStringLiteral("%1: not a JSON object").arg(fi.fileName());
+      continue;
+    }
+    c.presets_.push_back({fi.completeBaseName(), summaryOf(j), std::move(j)});
+  }
+  return c;
+}
+
+QStringList PresetCatalog::ids() const {
+  QStringList out;
+  for (const auto& p : presets_) out << p.id;
+  return out;
+}
+
+const Preset* PresetCatalog::find(const QString& id) const {
+  for (const auto& p : presets_)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+QString PresetCatalog::resolveDataPath(const QString& path) const {
+  if (path.isEmpty() || QFileInfo(path).isAbsolute()) return path;
+  if (QFileInfo::exists(path)) return QFileInfo(path).absoluteFilePath();
+  if (!repoRoot_.isEmpty()) {
+    const QString fromRoot = QDir(repoRoot_).absoluteFilePath(path);
+    if (QFileInfo::exists(fromRoot)) return QDir::cleanPath(fromRoot);
+  }
+  return path;
+}
+
+json PresetCatalog::withResolvedPaths(const json& config) const {
+  json out = config;
+  if (const auto it = out.find("data_path"); it != out.end() && it->is_string())
+    *it = resolveDataPath(QString::fromStdString(it->get<std::string>())).toStdString();
+  return out;
+}
+
+}  // namespace lwb::app

@@ -1,0 +1,46 @@
+// The presets the run panel offers: resources/presets/<id>.json. Looked up in
+// $LWB_PRESETS_DIR, then the source tree's resources/presets (a developer build), then
+// the copy compiled into the app (:/presets), so an installed app still has them.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace lwb::app {
+
+struct Preset {
+  QString id;       // file name without .json
+  QString summary;  // "chars · lipschitz_gpt · muon · spectral_soft_cap σmax=3"
+  nlohmann::json config;
+};
+
+class PresetCatalog {
+ public:
+  // Reads every *.json of the first folder that has any; malformed files are skipped and
+  // named in problems().
+  static PresetCatalog load();
+  static PresetCatalog loadFrom(const QString& folder);
+
+  QStringList ids() const;
+  const Preset* find(const QString& id) const;
+  QString folder() const { return folder_; }
+  QStringList problems() const { return problems_; }
+
+  // Presets' data paths are relative to the repository root. Returns an absolute path:
+  // relative to the working directory when it exists there, else to the repository root;
+  // unchanged when neither has it (the form then says it does not exist).
+  QString resolveDataPath(const QString& path) const;
+  // The config with data_path resolved as above.
+  nlohmann::json withResolvedPaths(const nlohmann::json& config) const;
+
+ private:
+  QString folder_, repoRoot_;
+  std::vector<Preset> presets_;
+  QStringList problems_;
+};
+
+}  // namespace lwb::app

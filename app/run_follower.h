@@ -1,0 +1,63 @@
+// Follows a run directory that another process (lipschitz-cli, another app, a cluster job
+// synced with rsync) may still be writing: tails metrics.jsonl from the byte offset it has
+// read so far (a torn last line waits until it is complete), picks up new spectra
+// snapshots from spectra.json/spectra.bin, and watches status. Lives on its own thread
+// and polls on a timer, so the GUI thread never reads files; results go to a Mailbox.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+class QTimer;
+
+namespace lwb::app {
+
+class Mailbox;
+
+class RunFollower : public QObject {
+  Q_OBJECT
+
+ public:
+  RunFollower(QString runDir, std::shared_ptr<Mailbox> mailbox, int pollMs = 250);
+  ~RunFollower() override;
+
+  // One pass over the directory (what each timer tick does). Returns true once the run
+  // has ended (status finished/diverged/stopped/failed) and everything has been read.
+  // Public so tests can drive it without threads.
+  bool poll();
+
+  // Reading stops at this many bytes per poll, so one tick stays cheap on a huge file;
+  // the rest comes on the next ticks.
+  static constexpr qint64 kMaxBytesPerPoll = qint64{8} << 20;
+
+ public Q_SLOTS:
+  void start();  // on the follower's thread: first poll now, then every pollMs
+  void stop();   // stops polling and emits finished()
+
+ Q_SIGNALS:
+  void finished();
+
+ private:
+  void readConfig();
+  bool readMetrics();  // true when caught up with the file (a torn last line may remain)
+  void readSpectra();
+  bool readStatus();  // true when the status is terminal (summary posted)
+
+  QString dir_;
+  std::shared_ptr<Mailbox> mailbox_;
+  int pollMs_;
+  QTimer* timer_ = nullptr;
+  bool configRead_ = false;
+  bool ended_ = false;
+  qint64 metricsOffset_ = 0;
+  std::uint64_t metricsFileId_ = 0;  // inode: a resumed run rewrites metrics.jsonl
+  qint64 spectraIndexSize_ = -1;
+  qint64 spectraIndexTime_ = -1;
+  std::int64_t lastSpectraStep_ = -1;
+  QString lastStatus_;
+};
+
+}  // namespace lwb::app

@@ -1,0 +1,87 @@
+// The app's runs: starts training runs and follows run directories, gives each a colour,
+// and coalesces their live data (ARCHITECTURE.md "Threading"): a session's payload-free
+// dataReady() only marks it dirty and starts ONE single-shot throttle timer if it is not
+// already running (never restarted per event); when it fires, every dirty session's
+// mailbox is swapped out and deltasReady() is emitted once, so the dashboard replots at
+// most 1000 / replotIntervalMs times per second however many runs stream.
+#pragma once
+
+#include "app/run_session.h"
+
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace lwb::app {
+
+// LibTorch intra-op threads for the app's runs: $LWB_THREADS when set, else every core but
+// one. The GUI thread needs a core of its own: OpenMP workers spin while they wait, so
+// with every core training the event loop and the workers slow each other down. (A run's
+// `threads` key still sets its own count.) Returns the count in effect.
+int applyAppIntraOpThreads();
+
+struct SessionDelta {
+  RunSession* session = nullptr;
+  RunDelta delta;
+};
+
+class RunManager : public QObject {
+  Q_OBJECT
+
+ public:
+  static constexpr int kDefaultReplotIntervalMs = 34;  // <= 30 replots per second
+
+  explicit RunManager(QObject* parent = nullptr);
+  ~RunManager() override;
+
+  // Where new runs write their run directories ($LWB_RUNS_DIR, the settings, or the
+  // app's data folder).
+  void setRunsFolder(const QString& folder) { runsFolder_ = folder; }
+  QString runsFolder() const { return runsFolder_; }
+
+  // Starts training a validated config; label names the run in the list ("chars_small_cpu").
+  // Returns nullptr and sets *error when the runs folder cannot be used.
+  RunSession* startRun(const nlohmann::json& config, const QString& label, QString* error);
+  // Follows an existing run directory (finished or still being written).
+  RunSession* followRun(const QString& runDir, QString* error);
+  // A run fed by the caller through session->mailbox() (synthetic data in tests and the
+  // benchmark, or runs a later page loads itself).
+  RunSession* addRun(const QString& label, const QString& runDir = QString());
+  void removeRun(RunSession* session);  // stops it first
+
+  QList<RunSession*> sessions() const { return sessions_; }
+  RunSession* session(const QString& id) const;
+  bool anyActive() const;        // a run is training or being followed
+  bool anyThreadRunning() const;
+  void stopAll();
+
+  void setReplotInterval(int ms) { throttle_.setInterval(ms); }
+  int replotInterval() const { return throttle_.interval(); }
+  // Takes and publishes pending data now (tests, screenshots).
+  void flush();
+
+ Q_SIGNALS:
+  void sessionAdded(lwb::app::RunSession* session);
+  void sessionRemoved(lwb::app::RunSession* session);  // before deletion
+  void sessionStateChanged(lwb::app::RunSession* session);
+  // Once per throttle tick, with every session that had data.
+  void deltasReady(const QList<lwb::app::SessionDelta>& batch);
+  void allThreadsFinished();
+
+ private:
+  RunSession* addSession(const QString& label, const QString& runDir);
+  void onDataReady(RunSession* session);
+  QString newRunDir(const QString& label, QString* error) const;
+
+  QList<RunSession*> sessions_;
+  QList<RunSession*> retiring_;  // removed, thread still winding down
+  QSet<RunSession*> dirty_;
+  QTimer throttle_;
+  QString runsFolder_;
+  int nextIndex_ = 0;
+};
+
+}  // namespace lwb::app

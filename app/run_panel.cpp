@@ -1,0 +1,106 @@
+#include "app/run_panel.h"
+
+#include "io/input_error.h"
+#include "run/run_config.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace lwb::app {
+
+RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), catalog_(std::move(catalog)) {
+  presets_ = new QComboBox(this);
+  presets_->setObjectName(QStringLiteral("presetBox"));
+  presets_->addItem(tr("(engine defaults)"), QString());
+  for (const QString& id : catalog_.ids()) {
+    presets_->addItem(id, id);
+    presets_->setItemData(presets_->count() - 1, catalog_.find(id)->summary, Qt::ToolTipRole);
+  }
+
+  form_ = new RunForm(this);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(form_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+  verdict_ = new QLabel(this);
+  verdict_->setObjectName(QStringLiteral("formVerdict"));
+  verdict_->setWordWrap(true);
+  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  start_ = new QPushButton(tr("Start run"), this);
+  start_->setObjectName(QStringLiteral("startButton"));
+  start_->setToolTip(tr("Start training this configuration (F5)"));
+
+  auto* top = new QFormLayout;
+  top->addRow(tr("Preset"), presets_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(top);
+  layout->addWidget(scroll, 1);
+  layout->addWidget(verdict_);
+  layout->addWidget(start_);
+
+  connect(presets_, &QComboBox::activated, this, [this] {
+    const QString id = presets_->currentData().toString();
+    if (id.isEmpty()) form_->setConfig(run::toJson(run::RunConfig{}));
+    else selectPreset(id);
+  });
+  connect(form_, &RunForm::validityChanged, this, &RunPanel::showVerdict);
+  connect(start_, &QPushButton::clicked, this, &RunPanel::requestStart);
+  showVerdict(form_->valid(), form_->validationError());
+}
+
+bool RunPanel::selectPreset(const QString& id) {
+  const Preset* p = catalog_.find(id);
+  if (!p) return false;
+  presets_->setCurrentIndex(presets_->findData(id));
+  form_->setConfig(catalog_.withResolvedPaths(p->config));
+  return true;
+}
+
+QString RunPanel::presetId() const { return presets_->currentData().toString(); }
+
+QString RunPanel::applyOverrides(const QStringList& assignments) {
+  nlohmann::json cfg = form_->config();
+  try {
+    for (const QString& a : assignments) run::applyOverride(cfg, a.toStdString());
+  } catch (const InputError& e) {
+    return QString::fromStdString(e.what());
+  } catch (const nlohmann::json::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+  form_->setConfig(cfg);
+  return form_->validationError();
+}
+
+QString RunPanel::runLabel() const {
+  const QString preset = presetId();
+  return preset.isEmpty() ? form_->fieldText(QStringLiteral("task")) : preset;
+}
+
+void RunPanel::requestStart() {
+  if (!form_->valid()) {
+    showVerdict(false, form_->validationError());
+    return;
+  }
+  Q_EMIT startRequested(form_->config(), runLabel());
+}
+
+void RunPanel::showVerdict(bool valid, const QString& error) {
+  start_->setEnabled(valid);
+  if (valid) {
+    verdict_->setText(tr("Ready: the engine accepts this configuration."));
+    verdict_->setStyleSheet(QString());
+  } else {
+    verdict_->setText(tr("Refused — %1").arg(error));
+    verdict_->setStyleSheet(QStringLiteral("color: #d55e00;"));
+  }
+}
+
+}  // namespace lwb::app

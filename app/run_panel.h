@@ -1,0 +1,55 @@
+// The run panel: a preset picker, the run form, the form's verdict, and Start. Start is
+// enabled only while the engine accepts the config; the reason is shown when it does not.
+#pragma once
+
+#include "app/preset_catalog.h"
+#include "app/run_form.h"
+
+#include <QWidget>
+
+#include <nlohmann/json.hpp>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace lwb::app {
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  RunPanel(PresetCatalog catalog, QWidget* parent = nullptr);
+
+  const PresetCatalog& catalog() const { return catalog_; }
+  // Loads a preset into the form (data paths resolved); false for an unknown id.
+  bool selectPreset(const QString& id);
+  QString presetId() const;  // empty when the form holds the engine defaults
+  // Applies "key=value" assignments (config keys, dots for nesting, values as JSON) on
+  // top of the form, as lipschitz-cli's --set does. Returns the first error, or empty.
+  QString applyOverrides(const QStringList& assignments);
+
+  RunForm* form() const { return form_; }
+  QPushButton* startButton() const { return start_; }
+  bool canStart() const { return form_->valid(); }
+  // What the run list calls a run started from here.
+  QString runLabel() const;
+
+ public Q_SLOTS:
+  // Emits startRequested() when the form is valid; otherwise leaves the reason shown.
+  void requestStart();
+
+ Q_SIGNALS:
+  void startRequested(const nlohmann::json& config, const QString& label);
+
+ private:
+  void showVerdict(bool valid, const QString& error);
+
+  PresetCatalog catalog_;
+  QComboBox* presets_ = nullptr;
+  RunForm* form_ = nullptr;
+  QLabel* verdict_ = nullptr;
+  QPushButton* start_ = nullptr;
+};
+
+}  // namespace lwb::app

@@ -1,0 +1,89 @@
+// One run in the app: a training run on its own engine thread, or a run directory being
+// followed. Owns the thread, the mailbox its producer posts to, and the run's history.
+// Lives on the GUI thread; nothing here blocks except the bounded wait in the destructor
+// (application exit).
+#pragma once
+
+#include "app/engine_worker.h"
+#include "app/run_history.h"
+#include "app/run_types.h"
+
+#include <QByteArray>
+#include <QColor>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QThread;
+
+namespace lwb::app {
+
+class Mailbox;
+class RunFollower;
+
+class RunSession : public QObject {
+  Q_OBJECT
+
+ public:
+  // How long the destructor waits for the thread after asking it to stop (one training
+  // step on a slow device is the longest it should need).
+  static constexpr int kShutdownWaitMs = 30000;
+
+  RunSession(QString id, QString label, QColor color, QString runDir, QObject* parent = nullptr);
+  ~RunSession() override;
+
+  // Starts training `configJson` into runDir (which must not exist yet) on a new thread.
+  void startTraining(QByteArray configJson);
+  // Starts following runDir (polling every pollMs on a new thread).
+  void startFollowing(int pollMs = 250);
+
+  void pause();
+  void resume();
+  void stop();  // training: stop after the current step; following: stop following
+
+  QString id() const { return id_; }
+  QString label() const { return label_; }
+  QColor color() const { return color_; }
+  QString runDir() const { return runDir_; }
+  bool isFollowing() const { return following_; }
+  RunState state() const { return state_; }
+  const std::optional<RunEnd>& end() const { return end_; }
+  const RunHistory& history() const { return history_; }
+  bool threadRunning() const;
+  // Progress in [0, 1], or -1 when the total is unknown.
+  double progress() const;
+
+  // The producer's end: what a worker, a follower (or a test) posts to.
+  std::shared_ptr<Mailbox> mailbox() const { return mailbox_; }
+
+  // GUI thread: swaps the mailbox out (short lock) and folds it into history().
+  RunDelta takeDelta();
+
+  // Bounded wait for the thread (tests, exit). True when it has finished.
+  bool waitForThread(int ms);
+
+ Q_SIGNALS:
+  void dataReady();  // the mailbox has something (payload-free)
+  void stateChanged(lwb::app::RunState state);
+  void threadFinished();
+
+ private:
+  void setState(RunState s);
+  QThread* newThread();
+
+  QString id_, label_, runDir_;
+  QColor color_;
+  bool following_ = false;
+  RunState state_ = RunState::Starting;
+  std::optional<RunEnd> end_;
+  RunHistory history_;
+  std::shared_ptr<Mailbox> mailbox_;
+  RunControl control_;
+  QThread* thread_ = nullptr;
+  QPointer<RunFollower> follower_;
+};
+
+}  // namespace lwb::app

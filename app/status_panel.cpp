@@ -1,0 +1,130 @@
+#include "app/status_panel.h"
+
+#include "app/run_session.h"
+
+#include <QFile>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <unistd.h>
+
+#include <cmath>
+
+namespace lwb::app {
+namespace {
+
+// Resident set size of this process, from /proc (Linux); -1 elsewhere.
+qint64 residentBytes() {
+  QFile f(QStringLiteral("/proc/self/statm"));
+  if (!f.open(QIODevice::ReadOnly)) return -1;
+  const QList<QByteArray> fields = f.readAll().split(' ');
+  if (fields.size() < 2) return -1;
+  return fields[1].toLongLong() * static_cast<qint64>(sysconf(_SC_PAGESIZE));
+}
+
+QString bytesText(qint64 bytes) { return QString::fromStdString(formatBytes(bytes)); }
+
+}  // namespace
+
+StatusPanel::StatusPanel(QStatusBar* bar) : QObject(bar) {
+  state_ = new QLabel(bar);
+  state_->setObjectName(QStringLiteral("runStateLabel"));
+  state_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  progress_ = new QProgressBar(bar);
+  progress_->setObjectName(QStringLiteral("runProgress"));
+  progress_->setRange(0, 1000);
+  progress_->setMinimumWidth(360);
+  progress_->setTextVisible(true);
+  device_ = new QLabel(bar);
+  memory_ = new QLabel(bar);
+  bar->addWidget(state_, 1);
+  bar->addPermanentWidget(progress_);
+  bar->addPermanentWidget(device_);
+  bar->addPermanentWidget(memory_);
+  memoryTimer_ = new QTimer(this);
+  memoryTimer_->setInterval(2000);
+  connect(memoryTimer_, &QTimer::timeout, this, &StatusPanel::refreshMemory);
+  memoryTimer_->start();
+  refreshMemory();
+  showRun(nullptr);
+}
+
+QString StatusPanel::formatDuration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("—");
+  const qint64 s = static_cast<qint64>(std::llround(seconds));
+  if (s >= 3600) return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+void StatusPanel::setDevices(const std::vector<DeviceInfo>& devices) {
+  devices_ = devices;
+  QStringList names;
+  for (const auto& d : devices) names << QString::fromStdString(d.name);
+  device_->setText(names.join(QStringLiteral(" | ")));
+  refreshMemory();
+}
+
+void StatusPanel::showRun(RunSession* s) {
+  run_ = s;
+  if (!s) {
+    state_->setText(tr("No run selected: choose a preset and press Start (F5), or open a run folder (Ctrl+O)."));
+    state_->setStyleSheet(QString());
+    progress_->setValue(0);
+    progress_->setFormat(tr("idle"));
+    return;
+  }
+  const StepSample* latest = s->history().latest();
+  const auto total = s->history().totalSteps();
+  const int64_t step = s->end() && s->end()->steps > 0 ? s->end()->steps : (latest ? latest->step : 0);
+  const double p = s->progress();
+  progress_->setValue(p < 0 ? 0 : static_cast<int>(std::lround(p * 1000)));
+  QString format = total ? tr("step %1 / %2").arg(step).arg(*total) : tr("step %1").arg(step);
+  if (isActive(s->state()) && latest && latest->stepsPerSecond > 0) {
+    format += tr(" · %1 steps/s · ETA %2").arg(latest->stepsPerSecond, 0, 'f', 1).arg(formatDuration(latest->etaSeconds));
+  } else if (s->end() && s->end()->stepsPerSecond > 0) {
+    format += tr(" · %1 steps/s · %2").arg(s->end()->stepsPerSecond, 0, 'f', 1).arg(formatDuration(s->end()->seconds));
+  }
+  progress_->setFormat(format);
+
+  QString text = QStringLiteral("%1 — %2").arg(s->label(), toDisplayString(s->state()));
+  if (s->end() && !s->end()->message.isEmpty()) text += QStringLiteral(": ") + s->end()->message;
+  if (s->state() == RunState::Finished && s->end()) {
+    const RunEnd& e = *s->end();
+    if (e.valLoss) text += tr(" · val loss %1").arg(*e.valLoss, 0, 'g', 4);
+    if (e.valAcc) text += tr(" · val acc %1").arg(*e.valAcc, 0, 'g', 3);
+    if (e.lipschitzBound) text += tr(" · Lipschitz bound %1").arg(*e.lipschitzBound, 0, 'g', 4);
+  }
+  state_->setText(text);
+  state_->setToolTip(s->runDir());
+  const bool bad = s->state() == RunState::Diverged || s->state() == RunState::Failed;
+  state_->setStyleSheet(bad ? QStringLiteral("color: #d55e00; font-weight: bold;") : QString());
+}
+
+void StatusPanel::refreshMemory() {
+  QString text = tr("RAM %1").arg(bytesText(residentBytes()));
+  bool hasGpu = false;
+  for (const auto& d : devices_) hasGpu = hasGpu || d.id.rfind("cuda", 0) == 0;
+  if (hasGpu && !gpuQueryRunning_) {
+    // cudaMemGetInfo can stall behind a running kernel: never on the GUI thread.
+    gpuQueryRunning_ = true;
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
+      gpuText_ = watcher->result();
+      gpuQueryRunning_ = false;
+      watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([] {
+      std::int64_t freeB = -1, totalB = -1;
+      if (!cudaMemoryInfo(0, &freeB, &totalB)) return QString();
+      return QStringLiteral("GPU %1 free of %2").arg(QString::fromStdString(formatBytes(freeB)), QString::fromStdString(formatBytes(totalB)));
+    }));
+  }
+  if (!gpuText_.isEmpty()) text += QStringLiteral(" · ") + gpuText_;
+  memory_->setText(text);
+}
+
+}  // namespace lwb::app

@@ -1,0 +1,18 @@
+# app/ suites (offscreen platform): the workbench library with its engine worker threads.
+# They link Qt Widgets, so they do not reuse the engine tests' precompiled header (built
+# without QT_GUI_LIB); only tst_app_stream includes LibTorch headers (through run/metrics.h).
+function(lwb_add_app_test name)
+  add_executable(${name} ${ARGN})
+  set_target_properties(${name} PROPERTIES AUTOMOC ON)
+  target_link_libraries(${name} PRIVATE workbench Qt6::Test lwb_options)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LWB_THREADS=2")
+endfunction()
+
+foreach(suite tst_app_stream tst_app_units tst_app_follow tst_app_dashboard tst_app_window)
+  lwb_add_app_test(${suite} app/${suite}.cpp)
+endforeach()
+target_compile_definitions(tst_app_units PRIVATE LWB_PRESETS_DIR="${PROJECT_SOURCE_DIR}/resources/presets")
+# The window suite trains tiny models on generated data (no dataset files needed).
+set_tests_properties(tst_app_window PROPERTIES TIMEOUT 900)

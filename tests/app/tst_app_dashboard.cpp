@@ -1,0 +1,120 @@
+// The dashboard fed by several runs at once (synthetic data through the mailboxes): every
+// plot shows every run, the single-run plots (σmax lines, f(σ)) follow the current run,
+// and a removed run leaves every plot.
+#include "app/dashboard.h"
+#include "app/mailbox.h"
+#include "app/run_manager.h"
+#include "widgets/activation_plot.h"
+#include "widgets/lipschitz_bound_plot.h"
+#include "widgets/loss_accuracy_plot.h"
+#include "widgets/scalar_map_plot.h"
+#include "widgets/spectrum_plot.h"
+#include "widgets/weight_norm_plot.h"
+
+#include <QWidget>
+#include <QtTest>
+
+using namespace lwb;
+using namespace lwb::app;
+
+namespace {
+
+// A run with `layers` matrices named prefix0, prefix1, ...; every 10th step evaluates.
+void feed(RunSession* s, const QString& prefix, int layers, int steps, double sigmaMax) {
+  Mailbox& box = *s->mailbox();
+  ConstraintInfo c;
+  c.method = QStringLiteral("spectral_hard_cap");
+  c.sigmaMax = sigmaMax;
+  box.postTotalSteps(steps);
+  box.postConstraint(c);
+  box.postState(RunState::Running);
+  for (int step = 1; step <= steps; ++step) {
+    StepSample m;
+    m.step = step;
+    m.trainLoss = 3.0 / step;
+    m.trainAcc = 0.1;
+    m.lipschitzBound = 1.0 + step;
+    for (int l = 0; l < layers; ++l) {
+      const QString name = prefix + QString::number(l);
+      m.norms.push_back({name, QStringLiteral("hidden"), 1.0 + 0.01 * step, 2.0 + 0.02 * step});
+      m.trace.push_back({name, 1.5, 1.5 * (l + 1), 1.0});
+    }
+    if (step % 10 == 0) {
+      m.valLoss = m.trainLoss;
+      m.valAcc = 0.2;
+      for (int l = 0; l < layers; ++l) m.activations.push_back({prefix + QStringLiteral("block") + QString::number(l), 4.0 + l, 1.0});
+    }
+    box.postStep(m);
+    if (step % 10 == 0) {
+      SpectraSample sp;
+      sp.step = step;
+      for (int l = 0; l < layers; ++l) {
+        std::vector<double> sv(8 + l);
+        for (size_t i = 0; i < sv.size(); ++i) sv[i] = 3.0 / static_cast<double>(i + 1);
+        sp.after[prefix + QString::number(l)] = sv;
+        for (double& v : sv) v *= 1.1;
+        sp.before[prefix + QString::number(l)] = sv;
+      }
+      box.postSpectra(sp);
+    }
+  }
+}
+
+}  // namespace
+
+class TestAppDashboard : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void severalRunsReachEveryPlot();
+};
+
+void TestAppDashboard::severalRunsReachEveryPlot() {
+  QWidget host;
+  RunManager runs;
+  Dashboard dash(&host);
+  QObject::connect(&runs, &RunManager::sessionAdded, &dash, &Dashboard::addRun);
+  QObject::connect(&runs, &RunManager::sessionRemoved, &dash, &Dashboard::removeRun);
+  QObject::connect(&runs, &RunManager::deltasReady, &dash, &Dashboard::apply);
+  host.resize(1200, 900);
+  host.show();
+  for (const auto& p : dash.panels()) p.plot->setParent(&host), p.plot->resize(500, 300), p.plot->show();
+
+  RunSession* a = runs.addRun(QStringLiteral("mlp"));
+  RunSession* b = runs.addRun(QStringLiteral("gpt"));
+  QCOMPARE(dash.currentRun(), a);  // the first run becomes current
+  for (int round = 0; round < 5; ++round) {
+    feed(a, QStringLiteral("layers."), 3, 40, 2.0);
+    feed(b, QStringLiteral("blocks."), 5, 40, 4.0);
+    QTest::qWait(50);
+  }
+  QTRY_COMPARE(b->history().steps().size(), size_t{200});
+  QTRY_COMPARE(a->history().steps().size(), size_t{200});
+  QTest::qWait(100);
+  const QString trainLoss = widgets::LossAccuracyPlot::metricKey(widgets::LossAccuracyPlot::Metric::TrainLoss);
+  for (RunSession* s : {a, b}) {
+    QCOMPARE(dash.lossPlot()->seriesSize(s->id(), trainLoss), size_t{200});
+    QVERIFY(dash.boundPlot()->seriesSize(s->id(), QStringLiteral("lipschitz_bound")) == 200);
+  }
+  QCOMPARE(dash.normPlot()->layers().size(), 8);
+  QCOMPARE(dash.activationPlot()->blocks().size(), 8);
+  QCOMPARE(dash.spectrumPlot()->layers().size(), 8);
+  QCOMPARE(dash.normPlot()->targetMax(), 2.0);
+  QVERIFY(!dash.scalarMapPlot()->curveNames().isEmpty());
+
+  dash.setCurrentRun(b);
+  QCOMPARE(dash.normPlot()->targetMax(), 4.0);
+  dash.spectrumPlot()->setCurrentLayer(QStringLiteral("blocks.4"));
+  dash.spectrumPlot()->setCurrentStep(20);
+  dash.replotNow();
+
+  runs.removeRun(a);
+  QTest::qWait(50);
+  QVERIFY(!dash.lossPlot()->hasRun(a != nullptr ? QStringLiteral("run-1") : QString()));
+  QCOMPARE(dash.lossPlot()->runIds(), QStringList{b->id()});
+  QCOMPARE(dash.currentRun(), b);
+  dash.replotNow();
+}
+
+QTEST_MAIN(TestAppDashboard)
+#include "tst_app_dashboard.moc"

@@ -1,0 +1,171 @@
+// Following a run directory that another process is still writing: metrics.jsonl is read
+// from the last byte offset, a torn last line waits until it is complete, new spectra
+// snapshots are picked up, a rewritten file (a resumed run) starts over, and the end
+// status is reported with its reason.
+#include "app/dashboard.h"
+#include "app/mailbox.h"
+#include "app/run_follower.h"
+#include "app/run_manager.h"
+#include "run/run_directory.h"
+#include "support/test_files.h"
+#include "widgets/loss_accuracy_plot.h"
+
+#include <QTemporaryDir>
+#include <QWidget>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace lwb;
+using namespace lwb::app;
+using nlohmann::json;
+
+namespace {
+
+std::string row(int step) {
+  return json{{"step", step}, {"lr", 0.1}, {"train_loss", 3.0 - 0.01 * step}, {"train_acc", 0.1},
+              {"rms_norms", {{"w1", 1.0}, {"w2", 2.0}}}, {"lipschitz_bound", 2.0}}
+             .dump() +
+         "\n";
+}
+
+json config() {
+  return json{{"task", "modular_addition"}, {"steps", 100},
+              {"optimizer", {{"kind", "muon"}, {"lr", 0.2}}},
+              {"constraint", {{"method", "spectral_hard_cap"}, {"sigma_max", 2.0}}}};
+}
+
+}  // namespace
+
+class TestAppFollow : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void tailsIncrementallyAndWaitsForTornLines();
+  void rewrittenMetricsStartOver();
+  void followsALiveDirectoryThroughTheDashboard();
+  void refusesWhatIsNotARunDirectory();
+};
+
+void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
+  QTemporaryDir tmp;
+  const QString dir = tmp.filePath(QStringLiteral("run"));
+  run::RunDirectory writer(dir.toStdString());
+  writer.writeConfig(config());
+  writer.setStatus(run::RunStatus::Running);
+  const QString metrics = dir + QStringLiteral("/metrics.jsonl");
+  test::writeFile(metrics, row(1) + row(2) + row(3) + R"({"step": 4, "lr": 0.)", true);
+
+  auto box = std::make_shared<Mailbox>();
+  RunFollower follower(dir, box);
+  QVERIFY(!follower.poll());
+  RunDelta d = box->take();
+  QCOMPARE(d.steps.size(), size_t{3});  // the torn 4th line is not read
+  QCOMPARE(d.steps.back().step, int64_t{3});
+  QCOMPARE(d.steps.back().norms.size(), size_t{2});
+  QCOMPARE(*d.totalSteps, int64_t{100});
+  QCOMPARE(d.constraint->method, QStringLiteral("spectral_hard_cap"));
+  QCOMPARE(d.state, std::optional<RunState>(RunState::Following));
+
+  QVERIFY(!follower.poll());
+  QVERIFY(box->take().steps.empty());  // nothing new: nothing re-read
+
+  // The writer finishes the line, then writes another and a spectra snapshot.
+  test::writeFile(metrics, "1, \"train_loss\": 2.5}\n" + row(5), true);
+  writer.appendSpectra(5, {{"w1", {3.0f, 2.0f, 1.0f}}, {"w2", {0.5f}}});
+  QVERIFY(!follower.poll());
+  d = box->take();
+  QCOMPARE(d.steps.size(), size_t{2});
+  QCOMPARE(d.steps[0].step, int64_t{4});
+  QCOMPARE(d.steps[0].trainLoss, 2.5);
+  QCOMPARE(d.spectra.size(), size_t{1});
+  QCOMPARE(d.spectra[0].step, int64_t{5});
+  QCOMPARE(d.spectra[0].after.at(QStringLiteral("w1")), (std::vector<double>{3.0, 2.0, 1.0}));
+  QVERIFY(d.spectra[0].before.empty());  // run directories record spectra after the constraint
+
+  // A line that is complete but not JSON (hand-edited) is skipped, not fatal.
+  test::writeFile(metrics, "garbage\n" + row(6), true);
+  QVERIFY(!follower.poll());
+  d = box->take();
+  QCOMPARE(d.steps.size(), size_t{1});
+  QCOMPARE(d.steps[0].step, int64_t{6});
+
+  writer.writeSummary(json{{"status", "diverged"}, {"steps", 6}, {"seconds", 1.5}, {"steps_per_s", 4.0},
+                           {"val_loss", nullptr}, {"lipschitz_bound", 7.0}});
+  writer.setStatus(run::RunStatus::Diverged, "non-finite training loss at step 6");
+  QVERIFY(follower.poll());
+  d = box->take();
+  QVERIFY(d.end.has_value());
+  QCOMPARE(d.end->state, RunState::Diverged);
+  QCOMPARE(d.end->message, QStringLiteral("non-finite training loss at step 6"));
+  QCOMPARE(d.end->steps, int64_t{6});
+  QVERIFY(!d.end->valLoss);
+  QCOMPARE(*d.end->lipschitzBound, 7.0);
+}
+
+void TestAppFollow::rewrittenMetricsStartOver() {
+  QTemporaryDir tmp;
+  const QString metrics = tmp.filePath(QStringLiteral("metrics.jsonl"));
+  test::writeFile(metrics, row(1) + row(2) + row(3));
+  auto box = std::make_shared<Mailbox>();
+  RunFollower follower(tmp.path(), box);
+  follower.poll();
+  QCOMPARE(box->take().steps.size(), size_t{3});
+  // A resumed run keeps rows up to its checkpoint and writes the file anew (new inode).
+  run::writeFileAtomically(metrics.toStdString(), row(1) + row(2) + row(10) + row(11));
+  follower.poll();
+  const RunDelta d = box->take();
+  QVERIFY(d.reset);
+  QCOMPARE(d.steps.size(), size_t{4});
+  QCOMPARE(d.steps.back().step, int64_t{11});
+}
+
+void TestAppFollow::followsALiveDirectoryThroughTheDashboard() {
+  QTemporaryDir tmp;
+  const QString dir = tmp.filePath(QStringLiteral("live"));
+  run::RunDirectory writer(dir.toStdString());
+  writer.writeConfig(config());
+  writer.setStatus(run::RunStatus::Running);
+
+  QWidget host;
+  RunManager runs;
+  Dashboard dash(&host);
+  QObject::connect(&runs, &RunManager::sessionAdded, &dash, &Dashboard::addRun);
+  QObject::connect(&runs, &RunManager::deltasReady, &dash, &Dashboard::apply);
+  QString error;
+  RunSession* s = runs.followRun(dir, &error);
+  QVERIFY2(s, qPrintable(error));
+  QCOMPARE(s->state(), RunState::Following);
+  QVERIFY(s->isFollowing());
+
+  const QString trainLoss = widgets::LossAccuracyPlot::metricKey(widgets::LossAccuracyPlot::Metric::TrainLoss);
+  for (int step = 1; step <= 20; ++step) writer.appendMetrics(json::parse(row(step)));
+  QTRY_COMPARE_WITH_TIMEOUT(dash.lossPlot()->seriesSize(s->id(), trainLoss), size_t{20}, 10000);
+  writer.appendSpectra(20, {{"w1", {2.5f, 1.0f}}, {"w2", {1.5f}}});
+  for (int step = 21; step <= 30; ++step) writer.appendMetrics(json::parse(row(step)));
+  QTRY_COMPARE_WITH_TIMEOUT(dash.lossPlot()->seriesSize(s->id(), trainLoss), size_t{30}, 10000);
+  QTRY_COMPARE_WITH_TIMEOUT(s->history().spectra().size(), size_t{1}, 10000);
+  QCOMPARE(s->progress(), 0.3);
+  // w1's RMS norm at step 20 is 1.0 and its σ₁ 2.5: spectra are shown in RMS units.
+  QCOMPARE(s->history().rmsScale(QStringLiteral("w1")), 1.0 / 2.5);
+
+  writer.writeSummary(json{{"status", "finished"}, {"steps", 30}, {"val_loss", 1.25}});
+  writer.setStatus(run::RunStatus::Finished);
+  QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Finished, 10000);
+  QCOMPARE(*s->end()->valLoss, 1.25);
+  QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 10000);  // the follower stops by itself
+}
+
+void TestAppFollow::refusesWhatIsNotARunDirectory() {
+  RunManager runs;
+  QString error;
+  QVERIFY(!runs.followRun(QStringLiteral("/no/such/folder"), &error));
+  QVERIFY(error.contains(QLatin1String("no such folder")));
+  QTemporaryDir empty;
+  QVERIFY(!runs.followRun(empty.path(), &error));
+  QVERIFY(error.contains(QLatin1String("not a run directory")));
+  QVERIFY(runs.sessions().isEmpty());
+}
+
+QTEST_MAIN(TestAppFollow)
+#include "tst_app_follow.moc"

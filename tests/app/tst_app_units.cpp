@@ -1,0 +1,260 @@
+// The app's plain logic, without threads: command-line options, the constraint scalar
+// maps of plot 6, run-directory JSON, the preset catalogue and the run form's validation.
+#include "app/app_options.h"
+#include "app/preset_catalog.h"
+#include "app/run_form.h"
+#include "app/run_json.h"
+#include "app/scalar_map.h"
+#include "spectral/softcap_alpha.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace lwb::app;
+using nlohmann::json;
+
+class TestAppUnits : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void options_data();
+  void options();
+  void optionsParseValues();
+  void scalarMaps_data();
+  void scalarMaps();
+  void softCapMapIsThePaperPolynomial();
+  void alphaFallsBackToAlphaStar();
+  void metricsRowToSample();
+  void statusFile();
+  void presetsAllLoadAndValidate();
+  void formRefusesInvalidValuesWithTheEnginesReason_data();
+  void formRefusesInvalidValuesWithTheEnginesReason();
+  void formShowsOnlyApplicableFields();
+};
+
+void TestAppUnits::options_data() {
+  QTest::addColumn<QStringList>("args");
+  QTest::addColumn<QString>("errorPart");  // empty: accepted
+  QTest::newRow("none") << QStringList{} << QString();
+  QTest::newRow("preset start") << QStringList{"--preset", "chars_small_cpu", "--start"} << QString();
+  QTest::newRow("start alone") << QStringList{"--start"} << QStringLiteral("--start needs --preset");
+  QTest::newRow("set alone") << QStringList{"--set", "steps=3"} << QStringLiteral("--set needs --preset");
+  QTest::newRow("set no =") << QStringList{"--preset", "x", "--set", "steps"} << QStringLiteral("key=value");
+  QTest::newRow("after alone") << QStringList{"--after", "3"} << QStringLiteral("--after needs --screenshot");
+  QTest::newRow("after nan") << QStringList{"--screenshot", "a.png", "--after", "nan"} << QStringLiteral("--after");
+  QTest::newRow("after negative") << QStringList{"--screenshot", "a.png", "--after", "-1"} << QStringLiteral("--after");
+  QTest::newRow("screenshot not png") << QStringList{"--screenshot", "a.jpg"} << QStringLiteral(".png");
+  QTest::newRow("open missing") << QStringList{"--open", "/no/such/run"} << QStringLiteral("not a folder");
+  QTest::newRow("positional") << QStringList{"runs/x"} << QStringLiteral("--open RUN_DIR");
+  QTest::newRow("unknown flag") << QStringList{"--bogus"} << QStringLiteral("bogus");
+}
+
+void TestAppUnits::options() {
+  QFETCH(QStringList, args);
+  QFETCH(QString, errorPart);
+  const ParsedOptions p = parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
+  if (errorPart.isEmpty()) QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+  else QVERIFY2(p.error.contains(errorPart), qPrintable(p.error));
+}
+
+void TestAppUnits::optionsParseValues() {
+  const ParsedOptions p = parseAppOptions({QStringLiteral("w"), QStringLiteral("--preset"), QStringLiteral("mnist_adamw_wd"),
+                                           QStringLiteral("--set"), QStringLiteral("steps=5"), QStringLiteral("--set"),
+                                           QStringLiteral("optimizer.lr=0.01"), QStringLiteral("--screenshot"),
+                                           QStringLiteral("out.png"), QStringLiteral("--after"), QStringLiteral("2.5")});
+  QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+  QCOMPARE(p.options.preset, QStringLiteral("mnist_adamw_wd"));
+  QCOMPARE(p.options.overrides, (QStringList{QStringLiteral("steps=5"), QStringLiteral("optimizer.lr=0.01")}));
+  QCOMPARE(p.options.screenshot, QStringLiteral("out.png"));
+  QCOMPARE(p.options.screenshotAfter, 2.5);
+  QVERIFY(!p.options.start);
+  QVERIFY(parseAppOptions({QStringLiteral("w"), QStringLiteral("--help")}).helpText.contains(QStringLiteral("--screenshot")));
+}
+
+void TestAppUnits::scalarMaps_data() {
+  QTest::addColumn<QString>("method");
+  QTest::addColumn<double>("sigma");
+  QTest::addColumn<double>("expected");
+  // σmax = 2, σmin = 0.5, λ = 0.1, η = 0.5, σ₁ = 4
+  QTest::newRow("none") << "none" << 3.0 << 3.0;
+  QTest::newRow("weight decay") << "weight_decay" << 3.0 << 3.0 * (1 - 0.1 * 0.5);
+  QTest::newRow("hard cap below") << "spectral_hard_cap" << 1.5 << 1.5;
+  QTest::newRow("hard cap above") << "spectral_hard_cap" << 3.0 << 2.0;
+  QTest::newRow("clip low") << "spectral_clip" << 0.1 << 0.5;
+  QTest::newRow("clip high") << "spectral_clip" << 7.0 << 2.0;
+  QTest::newRow("svd clip") << "svd_clip" << 1.0 << 1.0;
+  QTest::newRow("relu") << "spectral_relu" << 0.1 << 0.5;
+  QTest::newRow("relu above") << "spectral_relu" << 9.0 << 9.0;
+  QTest::newRow("normalize") << "spectral_normalize" << 1.0 << 0.5;  // 1 · 2 / 4
+  QTest::newRow("hammer top") << "spectral_hammer" << 4.0 << 2.0;
+  QTest::newRow("hammer rest") << "spectral_hammer" << 1.0 << 1.0;
+  QTest::newRow("stiefel") << "stiefel" << 0.3 << 2.0;
+  QTest::newRow("spectral wd top") << "spectral_weight_decay" << 4.0 << 3.6;
+  QTest::newRow("clipped wd") << "spectral_clipped_weight_decay" << 3.0 << 0.9 * 3.0 + 0.1 * 2.0;
+}
+
+void TestAppUnits::scalarMaps() {
+  QFETCH(QString, method);
+  QFETCH(double, sigma);
+  QFETCH(double, expected);
+  ScalarMapParams p;
+  p.method = method;
+  p.sigmaMax = 2;
+  p.sigmaMin = 0.5;
+  p.lambda = 0.1;
+  p.lr = 0.5;
+  p.sigma1 = 4;
+  QVERIFY(qFuzzyCompare(constraintScalarMap(p, sigma), expected));
+  QVERIFY(!scalarMapName(p).isEmpty());
+}
+
+void TestAppUnits::softCapMapIsThePaperPolynomial() {
+  ScalarMapParams p;
+  p.method = QStringLiteral("spectral_soft_cap");
+  p.sigmaMax = 2;
+  p.alpha = lwb::spectral::softCapAlphaStar(2.0, 0.1);
+  std::vector<double> xs, ys;
+  sampleScalarMap(p, 3.0, 50, xs, ys);
+  QVERIFY(xs.size() >= 50);
+  QVERIFY(std::is_sorted(xs.begin(), xs.end()));
+  QVERIFY(std::find(xs.begin(), xs.end(), 2.0) != xs.end());  // the σmax kink is sampled exactly
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double x = xs[i], a = p.alpha;
+    const double p1 = x - a * x * x * x;
+    QVERIFY(qFuzzyCompare(1 + ys[i], 1 + p1 + a * p1 * p1 * p1));
+  }
+  // App. B: α* maps the worst case k = σmax + η back onto σmax.
+  QVERIFY(std::abs(constraintScalarMap(p, 2.1) - 2.0) < 1e-6);
+}
+
+void TestAppUnits::alphaFallsBackToAlphaStar() {
+  ConstraintInfo c;
+  c.method = QStringLiteral("spectral_soft_cap");
+  c.sigmaMax = 2;
+  c.lr = 0.1;
+  QCOMPARE(resolveAlpha(c, 0.25), 0.25);  // what the run reported wins
+  QCOMPARE(resolveAlpha(c, -1), lwb::spectral::softCapAlphaStar(2.0, 0.1));
+  c.alpha = 0.5;
+  QCOMPARE(resolveAlpha(c, -1), 0.5);
+}
+
+void TestAppUnits::metricsRowToSample() {
+  const json row = json::parse(R"({"step": 40, "lr": 0.1, "train_loss": null, "train_acc": 0.5, "steps_per_s": 12.5,
+    "eta_s": 8, "alpha": 0.01, "rms_norms": {"w1": 1.5, "w2": 2.5}, "lipschitz_bound": 3.75,
+    "bound_trace": [{"name": "w1", "block": 1.5, "lipschitz": 1.5, "activation": 1.5}],
+    "val_loss": 2.0, "activations": [{"name": "b0", "max_entry": 4, "max_rms": 1}]})");
+  const auto s = stepSampleFromJson(row);
+  QVERIFY(s.has_value());
+  QCOMPARE(s->step, int64_t{40});
+  QVERIFY(std::isnan(s->trainLoss));  // null = non-finite in the run
+  QCOMPARE(s->norms.size(), size_t{2});
+  QCOMPARE(s->norms[1].rmsNorm, 2.5);
+  QCOMPARE(*s->lipschitzBound, 3.75);
+  QCOMPARE(s->trace.size(), size_t{1});
+  QCOMPARE(*s->valLoss, 2.0);
+  QVERIFY(!s->valAcc);
+  QCOMPARE(s->activations.front().maxEntry, 4.0);
+  QVERIFY(!stepSampleFromJson(json::parse(R"({"loss": 1})")));
+  QVERIFY(!stepSampleFromJson(json::parse(R"([1, 2])")));
+
+  const ConstraintInfo c = constraintInfoFromJson(json::parse(
+      R"({"steps": 9, "optimizer": {"lr": 0.3}, "constraint": {"method": "spectral_clip", "sigma_max": 4, "sigma_min": 1, "alpha": "auto"}})"));
+  QCOMPARE(c.method, QStringLiteral("spectral_clip"));
+  QCOMPARE(c.sigmaMin, 1.0);
+  QCOMPARE(c.lr, 0.3);
+  QVERIFY(!c.alpha);
+  QCOMPARE(*totalStepsFromJson(json::parse(R"({"steps": 9})")), int64_t{9});
+}
+
+void TestAppUnits::statusFile() {
+  const StatusFile s = parseStatusFile("diverged\nnon-finite training loss at step 4\n");
+  QCOMPARE(s.status, QStringLiteral("diverged"));
+  QCOMPARE(s.message, QStringLiteral("non-finite training loss at step 4"));
+  QCOMPARE(runStateFromStatus(s.status), RunState::Diverged);
+  QCOMPARE(runStateFromStatus(QStringLiteral("gibberish")), RunState::Failed);
+}
+
+void TestAppUnits::presetsAllLoadAndValidate() {
+  const PresetCatalog catalog = PresetCatalog::loadFrom(QStringLiteral(LWB_PRESETS_DIR));
+  QVERIFY(catalog.problems().isEmpty());
+  for (const char* id : {"shakespeare_softcap", "shakespeare_normalize", "shakespeare_adamw_wd", "mnist_muon_softcap",
+                         "mnist_adamw_wd", "modular_addition_grokking", "chars_small_cpu"})
+    QVERIFY2(catalog.find(QString::fromLatin1(id)), id);
+  // Every preset fills the form without a complaint about its own keys (data files may
+  // be absent on a test machine: only data_path may be refused).
+  RunForm form;
+  for (const QString& id : catalog.ids()) {
+    form.setConfig(catalog.withResolvedPaths(catalog.find(id)->config));
+    QVERIFY2(form.valid() || form.validationError().startsWith(QLatin1String("data_path")), qPrintable(id + ": " + form.validationError()));
+  }
+  // Relative data paths resolve against the repository root.
+  const QString resolved = catalog.resolveDataPath(QStringLiteral("resources/presets/chars_small_cpu.json"));
+  QVERIFY(QFileInfo(resolved).isAbsolute());
+  QVERIFY(QFileInfo::exists(resolved));
+}
+
+void TestAppUnits::formRefusesInvalidValuesWithTheEnginesReason_data() {
+  QTest::addColumn<QString>("key");
+  QTest::addColumn<QString>("text");
+  QTest::addColumn<QString>("reasonPart");
+  QTest::newRow("negative lr") << "optimizer.lr" << "-1" << "optimizer.lr: must be > 0";
+  QTest::newRow("lr text") << "optimizer.lr" << "fast" << "optimizer.lr: 'fast' is not a number";
+  QTest::newRow("zero steps") << "steps" << "0" << "steps";
+  QTest::newRow("steps fraction") << "steps" << "1.5" << "not a whole number";
+  QTest::newRow("widths") << "model.widths" << "256, x" << "model.widths";
+  QTest::newRow("momentum 2") << "optimizer.momentum" << "2" << "optimizer.momentum";
+}
+
+void TestAppUnits::formRefusesInvalidValuesWithTheEnginesReason() {
+  QFETCH(QString, key);
+  QFETCH(QString, text);
+  QFETCH(QString, reasonPart);
+  RunForm form;
+  form.setConfig(json::parse(R"({"task": "modular_addition", "model": {"kind": "mlp"}, "optimizer": {"kind": "muon"}})"));
+  QVERIFY2(form.valid(), qPrintable(form.validationError()));
+  QSignalSpy verdicts(&form, &RunForm::validityChanged);
+  auto* line = qobject_cast<QLineEdit*>(form.editor(key));
+  QVERIFY(line);
+  line->setText(text);
+  Q_EMIT line->textEdited(text);  // as typing does
+  QVERIFY(!form.valid());
+  QVERIFY2(form.validationError().contains(reasonPart), qPrintable(form.validationError()));
+  QVERIFY(!verdicts.isEmpty());
+  QCOMPARE(verdicts.last().at(0).toBool(), false);
+  QVERIFY(!line->styleSheet().isEmpty());  // the offending editor is marked
+  QVERIFY(line->toolTip().contains(reasonPart));
+}
+
+void TestAppUnits::formShowsOnlyApplicableFields() {
+  RunForm form;
+  form.setConfig(json::parse(R"({"task": "modular_addition", "model": {"kind": "modular_mlp"},
+                                 "constraint": {"method": "spectral_soft_cap", "sigma_max": 2, "alpha": "auto"}})"));
+  QVERIFY(form.isFieldVisible(QStringLiteral("constraint.alpha")));
+  QVERIFY(!form.isFieldVisible(QStringLiteral("constraint.sigma_min")));
+  QVERIFY(!form.isFieldVisible(QStringLiteral("data_path")));  // generated task
+  QVERIFY(form.isFieldVisible(QStringLiteral("model.width")));
+  QCOMPARE(form.fieldText(QStringLiteral("constraint.alpha")), QStringLiteral("auto"));
+  QVERIFY(form.setFieldText(QStringLiteral("constraint.method"), QStringLiteral("spectral_clip")));
+  QVERIFY(form.isFieldVisible(QStringLiteral("constraint.sigma_min")));
+  QVERIFY(!form.isFieldVisible(QStringLiteral("constraint.alpha")));
+  QVERIFY(form.isFieldVisible(QStringLiteral("constraint.impl")));
+  // σmin above σmax is the engine's to refuse, and it names both keys.
+  QVERIFY(form.setFieldText(QStringLiteral("constraint.sigma_min"), QStringLiteral("5")));
+  QVERIFY2(form.validationError().contains(QLatin1String("constraint.sigma_min")), qPrintable(form.validationError()));
+  QVERIFY(form.setFieldText(QStringLiteral("constraint.sigma_min"), QStringLiteral("0.5")));
+  QVERIFY2(form.valid(), qPrintable(form.validationError()));
+  const json cfg = form.config();
+  QCOMPARE(cfg["constraint"]["method"].get<std::string>(), std::string("spectral_clip"));
+  QCOMPARE(cfg["constraint"]["sigma_min"].get<double>(), 0.5);
+  // A device the device list does not offer (here: none queried yet, so only the CPU) is
+  // refused before any thread starts.
+  form.setConfig(json::parse(R"({"task": "modular_addition", "device": "cuda"})"));
+  QVERIFY(qobject_cast<QComboBox*>(form.editor(QStringLiteral("device")))->currentText().contains(QLatin1String("not available")));
+  QVERIFY2(form.validationError().startsWith(QLatin1String("device: cuda is not available")), qPrintable(form.validationError()));
+}
+
+QTEST_MAIN(TestAppUnits)
+#include "tst_app_units.moc"

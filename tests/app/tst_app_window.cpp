@@ -1,0 +1,288 @@
+// The workbench window end to end (offscreen): tiny runs on generated modular-arithmetic
+// data started from the UI, their plots filling, pause / resume / stop, several runs at
+// once, a diverging run reported as such, closing the window mid-run, and the dock
+// layout remembered between launches.
+#include "app/dashboard.h"
+#include "app/main_window.h"
+#include "app/run_list.h"
+#include "app/run_manager.h"
+#include "app/run_panel.h"
+#include "app/status_panel.h"
+#include "app/train_page.h"
+#include "widgets/activation_plot.h"
+#include "widgets/lipschitz_bound_plot.h"
+#include "widgets/loss_accuracy_plot.h"
+#include "widgets/scalar_map_plot.h"
+#include "widgets/spectrum_plot.h"
+#include "widgets/weight_norm_plot.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+using namespace lwb::app;
+using nlohmann::json;
+
+namespace {
+
+// A modular-addition MLP small enough for hundreds of steps per second on one core.
+json tinyConfig(int64_t steps) {
+  return json{{"task", "modular_addition"}, {"modulus", 23}, {"train_fraction", 0.5}, {"steps", steps},
+              {"batch_size", 64}, {"log_every", 5}, {"eval_every", 10}, {"spectra_every", 10},
+              {"model", {{"kind", "modular_mlp"}, {"embed_dim", 23}, {"width", 32}}},
+              {"optimizer", {{"kind", "muon"}, {"lr", 0.1}}},
+              {"constraint", {{"method", "spectral_soft_cap"}, {"sigma_max", 2.0}, {"alpha", "auto"}}}};
+}
+
+QString readStatus(const QString& runDir) {
+  QFile f(runDir + QStringLiteral("/status"));
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).section(QLatin1Char('\n'), 0, 0) : QString();
+}
+
+int64_t latestStep(const RunSession* s) { return s->history().latest() ? s->history().latest()->step : 0; }
+
+// The step count once it has stopped changing for `quietMs` (a paused run), or -1.
+int64_t settledStep(const RunSession* s, int quietMs, int timeoutMs) {
+  QElapsedTimer t;
+  t.start();
+  int64_t last = latestStep(s);
+  while (t.elapsed() < timeoutMs) {
+    QTest::qWait(quietMs);
+    const int64_t now = latestStep(s);
+    if (now == last) return now;
+    last = now;
+  }
+  return -1;
+}
+
+}  // namespace
+
+class TestAppWindow : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void startTinyRunFromTheUiAndWatchIt();
+  void severalRunsAtOnceEachInItsColour();
+  void divergingRunIsReported();
+  void runThatCannotWriteItsDirectoryFails();
+  void presetFromTheCommandLine();
+  void closingMidRunStopsTheWorkerCleanly();
+  void layoutIsRememberedBetweenLaunches();
+
+ private:
+  RunSession* startFromPanel(MainWindow& w, const json& config);
+  QTemporaryDir home_;
+};
+
+void TestAppWindow::initTestCase() {
+  QVERIFY(home_.isValid());
+  // Settings and runs go to a scratch folder, never the user's.
+  qputenv("XDG_CONFIG_HOME", home_.filePath(QStringLiteral("config")).toUtf8());
+  qputenv("LWB_RUNS_DIR", home_.filePath(QStringLiteral("runs")).toUtf8());
+  QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchTest"));
+  QCoreApplication::setApplicationName(QStringLiteral("tst_app_window"));
+}
+
+RunSession* TestAppWindow::startFromPanel(MainWindow& w, const json& config) {
+  RunPanel* panel = w.trainPage()->runPanel();
+  panel->form()->setConfig(config);
+  if (!panel->canStart()) qWarning("form refused: %s", qPrintable(panel->form()->validationError()));
+  const int before = w.runs()->sessions().size();
+  QTest::mouseClick(panel->startButton(), Qt::LeftButton);
+  return w.runs()->sessions().size() == before + 1 ? w.runs()->sessions().last() : nullptr;
+}
+
+void TestAppWindow::startTinyRunFromTheUiAndWatchIt() {
+  MainWindow w;
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  RunSession* s = startFromPanel(w, tinyConfig(1'000'000));
+  QVERIFY(s);
+  QVERIFY(QFileInfo(s->runDir()).absolutePath().startsWith(home_.path()));
+  QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Running, 30000);
+
+  // Every plot receives data.
+  Dashboard* dash = w.trainPage()->dashboard();
+  const QString trainLoss = lwb::widgets::LossAccuracyPlot::metricKey(lwb::widgets::LossAccuracyPlot::Metric::TrainLoss);
+  QTRY_VERIFY_WITH_TIMEOUT(dash->lossPlot()->seriesSize(s->id(), trainLoss) >= 4, 30000);
+  QTRY_VERIFY_WITH_TIMEOUT(!dash->spectrumPlot()->steps().empty(), 30000);
+  QVERIFY(!dash->normPlot()->layers().isEmpty());
+  QCOMPARE(dash->normPlot()->targetMax(), 2.0);
+  QTRY_VERIFY_WITH_TIMEOUT(!dash->activationPlot()->blocks().isEmpty(), 30000);
+  QVERIFY(!dash->scalarMapPlot()->curveNames().isEmpty());
+  QVERIFY(dash->scalarMapPlot()->curveNames().first().contains(QLatin1String("soft cap")));
+  QVERIFY(dash->boundPlot()->seriesSize(s->id(), QStringLiteral("lipschitz_bound")) > 0);
+  QTRY_VERIFY(w.statusPanel()->progressBar()->format().contains(QLatin1String("steps/s")));
+
+  // Pause: the step count settles and stays put.
+  w.pauseAction()->trigger();
+  QCOMPARE(s->state(), RunState::Paused);
+  QCOMPARE(w.pauseAction()->text(), QStringLiteral("&Resume"));
+  const int64_t paused = settledStep(s, 500, 20000);
+  QVERIFY(paused > 0);
+  QTest::qWait(500);
+  QCOMPARE(latestStep(s), paused);
+
+  // Resume: it moves again.
+  w.pauseAction()->trigger();
+  QCOMPARE(s->state(), RunState::Running);
+  QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > paused, 30000);
+
+  // Stop: a clean end, written to the run directory.
+  w.stopAction()->trigger();
+  QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Stopped, 30000);
+  QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 30000);
+  QCOMPARE(readStatus(s->runDir()), QStringLiteral("stopped"));
+  QVERIFY(w.statusPanel()->stateLabel()->text().contains(QLatin1String("stopped")));
+  QVERIFY(!w.stopAction()->isEnabled());
+}
+
+void TestAppWindow::severalRunsAtOnceEachInItsColour() {
+  MainWindow w;
+  w.show();
+  RunSession* a = startFromPanel(w, tinyConfig(1'000'000));
+  json other = tinyConfig(1'000'000);
+  other["constraint"] = {{"method", "spectral_hard_cap"}, {"sigma_max", 1.5}};
+  RunSession* b = startFromPanel(w, other);
+  QVERIFY(a && b);
+  QVERIFY(a->color() != b->color());
+  QCOMPARE(w.trainPage()->runList()->tree()->topLevelItemCount(), 2);
+  Dashboard* dash = w.trainPage()->dashboard();
+  const QString trainLoss = lwb::widgets::LossAccuracyPlot::metricKey(lwb::widgets::LossAccuracyPlot::Metric::TrainLoss);
+  QTRY_VERIFY_WITH_TIMEOUT(dash->lossPlot()->seriesSize(a->id(), trainLoss) > 0 && dash->lossPlot()->seriesSize(b->id(), trainLoss) > 0,
+                           60000);
+  QCOMPARE(dash->lossPlot()->runStyle(b->id()).color, b->color());
+  // The newest run is current: σmax lines follow it.
+  QCOMPARE(dash->currentRun(), b);
+  QTRY_COMPARE(dash->normPlot()->targetMax(), 1.5);
+  w.trainPage()->runList()->setCurrentRun(a);
+  QCOMPARE(dash->currentRun(), a);
+  QVERIFY(a->history().hasConstraint());
+  QCOMPARE(a->history().constraint().method, QStringLiteral("spectral_soft_cap"));
+  QCOMPARE(dash->normPlot()->targetMax(), 2.0);
+  w.runs()->stopAll();
+  // The end arrives through the mailbox, at the next throttle tick after the thread ends.
+  QTRY_COMPARE_WITH_TIMEOUT(a->state(), RunState::Stopped, 30000);
+  QTRY_COMPARE_WITH_TIMEOUT(b->state(), RunState::Stopped, 30000);
+  QTRY_VERIFY_WITH_TIMEOUT(!w.runs()->anyThreadRunning(), 30000);
+}
+
+void TestAppWindow::divergingRunIsReported() {
+  MainWindow w;
+  w.show();
+  json cfg = tinyConfig(300);
+  cfg["log_every"] = 1;
+  cfg["optimizer"] = {{"kind", "sgd"}, {"lr", 10000}, {"momentum", 0.99}, {"nesterov", false}};
+  cfg["constraint"] = {{"method", "none"}, {"embed_rms_max", 0}};
+  RunSession* s = startFromPanel(w, cfg);
+  QVERIFY(s);
+  QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Diverged, 60000);
+  QVERIFY(s->end()->message.contains(QLatin1String("non-finite")));
+  QTRY_VERIFY(!s->threadRunning());
+  QCOMPARE(readStatus(s->runDir()), QStringLiteral("diverged"));
+  const QString said = w.statusPanel()->stateLabel()->text();
+  QVERIFY2(said.contains(QLatin1String("diverged")) && said.contains(QLatin1String("non-finite")), qPrintable(said));
+  QVERIFY(w.trainPage()->runList()->tree()->topLevelItem(0)->text(1).contains(QLatin1String("diverged")));
+}
+
+// A run directory that is not empty is never written into: the run fails with the reason,
+// while another run beside it goes on undisturbed.
+void TestAppWindow::runThatCannotWriteItsDirectoryFails() {
+  MainWindow w;
+  w.show();
+  RunSession* good = startFromPanel(w, tinyConfig(1'000'000));
+  QVERIFY(good);
+  const QString taken = home_.filePath(QStringLiteral("taken"));
+  QVERIFY(QDir().mkpath(taken));
+  QFile keep(taken + QStringLiteral("/notes.txt"));
+  QVERIFY(keep.open(QIODevice::WriteOnly));
+  keep.write("mine\n");
+  keep.close();
+  RunSession* bad = w.runs()->addRun(QStringLiteral("taken"), taken);
+  const std::string cfg = tinyConfig(100).dump();
+  bad->startTraining(QByteArray::fromStdString(cfg));
+  QTRY_COMPARE_WITH_TIMEOUT(bad->state(), RunState::Failed, 30000);
+  QVERIFY2(bad->end()->message.contains(QLatin1String("not empty")), qPrintable(bad->end()->message));
+  QVERIFY(QFile::exists(taken + QStringLiteral("/notes.txt")));
+  QVERIFY(!QFile::exists(taken + QStringLiteral("/metrics.jsonl")));
+  // The dashboard keeps serving the healthy run for a while.
+  const int64_t before = latestStep(good);
+  QTRY_VERIFY_WITH_TIMEOUT(latestStep(good) > before + 20, 30000);
+  good->stop();
+  QTRY_COMPARE_WITH_TIMEOUT(good->state(), RunState::Stopped, 30000);
+}
+
+void TestAppWindow::presetFromTheCommandLine() {
+  MainWindow w;
+  w.show();
+  QString error;
+  QVERIFY(!w.startPreset(QStringLiteral("no_such_preset"), {}, &error));
+  QVERIFY(error.contains(QLatin1String("unknown preset")) && error.contains(QLatin1String("chars_small_cpu")));
+  QVERIFY(!w.startPreset(QStringLiteral("modular_addition_grokking"), {QStringLiteral("optimizer.lr=-3")}, &error));
+  QVERIFY2(error.contains(QLatin1String("optimizer.lr")), qPrintable(error));
+  QVERIFY(w.runs()->sessions().isEmpty());
+  QVERIFY2(w.startPreset(QStringLiteral("modular_addition_grokking"),
+                         {QStringLiteral("steps=20"), QStringLiteral("modulus=23"), QStringLiteral("model.embed_dim=23"),
+                          QStringLiteral("model.width=32"), QStringLiteral("batch_size=64")},
+                         &error),
+           qPrintable(error));
+  RunSession* s = w.runs()->sessions().value(0);
+  QVERIFY(s);
+  QCOMPARE(s->label(), QStringLiteral("modular_addition_grokking"));
+  QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Finished, 60000);
+  QCOMPARE(s->end()->steps, int64_t{20});
+  QTRY_VERIFY(w.statusPanel()->stateLabel()->text().contains(QLatin1String("finished")));
+  QCOMPARE(w.statusPanel()->progressBar()->value(), 1000);
+}
+
+void TestAppWindow::closingMidRunStopsTheWorkerCleanly() {
+  auto w = std::make_unique<MainWindow>();
+  w->show();
+  RunSession* s = startFromPanel(*w, tinyConfig(1'000'000));
+  QVERIFY(s);
+  QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > 0, 30000);
+  const QString runDir = s->runDir();
+  QSignalSpy closing(w.get(), &MainWindow::closing);
+  w->close();  // asks the run to stop; the window closes once the thread is done
+  QTRY_COMPARE_WITH_TIMEOUT(closing.count(), 1, 30000);
+  QVERIFY(!w->isVisible());
+  QVERIFY(!w->runs()->anyThreadRunning());
+  w.reset();  // no hang, no crash
+  QCOMPARE(readStatus(runDir), QStringLiteral("stopped"));
+  // Nothing is lost: the stop wrote a resumable checkpoint.
+  QVERIFY(!QDir(runDir + QStringLiteral("/checkpoints")).entryList({QStringLiteral("step_*.safetensors")}).isEmpty());
+}
+
+void TestAppWindow::layoutIsRememberedBetweenLaunches() {
+  {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QDockWidget* acts = w.trainPage()->dock(QStringLiteral("activations"));
+    QVERIFY(acts && acts->isVisible());
+    acts->close();
+    w.trainPage()->addDockWidget(Qt::LeftDockWidgetArea, w.trainPage()->dock(QStringLiteral("scalar_map")));
+    w.close();
+  }
+  MainWindow again;
+  again.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&again));
+  QVERIFY(!again.trainPage()->dock(QStringLiteral("activations"))->isVisible());
+  TrainPage* page = again.trainPage();
+  QCOMPARE(page->dockWidgetArea(page->dock(QStringLiteral("scalar_map"))), Qt::LeftDockWidgetArea);
+  page->resetLayout();
+  QVERIFY(page->dock(QStringLiteral("activations"))->isVisible());
+  QCOMPARE(page->dockWidgetArea(page->dock(QStringLiteral("scalar_map"))), Qt::RightDockWidgetArea);
+}
+
+QTEST_MAIN(TestAppWindow)
+#include "tst_app_window.moc"

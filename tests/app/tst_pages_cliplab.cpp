@@ -1,0 +1,273 @@
+// Clip Lab (offscreen): latest-wins scheduling, the page's plots after a slider change,
+// stale requests dropped, presets, step-through, a checkpoint layer as the matrix, bad input.
+#include "app/pages/cliplab/cliplab_page.h"
+#include "app/pages/cliplab/constraint_view.h"
+#include "app/pages/cliplab/equilibrium_view.h"
+#include "app/pages/cliplab/matrix_source_panel.h"
+#include "app/pages/cliplab/ns_steps_view.h"
+#include "app/pages/common/curve_plot.h"
+#include "app/pages/common/latest_wins.h"
+#include "app/pages/common/method_form.h"
+#include "app/pages/common/slider_field.h"
+#include "app/scalar_map.h"
+#include "io/input_error.h"
+#include "widgets/scalar_map_plot.h"
+#include "widgets/spectrum_plot.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSemaphore>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+using namespace lwb;
+using namespace lwb::app::pages;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+// Lines of a plot's CSV export minus the header: the number of x values it holds.
+bool sourceStatusHas(const ClipLabPage& page, const QString& text) {
+  for (QLabel* l : page.sourcePanel()->findChildren<QLabel*>())
+    if (l->text().contains(text)) return true;
+  return false;
+}
+
+int csvRows(widgets::PlotView* plot) { return static_cast<int>(plot->toCsv().trimmed().split(QLatin1Char('\n')).size()) - 1; }
+
+}  // namespace
+
+class TestPagesClipLab : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void latestWinsRunsTheRunningAndTheNewestOnly() {
+    LatestWins runner;
+    QSemaphore gate;
+    std::vector<int> ran;
+    for (int i = 0; i < 100; ++i)
+      runner.submit([i, &gate, &ran](const lab::CancelFlag&) -> LatestWins::Continuation {
+        if (i == 0) gate.acquire();  // hold the first job until all 100 are submitted
+        return [i, &ran] { ran.push_back(i); };
+      });
+    QCOMPARE(runner.startedCount(), 1);
+    QCOMPARE(runner.droppedCount(), 98);  // 1..98 each replaced by the next
+    gate.release();
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.busy(), kTimeoutMs);
+    QCOMPARE(runner.startedCount(), 2);
+    QCOMPARE(ran, (std::vector<int>{0, 99}));
+  }
+
+  void latestWinsReportsErrorsAndCancels() {
+    LatestWins runner;
+    QSignalSpy errors(&runner, &LatestWins::errorOccurred);
+    runner.submit([](const lab::CancelFlag&) -> LatestWins::Continuation { throw InputError("σmax: must be positive"); });
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    QCOMPARE(errors.first().first().toString(), QStringLiteral("σmax: must be positive"));
+
+    QSignalSpy cancelled(&runner, &LatestWins::cancelled);
+    QSemaphore started;
+    bool continued = false;
+    runner.submit([&started](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+      started.release();
+      while (!cancel.load()) QThread::msleep(1);
+      lab::throwIfCancelled(&cancel);
+      return {};
+    });
+    runner.submit([&continued](const lab::CancelFlag&) -> LatestWins::Continuation { return [&continued] { continued = true; }; });
+    started.acquire();
+    runner.cancel();  // stops the running job and drops the pending one
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, kTimeoutMs);
+    QVERIFY(!runner.busy());
+    QVERIFY(!continued);
+  }
+
+  // The lab's exact map (engine) and the dashboard's (app/scalar_map.h) are the same f(σ).
+  void scalarMapsAgree() {
+    for (const auto& id : lab::constraintMethodIds()) {
+      lab::ConstraintRequest r;
+      r.method = id;
+      r.sigmaMax = 1.3;
+      r.sigmaMin = 0.4;
+      r.lambda = 0.2;
+      r.lr = 0.05;
+      app::ScalarMapParams p;
+      p.method = QString::fromStdString(id);
+      p.sigmaMax = r.sigmaMax;
+      p.sigmaMin = r.sigmaMin;
+      p.lambda = r.lambda;
+      p.lr = r.lr;
+      p.alpha = 0.07;
+      p.sigma1 = 5.0;
+      for (int i = 0; i <= 100; ++i) {
+        const double s = 5.0 * i / 100;
+        QVERIFY2(std::abs(lab::exactScalarMap(r, s, 5.0, 0.07) - app::constraintScalarMap(p, s)) < 1e-12,
+                 qPrintable(QStringLiteral("%1 at σ = %2").arg(p.method).arg(s)));
+      }
+    }
+  }
+
+  void pageUpdatesItsPlotsAfterASliderChange() {
+    ClipLabPage page;
+    page.resize(1500, 950);
+    page.show();
+    QSignalSpy shown(&page, &ClipLabPage::updateShown);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1 && !page.updateRunner()->busy(), kTimeoutMs);
+    ConstraintView* view = page.constraintView();
+    // Default: Gaussian 256×512 with σ₁ = 3, hard cap at σmax = 1 (nested, float32).
+    QCOMPARE(page.matrix()->rows(), 256);
+    QCOMPARE(view->lastRequest().method, std::string("spectral_hard_cap"));
+    QVERIFY(std::abs(view->lastOutcome().sigma1After - 1.0) < 0.01);
+    QVERIFY(!view->scalarMapPlot()->curveNames().isEmpty());
+    QCOMPARE(csvRows(view->errorPlot()), 256);
+    QVERIFY(view->figuresLabel()->text().contains(QStringLiteral("σ₁ after")));
+
+    const int before = view->shownCount();
+    page.methodForm()->sigmaMaxField()->setValue(0.5);
+    QTRY_VERIFY_WITH_TIMEOUT(view->shownCount() > before && !page.updateRunner()->busy(), kTimeoutMs);
+    QCOMPARE(view->lastRequest().sigmaMax, 0.5);
+    // The spectrum after the cap: σ₁ at the new σmax (float32 nested: target 0.01 σmax).
+    QVERIFY2(std::abs(view->lastOutcome().sigma1After - 0.5) < 0.005, qPrintable(QString::number(view->lastOutcome().sigma1After)));
+    QVERIFY(view->lastOutcome().maxSpectrumError < 0.01);
+    QCOMPARE(view->spectrumPlot()->layers(), QStringList{QStringLiteral("W")});
+    QCOMPARE(csvRows(view->spectrumPlot()), 256);
+  }
+
+  void staleRequestsAreDropped() {
+    ClipLabPage page;
+    page.show();
+    QTRY_VERIFY_WITH_TIMEOUT(page.constraintView()->shownCount() >= 1 && !page.updateRunner()->busy() && !page.matrixRunner()->busy(),
+                             kTimeoutMs);
+    const int started = page.updateRunner()->startedCount();
+    const int dropped = page.updateRunner()->droppedCount();
+    const int shown = page.constraintView()->shownCount();
+    // 50 slider values within one event-loop turn: the first starts, 48 are replaced, the
+    // last runs after it. Nothing stale is queued.
+    for (int i = 0; i < 50; ++i) page.methodForm()->sigmaMaxField()->setValue(0.3 + 0.01 * i);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.updateRunner()->busy(), kTimeoutMs);
+    QCOMPARE(page.updateRunner()->startedCount() - started, 2);
+    QCOMPARE(page.updateRunner()->droppedCount() - dropped, 48);
+    QCOMPARE(page.constraintView()->shownCount() - shown, 2);
+    QVERIFY(std::abs(page.constraintView()->lastRequest().sigmaMax - 0.79) < 1e-9);
+  }
+
+  void presetsApply() {
+    ClipLabPage page;
+    page.resize(1500, 950);
+    page.show();
+    QVERIFY(!page.applyPreset(QStringLiteral("no_such_demo")));
+    for (const QString& id : page.presetIds()) {
+      if (id == QLatin1String("nested_vs_abd")) continue;  // the sweep is tested in tst_lab
+      QVERIFY2(page.applyPreset(id), qPrintable(id));
+    }
+    // The last preset (random updates, ρ = 0.3) is on the Equilibrium tab.
+    EquilibriumView* eq = page.equilibriumView();
+    QTRY_VERIFY_WITH_TIMEOUT(eq->hasResult() && eq->request().alignment == 0.3, kTimeoutMs);
+    QVERIFY(page.applyPreset(QStringLiteral("wd_equilibrium")));
+    QTRY_VERIFY_WITH_TIMEOUT(eq->hasResult() && std::abs(eq->result().series[0].predicted - 2.0) < 1e-12 &&
+                                 eq->result().series[0].sigma1.size() == 201,
+                             kTimeoutMs);
+    // σ₁ = σ₁(1 − λη) + η from 0.5 towards 1/λ = 2: 0.95^200 · 1.5 ≈ 5e-5 left.
+    QVERIFY(std::abs(eq->result().series[0].sigma1.back() - 2.0) < 1e-3);
+    QCOMPARE(eq->plot()->curveNames().size(), 3);
+
+    QVERIFY(page.applyPreset(QStringLiteral("hard_cap")));
+    QTRY_VERIFY_WITH_TIMEOUT(page.matrix() && std::abs(page.matrix()->singularValues().front() - 10.0) < 1e-9 &&
+                                 !page.updateRunner()->busy() && !page.matrixRunner()->busy() &&
+                                 std::abs(page.constraintView()->lastOutcome().before.front() - 10.0) < 1e-9,
+                             kTimeoutMs);
+  }
+
+  void newtonSchulzStepThrough() {
+    ClipLabPage page;
+    page.resize(1500, 950);
+    page.show();
+    QVERIFY(page.applyPreset(QStringLiteral("newton_schulz")));
+    NsStepsView* ns = page.newtonSchulzView();
+    QTRY_VERIFY_WITH_TIMEOUT(ns->hasTrace() && page.matrix() && std::abs(page.matrix()->singularValues().front() - 10) < 1e-9 &&
+                                 !ns->runner()->busy(),
+                             kTimeoutMs);
+    ns->setStep(0);
+    const auto first = ns->rankedPlot()->curveData(QStringLiteral("X_k in float32")).second;
+    QCOMPARE(static_cast<int>(first.size()), 256);
+    ns->setStep(14);
+    QCOMPARE(ns->step(), 14);
+    const auto last = ns->rankedPlot()->curveData(QStringLiteral("X_k in float32")).second;
+    for (double v : last) QVERIFY2(std::abs(v - 1.0) < 0.01, qPrintable(QString::number(v)));  // msign: every σ → 1
+    QVERIFY(first.front() < 1.0 && first.back() < 1e-3);  // X₀ = W/‖W‖_F
+  }
+
+  void checkpointLayerBecomesTheMatrix() {
+    ClipLabPage page;
+    page.show();
+    QSignalSpy ready(&page, &ClipLabPage::matrixReady);
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !page.matrixRunner()->busy(), kTimeoutMs);
+    const int count = ready.count();
+    page.openCheckpoint(QStringLiteral(LWB_FIXTURES_DIR "/attention.safetensors"));
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() > count && page.sourcePanel()->isCheckpointSource() && !page.matrixRunner()->busy(),
+                             kTimeoutMs);
+    const QString layer = page.sourcePanel()->checkpointLayer();
+    std::ifstream in(LWB_FIXTURES_DIR "/expected.json");
+    const auto expected = nlohmann::json::parse(in)["files"]["attention.safetensors"]["tensors"][layer.toStdString()];
+    const auto want = expected["singular_values"].get<std::vector<double>>();
+    const double tol = expected["tolerance"].get<double>();
+    const auto& got = page.matrix()->singularValues();
+    QCOMPARE(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) QVERIFY2(std::abs(got[i] - want[i]) <= tol, qPrintable(layer));
+  }
+
+  // A request estimated at many seconds (ABD on 1024×2048: ~16 s here) waits for "Compute
+  // anyway" instead of starting an uninterruptible computation; the exact map still follows.
+  void longComputationsWaitForConfirmation() {
+    ClipLabPage page;
+    page.show();
+    lab::MatrixSpec spec;
+    spec.rows = 1024;
+    spec.cols = 2048;
+    page.sourcePanel()->setSpec(spec);
+    QTRY_VERIFY_WITH_TIMEOUT(page.matrix() && page.matrix()->cols() == 2048 && !page.matrixRunner()->busy() && !page.updateRunner()->busy(),
+                             kTimeoutMs);
+    const int started = page.updateRunner()->startedCount();
+    const int previews = page.constraintView()->previewCount();
+    MethodForm* form = page.methodForm();
+    form->implBox()->setCurrentIndex(form->implBox()->findData(QStringLiteral("abd_dense")));
+    auto* confirm = page.findChild<QPushButton*>(QStringLiteral("computeAnyway"));
+    QVERIFY(confirm && confirm->isVisible());
+    QCOMPARE(page.updateRunner()->startedCount(), started);
+    QVERIFY(!page.updateRunner()->busy());
+    QCOMPARE(page.constraintView()->previewCount(), previews + 1);
+    // Back to nested: computed at once, the button goes away.
+    form->implBox()->setCurrentIndex(form->implBox()->findData(QStringLiteral("nested")));
+    QVERIFY(!confirm->isVisible());
+    QCOMPARE(page.updateRunner()->startedCount(), started + 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.updateRunner()->busy(), kTimeoutMs);
+  }
+
+  void badInputIsNamedNotFatal() {
+    ClipLabPage page;
+    page.show();
+    QTRY_VERIFY_WITH_TIMEOUT(page.matrix() && !page.matrixRunner()->busy(), kTimeoutMs);
+    const lab::LabMatrixPtr before = page.matrix();
+    lab::MatrixSpec bad;
+    bad.kind = lab::SourceKind::Prescribed;
+    bad.values = {3, -1};
+    page.sourcePanel()->setSpec(bad);
+    QTest::qWait(50);
+    QVERIFY(!page.matrixRunner()->busy());
+    QCOMPARE(page.matrix(), before);  // nothing replaced the working matrix
+    QVERIFY(sourceStatusHas(page, QStringLiteral("singular values:")));
+
+    page.openCheckpoint(QStringLiteral("/nonexistent/weights.safetensors"));
+    QTRY_VERIFY_WITH_TIMEOUT(sourceStatusHas(page, QStringLiteral("/nonexistent/weights.safetensors")), kTimeoutMs);
+    QCOMPARE(page.matrix(), before);
+  }
+};
+
+QTEST_MAIN(TestPagesClipLab)
+#include "tst_pages_cliplab.moc"

@@ -1,0 +1,156 @@
+// Compare page (offscreen) on two small run directories written here: the table's final
+// figures, the frontier scatter's points, the metric overlay, CSV and PNG/PDF export.
+#include "app/pages/compare/compare_page.h"
+#include "app/pages/compare/compare_table_model.h"
+#include "widgets/frontier_scatter_plot.h"
+#include "widgets/metric_plot.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace lwb::app::pages;
+
+namespace {
+
+constexpr int kTimeoutMs = 60000;
+
+void write(const QString& path, const QByteArray& text) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(text);
+}
+
+// A finished soft-cap run with summary.json, and a running weight-decay run without one.
+void writeRuns(const QDir& root) {
+  QVERIFY(root.mkpath(QStringLiteral("run_a")));
+  QVERIFY(root.mkpath(QStringLiteral("run_b")));
+  QVERIFY(root.mkpath(QStringLiteral("not_a_run")));
+  const QDir a(root.filePath(QStringLiteral("run_a"))), b(root.filePath(QStringLiteral("run_b")));
+  write(a.filePath(QStringLiteral("config.json")),
+        R"({"task": "mnist", "model": {"kind": "mlp"}, "optimizer": {"kind": "muon", "lr": 0.1},
+            "constraint": {"method": "spectral_soft_cap", "sigma_max": 2, "alpha": "auto"}})");
+  write(a.filePath(QStringLiteral("metrics.jsonl")),
+        "{\"step\": 10, \"train_loss\": 2.0, \"lipschitz_bound\": 6.0, \"rms_norms\": {\"layers.0\": 1.5}}\n"
+        "{\"step\": 20, \"train_loss\": 1.0, \"val_loss\": 0.8, \"lipschitz_bound\": 7.0, \"rms_norms\": {\"layers.0\": 1.8}}\n"
+        "{\"step\": 30, \"train_loss\": 0.6, \"val_loss\": 0.55, \"lipschitz_bound\": 8.0, \"rms_norms\": {\"layers.0\": 2.0}}\n");
+  write(a.filePath(QStringLiteral("summary.json")),
+        R"({"status": "finished", "steps": 30, "val_loss": 0.5, "val_acc": 0.9, "lipschitz_bound": 8.0,
+            "max_act_entry": 3.5, "max_act_rms": 1.25, "steps_per_s": 40.0})");
+  write(a.filePath(QStringLiteral("status")), "finished\n");
+  write(b.filePath(QStringLiteral("config.json")),
+        R"({"task": "mnist", "optimizer": {"kind": "adamw", "lr": 0.001, "weight_decay": 0.1},
+            "constraint": {"method": "weight_decay"}})");
+  write(b.filePath(QStringLiteral("metrics.jsonl")),
+        "{\"step\": 10, \"train_loss\": 2.2, \"lipschitz_bound\": 90.0, \"steps_per_s\": 100.0}\n"
+        "{\"step\": 20, \"train_loss\": 1.4, \"val_loss\": 0.7, \"val_acc\": 0.8, \"lipschitz_bound\": 120.0, \"max_act_entry\": 9.0, \"max_act_rms\": 2.0, \"steps_per_s\": 110.0}\n"
+        "{\"step\": 30, \"tra");  // torn last line: a run still writing
+  write(b.filePath(QStringLiteral("status")), "running\n");
+}
+
+QString cell(ComparePage& page, int row, int column) { return page.tableModel()->index(row, column).data().toString(); }
+
+}  // namespace
+
+class TestPagesCompare : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void tableScatterAndMetricsMatchTheRuns() {
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    writeRuns(root);
+    ComparePage page;
+    page.resize(1400, 900);
+    page.show();
+    QSignalSpy changed(&page, &ComparePage::runsChanged);
+    page.addRunDirectories({root.filePath(QStringLiteral("run_a")), root.filePath(QStringLiteral("run_b")),
+                            root.filePath(QStringLiteral("not_a_run"))});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 1 && !page.isLoading(), kTimeoutMs);
+    QVERIFY(page.errorText().contains(root.filePath(QStringLiteral("not_a_run"))));
+    QCOMPARE(page.tableModel()->rowCount(), 2);
+
+    using C = CompareTableModel;
+    QCOMPARE(cell(page, 0, C::Run), QStringLiteral("run_a"));
+    QCOMPARE(cell(page, 0, C::Status), QStringLiteral("finished"));
+    QCOMPARE(cell(page, 0, C::Method), QStringLiteral("spectral_soft_cap"));
+    QCOMPARE(cell(page, 0, C::Parameters), QStringLiteral("σmax = 2, α = auto"));
+    QCOMPARE(cell(page, 0, C::Optimizer), QStringLiteral("muon lr 0.1"));
+    QCOMPARE(cell(page, 0, C::ValLoss), QStringLiteral("0.5"));  // summary.json wins over the last row
+    QCOMPARE(cell(page, 0, C::ValAcc), QStringLiteral("0.9"));
+    QCOMPARE(cell(page, 0, C::Bound), QStringLiteral("8"));
+    QCOMPARE(cell(page, 0, C::MaxActEntry), QStringLiteral("3.5"));
+    QCOMPARE(cell(page, 0, C::MaxActRms), QStringLiteral("1.25"));
+    QCOMPARE(cell(page, 0, C::StepsPerSecond), QStringLiteral("40"));
+    QCOMPARE(cell(page, 1, C::Status), QStringLiteral("running"));
+    QCOMPARE(cell(page, 1, C::Method), QStringLiteral("weight_decay"));
+    QCOMPARE(cell(page, 1, C::Optimizer), QStringLiteral("adamw lr 0.001 wd 0.1"));
+    QCOMPARE(cell(page, 1, C::ValLoss), QStringLiteral("0.7"));  // no summary: the last logged value
+    QCOMPARE(cell(page, 1, C::Bound), QStringLiteral("120"));
+    QCOMPARE(cell(page, 1, C::Steps), QStringLiteral("20"));     // the torn row is ignored
+    QCOMPARE(cell(page, 1, C::StepsPerSecond), QStringLiteral("110"));
+
+    const auto& points = page.scatterPlot()->points();
+    QCOMPARE(points.size(), size_t{2});
+    QCOMPARE(points[0].group, QStringLiteral("spectral_soft_cap"));
+    QCOMPARE(points[0].x, 8.0);
+    QCOMPARE(points[0].y, 0.5);
+    QCOMPARE(points[1].group, QStringLiteral("weight_decay"));
+    QCOMPARE(points[1].x, 120.0);
+    QCOMPARE(points[1].y, 0.7);
+    QCOMPARE(page.scatterPlot()->frontierIndices(), (std::vector<std::size_t>{0, 1}));  // one per bound bin
+    QVERIFY(page.scatterPlot()->logX());
+
+    QCOMPARE(page.currentMetric(), QStringLiteral("val_loss"));
+    QCOMPARE(page.metricPlot()->seriesSize(page.runs()[0].dir, QString()), std::size_t{2});
+    QVERIFY(page.metricBox()->findText(QStringLiteral("rms_norms.layers.0")) >= 0);
+    page.setMetric(QStringLiteral("train_loss"));
+    QCOMPARE(page.metricPlot()->seriesSize(page.runs()[0].dir, QString()), std::size_t{3});
+    QCOMPARE(page.metricPlot()->seriesSize(page.runs()[1].dir, QString()), std::size_t{2});
+
+    // Adding the parent folder finds both runs again and keeps one row each.
+    page.addRunDirectories({root.path()});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 2 && !page.isLoading(), kTimeoutMs);
+    QCOMPARE(page.tableModel()->rowCount(), 2);
+  }
+
+  void exportsTableAndPlots() {
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    writeRuns(root);
+    ComparePage page;
+    page.resize(1200, 800);
+    page.show();
+    QSignalSpy changed(&page, &ComparePage::runsChanged);
+    page.addRunDirectories({root.path()});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 1 && !page.isLoading(), kTimeoutMs);
+
+    const QString csv = root.filePath(QStringLiteral("runs.csv"));
+    QVERIFY(page.exportTableCsv(csv));
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], QStringLiteral("run,dir,status,method,parameters,optimizer,steps,val_loss,val_acc,lipschitz_bound,max_act_entry,max_act_rms,steps_per_s"));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("run_a,")) && lines[1].endsWith(QStringLiteral(",finished,spectral_soft_cap,\"σmax = 2, α = auto\",muon lr 0.1,30,0.5,0.9,8,3.5,1.25,40")),
+             qPrintable(lines[1]));
+    QVERIFY(lines[2].endsWith(QStringLiteral(",running,weight_decay,,adamw lr 0.001 wd 0.1,20,0.7,0.8,120,9,2,110")));
+
+    QString error;
+    QVERIFY2(page.savePlots(root.filePath(QStringLiteral("cmp.png")), &error), qPrintable(error));
+    QVERIFY(QFileInfo(root.filePath(QStringLiteral("cmp-metric.png"))).size() > 1000);
+    QVERIFY(QFileInfo(root.filePath(QStringLiteral("cmp-frontier.png"))).size() > 1000);
+    QVERIFY(page.savePlots(root.filePath(QStringLiteral("cmp.pdf")), &error));
+    QVERIFY(QFileInfo(root.filePath(QStringLiteral("cmp-frontier.pdf"))).size() > 500);
+    QVERIFY(!page.savePlots(root.filePath(QStringLiteral("cmp.jpg")), &error));
+    QVERIFY(error.contains(QStringLiteral(".png or .pdf")));
+    QVERIFY(!page.exportTableCsv(QStringLiteral("/nonexistent/dir/runs.csv"), &error));
+    QVERIFY(error.contains(QStringLiteral("/nonexistent/dir/runs.csv")));
+  }
+};
+
+QTEST_MAIN(TestPagesCompare)
+#include "tst_pages_compare.moc"

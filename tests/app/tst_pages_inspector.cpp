@@ -1,0 +1,264 @@
+// Checkpoint Inspector (offscreen) on the real-format fixtures written by PyTorch and NumPy
+// (tests/fixtures/make_fixtures.py): every row's shape, dtype and statistics against the
+// designed singular values in tests/fixtures/expected.json; malformed files; cancel; filter
+// and sort; a workbench checkpoint's bound against `lipschitz-cli bound`; "what if".
+#include "app/pages/common/latest_wins.h"
+#include "app/pages/common/method_form.h"
+#include "app/pages/common/slider_field.h"
+#include "app/pages/inspector/inspector_page.h"
+#include "app/pages/inspector/tensor_table_model.h"
+#include "app/pages/inspector/what_if_panel.h"
+#include "io/safetensors.h"
+#include "widgets/bar_chart_plot.h"
+#include "widgets/spectrum_plot.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QProcess>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+using namespace lwb;
+using namespace lwb::app::pages;
+using nlohmann::json;
+
+Q_DECLARE_METATYPE(std::vector<double>)
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+const QString kFixtures = QStringLiteral(LWB_FIXTURES_DIR);
+
+json expectedFiles() {
+  std::ifstream in(LWB_FIXTURES_DIR "/expected.json");
+  return json::parse(in)["files"];
+}
+
+const InspectedTensor* find(const InspectorPage& page, const QString& name) {
+  for (const auto& t : page.inspected().tensors)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+bool load(InspectorPage& page, const QString& path) {
+  QSignalSpy loaded(&page, &InspectorPage::loaded);
+  QSignalSpy failed(&page, &InspectorPage::failed);
+  page.openFile(path);
+  return QTest::qWaitFor([&] { return loaded.count() + failed.count() > 0; }, kTimeoutMs) && loaded.count() == 1;
+}
+
+QByteArray runCli(const QStringList& args) {
+  QProcess p;
+  p.start(QStringLiteral(LWB_CLI_PATH), args);
+  if (!p.waitForFinished(300000) || p.exitCode() != 0) qWarning("lipschitz-cli %s: %s", qPrintable(args.join(QLatin1Char(' '))), p.readAllStandardError().constData());
+  return p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
+}
+
+}  // namespace
+
+class TestPagesInspector : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void coreFixturesExist() {
+    for (const char* f : {"attention.safetensors", "mlp_state_dict.pt", "weights.npz", "expected.json"})
+      QVERIFY2(QFileInfo::exists(kFixtures + QLatin1Char('/') + QLatin1String(f)), f);
+  }
+
+  void fixtureTablesMatchTheDesignedSpectra_data() {
+    QTest::addColumn<QString>("file");
+    const json files = expectedFiles();
+    for (const auto& [name, entry] : files.items()) QTest::addRow("%s", name.c_str()) << QString::fromStdString(name);
+  }
+  void fixtureTablesMatchTheDesignedSpectra() {
+    QFETCH(QString, file);
+    const QString path = kFixtures + QLatin1Char('/') + file;
+    if (!QFileInfo::exists(path)) QSKIP(qPrintable(file + QStringLiteral(" is listed in expected.json but not written yet")));
+    const json want = expectedFiles()[file.toStdString()];
+    InspectorPage page;
+    page.resize(1400, 900);
+    page.show();
+    QVERIFY2(load(page, path), qPrintable(page.errorText()));
+    if (want.contains("format")) QCOMPARE(page.inspected().format, QString::fromStdString(want["format"].get<std::string>()));
+    QCOMPARE(page.inspected().tensors.size(), want["tensors"].size());
+    int matrices = 0, withStats = 0;
+    for (const auto& [name, t] : want["tensors"].items()) {
+      const InspectedTensor* got = find(page, QString::fromStdString(name));
+      QVERIFY2(got, name.c_str());
+      QCOMPARE(got->shape, t["shape"].get<std::vector<int64_t>>());
+      QCOMPARE(got->dtype, QString::fromStdString(t["dtype"].get<std::string>()));
+      matrices += got->isMatrix() ? 1 : 0;
+      withStats += got->hasStats ? 1 : 0;
+      if (!t.contains("singular_values")) continue;
+      const auto sv = t["singular_values"].get<std::vector<double>>();
+      const double tol = t["tolerance"].get<double>();
+      QVERIFY2(got->hasStats, name.c_str());
+      QVERIFY(page.barPlot()->names().contains(got->name));
+      QCOMPARE(got->singularValues.size(), sv.size());
+      double sumSq = 0;
+      for (size_t i = 0; i < sv.size(); ++i) {
+        QVERIFY2(std::abs(got->singularValues[i] - sv[i]) <= tol, qPrintable(QStringLiteral("%1 σ%2").arg(QString::fromStdString(name)).arg(i + 1)));
+        sumSq += sv[i] * sv[i];
+      }
+      QVERIFY(std::abs(got->sigma1 - sv.front()) <= tol);
+      const double rows = static_cast<double>(got->shape[0]), cols = static_cast<double>(got->shape[1]);
+      QVERIFY(std::abs(got->rmsNorm - sv.front() * std::sqrt(cols / rows)) <= tol * std::sqrt(cols / rows));
+      // ‖W‖_F and the stable rank from the designed spectrum; each σ is within tol.
+      const double k = static_cast<double>(sv.size());
+      QVERIFY(std::abs(got->frobenius - std::sqrt(sumSq)) <= tol * std::sqrt(k));
+      QVERIFY(std::abs(got->stableRank - sumSq / (sv.front() * sv.front())) <= 4 * k * tol / sv.front());
+    }
+    // "Matrices only" (the default) shows the 2-D tensors; the bars are those with a spectrum.
+    QCOMPARE(page.proxy()->rowCount(), matrices);
+    QCOMPARE(page.barPlot()->names().size(), withStats);
+    if (withStats > 0) QVERIFY(!page.spectrumPlot()->layers().isEmpty());  // the first matrix is selected
+  }
+
+  void malformedFilesShowAnErrorAndKeepTheLastFile() {
+    QTemporaryDir dir;
+    InspectorPage page;
+    page.show();
+    QVERIFY(load(page, kFixtures + QStringLiteral("/attention.safetensors")));
+    const int rows = page.model()->rowCount();
+
+    const QString garbage = dir.filePath(QStringLiteral("garbage.safetensors"));
+    QFile g(garbage);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write(QByteArray(64, 'x'));
+    g.close();
+    QVERIFY(!load(page, garbage));
+    QVERIFY2(page.errorText().contains(garbage), qPrintable(page.errorText()));
+
+    // The first half of a real file: a truncated download.
+    QFile real(kFixtures + QStringLiteral("/mlp_state_dict.pt"));
+    QVERIFY(real.open(QIODevice::ReadOnly));
+    const QByteArray bytes = real.readAll();
+    const QString truncated = dir.filePath(QStringLiteral("truncated.pt"));
+    QFile t(truncated);
+    QVERIFY(t.open(QIODevice::WriteOnly));
+    t.write(bytes.left(bytes.size() / 2));
+    t.close();
+    QVERIFY(!load(page, truncated));
+    QVERIFY(page.errorText().contains(truncated));
+    QVERIFY(!load(page, dir.filePath(QStringLiteral("missing.npz"))));
+    QVERIFY(page.errorText().contains(QStringLiteral("missing.npz")));
+
+    QCOMPARE(page.inspected().path, kFixtures + QStringLiteral("/attention.safetensors"));
+    QCOMPARE(page.model()->rowCount(), rows);
+  }
+
+  void cancelStopsALoad() {
+    QTemporaryDir dir;
+    std::vector<io::RawTensor> tensors;
+    for (int i = 0; i < 300; ++i) {
+      std::string bytes(96 * 96 * 4, '\0');
+      for (size_t j = 0; j < bytes.size(); j += 4) bytes[j + 3] = static_cast<char>(0x3f);  // 0.5-ish floats
+      tensors.push_back({"layer." + std::to_string(i), io::DType::F32, {96, 96}, io::ownBytes(std::move(bytes)), 96 * 96 * 4});
+    }
+    const QString path = dir.filePath(QStringLiteral("many.safetensors"));
+    io::writeSafetensors(path.toStdString(), tensors);
+
+    InspectorPage page;
+    page.show();
+    QSignalSpy loaded(&page, &InspectorPage::loaded);
+    QSignalSpy cancelled(&page, &InspectorPage::loadCancelled);
+    page.openFile(path);
+    QVERIFY(page.isLoading());
+    page.cancelLoad();
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, kTimeoutMs);
+    QVERIFY(!page.isLoading());
+    QCOMPARE(loaded.count(), 0);
+    QVERIFY(page.inspected().tensors.empty());
+    // The same file loads completely when left alone.
+    QVERIFY(load(page, path));
+    QCOMPARE(page.inspected().tensors.size(), size_t{300});
+  }
+
+  void filterAndSort() {
+    InspectorPage page;
+    page.show();
+    QVERIFY(load(page, kFixtures + QStringLiteral("/attention.safetensors")));
+    page.filterEdit()->setText(QStringLiteral("attn.q"));
+    QCOMPARE(page.proxy()->rowCount(), 1);
+    page.filterEdit()->setText(QStringLiteral("*attn*weight"));
+    QCOMPARE(page.proxy()->rowCount(), 4);
+    QCOMPARE(page.barPlot()->names().size(), 4);
+    page.table()->sortByColumn(TensorTableModel::Sigma1, Qt::DescendingOrder);
+    double previous = INFINITY;
+    for (int r = 0; r < page.proxy()->rowCount(); ++r) {
+      const double s = page.proxy()->index(r, TensorTableModel::Sigma1).data(Qt::UserRole).toDouble();
+      QVERIFY(s <= previous);
+      previous = s;
+    }
+    QCOMPARE(page.proxy()->index(0, TensorTableModel::Name).data().toString(), QStringLiteral("blocks.0.attn.q.weight"));  // σ₁ = 4
+    QVERIFY(page.selectTensor(QStringLiteral("blocks.0.attn.k.weight")));
+    QCOMPARE(page.spectrumPlot()->layers(), QStringList{QStringLiteral("blocks.0.attn.k.weight")});
+  }
+
+  void workbenchCheckpointShowsItsBound() {
+    QTemporaryDir dir;
+    const QString run = dir.filePath(QStringLiteral("run"));
+    const QByteArray trained = runCli({QStringLiteral("train"), QStringLiteral("--config"),
+                                       QStringLiteral(LWB_SOURCE_DIR "/resources/presets/modular_addition_grokking.json"),
+                                       QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--out"), run, QStringLiteral("--json")});
+    QVERIFY(!trained.isEmpty());
+    const json cli = json::parse(runCli({QStringLiteral("bound"), run}).toStdString());
+    const QString checkpoint = QString::fromStdString(cli["file"].get<std::string>());
+
+    InspectorPage page;
+    page.resize(1400, 900);
+    page.show();
+    QVERIFY2(load(page, checkpoint), qPrintable(page.errorText()));
+    const InspectedFile& f = page.inspected();
+    QVERIFY(f.workbenchCheckpoint);
+    QCOMPARE(f.step, int64_t{3});
+    QVERIFY2(f.lipschitzBound.has_value(), qPrintable(f.boundNote));
+    const double want = cli["lipschitz_bound"].get<double>();
+    // Same engine code in both processes, but σ₁ comes from float32 weights through a threaded
+    // LibTorch SVD whose last bits may differ between processes: 1e-6 relative.
+    QVERIFY2(std::abs(*f.lipschitzBound - want) <= 1e-6 * want, qPrintable(QStringLiteral("%1 vs %2").arg(*f.lipschitzBound, 0, 'g', 17).arg(want, 0, 'g', 17)));
+    QCOMPARE(f.trace.size(), cli["trace"].size());
+    for (size_t i = 0; i < f.trace.size(); ++i) {
+      QCOMPARE(f.trace[i].name, QString::fromStdString(cli["trace"][i]["name"].get<std::string>()));
+      QVERIFY(std::abs(f.trace[i].lipschitzAfter - cli["trace"][i]["lipschitz"].get<double>()) <= 1e-6 * want);
+    }
+    QCOMPARE(page.traceTable()->rowCount(), static_cast<int>(f.trace.size()));
+    QCOMPARE(page.filterEdit()->text(), QStringLiteral("param."));  // weights first, optimizer moments hidden
+    for (int r = 0; r < page.proxy()->rowCount(); ++r)
+      QVERIFY(page.proxy()->index(r, 0).data().toString().startsWith(QStringLiteral("param.")));
+  }
+
+  // "What if": hard cap at σmax = 1 by SVD on fc1.weight (σ = 3, 2, 1.5, 1, 0.5, 0.25).
+  void whatIfPreviewsTheConstrainedSpectrum() {
+    InspectorPage page;
+    page.show();
+    QVERIFY(load(page, kFixtures + QStringLiteral("/mlp_state_dict.pt")));
+    QVERIFY(page.selectTensor(QStringLiteral("fc1.weight")));
+    MethodForm* form = page.whatIf()->form();
+    form->methodBox()->setCurrentIndex(form->methodBox()->findData(QStringLiteral("spectral_hard_cap")));
+    form->implBox()->setCurrentIndex(form->implBox()->findData(QStringLiteral("svd")));
+    form->sigmaMaxField()->setValue(1.0);
+    QSignalSpy ready(page.whatIf(), &WhatIfPanel::previewReady);
+    page.whatIf()->setEnabledPreview(true);
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1 && !page.whatIf()->runner()->busy(), kTimeoutMs);
+    const auto before = ready.last().at(0).value<std::vector<double>>();
+    const auto after = ready.last().at(1).value<std::vector<double>>();
+    const InspectedTensor* t = find(page, QStringLiteral("fc1.weight"));
+    QCOMPARE(after.size(), t->singularValues.size());
+    for (size_t i = 0; i < after.size(); ++i) {
+      QVERIFY(std::abs(before[i] - t->singularValues[i]) < 1e-9);
+      QVERIFY2(std::abs(after[i] - std::min(t->singularValues[i], 1.0)) < 1e-5, qPrintable(QString::number(after[i])));
+    }
+  }
+};
+
+
+QTEST_MAIN(TestPagesInspector)
+#include "tst_pages_inspector.moc"
