@@ -53,6 +53,9 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   });
   connect(form_, &RunForm::validityChanged, this, &RunPanel::showVerdict);
   connect(start_, &QPushButton::clicked, this, &RunPanel::requestStart);
+  // A first launch shows a configuration that can start at once (the engine's defaults
+  // need a data file): the small CPU preset when it is there.
+  if (!selectPreset(QStringLiteral("chars_small_cpu")) && presets_->count() > 1) selectPreset(presets_->itemData(1).toString());
   showVerdict(form_->valid(), form_->validationError());
 }
 

@@ -30,8 +30,8 @@ LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   traceX->setTickLabelRotation(35);
   traceX->setSubTicks(false);
   traceX->grid()->setVisible(false);
-  traceFactor->setLabel(tr("layer factor (bars)"));
-  traceBound->setLabel(tr("bound after layer (line)"));
+  traceFactor->setLabel(tr("factor (bars)"));
+  traceBound->setLabel(tr("bound so far (line)"));
   traceBound->setScaleType(QCPAxis::stLogarithmic);
   traceBound->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
   traceBound->setNumberFormat(QStringLiteral("eb"));

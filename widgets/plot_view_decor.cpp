@@ -158,9 +158,16 @@ void PlotView::placeLegend(LegendPlace place, int wrap) {
     side->setRowStretchFactor(0, 0.001);
     grid->setColumnStretchFactor(grid->columnCount() - 1, 0.001);
   } else {
+    // Legend beside a stretching spacer, in a row under the plot. Not the legend alone: a
+    // grid's column is no wider than its elements' maximum, and an empty legend's maximum
+    // is a few pixels, which squeezed the whole plot into a narrow strip before data came.
+    auto* below = new QCPLayoutGrid;
     grid->insertRow(grid->rowCount());
-    grid->addElement(grid->rowCount() - 1, 0, legend);
+    grid->addElement(grid->rowCount() - 1, 0, below);
     grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
+    below->addElement(0, 0, legend);
+    below->addElement(0, 1, new QCPLayoutElement(plot_));
+    below->setColumnStretchFactor(0, 0.001);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(wrap);
   }

@@ -6,6 +6,7 @@
 #include "widgets/plot_linker.h"
 #include "widgets/qcp.h"
 #include "widgets/smoothing.h"
+#include "widgets/spectrum_plot.h"
 
 #include <QMenu>
 #include <QSignalSpy>
@@ -339,6 +340,19 @@ class TestPlotView : public QObject {
     QSignalSpy spy(&plot, &PlotView::pointHovered);
     QTest::mouseMove(plot.customPlot(), p2.toPoint());
     QTRY_COMPARE(spy.count(), 1);
+  }
+
+  // An empty legend under the plot once capped the layout column at its own few pixels,
+  // so a plot with no data yet was drawn as a narrow strip (seen in the first screenshots).
+  void emptyPlotsUseTheirWholeWidth() {
+    SpectrumPlot spectrum;
+    spectrum.resize(600, 300);
+    showAndSettle(spectrum);
+    spectrum.replotNow();
+    QVERIFY2(spectrum.customPlot()->axisRect()->width() > 400, qPrintable(QString::number(spectrum.customPlot()->axisRect()->width())));
+    spectrum.addSnapshot(QStringLiteral("r"), QStringLiteral("L"), 1, {3, 2, 1, 0.5});
+    spectrum.replotNow();
+    QVERIFY(spectrum.customPlot()->axisRect()->width() > 400);
   }
 
   void contextMenuOffersExports() {
