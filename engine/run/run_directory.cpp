@@ -27,28 +27,6 @@ const char* toString(RunStatus s) {
   return "failed";
 }
 
-void writeFileAtomically(const std::string& path, const std::string& text) {
-  // Same folder as the target, so the rename never crosses file systems (and stays atomic).
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot open for writing");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      std::remove(tmp.c_str());
-      throw std::runtime_error(path + ": write failed");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename temporary file (" + ec.message() + ")");
-  }
-}
-
 namespace {
 
 // Compact, and never throwing on invalid UTF-8 in a string value (a matrix name, a

@@ -3,6 +3,8 @@
 //   on read), spectra.bin + spectra.json index, summary.json, status.
 #pragma once
 
+#include "io/file_io.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -53,7 +55,8 @@ std::vector<nlohmann::json> readMetrics(const std::string& runDir);
 // Spectra snapshots: step -> name -> singular values.
 std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const std::string& runDir);
 
-// Writes `text` to `path` via a temporary file + rename, so readers never see a torn file.
-void writeFileAtomically(const std::string& path, const std::string& text);
+// Run files are written like checkpoints (temporary file, fsync, rename, directory fsync),
+// so readers never see a torn file: one writer for both, io::writeFileAtomically.
+using io::writeFileAtomically;
 
 }  // namespace lwb::run

@@ -65,7 +65,7 @@ class TestRunDirectory : public QObject {
     QCOMPARE(slurp(path + "/status"), std::string("failed\nout of memory at step 3\n"));
     run.writeConfig(json{{"steps", 6}});
     QCOMPARE(json::parse(slurp(path + "/config.json")), (json{{"steps", 6}}));
-    const QStringList leftovers = QDir(path).entryList({QStringLiteral("*.tmp")}, QDir::Files);
+    const QStringList leftovers = QDir(path).entryList({QStringLiteral("*.tmp*")}, QDir::Files);
     QVERIFY2(leftovers.isEmpty(), qPrintable(leftovers.join(' ')));
   }
 
