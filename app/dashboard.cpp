@@ -38,23 +38,13 @@ double spectraScale(const RunHistory& h, const QString& layer) {
 
 void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms, widgets::LipschitzBoundPlot* bound,
                  const QString& id, const std::vector<StepSample>& steps) {
-  QStringList names;
-  std::vector<double> values;
   for (const StepSample& s : steps) {
     const double x = static_cast<double>(s.step);
     loss->appendPoint(id, Metric::TrainLoss, x, s.trainLoss);
     loss->appendPoint(id, Metric::TrainAcc, x, s.trainAcc);
     if (s.valLoss) loss->appendPoint(id, Metric::ValLoss, x, *s.valLoss);
     if (s.valAcc) loss->appendPoint(id, Metric::ValAcc, x, *s.valAcc);
-    if (!s.norms.empty()) {
-      names.clear();
-      values.clear();
-      for (const auto& n : s.norms) {
-        names << n.name;
-        values.push_back(n.rmsNorm);
-      }
-      norms->appendStep(id, x, names, values);
-    }
+    for (const auto& n : s.norms) norms->appendPoint(id, n.name, x, n.rmsNorm);
     if (s.lipschitzBound) bound->appendBound(id, x, *s.lipschitzBound);
   }
 }

@@ -2,6 +2,7 @@
 
 #include "app/mailbox.h"
 #include "app/run_json.h"
+#include "run/spectra_format.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -13,8 +14,6 @@
 
 #include <sys/stat.h>
 
-#include <bit>
-#include <cstring>
 #include <map>
 
 namespace lwb::app {
@@ -37,18 +36,6 @@ std::optional<json> readJsonFile(const QString& path) {
   json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return std::nullopt;
   return j;
-}
-
-// spectra.bin is float32 little-endian whatever the host (engine/run/spectra_format.h).
-std::vector<double> decodeFloat32LE(const QByteArray& bytes) {
-  std::vector<double> out(static_cast<size_t>(bytes.size() / 4));
-  for (size_t i = 0; i < out.size(); ++i) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, bytes.constData() + 4 * i, 4);
-    if constexpr (std::endian::native == std::endian::big) bits = __builtin_bswap32(bits);
-    out[i] = static_cast<double>(std::bit_cast<float>(bits));
-  }
-  return out;
 }
 
 }  // namespace
@@ -174,7 +161,9 @@ void RunFollower::readSpectra() {
     if (!bin.seek(begin)) return;
     auto& sample = fresh[s];
     sample.step = s;
-    sample.after[QString::fromStdString(name.get<std::string>())] = decodeFloat32LE(bin.read(bytes));
+    // spectra.bin is float32 little-endian whatever the host: the engine's own decoder.
+    const std::vector<float> values = run::detail::decodeFloat32LE(bin.read(bytes).toStdString());
+    sample.after[QString::fromStdString(name.get<std::string>())] = std::vector<double>(values.begin(), values.end());
   }
   spectraIndexSize_ = indexInfo.size();
   spectraIndexTime_ = time;

@@ -197,6 +197,4 @@ QString LipschitzBoundPlot::hoverLabel(QCPAbstractPlottable* plottable, int data
   return QString();
 }
 
-CsvTable LipschitzBoundPlot::csvTable() const { return MultiRunPlot::csvTable(); }
-
 }  // namespace lwb::widgets

@@ -47,7 +47,6 @@ class LipschitzBoundPlot : public MultiRunPlot {
   void runRemoved(const QString& runId) override;
   void fitView() override;
   QString hoverLabel(QCPAbstractPlottable* plottable, int dataIndex) const override;
-  CsvTable csvTable() const override;
 
  private:
   struct TraceGraphs {

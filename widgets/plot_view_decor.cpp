@@ -1,6 +1,7 @@
 // PlotView, part 2: what is drawn around the data — hover read-out, title, legend
 // placement, legend proxies, labelled reference ticks.
 #include "widgets/plot_view.h"
+#include "widgets/palette.h"
 
 #include "widgets/qcp.h"
 
@@ -12,7 +13,6 @@ namespace lwb::widgets {
 
 namespace {
 QString formatValue(double v) { return QString::number(v, 'g', 6); }
-QColor referenceTickColor() { return QColor(40, 40, 40); }
 }  // namespace
 
 QCPGraph* PlotView::addLegendProxy(const QString& name, const QPen& pen, const QCPScatterStyle* scatter) {
@@ -36,7 +36,7 @@ void PlotView::setReferenceTicks(QCPAxis* parallel, const QVector<QPair<double, 
     axis->setSubTicks(false);
     axis->setTickLength(0, 4);
     axis->grid()->setVisible(false);
-    axis->setTickLabelColor(referenceTickColor());
+    axis->setTickLabelColor(referenceColor());
     axis->setRange(parallel->range());
     axis->setScaleType(parallel->scaleType());
     connect(parallel, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), axis, qOverload<const QCPRange&>(&QCPAxis::setRange));
