@@ -78,9 +78,9 @@ at::Tensor asTensor(const RawTensor& raw) {
   const size_t item = elementSize(raw.dtype);
   const auto address = reinterpret_cast<uintptr_t>(raw.data.get());
   if (raw.dtype == DType::Bool || raw.nbytes == 0 || address % item != 0) return toTensor(raw);
-  int64_t numel = 1;
-  for (const int64_t d : raw.shape) numel *= d;
-  if (static_cast<size_t>(numel) * item != raw.nbytes) return toTensor(raw);  // toTensor reports it
+  // RawTensor::numel saturates instead of overflowing on a hostile shape; dividing the byte
+  // count keeps this comparison overflow-free as well.
+  if (raw.nbytes % item != 0 || static_cast<uint64_t>(raw.numel()) != raw.nbytes / item) return toTensor(raw);  // toTensor reports it
   auto keep = raw.data;
   // from_blob's data is non-const; the tensor is documented as read-only.
   return at::from_blob(const_cast<std::byte*>(raw.data.get()), raw.shape, [keep](void*) mutable { keep.reset(); },
