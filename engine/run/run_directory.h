@@ -52,6 +52,15 @@ class RunDirectory {
 
 // Reading side (app, tests, resume): metrics rows, skipping a torn last line.
 std::vector<nlohmann::json> readMetrics(const std::string& runDir);
+// One spectra.json entry: `count` floats at float `offset` of spectra.bin.
+struct SpectraIndexEntry {
+  int64_t step = 0;
+  std::string name;
+  uint64_t offset = 0, count = 0;
+};
+// spectra.json, every entry checked and checked to lie inside spectra.bin (empty when the
+// run has no spectra yet); `binFloats` receives spectra.bin's size in whole floats.
+std::vector<SpectraIndexEntry> readSpectraIndex(const std::string& runDir, uint64_t* binFloats = nullptr);
 // Spectra snapshots: step -> name -> singular values.
 std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const std::string& runDir);
 

@@ -61,13 +61,14 @@ std::vector<json> readMetrics(const std::string& runDir) {
   return rows;
 }
 
-std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const std::string& runDir) {
+std::vector<SpectraIndexEntry> readSpectraIndex(const std::string& runDir, uint64_t* binFloatsOut) {
   requireRunDir(runDir);
   const std::string indexPath = (fs::path(runDir) / "spectra.json").string();
   const std::string binPath = (fs::path(runDir) / "spectra.bin").string();
-  std::map<int64_t, std::map<std::string, std::vector<float>>> out;
+  std::vector<SpectraIndexEntry> entries;
+  if (binFloatsOut) *binFloatsOut = 0;
   std::error_code ec;
-  if (!fs::exists(indexPath, ec)) return out;  // no snapshot yet, or spectra_every = 0
+  if (!fs::exists(indexPath, ec)) return entries;  // no snapshot yet, or spectra_every = 0
 
   if (!fs::is_regular_file(indexPath, ec) || fs::file_size(indexPath, ec) > kMaxIndexBytes)
     throw InputError(indexPath + ": not a regular file or too large");
@@ -81,7 +82,7 @@ std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const s
   // A torn trailing float (crash mid-write) is not addressable; whole floats only.
   const uint64_t binFloats = fs::exists(binPath, ec) ? fs::file_size(binPath, ec) / 4 : 0;
   if (ec) throw InputError(binPath + ": cannot read size (" + ec.message() + ")");
-  std::ifstream bin(binPath, std::ios::binary);
+  if (binFloatsOut) *binFloatsOut = binFloats;
 
   for (size_t i = 0; i < index.size(); ++i) {
     const json& e = index[i];
@@ -99,14 +100,26 @@ std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const s
     if (offset > binFloats || count > binFloats - offset)
       throw InputError(where + ": offset " + std::to_string(offset) + " + count " + std::to_string(count) +
                        " is beyond spectra.bin (" + std::to_string(binFloats) + " floats)");
-    std::string bytes(count * 4, '\0');
-    if (count > 0) {
-      bin.seekg(static_cast<std::streamoff>(offset * 4));
+    entries.push_back({step->get<int64_t>(), name->get<std::string>(), offset, count});
+  }
+  return entries;
+}
+
+std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const std::string& runDir) {
+  const std::vector<SpectraIndexEntry> index = readSpectraIndex(runDir);
+  const std::string binPath = (fs::path(runDir) / "spectra.bin").string();
+  std::map<int64_t, std::map<std::string, std::vector<float>>> out;
+  if (index.empty()) return out;
+  std::ifstream bin(binPath, std::ios::binary);
+  for (const SpectraIndexEntry& e : index) {
+    std::string bytes(e.count * 4, '\0');
+    if (e.count > 0) {
+      bin.seekg(static_cast<std::streamoff>(e.offset * 4));
       bin.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      if (!bin) throw InputError(binPath + ": read failed at float " + std::to_string(offset));
+      if (!bin) throw InputError(binPath + ": read failed at float " + std::to_string(e.offset));
     }
     // A step recorded twice (e.g. a final snapshot on a periodic step): the later one wins.
-    out[step->get<int64_t>()][name->get<std::string>()] = detail::decodeFloat32LE(std::move(bytes));
+    out[e.step][e.name] = detail::decodeFloat32LE(std::move(bytes));
   }
   return out;
 }
