@@ -92,15 +92,7 @@ std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
   const auto file = run::newestCheckpoint(a.resume);
   if (!file) throw InputError(a.resume + ": no checkpoints/step_N.safetensors to resume from");
   auto ckpt = run::readCheckpoint(*file);
-  auto j = ckpt.config;
-  j.erase("versions");
-  if (!a.device.empty()) j["device"] = a.device;
-  run::RunConfig cfg;
-  try {
-    cfg = run::parseRunConfig(j);
-  } catch (const InputError& e) {
-    throw InputError(file->string() + ": config in __metadata__: " + e.what());
-  }
+  const run::RunConfig cfg = run::checkpointConfig(ckpt, file->string(), a.device);
   if (ckpt.step >= cfg.steps)
     throw InputError(a.resume + ": the run already completed its " + std::to_string(cfg.steps) + " steps");
   return {cfg, std::move(ckpt)};

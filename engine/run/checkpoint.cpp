@@ -26,6 +26,17 @@ void writeCheckpoint(const fs::path& file, const Checkpoint& ckpt) {
   io::writeSafetensors(file, raw, metadata);
 }
 
+RunConfig checkpointConfig(const Checkpoint& ckpt, const std::string& what, const std::string& device) {
+  auto j = ckpt.config;
+  j.erase("versions");
+  if (!device.empty()) j["device"] = device;
+  try {
+    return parseRunConfig(j);
+  } catch (const InputError& e) {
+    throw InputError(what + ": config in __metadata__: " + e.what());
+  }
+}
+
 Checkpoint readCheckpoint(const fs::path& file) {
   const auto f = io::readSafetensors(file);
   const auto where = file.string() + ": ";

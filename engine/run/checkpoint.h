@@ -7,6 +7,7 @@
 #pragma once
 
 #include "optim/state_io.h"
+#include "run/run_config.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,9 @@ std::string checkpointFileName(int64_t step);
 void writeCheckpoint(const std::filesystem::path& file, const Checkpoint& ckpt);
 // InputError naming the file when it is not a readable workbench checkpoint.
 Checkpoint readCheckpoint(const std::filesystem::path& file);
+// The run config in a checkpoint's __metadata__ (less its "versions" record), validated;
+// `device`, when not empty, replaces the stored one. Errors name `what`.
+RunConfig checkpointConfig(const Checkpoint& ckpt, const std::string& what, const std::string& device = {});
 
 // step_N.safetensors files of a checkpoints folder, oldest first (by N, not by name).
 std::vector<std::pair<int64_t, std::filesystem::path>> listCheckpoints(const std::filesystem::path& dir);

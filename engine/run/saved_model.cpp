@@ -32,13 +32,7 @@ models::TaskShape shapeFor(const RunConfig& cfg, const Checkpoint& ckpt, const s
 
 SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what) {
   SavedModel s;
-  auto j = ckpt.config;
-  j.erase("versions");
-  try {
-    s.config = parseRunConfig(j);
-  } catch (const InputError& e) {
-    throw InputError(what + ": config in __metadata__: " + e.what());
-  }
+  s.config = checkpointConfig(ckpt, what);
   s.step = ckpt.step;
   auto gen = at::make_generator<at::CPUGeneratorImpl>(s.config.seed);
   s.model = models::makeModel(s.config, shapeFor(s.config, ckpt, what), gen, at::Device(at::kCPU));
