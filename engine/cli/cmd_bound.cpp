@@ -4,6 +4,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "models/model.h"
+#include "run/metrics.h"
 #include "run/saved_model.h"
 
 #include <CLI/CLI.hpp>
@@ -25,11 +26,7 @@ int runBound(const std::string& target) {
                    {"task", saved.config.task}, {"norms", norms}};
   if (b.trace) {
     j["lipschitz_bound"] = b.trace->bound;
-    nlohmann::json trace = nlohmann::json::array();
-    for (const auto& t : b.trace->layers)
-      trace.push_back({{"name", t.name}, {"block", t.blockLipschitz}, {"lipschitz", t.lipschitzAfter},
-                       {"activation", t.activationBound}});
-    j["trace"] = trace;
+    j["trace"] = run::toJson(*b.trace);
   } else {
     j["lipschitz_bound"] = nullptr;
     j["note"] = "this model has no global Lipschitz bound (standard transformer with LayerNorm)";

@@ -10,6 +10,14 @@ nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : 
 
 }  // namespace
 
+nlohmann::json toJson(const bounds::BoundTrace& t) {
+  nlohmann::json trace = nlohmann::json::array();
+  for (const auto& e : t.layers)
+    trace.push_back({{"name", e.name}, {"block", number(e.blockLipschitz)},
+                     {"lipschitz", number(e.lipschitzAfter)}, {"activation", number(e.activationBound)}});
+  return trace;
+}
+
 nlohmann::json toJson(const StepMetrics& m) {
   nlohmann::json j{{"step", m.step},
                    {"lr", number(m.lr)},
@@ -25,11 +33,7 @@ nlohmann::json toJson(const StepMetrics& m) {
   j["rms_norms"] = norms;
   if (m.lipschitzBound) {
     j["lipschitz_bound"] = number(*m.lipschitzBound);
-    nlohmann::json trace = nlohmann::json::array();
-    for (const auto& t : m.boundTrace.layers)
-      trace.push_back({{"name", t.name}, {"block", number(t.blockLipschitz)},
-                       {"lipschitz", number(t.lipschitzAfter)}, {"activation", number(t.activationBound)}});
-    j["bound_trace"] = trace;
+    j["bound_trace"] = toJson(m.boundTrace);
   }
   if (m.valLoss) j["val_loss"] = number(*m.valLoss);
   if (m.valAcc) j["val_acc"] = number(*m.valAcc);

@@ -54,6 +54,9 @@ struct RunSummary {
 };
 
 nlohmann::json toJson(const StepMetrics& m);
+// The per-layer rows of a bound trace ({name, block, lipschitz, activation}; non-finite as null),
+// as metrics.jsonl's "bound_trace" and `lipschitz-cli bound`'s "trace" write them.
+nlohmann::json toJson(const bounds::BoundTrace& t);
 nlohmann::json toJson(const RunSummary& s);
 
 class MetricsSink {
