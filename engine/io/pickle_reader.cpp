@@ -306,16 +306,10 @@ class Reader {
         break;
       }
       case 'R': { Ptr args = pop(); Ptr f = pop(); push(reduce(f, args)); break; }  // REDUCE
+      case 0x92:                                                // NEWOBJ_EX: kwargs, then as NEWOBJ
+        pop();
+        [[fallthrough]];
       case 0x81: {                                              // NEWOBJ
-        pop();
-        Ptr cls = pop();
-        Ptr o = make(Kind::Object);
-        o->text = cls->kind == Kind::Global ? cls->text : "?";
-        push(std::move(o));
-        break;
-      }
-      case 0x92: {                                              // NEWOBJ_EX
-        pop();
         pop();
         Ptr cls = pop();
         Ptr o = make(Kind::Object);
