@@ -58,22 +58,24 @@ EquilibriumResult simulateEquilibrium(const EquilibriumRequest& r, const CancelF
   // The same random directions for every method, so the curves differ only by the constraint.
   auto gen = at::make_generator<at::CPUGeneratorImpl>(r.seed + 1);
   std::vector<at::Tensor> w(out.series.size(), w0);
-  for (auto& s : out.series) s.sigma1.push_back(topSingularValue(w0));
   for (int step = 0; step < r.steps; ++step) {
     throwIfCancelled(cancel);
     const at::Tensor noise = r.alignment < 1 ? exactPolar(at::randn({r.rows, r.cols}, gen, at::TensorOptions().dtype(at::kDouble)))
                                              : at::Tensor();
     for (size_t i = 0; i < w.size(); ++i) {
-      at::Tensor dir = exactPolar(w[i]);
+      // One SVD of the current weights gives both the recorded σ₁ and the update's direction.
+      auto [u, s, vh] = compat::svdReduced(w[i]);
+      out.series[i].sigma1.push_back(s[0].item<double>());
+      at::Tensor dir = u.matmul(vh);
       if (r.alignment < 1) dir = exactPolar(dir * r.alignment + noise * (1 - r.alignment));
       const at::Tensor update = dir * r.lr;
       const std::string& m = out.series[i].method;
       if (m == "weight_decay") w[i] = w[i] * (1 - r.lambda * r.lr) + update;
       else if (m == "spectral_clipped_weight_decay") w[i] = spectral::applyConstraint(w[i] + update, clipped);
       else w[i] = spectral::spectralSoftCap(w[i] * (1 - r.lambda * r.lr) + update, out.alphaStar);
-      out.series[i].sigma1.push_back(topSingularValue(w[i]));
     }
   }
+  for (size_t i = 0; i < w.size(); ++i) out.series[i].sigma1.push_back(topSingularValue(w[i]));
   return out;
 }
 
