@@ -1,6 +1,7 @@
 #include "app/dashboard.h"
 
 #include "app/scalar_map.h"
+#include "lab/lab_types.h"
 #include "widgets/activation_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
 #include "widgets/loss_accuracy_plot.h"
@@ -19,11 +20,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 using Metric = widgets::LossAccuracyPlot::Metric;
 
-const QStringList kSigmaMaxMethods{QStringLiteral("spectral_normalize"), QStringLiteral("spectral_hammer"),
-                                   QStringLiteral("stiefel"), QStringLiteral("spectral_soft_cap"),
-                                   QStringLiteral("spectral_hard_cap"), QStringLiteral("spectral_clip"),
-                                   QStringLiteral("spectral_clipped_weight_decay"), QStringLiteral("svd_clip")};
-const QStringList kSigmaMinMethods{QStringLiteral("spectral_clip"), QStringLiteral("spectral_relu"), QStringLiteral("svd_clip")};
+bool readsSigmaMax(const QString& method) { return lab::usesSigmaMax(method.toStdString()); }
+bool readsSigmaMin(const QString& method) { return lab::usesSigmaMin(method.toStdString()); }
 
 // Spectra are shown in the units σmax is stated in: RMS→RMS for norm = rms.
 std::vector<double> scaled(const std::vector<double>& values, double scale) {
@@ -191,8 +189,8 @@ void Dashboard::updateTargets() {
   double sigmaMax = kNaN, sigmaMin = kNaN, normMax = kNaN, normMin = kNaN;
   if (current_ && current_->history().hasConstraint()) {
     const ConstraintInfo& c = current_->history().constraint();
-    if (kSigmaMaxMethods.contains(c.method)) sigmaMax = c.sigmaMax;
-    if (kSigmaMinMethods.contains(c.method)) sigmaMin = c.sigmaMin;
+    if (readsSigmaMax(c.method)) sigmaMax = c.sigmaMax;
+    if (readsSigmaMin(c.method)) sigmaMin = c.sigmaMin;
     // The norm plot is in RMS→RMS units; a raw spectral threshold would mislead there.
     if (c.norm != QLatin1String("spectral")) {
       normMax = sigmaMax;
@@ -242,7 +240,7 @@ void Dashboard::updateScalarMap() {
   for (double v : sigmas) top = std::max(top, v);
   p.sigma1 = top;
 
-  const bool usesSigmaMax = kSigmaMaxMethods.contains(c.method);
+  const bool usesSigmaMax = readsSigmaMax(c.method);
   const double xMax = std::max({usesSigmaMax ? 1.5 * c.sigmaMax : 1.0, 1.1 * top, 1e-6});
   std::vector<double> xs, ys;
   sampleScalarMap(p, xMax, 240, xs, ys);
@@ -255,7 +253,7 @@ void Dashboard::updateScalarMap() {
     scalarMap_->setMarkers(sigmas, fs, name);
   }
   scalarMap_->setSigmaMax(usesSigmaMax ? c.sigmaMax : kNaN);
-  scalarMap_->setSigmaMin(kSigmaMinMethods.contains(c.method) ? c.sigmaMin : kNaN);
+  scalarMap_->setSigmaMin(readsSigmaMin(c.method) ? c.sigmaMin : kNaN);
 }
 
 void Dashboard::requestReplots() {

@@ -1,5 +1,7 @@
 #include "app/run_form_fields.h"
 
+#include "lab/lab_types.h"
+
 #include <QCoreApplication>
 
 #include <nlohmann/json.hpp>
@@ -20,12 +22,13 @@ auto whenText(const char* key, QStringList values) {
   return [key, values](const json& c) { return values.contains(textAt(c, key)); };
 }
 
+// Shown for the constraint methods `uses` names (engine/lab/lab_types.h).
+auto whenMethod(bool (*uses)(const std::string&)) {
+  return [uses](const json& c) { return uses(textAt(c, "constraint.method").toStdString()); };
+}
+bool usesSigmaBound(const std::string& m) { return lab::usesSigmaMax(m) || lab::usesSigmaMin(m); }
+
 // Constraint methods grouped by the parameters they read (engine/spectral/constraint.cpp).
-const QStringList kSigmaMaxMethods{QStringLiteral("spectral_normalize"), QStringLiteral("spectral_hammer"),
-                                   QStringLiteral("stiefel"), QStringLiteral("spectral_soft_cap"),
-                                   QStringLiteral("spectral_hard_cap"), QStringLiteral("spectral_clip"),
-                                   QStringLiteral("spectral_clipped_weight_decay"), QStringLiteral("svd_clip")};
-const QStringList kSigmaMinMethods{QStringLiteral("spectral_clip"), QStringLiteral("spectral_relu"), QStringLiteral("svd_clip")};
 const QStringList kLambdaMethods{QStringLiteral("weight_decay"), QStringLiteral("spectral_weight_decay"),
                                  QStringLiteral("spectral_clipped_weight_decay")};
 const QStringList kClipMethods{QStringLiteral("spectral_hard_cap"), QStringLiteral("spectral_clip"),
@@ -84,9 +87,9 @@ std::vector<FieldSpec> makeFields() {
 
       {QStringLiteral("constraint.method"), constraint, tr("Method"), FieldKind::Choice, methods, {}, {}},
       {QStringLiteral("constraint.sigma_max"), constraint, tr("σmax"), FieldKind::Number, {},
-       tr("target norm (RMS→RMS unless the norm is spectral)"), whenText("constraint.method", kSigmaMaxMethods)},
+       tr("target norm (RMS→RMS unless the norm is spectral)"), whenMethod(lab::usesSigmaMax)},
       {QStringLiteral("constraint.sigma_min"), constraint, tr("σmin"), FieldKind::Number, {}, {},
-       whenText("constraint.method", kSigmaMinMethods)},
+       whenMethod(lab::usesSigmaMin)},
       {QStringLiteral("constraint.alpha"), constraint, tr("α"), FieldKind::NumberOrAuto, {},
        tr("a number, or auto for the minimal α* of App. B"), whenText("constraint.method", {QStringLiteral("spectral_soft_cap")})},
       {QStringLiteral("constraint.lambda"), constraint, tr("λ"), FieldKind::Number, {}, {}, whenText("constraint.method", kLambdaMethods)},
@@ -97,7 +100,7 @@ std::vector<FieldSpec> makeFields() {
        {QStringLiteral("jordan5"), QStringLiteral("you6"), QStringLiteral("polish")}, {}, whenText("constraint.method", kNsMethods)},
       {QStringLiteral("constraint.ns_steps"), constraint, tr("NS steps"), FieldKind::Integer, {}, {}, whenText("constraint.method", kNsMethods)},
       {QStringLiteral("constraint.norm"), constraint, tr("Threshold norm"), FieldKind::Choice,
-       {QStringLiteral("rms"), QStringLiteral("spectral")}, {}, whenText("constraint.method", kSigmaMaxMethods + kSigmaMinMethods)},
+       {QStringLiteral("rms"), QStringLiteral("spectral")}, {}, whenMethod(usesSigmaBound)},
 
       {QStringLiteral("log_every"), logging, tr("Log every"), FieldKind::Integer, {}, tr("steps between metrics rows"), {}},
       {QStringLiteral("eval_every"), logging, tr("Evaluate every"), FieldKind::Integer, {}, {}, {}},

@@ -49,6 +49,13 @@ bool usesClipImpl(const std::string& m) {
   return m == "spectral_hard_cap" || m == "spectral_clip" || m == "spectral_relu" || m == "spectral_clipped_weight_decay";
 }
 
+bool usesSigmaMax(const std::string& m) {
+  return m == "spectral_normalize" || m == "spectral_hammer" || m == "stiefel" || m == "spectral_soft_cap" ||
+         m == "spectral_hard_cap" || m == "spectral_clip" || m == "spectral_clipped_weight_decay" || m == "svd_clip";
+}
+
+bool usesSigmaMin(const std::string& m) { return m == "spectral_clip" || m == "spectral_relu" || m == "svd_clip"; }
+
 bool usesPowerIteration(const std::string& m) {
   return m == "spectral_normalize" || m == "spectral_hammer" || m == "spectral_weight_decay";
 }

@@ -34,5 +34,9 @@ std::vector<std::string> labDtypeIds();  // "float32", "bfloat16"
 bool usesClipImpl(const std::string& method);
 // Methods that use power iteration (top singular triple only).
 bool usesPowerIteration(const std::string& method);
+// Methods that read σmax / σmin (engine/spectral/constraint.cpp); the app's forms and plots
+// show those fields and lines for exactly these.
+bool usesSigmaMax(const std::string& method);
+bool usesSigmaMin(const std::string& method);
 
 }  // namespace lwb::lab

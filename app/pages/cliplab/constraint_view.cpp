@@ -99,9 +99,6 @@ void ConstraintView::clear() {
   figures_->setText(tr("Computing…"));
 }
 
-static bool usesSigmaMax(const std::string& m) { return m != "none" && m != "weight_decay" && m != "spectral_weight_decay" && m != "spectral_relu"; }
-static bool usesSigmaMin(const std::string& m) { return m == "spectral_clip" || m == "spectral_relu" || m == "svd_clip"; }
-
 void ConstraintView::drawScalarMap(const lab::ConstraintRequest& r, const std::vector<double>& sigmas, const std::vector<double>& exact,
                                    double alpha, const std::vector<double>* measured) {
   const double sigma1 = sigmas.empty() ? 0.0 : sigmas.front();
@@ -123,8 +120,8 @@ void ConstraintView::drawScalarMap(const lab::ConstraintRequest& r, const std::v
     map_->setMarkers(sigmas, std::vector<double>(measured->begin(), measured->begin() + std::min(measured->size(), sigmas.size())), name);
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  map_->setSigmaMax(usesSigmaMax(r.method) ? r.sigmaMax : nan);
-  map_->setSigmaMin(usesSigmaMin(r.method) ? r.sigmaMin : nan);
+  map_->setSigmaMax(lab::usesSigmaMax(r.method) ? r.sigmaMax : nan);
+  map_->setSigmaMin(lab::usesSigmaMin(r.method) ? r.sigmaMin : nan);
   double lo = 0, hi = 0;
   for (double y : ys) lo = std::min(lo, y), hi = std::max(hi, y);
   if (measured)
@@ -151,7 +148,7 @@ void ConstraintView::showPreview(const lab::ConstraintRequest& r, const std::vec
 void ConstraintView::showOutcome(const lab::ConstraintOutcome& o, const lab::ConstraintRequest& r, double latencyMs) {
   const double sigma1 = o.before.empty() ? 0.0 : o.before.front();
   drawScalarMap(r, o.before, o.exact, o.alpha, &o.after);
-  const bool usesMax = usesSigmaMax(r.method), usesMin = usesSigmaMin(r.method);
+  const bool usesMax = lab::usesSigmaMax(r.method), usesMin = lab::usesSigmaMin(r.method);
   const double nan = std::numeric_limits<double>::quiet_NaN();
 
   spectrum_->addSnapshot(kRun, kLayer, 0, o.after, o.before);

@@ -176,8 +176,8 @@ void MethodForm::updateRows() {
   const std::string m = currentId(method_);
   const bool softCap = m == "spectral_soft_cap";
   const bool clipFamily = lab::usesClipImpl(m);
-  const bool usesMax = m != "none" && m != "weight_decay" && m != "spectral_weight_decay" && m != "spectral_relu";
-  const bool usesMin = m == "spectral_clip" || m == "spectral_relu" || m == "svd_clip";
+  const bool usesMax = lab::usesSigmaMax(m);
+  const bool usesMin = lab::usesSigmaMin(m);
   const bool usesLambda = m == "weight_decay" || m == "spectral_weight_decay" || m == "spectral_clipped_weight_decay" ||
                           (softCap && alphaAuto_->isChecked());
   const bool usesLr = m == "weight_decay" || (softCap && alphaAuto_->isChecked());
