@@ -6,6 +6,7 @@
 //   lwb-bench-app [--preset ID] [--set key=value]... [--reps N] [--threads N] [--json]
 //   Defaults: chars_small_cpu with steps=200, 3 repetitions of each mode.
 //   Run with a display (xvfb-run -a) or QT_QPA_PLATFORM=offscreen.
+#include "common/blas_core.h"
 #include "app/main_window.h"
 #include "app/run_manager.h"
 #include "app/run_panel.h"
@@ -109,6 +110,7 @@ Result runWithDashboard(MainWindow& w, const nlohmann::json& config, LatencyProb
 }  // namespace
 
 int main(int argc, char** argv) {
+  const lwb::BlasCore blas = lwb::preferAvx512BlasKernels();  // as the app and CLI do
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchBench"));
   QCoreApplication::setApplicationName(QStringLiteral("lwb-bench-app"));
@@ -165,11 +167,11 @@ int main(int argc, char** argv) {
                              {"latency_samples", dashLat.size()},
                              {"headless_latency_p99_ms", percentile(headlessLat, 0.99)},
                              {"reps", n},
-                             {"threads", threads}};
+                             {"threads", threads}, {"blas_core", blas.after}};
     std::printf("%s\n", out.dump().c_str());
   } else {
-    std::printf("preset %s (%s), %d intra-op threads, %d repetitions, medians\n", qPrintable(p.value(preset)),
-                qPrintable(overrides.join(QLatin1Char(' '))), threads, n);
+    std::printf("preset %s (%s), %d intra-op threads, OpenBLAS core %s, %d repetitions, medians\n", qPrintable(p.value(preset)),
+                qPrintable(overrides.join(QLatin1Char(' '))), threads, blas.after.c_str(), n);
     std::printf("  headless            %8.2f steps/s\n", median(headlessSps));
     std::printf("  dashboard open      %8.2f steps/s   (%.3fx headless; target >= 0.95x: %s)\n", median(dashSps), ratio,
                 ratio >= 0.95 ? "met" : "MISSED");

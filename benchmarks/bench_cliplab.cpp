@@ -4,6 +4,7 @@
 // the method call alone (engine time). Prints a Markdown table for docs/BENCHMARKS.md.
 //   lwb-bench-cliplab [--samples N] [--large-samples N] [--quick]
 //   --quick: 256×512 only. Threads: $LWB_THREADS, else the app's default (all cores but one).
+#include "common/blas_core.h"
 #include "app/pages/cliplab/cliplab_page.h"
 #include "app/pages/cliplab/constraint_view.h"
 #include "app/pages/cliplab/matrix_source_panel.h"
@@ -107,6 +108,7 @@ void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vect
 }  // namespace
 
 int main(int argc, char** argv) {
+  const lwb::BlasCore blas = lwb::preferAvx512BlasKernels();  // as the app and CLI do
   int samples = 30, largeSamples = 3;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
@@ -123,7 +125,7 @@ int main(int argc, char** argv) {
   // The app's own setting ($LWB_THREADS, else all cores but the GUI's), so the figures are
   // what the page gets inside lipschitz-workbench.
   const int threads = lwb::app::applyAppIntraOpThreads();
-  std::printf("intra-op threads: %d\n\n", threads);
+  std::printf("intra-op threads: %d, OpenBLAS core: %s\n\n", threads, blas.after.empty() ? "(not OpenBLAS)" : blas.after.c_str());
   ClipLabPage page;
   page.resize(1600, 1000);
   page.show();

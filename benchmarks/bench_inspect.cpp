@@ -4,6 +4,7 @@
 // matrices by float32 SVD (at::linalg_svdvals) and by the Gram route side by side, to justify
 // the Gram route (the SVD of every matrix takes minutes on 2 cores).
 //   lwb-bench-inspect [--dir DIR] [--repeats N] [--skip-svd]
+#include "common/blas_core.h"
 #include "common/threads.h"
 #include "common/torch_compat.h"
 #include "inspect/tensor_report.h"
@@ -57,6 +58,7 @@ std::vector<lwb::io::RawTensor> gpt2Small() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const lwb::BlasCore blas = lwb::preferAvx512BlasKernels();  // as the app and CLI do
   std::string dir = std::filesystem::temp_directory_path() / "lwb-bench-inspect";
   int repeats = 3;
   bool svd = true;
@@ -104,6 +106,7 @@ int main(int argc, char** argv) {
     }
   }
   const double total = median(readS) + median(specS);
+  std::printf("OpenBLAS core: %s\n", blas.after.c_str());
   std::printf("| step | median of %d (s) |\n|---|---|\n", repeats);
   std::printf("| read %s | %.2f |\n", file.filename().c_str(), median(readS));
   std::printf("| singular values of %zu matrices (float64 Gram + eigvalsh) | %.2f |\n", matrices, median(specS));

@@ -1,8 +1,9 @@
 #include "spectral/matrix_stats.h"
 
+#include "spectral/symmetric_product.h"
+
 #include <ATen/ops/clamp_min.h>
 #include <ATen/ops/linalg_eigvalsh.h>
-#include <ATen/ops/matmul.h>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,7 @@ std::vector<double> singularValuesViaGram(const at::Tensor& w) {
   if (m == 0 || n == 0) return {};
   const auto w64 = w.to(at::kDouble);
   // Gram of the smaller side: n x n when tall, m x m when wide.
-  const auto gram = m >= n ? at::matmul(w64.t(), w64) : at::matmul(w64, w64.t());
+  const auto gram = gramOfRows(m >= n ? w64.t() : w64);
   const auto eig = at::clamp_min(at::linalg_eigvalsh(gram), 0.0).contiguous();  // ascending
   const double* e = eig.data_ptr<double>();
   std::vector<double> out(static_cast<size_t>(eig.numel()));

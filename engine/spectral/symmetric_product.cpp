@@ -1,0 +1,102 @@
+#include "spectral/symmetric_product.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/matmul.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <climits>
+#include <optional>
+
+namespace lwb::spectral {
+namespace {
+
+// The Fortran BLAS entry points, which every BLAS exports (OpenBLAS, reference BLAS, BLIS).
+// Looked up at run time in the BLAS that LibTorch already loaded, so the build needs no BLAS
+// development files and a LibTorch bundling a private BLAS (pip wheels) falls back to matmul.
+template <class T>
+using SyrkFn = void (*)(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,
+                        const T* a, const int* lda, const T* beta, T* c, const int* ldc);
+
+struct Syrk {
+  SyrkFn<float> s = nullptr;
+  SyrkFn<double> d = nullptr;
+};
+
+const Syrk& syrk() {
+  static const Syrk fns{reinterpret_cast<SyrkFn<float>>(dlsym(RTLD_DEFAULT, "ssyrk_")),
+                        reinterpret_cast<SyrkFn<double>>(dlsym(RTLD_DEFAULT, "dsyrk_"))};
+  return fns;
+}
+
+// BLAS sees memory column-major. For x [m, k]: row-major storage (stride(1) == 1) is the
+// column-major k×m matrix xᵀ, so x xᵀ = (xᵀ)ᵀ(xᵀ) is trans 'T'; column-major storage
+// (stride(0) == 1, e.g. w.t() of a contiguous w) is x itself, trans 'N'.
+struct Layout {
+  char trans;
+  int lda;
+};
+
+std::optional<Layout> blasLayout(const at::Tensor& x) {
+  const int64_t m = x.size(0), k = x.size(1);
+  if (x.stride(1) == 1 && x.stride(0) >= std::max<int64_t>(k, 1) && x.stride(0) <= INT_MAX) return Layout{'T', static_cast<int>(x.stride(0))};
+  if (x.stride(0) == 1 && x.stride(1) >= std::max<int64_t>(m, 1) && x.stride(1) <= INT_MAX) return Layout{'N', static_cast<int>(x.stride(1))};
+  return std::nullopt;
+}
+
+// syrk filled the column-major upper triangle = the row-major lower one (i >= j); copy it
+// to the upper triangle so the result is a plain symmetric matrix.
+template <class T>
+void mirrorLowerToUpper(T* c, int64_t m) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = i + 1; j < m; ++j) c[i * m + j] = c[j * m + i];
+}
+
+template <class T>
+void runSyrk(SyrkFn<T> fn, const at::Tensor& x, at::Tensor& c, double beta, double alpha) {
+  at::Tensor a = x;
+  auto layout = blasLayout(a);
+  if (!layout) {
+    a = x.contiguous();
+    layout = blasLayout(a);
+  }
+  const int n = static_cast<int>(x.size(0)), k = static_cast<int>(x.size(1));
+  const T al = static_cast<T>(alpha), be = static_cast<T>(beta);
+  const char uplo = 'U';
+  fn(&uplo, &layout->trans, &n, &k, &al, a.data_ptr<T>(), &layout->lda, &be, c.data_ptr<T>(), &n);
+  mirrorLowerToUpper(c.data_ptr<T>(), n);
+}
+
+at::Tensor syrkProduct(const at::Tensor& x, const at::Tensor* s, double beta, double alpha) {
+  const int64_t m = x.size(0);
+  at::Tensor c = s ? s->to(x.scalar_type()).contiguous().clone() : at::empty({m, m}, x.options());
+  if (!s) beta = 0.0;  // syrk does not read C when beta is 0
+  if (x.scalar_type() == at::kFloat) runSyrk(syrk().s, x, c, beta, alpha);
+  else runSyrk(syrk().d, x, c, beta, alpha);
+  return c;
+}
+
+}  // namespace
+
+bool usesBlasSyrk(const at::Tensor& x) {
+  if (x.dim() != 2 || !x.device().is_cpu() || x.requires_grad()) return false;
+  if (x.size(0) == 0 || x.size(1) == 0 || x.size(0) > INT_MAX || x.size(1) > INT_MAX) return false;
+  if (x.scalar_type() == at::kFloat) return syrk().s != nullptr;
+  if (x.scalar_type() == at::kDouble) return syrk().d != nullptr;
+  return false;
+}
+
+at::Tensor gramOfRows(const at::Tensor& x) {
+  if (!usesBlasSyrk(x)) return x.matmul(x.mT());
+  return syrkProduct(x, nullptr, 0.0, 1.0);
+}
+
+at::Tensor addGramOfRows(const at::Tensor& s, const at::Tensor& x, double beta, double alpha) {
+  if (!usesBlasSyrk(x) || s.dim() != 2 || s.size(0) != x.size(0) || s.size(1) != x.size(0))
+    return s * beta + x.matmul(x.mT()) * alpha;
+  return syrkProduct(x, &s, beta, alpha);
+}
+
+}  // namespace lwb::spectral
