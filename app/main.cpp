@@ -6,7 +6,6 @@
 #include "app/run_manager.h"
 #include "app/run_panel.h"
 #include "app/train_page.h"
-#include "common/blas_core.h"
 
 #include <QApplication>
 
@@ -27,7 +26,6 @@ bool haveDisplay() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  lwb::preferAvx512BlasKernels();  // before any BLAS call (common/blas_core.h)
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbench"));
   QCoreApplication::setApplicationName(QStringLiteral("lipschitz-workbench"));
   QCoreApplication::setApplicationVersion(QStringLiteral(LWB_VERSION));

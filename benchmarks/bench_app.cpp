@@ -110,7 +110,7 @@ Result runWithDashboard(MainWindow& w, const nlohmann::json& config, LatencyProb
 }  // namespace
 
 int main(int argc, char** argv) {
-  const lwb::BlasCore blas = lwb::preferAvx512BlasKernels();  // as the app and CLI do
+  const std::string blasCore = lwb::blasCoreName();
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchBench"));
   QCoreApplication::setApplicationName(QStringLiteral("lwb-bench-app"));
@@ -167,11 +167,11 @@ int main(int argc, char** argv) {
                              {"latency_samples", dashLat.size()},
                              {"headless_latency_p99_ms", percentile(headlessLat, 0.99)},
                              {"reps", n},
-                             {"threads", threads}, {"blas_core", blas.after}};
+                             {"threads", threads}, {"blas_core", blasCore}};
     std::printf("%s\n", out.dump().c_str());
   } else {
     std::printf("preset %s (%s), %d intra-op threads, OpenBLAS core %s, %d repetitions, medians\n", qPrintable(p.value(preset)),
-                qPrintable(overrides.join(QLatin1Char(' '))), threads, blas.after.c_str(), n);
+                qPrintable(overrides.join(QLatin1Char(' '))), threads, blasCore.c_str(), n);
     std::printf("  headless            %8.2f steps/s\n", median(headlessSps));
     std::printf("  dashboard open      %8.2f steps/s   (%.3fx headless; target >= 0.95x: %s)\n", median(dashSps), ratio,
                 ratio >= 0.95 ? "met" : "MISSED");

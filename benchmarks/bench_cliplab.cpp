@@ -16,6 +16,7 @@
 
 #include <QApplication>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTimer>
@@ -47,7 +48,15 @@ bool waitIdle(ClipLabPage& page, int timeoutMs) {
   return QTest::qWaitFor([&] { return !page.matrixRunner()->busy() && !page.updateRunner()->busy(); }, timeoutMs);
 }
 
-void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vector<std::pair<std::string, std::string>>& cases) {
+// One benchmark row: a method, its implementation and the control a sample moves. σmax
+// leaves msign(W) valid (the nested forms reuse it); the NS-steps box changes the schedule,
+// so everything is computed again, as on the first update of a matrix.
+struct Case {
+  std::string method, impl;
+  bool stepsKnob = false;
+};
+
+void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vector<Case>& cases) {
   lab::MatrixSpec spec;
   spec.kind = lab::SourceKind::Prescribed;
   spec.rows = rows;
@@ -59,7 +68,7 @@ void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vect
     std::fprintf(stderr, "matrix %dx%d not built\n", rows, cols);
     return;
   }
-  for (const auto& [method, impl] : cases) {
+  for (const auto& [method, impl, stepsKnob] : cases) {
     lab::ConstraintRequest r;
     r.method = method;
     r.impl = impl;
@@ -76,7 +85,8 @@ void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vect
       const int before = page.constraintView()->shownCount();
       QElapsedTimer clock;
       clock.start();
-      page.methodForm()->sigmaMaxField()->setValue(i % 2 ? 1.0 : 0.9);
+      if (stepsKnob) page.methodForm()->nsStepsField()->setValue(i % 2 ? 10 : 11);
+      else page.methodForm()->sigmaMaxField()->setValue(i % 2 ? 1.0 : 0.9);
       // Requests estimated at more than a few seconds wait for "Compute anyway".
       if (auto* confirm = page.findChild<QPushButton*>(QStringLiteral("computeAnyway")); confirm && confirm->isVisible()) confirm->click();
       // The scalar map is redrawn on the GUI thread at once (ConstraintView::showPreview).
@@ -98,7 +108,9 @@ void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vect
       waitIdle(page, 3600000);
     }
     const Stats l = stats(latency), e = stats(engine), w = stats(worker), p = stats(preview);
-    const std::string name = method == "spectral_soft_cap" ? std::string("soft cap") : "hard cap " + impl;
+    std::string name = method == "spectral_soft_cap" ? std::string("soft cap") : "hard cap " + impl;
+    if (impl == "nested" && method != "spectral_soft_cap")
+      name += stepsKnob ? " (NS-steps box: all recomputed)" : " (σmax slider: msign(W) reused)";
     std::printf("| %d×%d | %s | %zu | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |\n", rows, cols, name.c_str(), latency.size(),
                 p.median, p.p95, l.median, l.p95, w.median, w.p95, e.median, e.p95);
     std::fflush(stdout);
@@ -108,7 +120,7 @@ void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vect
 }  // namespace
 
 int main(int argc, char** argv) {
-  const lwb::BlasCore blas = lwb::preferAvx512BlasKernels();  // as the app and CLI do
+  const std::string blasCore = lwb::blasCoreName();
   int samples = 30, largeSamples = 3;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
@@ -125,15 +137,15 @@ int main(int argc, char** argv) {
   // The app's own setting ($LWB_THREADS, else all cores but the GUI's), so the figures are
   // what the page gets inside lipschitz-workbench.
   const int threads = lwb::app::applyAppIntraOpThreads();
-  std::printf("intra-op threads: %d, OpenBLAS core: %s\n\n", threads, blas.after.empty() ? "(not OpenBLAS)" : blas.after.c_str());
+  std::printf("intra-op threads: %d, OpenBLAS core: %s\n\n", threads, blasCore.empty() ? "(not OpenBLAS)" : blasCore.c_str());
   ClipLabPage page;
   page.resize(1600, 1000);
   page.show();
   std::printf("| matrix | method | samples | scalar map redrawn (median / p95 ms) | full update: request → all plots redrawn | worker (method + measurements) | method alone |\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|\n");
-  const std::vector<std::pair<std::string, std::string>> all = {
-      {"spectral_soft_cap", "nested"}, {"spectral_hard_cap", "nested"}, {"spectral_hard_cap", "abd_dense"},
-      {"spectral_hard_cap", "abd_block"}, {"spectral_hard_cap", "svd"}};
+  const std::vector<Case> all = {{"spectral_soft_cap", "nested"},         {"spectral_hard_cap", "nested"},
+                                 {"spectral_hard_cap", "nested", true},   {"spectral_hard_cap", "abd_dense"},
+                                 {"spectral_hard_cap", "abd_block"},      {"spectral_hard_cap", "svd"}};
   measure(page, 256, 512, samples, all);
   if (!quick) measure(page, 1024, 4096, largeSamples, all);
   return 0;

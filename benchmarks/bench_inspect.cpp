@@ -58,7 +58,7 @@ std::vector<lwb::io::RawTensor> gpt2Small() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const lwb::BlasCore blas = lwb::preferAvx512BlasKernels();  // as the app and CLI do
+  const std::string blasCore = lwb::blasCoreName();
   std::string dir = std::filesystem::temp_directory_path() / "lwb-bench-inspect";
   int repeats = 3;
   bool svd = true;
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     }
   }
   const double total = median(readS) + median(specS);
-  std::printf("OpenBLAS core: %s\n", blas.after.c_str());
+  std::printf("OpenBLAS core: %s\n", blasCore.c_str());
   std::printf("| step | median of %d (s) |\n|---|---|\n", repeats);
   std::printf("| read %s | %.2f |\n", file.filename().c_str(), median(readS));
   std::printf("| singular values of %zu matrices (float64 Gram + eigvalsh) | %.2f |\n", matrices, median(specS));

@@ -143,7 +143,7 @@ class MarkdownSummary : public benchmark::ConsoleReporter {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const lwb::BlasCore blas = lwb::preferAvx512BlasKernels();  // as the app and CLI do
+  const std::string blasCore = lwb::blasCoreName();
   bool quick = false;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&restArgc, rest.data());
   const int threads = lwb::setIntraOpThreads(0);
   benchmark::AddCustomContext("intra_op_threads", std::to_string(threads));
-  benchmark::AddCustomContext("openblas_core", blas.after);
+  benchmark::AddCustomContext("openblas_core", blasCore);
 
   std::vector<Shape> shapes{{256, 256}, {1024, 1024}};
   if (!quick) shapes.push_back({1024, 4096});

@@ -232,7 +232,37 @@ const XYData* PlotView::graphSource(const QCPGraph* graph) const {
   return it == sources_.end() ? nullptr : &it->second;
 }
 
-void PlotView::forgetGraph(QCPGraph* graph) { sources_.erase(graph); }
+void PlotView::forgetGraph(QCPGraph* graph) {
+  sources_.erase(graph);
+  vectorScatters_.remove(graph);
+}
+
+void PlotView::setFastScatter(QCPGraph* graph, const QCPScatterStyle& style) {
+  vectorScatters_.insert(graph, QSharedPointer<QCPScatterStyle>::create(style));
+  const bool raster = plot_->devicePixelRatioF() == 1.0 && style.shape() != QCPScatterStyle::ssNone &&
+                      style.shape() != QCPScatterStyle::ssPixmap && style.shape() != QCPScatterStyle::ssCustom;
+  if (!raster) {
+    graph->setScatterStyle(style);
+    return;
+  }
+  // A style without its own pen draws with the graph's (set the graph's pen first).
+  const QPen pen = style.isPenDefined() ? style.pen() : graph->pen();
+  // Odd side, centre on a pixel centre: QCustomPlot blits at round(x - side/2).
+  const int side = static_cast<int>(std::ceil(style.size() + pen.widthF() + 2)) | 1;
+  QPixmap pixmap(side, side);
+  pixmap.fill(Qt::transparent);
+  {
+    QCPPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    style.applyTo(&painter, pen);
+    style.drawShape(&painter, side / 2.0, side / 2.0);
+  }
+  // The pen and brush ride along unused by the blit, so code reading the style still sees them.
+  QCPScatterStyle fast(pixmap);
+  if (style.isPenDefined()) fast.setPen(style.pen());
+  fast.setBrush(style.brush());
+  graph->setScatterStyle(fast);
+}
 
 void PlotView::pushGraph(QCPGraph* graph, const XYData& source) {
   const bool logKey = graph->keyAxis()->scaleType() == QCPAxis::stLogarithmic;

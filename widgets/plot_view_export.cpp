@@ -10,6 +10,9 @@
 #include <QMessageBox>
 #include <QSaveFile>
 
+#include <utility>
+#include <vector>
+
 namespace lwb::widgets {
 
 namespace {
@@ -48,8 +51,15 @@ bool PlotView::savePdf(const QString& path, int width, int height, QString* erro
   if (!checkWritable(path, error)) return false;
   const QSize size = exportSize(width, height);
   syncAndFit();
-  if (!plot_->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("Lipschitz Workbench"),
-                      title_)) {
+  // Vector markers in the PDF, not the on-screen pixmaps (setFastScatter).
+  std::vector<std::pair<QCPGraph*, QCPScatterStyle>> onScreen;
+  for (auto it = vectorScatters_.cbegin(); it != vectorScatters_.cend(); ++it) {
+    onScreen.emplace_back(it.key(), it.key()->scatterStyle());
+    it.key()->setScatterStyle(*it.value());
+  }
+  const bool ok = plot_->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("Lipschitz Workbench"), title_);
+  for (const auto& [graph, style] : onScreen) graph->setScatterStyle(style);
+  if (!ok) {
     if (error) *error = tr("Cannot write %1.").arg(path);
     return false;
   }

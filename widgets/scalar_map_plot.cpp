@@ -11,6 +11,10 @@ namespace lwb::widgets {
 
 namespace {
 double curveWidth(qsizetype index) { return std::max(1.2, 3.2 - 0.8 * static_cast<double>(index)); }
+// σᵢ markers: open circles in the curve's colour.
+QCPScatterStyle markerStyle(const QColor& color) {
+  return QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), QBrush(Qt::white), 7);
+}
 }  // namespace
 
 ScalarMapPlot::ScalarMapPlot(QWidget* parent) : PlotView(parent) {
@@ -53,7 +57,7 @@ void ScalarMapPlot::setCurve(const QString& name, const std::vector<double>& xs,
     order_ << name;
   } else if (color.isValid()) {
     it->second.graph->setPen(QPen(color, curveWidth(order_.indexOf(name))));
-    if (it->second.markers) it->second.markers->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), QBrush(Qt::white), 7));
+    if (it->second.markers) setFastScatter(it->second.markers, markerStyle(color));
   }
   setGraphData(it->second.graph, xs, ys);
   linesDirty_ = true;
@@ -96,7 +100,7 @@ void ScalarMapPlot::setMarkers(const std::vector<double>& sigmas, const std::vec
     c.markers->removeFromLegend();
   }
   const QColor color = c.graph->pen().color();
-  c.markers->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), QBrush(Qt::white), 7));
+  setFastScatter(c.markers, markerStyle(color));
   // Only the first curve's markers are in the legend: one entry explains them all.
   if (it->first == order_.front()) c.markers->addToLegend();
   const std::size_t n = std::min(sigmas.size(), fOfSigmas.size());

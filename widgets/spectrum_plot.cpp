@@ -84,7 +84,7 @@ SpectrumPlot::RunGraphs& SpectrumPlot::graphsFor(const QString& runId) {
 void SpectrumPlot::styleGraphs(const RunStyle& style, RunGraphs& g) {
   const bool single = runIds().size() <= 1;
   g.after->setPen(QPen(style.color, 1.6));
-  g.after->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+  setFastScatter(g.after, QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
   g.after->setName(single ? tr("after constraint") : style.label);
   g.before->setPen(QPen(withAlpha(style.color, 150), 1.4, Qt::DashLine));
   g.before->setName(single ? tr("before constraint") : style.label + tr(" (before)"));

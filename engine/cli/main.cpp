@@ -1,7 +1,6 @@
 // lipschitz-cli: exit 0 on success, 2 with one line on stderr for bad input, 1 for an
 // unexpected failure. Never a stack trace.
 #include "cli/commands.h"
-#include "common/blas_core.h"
 #include "common/threads.h"
 #include "io/input_error.h"
 
@@ -22,7 +21,6 @@ std::string firstLine(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  lwb::preferAvx512BlasKernels();  // before any BLAS call (common/blas_core.h)
   CLI::App app{"Lipschitz Workbench headless tools: spectral constraints of weight matrices",
                "lipschitz-cli"};
   app.require_subcommand(1);

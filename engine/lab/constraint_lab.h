@@ -49,7 +49,13 @@ struct ConstraintOutcome {
   double maxSpectrumError = 0;
   // ‖W' − W*‖_F / ‖W*‖_F; NaN when the matrix has no singular vectors or W* = 0.
   double relativeMatrixError = std::numeric_limits<double>::quiet_NaN();
-  double methodSeconds = 0;  // the constraint call alone
+  // The constraint call alone: what this update computed. Nested forms start from msign(W),
+  // which does not depend on the thresholds: computed once per matrix, dtype and schedule
+  // (signSeconds, inside methodSeconds) and reused while other parameters change
+  // (signReused: methodSeconds excludes it; the from-scratch cost is the sum).
+  double methodSeconds = 0;
+  double signSeconds = 0;
+  bool signReused = false;
   double seconds = 0;        // everything: conversion, method, measurements
 };
 

@@ -40,6 +40,27 @@ const Decomposition& LabMatrix::Impl::decompositionFor(at::ScalarType dtype) con
   return it->second;
 }
 
+LabMatrix::Impl::Sign LabMatrix::Impl::signFor(at::ScalarType dtype, const spectral::NewtonSchulzConfig& ns,
+                                              const at::Tensor& x) const {
+  const SignKey key{dtype, ns.coefficients, ns.steps, ns.polishSteps};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (signKey == key) {
+      Sign s = sign;
+      s.reused = true;
+      return s;
+    }
+  }
+  // Computed outside the lock: other workers reading this matrix are not held up.
+  const auto t0 = std::chrono::steady_clock::now();
+  Sign s{spectral::msign(x, ns), 0.0, false};
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::lock_guard<std::mutex> lock(mutex);
+  signKey = key;
+  sign = s;
+  return s;
+}
+
 LabMatrixPtr makeLabMatrix(std::string name, at::Tensor w64, bool vectors) {
   auto impl = std::make_unique<LabMatrix::Impl>();
   impl->name = std::move(name);

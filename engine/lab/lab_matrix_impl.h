@@ -3,10 +3,13 @@
 
 #include "lab/lab_matrix.h"
 
+#include "spectral/newton_schulz.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace lwb::lab {
 
@@ -29,8 +32,27 @@ struct LabMatrix::Impl {
   // call from one worker while the GUI holds the matrix.
   const Decomposition& decompositionFor(at::ScalarType dtype) const;
 
+  // msign(w in `dtype`) under a Newton–Schulz schedule: the threshold-free first stage of the
+  // nested clip forms (spectral_clip.h, ClipOptions::sign). Computed on the first request and
+  // kept (only the latest key) while σmin/σmax sliders move; `reused` says which happened and
+  // `seconds` is what computing it took.
+  struct Sign {
+    at::Tensor value;
+    double seconds = 0;
+    bool reused = false;
+  };
+  Sign signFor(at::ScalarType dtype, const spectral::NewtonSchulzConfig& ns, const at::Tensor& x) const;
+
   mutable std::mutex mutex;
   mutable std::map<at::ScalarType, Decomposition> rounded;
+  struct SignKey {
+    at::ScalarType dtype;
+    spectral::NsCoefficients coefficients;
+    int steps, polishSteps;
+    bool operator==(const SignKey&) const = default;
+  };
+  mutable std::optional<SignKey> signKey;
+  mutable Sign sign;
 };
 
 // The decomposition of a float64 matrix: full SVD when `vectors`, else the singular values

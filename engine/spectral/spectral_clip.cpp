@@ -41,10 +41,21 @@ at::Tensor nestedTerm(const at::Tensor& o, const at::Tensor& w, double t,
   return a.matmul(msign(a, ns).mT());  // m x m: U |tI - S| U^T
 }
 
+// msign(w), or the caller's copy of it (ClipOptions::sign).
+at::Tensor signOf(const at::Tensor& w, const ClipOptions& opt) {
+  if (!opt.sign.defined()) return msign(w, opt.ns);
+  TORCH_CHECK(opt.sign.sizes() == w.sizes(), "ClipOptions::sign has shape ", opt.sign.sizes(), ", W has ", w.sizes());
+  return opt.sign.to(w.scalar_type());
+}
+
 at::Tensor nestedClip(const at::Tensor& w, std::optional<double> lo, std::optional<double> hi,
-                      const NewtonSchulzConfig& ns) {
+                      const ClipOptions& opt) {
+  const NewtonSchulzConfig& ns = opt.ns;
+  const bool flipped = w.size(-2) > w.size(-1);
+  const at::Tensor given = opt.sign.defined() ? signOf(w, opt) : at::Tensor();
   return onWide(w, [&](const at::Tensor& x) {
-    const auto o = msign(x, ns);
+    // onWide hands over W^T for tall W, whose msign is msign(W)^T.
+    const auto o = given.defined() ? (flipped ? given.mT().contiguous() : given) : msign(x, ns);
     // clip = 1/2 [lo O + |lo - S| (in UV^T form)] + 1/2 [hi O - |hi - S|] with an absent
     // bound replaced by the identity (+S) term of 001 §3.2/§3.3.
     at::Tensor sum = at::zeros_like(x);
@@ -185,7 +196,7 @@ at::Tensor spectralHardCap(const at::Tensor& w, double sigmaMaxSpectral, const C
     case ClipImpl::Svd:
       return svdClip(w, 0.0, sigmaMaxSpectral);
     case ClipImpl::Nested:
-      return nestedClip(w, std::nullopt, sigmaMaxSpectral, opt.ns);
+      return nestedClip(w, std::nullopt, sigmaMaxSpectral, opt);
     case ClipImpl::AbdDense:
     case ClipImpl::AbdBlock: {
       // clip_[-b,b](W) = b clip_[-1,1](W / b) (001 §4.1).
@@ -205,12 +216,12 @@ at::Tensor spectralClip(const at::Tensor& w, double sigmaMinSpectral, double sig
   if (sigmaMinSpectral == 0.0) return spectralHardCap(w, sigmaMaxSpectral, opt);
   switch (opt.impl) {
     case ClipImpl::Svd: return svdClip(w, sigmaMinSpectral, sigmaMaxSpectral);
-    case ClipImpl::Nested: return nestedClip(w, sigmaMinSpectral, sigmaMaxSpectral, opt.ns);
+    case ClipImpl::Nested: return nestedClip(w, sigmaMinSpectral, sigmaMaxSpectral, opt);
     case ClipImpl::AbdDense:
     case ClipImpl::AbdBlock:
       // The ABD trick needs an odd scalar function; for sigma >= 0
       // clip_[a,b](s) = min(s, b) + a sign(s) - min(s, a), each term odd.
-      return spectralHardCap(w, sigmaMaxSpectral, opt) + msign(w, opt.ns) * sigmaMinSpectral -
+      return spectralHardCap(w, sigmaMaxSpectral, opt) + signOf(w, opt) * sigmaMinSpectral -
              spectralHardCap(w, sigmaMinSpectral, opt);
   }
   throw std::invalid_argument("unknown clip implementation");
@@ -222,11 +233,11 @@ at::Tensor spectralRelu(const at::Tensor& w, double sigmaMinSpectral, const Clip
   switch (opt.impl) {
     case ClipImpl::Svd:
       return svdClip(w, sigmaMinSpectral, std::numeric_limits<double>::infinity());
-    case ClipImpl::Nested: return nestedClip(w, sigmaMinSpectral, std::nullopt, opt.ns);
+    case ClipImpl::Nested: return nestedClip(w, sigmaMinSpectral, std::nullopt, opt);
     case ClipImpl::AbdDense:
     case ClipImpl::AbdBlock:
       // max(s, a) = s + a sign(s) - min(s, a) for s >= 0.
-      return w + msign(w, opt.ns) * sigmaMinSpectral - spectralHardCap(w, sigmaMinSpectral, opt);
+      return w + signOf(w, opt) * sigmaMinSpectral - spectralHardCap(w, sigmaMinSpectral, opt);
   }
   throw std::invalid_argument("unknown clip implementation");
 }

@@ -24,6 +24,11 @@ std::optional<ClipImpl> parseClipImpl(std::string_view id);
 struct ClipOptions {
   ClipImpl impl = ClipImpl::AbdBlock;
   NewtonSchulzConfig ns = NewtonSchulzConfig::accurate();
+  // msign(W) with `ns`, shaped like W, when the caller already has it: it does not depend
+  // on the thresholds, so the Clip Lab computes it once per matrix while σmin/σmax sliders
+  // move. Undefined: computed here. Used by the nested forms and by the ABD forms' sign term
+  // (clip, relu); ignored otherwise.
+  at::Tensor sign;
 };
 
 // sigma -> min(sigma, sigmaMax).

@@ -4,6 +4,7 @@
 #include "support/spectra.h"
 
 #include <ATen/ops/stack.h>
+#include <ATen/ops/zeros.h>
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -141,6 +142,27 @@ class TestConstraints : public QObject {
     const auto s = test::singularValues(clipped);
     QVERIFY(test::spectralDistance(clipped, ref) < 2e-3);
     QVERIFY(std::abs(s.front() - 0.7) < 2e-3 && std::abs(s.back() - 0.7) < 2e-3);
+  }
+
+  // A caller's msign(W) (ClipOptions::sign, the Clip Lab's reuse) gives the result the method
+  // computes itself, for wide and tall W; a sign of another shape is refused.
+  void givenSignEqualsComputed() {
+    for (const auto& [m, n] : {std::pair{40, 72}, std::pair{72, 40}}) {
+      const auto w = test::spectrumMatrix(m, n, 4.0, 0.05, 23).to(at::kFloat);
+      for (const auto impl : {ClipImpl::Nested, ClipImpl::AbdBlock}) {
+        spectral::ClipOptions plain;
+        plain.impl = impl;
+        spectral::ClipOptions given = plain;
+        given.sign = spectral::msign(w, plain.ns);
+        QVERIFY(test::spectralDistance(spectral::spectralHardCap(w, 1.0, given), spectral::spectralHardCap(w, 1.0, plain)) < 1e-5);
+        QVERIFY(test::spectralDistance(spectral::spectralClip(w, 0.3, 1.0, given), spectral::spectralClip(w, 0.3, 1.0, plain)) < 1e-5);
+        QVERIFY(test::spectralDistance(spectral::spectralRelu(w, 0.3, given), spectral::spectralRelu(w, 0.3, plain)) < 1e-5);
+      }
+      spectral::ClipOptions wrong;
+      wrong.impl = ClipImpl::Nested;
+      wrong.sign = at::zeros({m, n + 1});
+      QVERIFY_THROWS_EXCEPTION(c10::Error, spectral::spectralHardCap(w, 1.0, wrong));
+    }
   }
 
   void reluFloor() {

@@ -212,6 +212,44 @@ class TestLab : public QObject {
     QVERIFY(o.methodSeconds >= 0 && o.seconds >= o.methodSeconds);
   }
 
+  // The nested forms' msign(W) is computed once per matrix, dtype and schedule and reused
+  // while thresholds move; the reused result is the one a fresh computation gives.
+  void signIsReusedWhileThresholdsMove() {
+    for (const auto& [rows, cols] : {std::pair{48, 80}, std::pair{80, 48}}) {
+      lab::MatrixSpec spec;
+      spec.kind = lab::SourceKind::Prescribed;
+      spec.rows = rows;
+      spec.cols = cols;
+      spec.sigma1 = 6;
+      const auto m = lab::makeMatrix(spec);
+      lab::ConstraintRequest r;
+      r.method = "spectral_hard_cap";
+      r.impl = "nested";
+      const auto first = lab::applyToMatrix(*m, r);
+      QVERIFY(!first.signReused);
+      QVERIFY(first.signSeconds > 0 && first.methodSeconds >= first.signSeconds);
+      r.sigmaMax = 0.8;
+      const auto second = lab::applyToMatrix(*m, r);
+      QVERIFY(second.signReused);
+      QCOMPARE(second.signSeconds, first.signSeconds);
+      // Same as the engine call from scratch on the same float32 input.
+      spectral::ClipOptions opt;
+      opt.impl = spectral::ClipImpl::Nested;
+      const auto direct = test::singularValues(spectral::spectralHardCap(m->impl().w.to(at::kFloat), 0.8, opt).to(at::kDouble));
+      QVERIFY2(test::maxAbsDiff(second.after, direct) < 1e-5, qPrintable(QString::number(test::maxAbsDiff(second.after, direct))));
+      r.method = "spectral_clip";
+      r.sigmaMin = 0.2;
+      QVERIFY(lab::applyToMatrix(*m, r).signReused);  // same W, dtype and schedule
+      r.nsSteps = 9;
+      QVERIFY(!lab::applyToMatrix(*m, r).signReused);  // another schedule: computed again
+      r.dtype = "bfloat16";
+      QVERIFY(!lab::applyToMatrix(*m, r).signReused);
+      r.impl = "svd";
+      const auto svd = lab::applyToMatrix(*m, r);
+      QVERIFY(!svd.signReused && svd.signSeconds == 0);
+    }
+  }
+
   void bfloat16ReferenceIsTheRoundedMatrix() {
     lab::MatrixSpec spec;
     spec.kind = lab::SourceKind::Prescribed;

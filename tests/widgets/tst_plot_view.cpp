@@ -244,6 +244,31 @@ class TestPlotView : public QObject {
     QVERIFY(error.contains(QStringLiteral("no/such/dir")));
   }
 
+  // Spectrum markers are blitted from a pixmap in the graph's colour on screen; a PDF export
+  // draws them as vectors and leaves the on-screen pixmap in place.
+  void fastScatterMarkers() {
+    SpectrumPlot plot;
+    plot.addSnapshot(QStringLiteral("r"), QStringLiteral("W"), 0, {3, 2, 1}, {4, 3, 2});
+    plot.replotNow();
+    QCPGraph* after = nullptr;
+    for (int i = 0; i < plot.customPlot()->graphCount(); ++i)
+      if (plot.customPlot()->graph(i)->scatterStyle().shape() == QCPScatterStyle::ssPixmap) after = plot.customPlot()->graph(i);
+    QVERIFY(after);
+    const QImage marker = after->scatterStyle().pixmap().toImage();
+    const QColor want = after->pen().color();
+    bool inColour = false;
+    for (int y = 0; y < marker.height(); ++y)
+      for (int x = 0; x < marker.width(); ++x) {
+        const QColor c = marker.pixelColor(x, y);
+        inColour = inColour || (c.alpha() > 200 && std::abs(c.red() - want.red()) + std::abs(c.green() - want.green()) + std::abs(c.blue() - want.blue()) < 30);
+      }
+    QVERIFY(inColour);
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(plot.savePdf(dir.filePath(QStringLiteral("s.pdf")), 400, 300, &error), qPrintable(error));
+    QCOMPARE(after->scatterStyle().shape(), QCPScatterStyle::ssPixmap);
+  }
+
   void replotsAreQueuedAndCounted() {
     LossAccuracyPlot plot;
     showAndSettle(plot);

@@ -177,7 +177,10 @@ void ConstraintView::showOutcome(const lab::ConstraintOutcome& o, const lab::Con
   text += tr("σ₁ before: <b>%1</b><br>σ₁ after: <b>%2</b> (exact %3)<br>").arg(fmt(sigma1), fmt(o.sigma1After, 6), fmt(o.sigma1Exact, 6));
   text += tr("largest |σᵢ − exact|: <b>%1</b><br>‖W′ − W*‖<sub>F</sub> / ‖W*‖<sub>F</sub>: <b>%2</b><br>")
               .arg(fmt(o.maxSpectrumError, 3), fmt(o.relativeMatrixError, 3));
-  text += tr("method: <b>%1 ms</b> · whole update: <b>%2 ms</b>").arg(fmt(o.methodSeconds * 1e3, 3), fmt(latencyMs, 3));
+  text += tr("method: <b>%1 ms</b>").arg(fmt(o.methodSeconds * 1e3, 3));
+  // msign(W) does not depend on the thresholds: say when it came from an earlier update.
+  if (o.signReused) text += tr(" + msign(W) reused (%1 ms when computed)").arg(fmt(o.signSeconds * 1e3, 3));
+  text += tr(" · whole update: <b>%1 ms</b>").arg(fmt(latencyMs, 3));
   figures_->setText(text);
 
   spectrum_->requestReplot();

@@ -39,6 +39,7 @@ class MethodForm : public QWidget {
   SliderField* sigmaMaxField() const { return sigmaMax_; }
   SliderField* alphaField() const { return alpha_; }
   SliderField* lambdaField() const { return lambda_; }
+  QSpinBox* nsStepsField() const { return steps_; }
 
  Q_SIGNALS:
   void changed();
