@@ -22,7 +22,8 @@ ConstraintStep::ConstraintStep(const run::ConstraintConfig& cfg, double weightDe
   const auto coeffs = spectral::parseNsCoefficients(cfg.nsCoeffs);
   if (!impl) throw InputError("constraint.impl: unknown implementation '" + cfg.impl + "'");
   if (!coeffs) throw InputError("constraint.ns_coeffs: unknown coefficient set '" + cfg.nsCoeffs + "'");
-  params_.clip = {*impl, {*coeffs, cfg.nsSteps, cfg.nsPolishSteps}};
+  params_.clip.impl = *impl;
+  params_.clip.ns = {*coeffs, cfg.nsSteps, cfg.nsPolishSteps};
   params_.stiefelNs = params_.clip.ns;
   params_.norm = cfg.norm == "spectral" ? spectral::ThresholdNorm::Spectral : spectral::ThresholdNorm::Rms;
 }
