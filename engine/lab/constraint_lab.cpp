@@ -23,14 +23,6 @@ double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>
 
 bool isTop(double sigma, double sigma1) { return sigma1 > 0 && std::abs(sigma - sigma1) <= 1e-12 * sigma1; }
 
-// Whether the method's implementation starts from msign(W) (ClipOptions::sign): every nested
-// form, and the ABD forms' sign term (clip with σmin > 0, relu).
-bool startsFromSign(const ConstraintRequest& r) {
-  if (!usesClipImpl(r.method) || r.impl == "svd") return false;
-  if (r.impl == "nested") return true;
-  return (r.method == "spectral_clip" && r.sigmaMin > 0) || r.method == "spectral_relu";
-}
-
 }  // namespace
 
 std::vector<std::string> constraintMethodIds() {
@@ -114,8 +106,8 @@ ConstraintOutcome applyToMatrix(const LabMatrix& matrix, const ConstraintRequest
   const at::Tensor x = impl.w.to(dtype).contiguous();
   spectral::PowerIterationState state;
   spectral::ConstraintParams run = params;
-  if (startsFromSign(r)) {
-    const LabMatrix::Impl::Sign sign = impl.signFor(dtype, params.clip.ns, x);
+  if (spectral::startsFromSign(params)) {
+    const LabMatrix::Impl::Sign sign = impl.signFor(x, params.clip.ns);
     run.clip.sign = sign.value;
     out.signSeconds = sign.seconds;
     out.signReused = sign.reused;

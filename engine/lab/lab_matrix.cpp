@@ -40,9 +40,8 @@ const Decomposition& LabMatrix::Impl::decompositionFor(at::ScalarType dtype) con
   return it->second;
 }
 
-LabMatrix::Impl::Sign LabMatrix::Impl::signFor(at::ScalarType dtype, const spectral::NewtonSchulzConfig& ns,
-                                              const at::Tensor& x) const {
-  const SignKey key{dtype, ns.coefficients, ns.steps, ns.polishSteps};
+LabMatrix::Impl::Sign LabMatrix::Impl::signFor(const at::Tensor& x, const spectral::NewtonSchulzConfig& ns) const {
+  const SignKey key{x.scalar_type(), ns.coefficients, ns.steps, ns.polishSteps};
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (signKey == key) {

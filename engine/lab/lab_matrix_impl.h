@@ -32,7 +32,7 @@ struct LabMatrix::Impl {
   // call from one worker while the GUI holds the matrix.
   const Decomposition& decompositionFor(at::ScalarType dtype) const;
 
-  // msign(w in `dtype`) under a Newton–Schulz schedule: the threshold-free first stage of the
+  // msign(x), x = w in some dtype, under a Newton–Schulz schedule: the threshold-free first stage of the
   // nested clip forms (spectral_clip.h, ClipOptions::sign). Computed on the first request and
   // kept (only the latest key) while σmin/σmax sliders move; `reused` says which happened and
   // `seconds` is what computing it took.
@@ -41,7 +41,7 @@ struct LabMatrix::Impl {
     double seconds = 0;
     bool reused = false;
   };
-  Sign signFor(at::ScalarType dtype, const spectral::NewtonSchulzConfig& ns, const at::Tensor& x) const;
+  Sign signFor(const at::Tensor& x, const spectral::NewtonSchulzConfig& ns) const;
 
   mutable std::mutex mutex;
   mutable std::map<at::ScalarType, Decomposition> rounded;

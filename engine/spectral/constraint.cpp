@@ -89,6 +89,18 @@ double rmsScale(const at::Tensor& w) {
   return std::sqrt(static_cast<double>(w.size(-1)) / static_cast<double>(w.size(-2)));
 }
 
+bool startsFromSign(const ConstraintParams& p) {
+  switch (p.method) {
+    case ConstraintMethod::SpectralHardCap:
+    case ConstraintMethod::SpectralClippedWeightDecay: return p.clip.impl == ClipImpl::Nested;
+    case ConstraintMethod::SpectralClip:
+      // σmin = 0 is the hard cap (spectralClip); the ABD forms add a sign term only above it.
+      return p.clip.impl == ClipImpl::Nested || (p.clip.impl != ClipImpl::Svd && p.sigmaMin > 0);
+    case ConstraintMethod::SpectralRelu: return p.clip.impl != ClipImpl::Svd;
+    default: return false;
+  }
+}
+
 at::Tensor applyConstraint(const at::Tensor& w, const ConstraintParams& p,
                            PowerIterationState* state) {
   if (w.dim() < 2) throw std::invalid_argument("constraints apply to matrices (rank >= 2)");

@@ -59,6 +59,11 @@ double resolvedAlpha(const ConstraintParams& p);
 // sqrt(d_in / d_out) for W of shape [..., d_out, d_in]: ||W||_RMS = sigma1 * this.
 double rmsScale(const at::Tensor& w);
 
+// Whether the method's implementation starts from msign(W), so a caller may pass it in
+// ClipOptions::sign: every nested clip form, and the ABD forms' sign term (clip with
+// σmin > 0, relu).
+bool startsFromSign(const ConstraintParams& p);
+
 // Applies the method. `state` carries power-iteration vectors between calls (methods that
 // use power iteration start from random vectors when it is null).
 at::Tensor applyConstraint(const at::Tensor& w, const ConstraintParams& p,

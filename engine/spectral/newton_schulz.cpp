@@ -108,14 +108,8 @@ at::Tensor newtonSchulzIterate(at::Tensor x, const std::vector<NsTuple>& schedul
   for (const auto& t : schedule) {
     // X <- a X + (b A + c A^2) X with A = X X^T (Jordan et al. 2024). A and A^2 = A A^T are
     // symmetric: on CPU float32/float64 BLAS syrk computes one triangle of each.
-    at::Tensor poly;
-    if (usesBlasSyrk(x)) {
-      const auto gram = gramOfRows(x);
-      poly = addGramOfRows(gram, gram, t.b, t.c);
-    } else {
-      const auto gram = x.matmul(x.mT());
-      poly = addMatmul(gram, gram, gram, t.b, t.c);
-    }
+    const auto gram = gramOfRows(x);
+    const auto poly = addGramOfRows(gram, gram, t.b, t.c);
     x = addMatmul(x, poly, x, t.a, 1.0);
   }
   return x;

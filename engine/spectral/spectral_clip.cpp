@@ -52,10 +52,10 @@ at::Tensor nestedClip(const at::Tensor& w, std::optional<double> lo, std::option
                       const ClipOptions& opt) {
   const NewtonSchulzConfig& ns = opt.ns;
   const bool flipped = w.size(-2) > w.size(-1);
-  const at::Tensor given = opt.sign.defined() ? signOf(w, opt) : at::Tensor();
+  const at::Tensor sign = signOf(w, opt);
   return onWide(w, [&](const at::Tensor& x) {
     // onWide hands over W^T for tall W, whose msign is msign(W)^T.
-    const auto o = given.defined() ? (flipped ? given.mT().contiguous() : given) : msign(x, ns);
+    const auto o = flipped ? sign.mT().contiguous() : sign;
     // clip = 1/2 [lo O + |lo - S| (in UV^T form)] + 1/2 [hi O - |hi - S|] with an absent
     // bound replaced by the identity (+S) term of 001 §3.2/§3.3.
     at::Tensor sum = at::zeros_like(x);

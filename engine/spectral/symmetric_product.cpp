@@ -1,5 +1,7 @@
 #include "spectral/symmetric_product.h"
 
+#include "spectral/newton_schulz.h"
+
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/matmul.h>
@@ -102,7 +104,7 @@ at::Tensor gramOfRows(const at::Tensor& x) {
 
 at::Tensor addGramOfRows(const at::Tensor& s, const at::Tensor& x, double beta, double alpha) {
   if (!usesBlasSyrk(x) || s.dim() != 2 || s.size(0) != x.size(0) || s.size(1) != x.size(0))
-    return s * beta + x.matmul(x.mT()) * alpha;
+    return addMatmul(s, x, x.mT(), beta, alpha);  // fused addmm / baddbmm
   return syrkProduct(x, &s, beta, alpha);
 }
 

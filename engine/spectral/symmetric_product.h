@@ -17,7 +17,7 @@ at::Tensor gramOfRows(const at::Tensor& x);
 at::Tensor addGramOfRows(const at::Tensor& s, const at::Tensor& x, double beta, double alpha);
 
 // Whether gramOfRows/addGramOfRows take the BLAS route for x (2-D, CPU, float32/float64, no
-// autograd, BLAS with ?syrk loaded); otherwise they fall back to matmul. For tests.
+// autograd, BLAS with ?syrk loaded); otherwise they fall back to matmul / addMatmul. For tests.
 bool usesBlasSyrk(const at::Tensor& x);
 
 }  // namespace lwb::spectral

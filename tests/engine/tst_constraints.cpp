@@ -165,6 +165,25 @@ class TestConstraints : public QObject {
     }
   }
 
+  // Which methods start from msign(W), by hand from spectral_clip.cpp.
+  void startsFromSignByMethod() {
+    using M = spectral::ConstraintMethod;
+    const auto starts = [](M m, ClipImpl impl, double sigmaMin) {
+      spectral::ConstraintParams p;
+      p.method = m;
+      p.clip.impl = impl;
+      p.sigmaMin = sigmaMin;
+      return spectral::startsFromSign(p);
+    };
+    for (const M m : {M::SpectralHardCap, M::SpectralClip, M::SpectralRelu, M::SpectralClippedWeightDecay})
+      QVERIFY(starts(m, ClipImpl::Nested, 0.3) && !starts(m, ClipImpl::Svd, 0.3));
+    QVERIFY(!starts(M::SpectralHardCap, ClipImpl::AbdBlock, 0.3));
+    QVERIFY(!starts(M::SpectralClippedWeightDecay, ClipImpl::AbdDense, 0.3));
+    QVERIFY(starts(M::SpectralClip, ClipImpl::AbdBlock, 0.3) && !starts(M::SpectralClip, ClipImpl::AbdBlock, 0.0));
+    QVERIFY(starts(M::SpectralRelu, ClipImpl::AbdDense, 0.3));
+    QVERIFY(!starts(M::Stiefel, ClipImpl::Nested, 0) && !starts(M::SpectralSoftCap, ClipImpl::Nested, 0) && !starts(M::SvdClip, ClipImpl::Nested, 0.3));
+  }
+
   void reluFloor() {
     const auto w = test::spectrumMatrix(64, 64, 2.0, 1e-3, 5).to(at::kFloat);
     for (const auto impl : {ClipImpl::Nested, ClipImpl::AbdDense, ClipImpl::AbdBlock}) {
