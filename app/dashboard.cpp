@@ -1,7 +1,6 @@
 #include "app/dashboard.h"
 
 #include "app/scalar_map.h"
-#include "lab/lab_types.h"
 #include "widgets/activation_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
 #include "widgets/loss_accuracy_plot.h"
@@ -20,8 +19,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 using Metric = widgets::LossAccuracyPlot::Metric;
 
-bool readsSigmaMax(const QString& method) { return lab::usesSigmaMax(method.toStdString()); }
-bool readsSigmaMin(const QString& method) { return lab::usesSigmaMin(method.toStdString()); }
+bool readsSigmaMax(spectral::ConstraintMethod m) { return spectral::reads(m, spectral::kSigmaMax); }
+bool readsSigmaMin(spectral::ConstraintMethod m) { return spectral::reads(m, spectral::kSigmaMin); }
 
 // Spectra are shown in the units σmax is stated in: RMS→RMS for norm = rms.
 std::vector<double> scaled(const std::vector<double>& values, double scale) {
@@ -31,7 +30,7 @@ std::vector<double> scaled(const std::vector<double>& values, double scale) {
 }
 
 double spectraScale(const RunHistory& h, const QString& layer) {
-  return h.constraint().norm == QLatin1String("spectral") ? 1.0 : h.rmsScale(layer);
+  return h.constraint().norm == spectral::ThresholdNorm::Spectral ? 1.0 : h.rmsScale(layer);
 }
 
 void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms, widgets::LipschitzBoundPlot* bound,
@@ -192,7 +191,7 @@ void Dashboard::updateTargets() {
     if (readsSigmaMax(c.method)) sigmaMax = c.sigmaMax;
     if (readsSigmaMin(c.method)) sigmaMin = c.sigmaMin;
     // The norm plot is in RMS→RMS units; a raw spectral threshold would mislead there.
-    if (c.norm != QLatin1String("spectral")) {
+    if (c.norm != spectral::ThresholdNorm::Spectral) {
       normMax = sigmaMax;
       normMin = sigmaMin;
     }
@@ -215,13 +214,9 @@ void Dashboard::updateScalarMap() {
   const StepSample* latest = h.latest();
   shownAlpha_ = latest ? latest->alpha : -1;
 
-  ScalarMapParams p;
-  p.method = c.method;
-  p.sigmaMax = c.sigmaMax;
-  p.sigmaMin = c.sigmaMin;
-  p.lambda = c.lambda;
-  p.lr = latest && std::isfinite(latest->lr) ? latest->lr : c.lr;
-  p.alpha = resolveAlpha(c, shownAlpha_);
+  spectral::ConstraintSettings p = c;
+  if (latest && std::isfinite(latest->lr) && latest->lr > 0) p.lr = latest->lr;  // the scheduled η
+  const double alpha = resolveAlpha(p, shownAlpha_);
 
   // The chosen layer's singular values as f sees them: measured before the constraint
   // step when the run recorded that, else after it.
@@ -238,18 +233,17 @@ void Dashboard::updateScalarMap() {
   }
   double top = 0;
   for (double v : sigmas) top = std::max(top, v);
-  p.sigma1 = top;
 
   const bool usesSigmaMax = readsSigmaMax(c.method);
   const double xMax = std::max({usesSigmaMax ? 1.5 * c.sigmaMax : 1.0, 1.1 * top, 1e-6});
   std::vector<double> xs, ys;
-  sampleScalarMap(p, xMax, 240, xs, ys);
-  const QString name = scalarMapName(p);
+  sampleScalarMap(p, top, alpha, xMax, 240, xs, ys);
+  const QString name = scalarMapName(p, alpha);
   scalarMap_->setCurve(name, xs, ys, current_->color());
   if (!sigmas.empty()) {
     std::vector<double> fs;
     fs.reserve(sigmas.size());
-    for (double v : sigmas) fs.push_back(constraintScalarMap(p, v));
+    for (double v : sigmas) fs.push_back(spectral::scalarMap(p, v, top, alpha));
     scalarMap_->setMarkers(sigmas, fs, name);
   }
   scalarMap_->setSigmaMax(usesSigmaMax ? c.sigmaMax : kNaN);

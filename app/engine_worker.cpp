@@ -58,7 +58,7 @@ void EngineWorker::run() {
     const auto json = nlohmann::json::parse(configJson_.constData(), configJson_.constData() + configJson_.size());
     const run::RunConfig cfg = run::parseRunConfig(json);
     mailbox_->postTotalSteps(cfg.steps);
-    mailbox_->postConstraint(constraintInfoFromJson(run::toJson(cfg)));
+    mailbox_->postConstraint(run::trainingConstraint(cfg));
 
     // The Trainer validates data and model first, so a bad data path leaves no directory.
     run::Trainer trainer(cfg);

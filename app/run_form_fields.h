@@ -1,7 +1,9 @@
-// The run form's fields: one table naming each config key the form edits, its label, the
-// kind of editor and when it applies (model kind, optimizer, constraint method). The form
-// (run_form.h) builds its editors from this table, so adding a key is one line here.
+// The run form's fields: the engine's config schema (run/config_schema.h, derived from the
+// task, model, optimizer and constraint-method registries) with translated labels. The form
+// (run_form.h) builds its editors from this list; nothing here names a key or a kind.
 #pragma once
+
+#include "run/config_schema.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -13,15 +15,7 @@
 
 namespace lwb::app {
 
-enum class FieldKind {
-  Choice,        // combo box of ids
-  Number,        // decimal text, checked by the engine's validation
-  Integer,
-  IntegerList,   // "256, 256"
-  NumberOrAuto,  // constraint.alpha: a number or "auto"
-  Path,          // data_path: text + file/folder picker
-  Device,        // filled from the devices LibTorch reports
-};
+using FieldKind = run::FieldType;
 
 struct FieldSpec {
   QString key;      // dotted config key, e.g. "constraint.sigma_max"

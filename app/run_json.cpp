@@ -1,5 +1,7 @@
 #include "app/run_json.h"
 
+#include "run/run_config.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -59,20 +61,7 @@ std::optional<StepSample> stepSampleFromJson(const json& row) {
 }
 
 ConstraintInfo constraintInfoFromJson(const json& config) {
-  ConstraintInfo c;
-  if (!config.is_object()) return c;
-  if (const auto it = config.find("constraint"); it != config.end() && it->is_object()) {
-    const json& k = *it;
-    c.method = text(k, "method", c.method);
-    c.sigmaMax = number(k, "sigma_max", c.sigmaMax);
-    c.sigmaMin = number(k, "sigma_min", c.sigmaMin);
-    c.lambda = number(k, "lambda", c.lambda);
-    c.norm = text(k, "norm", c.norm);
-    if (const auto a = k.find("alpha"); a != k.end() && a->is_number()) c.alpha = a->get<double>();
-  }
-  if (const auto it = config.find("optimizer"); it != config.end() && it->is_object())
-    c.lr = number(*it, "lr", c.lr);
-  return c;
+  return run::storedTrainingConstraint(config).value_or(ConstraintInfo{});
 }
 
 std::optional<int64_t> totalStepsFromJson(const json& config) {

@@ -16,8 +16,8 @@ namespace lwb::app {
 // Values written as null (non-finite in the run) become NaN.
 std::optional<StepSample> stepSampleFromJson(const nlohmann::json& row);
 
-// config.json (or a run config): constraint.*, optimizer.lr. Missing keys keep defaults,
-// so configs from other versions still open.
+// config.json (or a run config): the training constraint (run::storedTrainingConstraint);
+// the defaults (no constraint) when the config cannot be read.
 ConstraintInfo constraintInfoFromJson(const nlohmann::json& config);
 // "steps" of a config, if present.
 std::optional<int64_t> totalStepsFromJson(const nlohmann::json& config);

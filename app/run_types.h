@@ -3,6 +3,8 @@
 // see only these, so they compile in seconds and can be fed synthetic data in tests.
 #pragma once
 
+#include "spectral/constraint_methods.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -74,13 +76,10 @@ struct RunEnd {
   std::optional<double> valLoss, valAcc, lipschitzBound;
 };
 
-// The constraint settings the dashboard needs (σmax band, f(σ) curve), from the config.
-struct ConstraintInfo {
-  QString method = QStringLiteral("none");
-  double sigmaMax = 1, sigmaMin = 0, lambda = 0, lr = 0;
-  std::optional<double> alpha;  // fixed α; empty means α* (auto)
-  QString norm = QStringLiteral("rms");
-};
+// The constraint settings the dashboard needs (σmax band, f(σ) curve): the registry's
+// settings as training applies them (run::trainingConstraint: η, and λ from the optimizer
+// where the method couples to it).
+using ConstraintInfo = spectral::ConstraintSettings;
 
 // What a mailbox hands the GUI in one swap: everything posted since the last one.
 struct RunDelta {

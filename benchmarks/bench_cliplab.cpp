@@ -70,8 +70,8 @@ void measure(ClipLabPage& page, int rows, int cols, int samples, const std::vect
   }
   for (const auto& [method, impl, stepsKnob] : cases) {
     lab::ConstraintRequest r;
-    r.method = method;
-    r.impl = impl;
+    r.method = *spectral::parseConstraintMethod(method);
+    r.impl = *spectral::parseClipImpl(impl);
     r.sigmaMax = 1.0;
     page.methodForm()->setRequest(r);
     waitIdle(page, 3600000);

@@ -9,7 +9,9 @@
 #include <ATen/ops/isfinite.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -26,50 +28,44 @@ struct SpectralArgs {
   int powerIters = 20;
 };
 
-std::string joinMethodIds() {
+template <class Table>
+std::string joinKeys(const Table& table) {
   std::string s;
-  for (const auto m : spectral::allConstraintMethods()) s += (s.empty() ? "" : ", ") + std::string(spectral::toString(m));
+  for (const auto& row : table) s += (s.empty() ? "" : ", ") + std::string(row.key);
   return s;
 }
+std::string joinMethodIds() { return joinKeys(spectral::constraintMethods()); }
 
-spectral::NewtonSchulzConfig nsFromArgs(const SpectralArgs& a) {
-  auto ns = spectral::NewtonSchulzConfig::accurate();
-  if (!a.coeffs.empty()) {
-    const auto c = spectral::parseNsCoefficients(a.coeffs);
-    if (!c) throw InputError("--coeffs must be jordan5, you6 or polish, got '" + a.coeffs + "'");
-    ns.coefficients = *c;
-    if (*c == spectral::NsCoefficients::You6) ns.steps = 6;
-  }
-  if (a.steps) ns.steps = *a.steps;
-  if (a.polishSteps) ns.polishSteps = *a.polishSteps;
-  if (ns.steps < 0 || ns.polishSteps < 0 || ns.steps + ns.polishSteps > 1000)
-    throw InputError("--steps and --polish-steps must be >= 0 and at most 1000 together");
-  return ns;
+// The flag that sets each setting, so the registry's messages name it ("--sigma-max: ...").
+std::string flagOf(std::string_view key) {
+  static const std::map<std::string_view, std::string> flags = {
+      {"method", "--op"}, {"ns_coeffs", "--coeffs"}, {"ns_steps", "--steps"}, {"ns_polish_steps", "--polish-steps"}};
+  if (const auto it = flags.find(key); it != flags.end()) return it->second;
+  std::string flag = "--" + std::string(key);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
 }
 
+// The flags as the registry's settings (spectral/constraint_methods.h parses and checks them).
 spectral::ConstraintParams paramsFromArgs(const SpectralArgs& a) {
+  nlohmann::json j{{"method", a.op}, {"impl", a.impl}, {"norm", a.norm}, {"sigma_max", a.sigmaMax},
+                   {"sigma_min", a.sigmaMin}, {"lambda", a.lambda}, {"lr", a.lr.value_or(1.0)},
+                   {"power_iters", a.powerIters}};
+  if (!spectral::parseConstraintMethod(a.op)) throw InputError("unknown --op '" + a.op + "' (one of: " + joinMethodIds() + ")");
+  if (a.alpha) j["alpha"] = *a.alpha;
   spectral::ConstraintParams p;
-  const auto method = spectral::parseConstraintMethod(a.op);
-  if (!method) throw InputError("unknown --op '" + a.op + "' (one of: " + joinMethodIds() + ")");
-  p.method = *method;
-  const auto impl = spectral::parseClipImpl(a.impl);
-  if (!impl) throw InputError("--impl must be nested, abd_dense, abd_block or svd, got '" + a.impl + "'");
-  p.clip.impl = *impl;
-  p.clip.ns = nsFromArgs(a);
-  p.stiefelNs = p.clip.ns;
-  if (a.norm == "spectral") p.norm = spectral::ThresholdNorm::Spectral;
-  else if (a.norm == "rms") p.norm = spectral::ThresholdNorm::Rms;
-  else throw InputError("--norm must be spectral or rms, got '" + a.norm + "'");
-  p.sigmaMax = a.sigmaMax;
-  p.sigmaMin = a.sigmaMin;
-  p.lambda = a.lambda;
-  p.alpha = a.alpha;
-  p.lr = a.lr.value_or(1.0);
-  p.powerIterations = a.powerIters;
+  p.impl = spectral::ClipImpl::AbdBlock;  // the CLI's documented default
+  if (!a.coeffs.empty()) {
+    j["ns_coeffs"] = a.coeffs;
+    // A set of several tuples (you6) runs each once by default.
+    if (const auto c = spectral::parseNsCoefficients(a.coeffs); c && spectral::nsCoefficientSet(*c).tuples.size() > 1)
+      j["ns_steps"] = spectral::nsCoefficientSet(*c).tuples.size();
+  }
+  if (a.steps) j["ns_steps"] = *a.steps;
+  if (a.polishSteps) j["ns_polish_steps"] = *a.polishSteps;
+  spectral::readSettings(j, p, flagOf);
   if (p.method == spectral::ConstraintMethod::SpectralSoftCap && !a.alpha && !a.lr)
     throw InputError("spectral_soft_cap needs --alpha, or --lr (and --sigma-max) to compute alpha*");
-  if (p.sigmaMin > p.sigmaMax)
-    throw InputError("--sigma-min must not exceed --sigma-max");
   return p;
 }
 
@@ -115,7 +111,7 @@ int runSpectral(const SpectralArgs& a) {
     j["rms_norm_before"] = before.front() * s;
     j["rms_norm_after"] = after.front() * s;
   }
-  if (params.method == spectral::ConstraintMethod::SpectralSoftCap) j["alpha"] = spectral::resolvedAlpha(params);
+  if (spectral::reads(params.method, spectral::kAlpha)) j["alpha"] = spectral::resolvedAlpha(params);
   j["out"] = a.out;
   printJson(j);
   return 0;
@@ -138,8 +134,8 @@ Command addSpectralCommand(CLI::App& app) {
       ->check(finiteNonNegative());
   sub->add_option("--lr", args->lr, "learning rate (weight decay factor 1 - lambda*lr; alpha*); default 1")
       ->check(finiteNonNegative());
-  sub->add_option("--impl", args->impl, "hard cap / clip implementation: nested, abd_dense, abd_block, svd");
-  sub->add_option("--coeffs", args->coeffs, "Newton-Schulz coefficients: jordan5, you6, polish");
+  sub->add_option("--impl", args->impl, "hard cap / clip implementation: " + joinKeys(spectral::clipImpls()));
+  sub->add_option("--coeffs", args->coeffs, "Newton-Schulz coefficients: " + joinKeys(spectral::nsCoefficientSets()));
   sub->add_option("--steps", args->steps, "Newton-Schulz main-phase steps (default 10 for jordan5, 6 for you6)");
   sub->add_option("--polish-steps", args->polishSteps, "Newton-Schulz (15/8,-10/8,3/8) tail steps (default 4)");
   sub->add_option("--power-iters", args->powerIters, "power iterations for normalize/hammer/spectral decay")

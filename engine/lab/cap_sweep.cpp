@@ -17,16 +17,16 @@ CapSweep sweepHardCap(const CapSweepRequest& r, const std::function<void(int, in
     if (!std::isfinite(s) || s <= 0) throw InputError("sweep σ₁ values: must be positive numbers");
   if (!std::isfinite(r.sigmaLow) || r.sigmaLow <= 0) throw InputError("sweep smallest σ: must be positive");
   ConstraintRequest base;
-  base.method = "spectral_hard_cap";
+  base.method = spectral::ConstraintMethod::SpectralHardCap;
   base.sigmaMax = r.sigmaMax;
-  base.coefficients = r.coefficients;
-  base.nsSteps = r.nsSteps;
-  base.polishSteps = r.polishSteps;
+  base.ns = toNsConfig(r.coefficients, r.nsSteps, r.polishSteps);
   base.dtype = r.dtype;
   const at::ScalarType dtype = toScalarType(r.dtype);
   std::vector<spectral::ConstraintParams> params;
-  for (const auto& impl : r.impls) {
-    base.impl = impl;
+  for (const auto& id : r.impls) {
+    const auto impl = spectral::parseClipImpl(id);
+    if (!impl) throw InputError("implementation: unknown '" + id + "'");
+    base.impl = *impl;
     params.push_back(toConstraintParams(base));
   }
 

@@ -21,46 +21,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-bool isTop(double sigma, double sigma1) { return sigma1 > 0 && std::abs(sigma - sigma1) <= 1e-12 * sigma1; }
-
 }  // namespace
 
-std::vector<std::string> constraintMethodIds() {
-  std::vector<std::string> ids;
-  for (const auto m : spectral::allConstraintMethods()) ids.emplace_back(spectral::toString(m));
-  return ids;
-}
-
-std::vector<std::string> clipImplIds() {
-  std::vector<std::string> ids;
-  for (const auto i : {spectral::ClipImpl::Nested, spectral::ClipImpl::AbdDense, spectral::ClipImpl::AbdBlock, spectral::ClipImpl::Svd})
-    ids.emplace_back(spectral::toString(i));
-  return ids;
-}
-
-std::vector<std::string> nsCoefficientIds() {
-  std::vector<std::string> ids;
-  for (const auto c : {spectral::NsCoefficients::Jordan5, spectral::NsCoefficients::You6, spectral::NsCoefficients::Polish})
-    ids.emplace_back(spectral::toString(c));
-  return ids;
-}
-
 std::vector<std::string> labDtypeIds() { return {"float32", "bfloat16"}; }
-
-bool usesClipImpl(const std::string& m) {
-  return m == "spectral_hard_cap" || m == "spectral_clip" || m == "spectral_relu" || m == "spectral_clipped_weight_decay";
-}
-
-bool usesSigmaMax(const std::string& m) {
-  return m == "spectral_normalize" || m == "spectral_hammer" || m == "stiefel" || m == "spectral_soft_cap" ||
-         m == "spectral_hard_cap" || m == "spectral_clip" || m == "spectral_clipped_weight_decay" || m == "svd_clip";
-}
-
-bool usesSigmaMin(const std::string& m) { return m == "spectral_clip" || m == "spectral_relu" || m == "svd_clip"; }
-
-bool usesPowerIteration(const std::string& m) {
-  return m == "spectral_normalize" || m == "spectral_hammer" || m == "spectral_weight_decay";
-}
 
 std::string validateRequest(const ConstraintRequest& r) {
   try {
@@ -73,24 +36,8 @@ std::string validateRequest(const ConstraintRequest& r) {
 }
 
 double resolvedSoftCapAlpha(const ConstraintRequest& r) {
-  if (r.method != "spectral_soft_cap") return std::numeric_limits<double>::quiet_NaN();
+  if (!spectral::reads(r.method, spectral::kAlpha)) return std::numeric_limits<double>::quiet_NaN();
   return spectral::resolvedAlpha(toConstraintParams(r));
-}
-
-double exactScalarMap(const ConstraintRequest& r, double sigma, double sigma1, double alpha) {
-  const std::string& m = r.method;
-  if (m == "weight_decay") return (1 - r.lambda * r.lr) * sigma;
-  if (m == "spectral_weight_decay") return isTop(sigma, sigma1) ? (1 - r.lambda) * sigma : sigma;
-  if (m == "spectral_normalize") return sigma * r.sigmaMax / std::max(sigma1, r.sigmaMax);
-  if (m == "spectral_hammer") return isTop(sigma, sigma1) ? r.sigmaMax : sigma;
-  if (m == "stiefel") return sigma > 0 ? r.sigmaMax : 0.0;
-  if (m == "spectral_soft_cap") return spectral::softCapPolynomial(sigma, alpha);
-  if (m == "spectral_hard_cap") return std::min(sigma, r.sigmaMax);
-  if (m == "spectral_clip" || m == "svd_clip") return std::clamp(sigma, r.sigmaMin, r.sigmaMax);
-  if (m == "spectral_relu") return std::max(sigma, r.sigmaMin);
-  // 001 §3.4 / 000 eq. (9): (1 − λ) σ + λ min(σ, β).
-  if (m == "spectral_clipped_weight_decay") return (1 - r.lambda) * sigma + r.lambda * std::min(sigma, r.sigmaMax);
-  return sigma;  // none
 }
 
 ConstraintOutcome applyToMatrix(const LabMatrix& matrix, const ConstraintRequest& r, const CancelFlag* cancel) {
@@ -99,7 +46,8 @@ ConstraintOutcome applyToMatrix(const LabMatrix& matrix, const ConstraintRequest
   const at::ScalarType dtype = toScalarType(r.dtype);
   const LabMatrix::Impl& impl = matrix.impl();
   ConstraintOutcome out;
-  out.alpha = r.method == "spectral_soft_cap" ? spectral::resolvedAlpha(params) : std::numeric_limits<double>::quiet_NaN();
+  out.alpha = spectral::reads(r.method, spectral::kAlpha) ? spectral::resolvedAlpha(params)
+                                                         : std::numeric_limits<double>::quiet_NaN();
 
   const Decomposition& ref = impl.decompositionFor(dtype);
   throwIfCancelled(cancel);
@@ -107,8 +55,8 @@ ConstraintOutcome applyToMatrix(const LabMatrix& matrix, const ConstraintRequest
   spectral::PowerIterationState state;
   spectral::ConstraintParams run = params;
   if (spectral::startsFromSign(params)) {
-    const LabMatrix::Impl::Sign sign = impl.signFor(x, params.clip.ns);
-    run.clip.sign = sign.value;
+    const LabMatrix::Impl::Sign sign = impl.signFor(x, params.ns);
+    run.sign = sign.value;
     out.signSeconds = sign.seconds;
     out.signReused = sign.reused;
     throwIfCancelled(cancel);
@@ -129,7 +77,7 @@ ConstraintOutcome applyToMatrix(const LabMatrix& matrix, const ConstraintRequest
   });
   const double sigma1 = out.before.empty() ? 0.0 : out.before.front();
   out.exact.reserve(out.before.size());
-  for (double s : out.before) out.exact.push_back(exactScalarMap(r, s, sigma1, out.alpha));
+  for (double s : out.before) out.exact.push_back(spectral::scalarMap(r, s, sigma1, out.alpha));
   if (impl.vectors && ref.u.defined()) {
     // W* = U f(Σ) V^T, the exact SVD result for the matrix the method saw.
     const at::Tensor f = at::tensor(out.exact, at::TensorOptions().dtype(at::kDouble));

@@ -4,6 +4,7 @@
 
 #include "lab/lab_matrix.h"
 #include "lab/lab_types.h"
+#include "spectral/constraint_methods.h"
 
 #include <limits>
 #include <optional>
@@ -12,19 +13,16 @@
 
 namespace lwb::lab {
 
-// Thresholds are raw spectral norms (σ, not RMS→RMS): the lab shows singular values as they
-// are, and the scalar map's x axis is σ.
-struct ConstraintRequest {
-  std::string method = "spectral_hard_cap";
-  double sigmaMax = 1.0, sigmaMin = 0.0;
-  std::optional<double> alpha;  // soft cap strength; empty: α* of App. B from lr and lambda
-  double lambda = 0.0;          // (spectral / clipped) weight decay
-  double lr = 0.1;              // η: weight decay factor 1 − λη; α* assumes updates of norm η
-  std::string impl = "nested";  // clip family: nested | abd_dense | abd_block | svd
-  std::string coefficients = "jordan5";
-  int nsSteps = 10, polishSteps = 4;
+// The method registry's settings (spectral/constraint_methods.h) in the lab's defaults plus
+// the working precision. Thresholds are raw spectral norms (σ, not RMS→RMS): the lab shows
+// singular values as they are, and the scalar map's x axis is σ. η (lr) also bounds the
+// update for α* (Muon-sized updates: ‖ΔW‖ <= η, 000 App. B).
+struct ConstraintRequest : spectral::ConstraintSettings {
+  ConstraintRequest() {
+    method = spectral::ConstraintMethod::SpectralHardCap;
+    lr = 0.1;
+  }
   std::string dtype = "float32";  // float32 | bfloat16
-  int powerIterations = 20;       // normalize, hammer, spectral weight decay
 };
 
 // Empty when valid, else what is wrong ("σmin: ...").
@@ -32,10 +30,6 @@ std::string validateRequest(const ConstraintRequest& r);
 
 // The soft-cap α the request resolves to (given α, or α*); NaN for other methods.
 double resolvedSoftCapAlpha(const ConstraintRequest& r);
-
-// f(σ) of the method in exact arithmetic; sigma1 is the input's top singular value (the
-// power-iteration methods act on it alone), alpha the resolved soft-cap strength.
-double exactScalarMap(const ConstraintRequest& r, double sigma, double sigma1, double alpha);
 
 struct ConstraintOutcome {
   std::vector<double> before;  // exact singular values of the input the method saw, descending

@@ -35,6 +35,8 @@ void validate(const EquilibriumRequest& r) {
 
 }  // namespace
 
+using M = spectral::ConstraintMethod;
+
 EquilibriumResult simulateEquilibrium(const EquilibriumRequest& r, const CancelFlag* cancel) {
   validate(r);
   const int64_t k = std::min(r.rows, r.cols);
@@ -43,17 +45,17 @@ EquilibriumResult simulateEquilibrium(const EquilibriumRequest& r, const CancelF
   EquilibriumResult out;
   out.alphaStar = spectral::softCapAlphaStar(r.sigmaMax, r.lr, r.lambda, r.lr);
   out.series = {
-      {"weight_decay", {}, 1.0 / r.lambda, "1/λ"},
-      {"spectral_clipped_weight_decay", {},
+      {M::WeightDecay, {}, 1.0 / r.lambda, "1/λ"},
+      {M::SpectralClippedWeightDecay, {},
        spectral::clippedWeightDecayEquilibrium(r.sigmaMax, r.lambda, r.lr, spectral::DecayOrder::UpdateThenProject),
        "β + (1 − λ)η/λ"},
-      {"spectral_soft_cap", {}, r.sigmaMax, "σmax"},
+      {M::SpectralSoftCap, {}, r.sigmaMax, "σmax"},
   };
   spectral::ConstraintParams clipped;
-  clipped.method = spectral::ConstraintMethod::SpectralClippedWeightDecay;
+  clipped.method = M::SpectralClippedWeightDecay;
   clipped.sigmaMax = r.sigmaMax;
   clipped.lambda = r.lambda;
-  clipped.clip.impl = spectral::ClipImpl::Svd;
+  clipped.impl = spectral::ClipImpl::Svd;
 
   // The same random directions for every method, so the curves differ only by the constraint.
   auto gen = at::make_generator<at::CPUGeneratorImpl>(r.seed + 1);
@@ -69,10 +71,11 @@ EquilibriumResult simulateEquilibrium(const EquilibriumRequest& r, const CancelF
       at::Tensor dir = u.matmul(vh);
       if (r.alignment < 1) dir = exactPolar(dir * r.alignment + noise * (1 - r.alignment));
       const at::Tensor update = dir * r.lr;
-      const std::string& m = out.series[i].method;
-      if (m == "weight_decay") w[i] = w[i] * (1 - r.lambda * r.lr) + update;
-      else if (m == "spectral_clipped_weight_decay") w[i] = spectral::applyConstraint(w[i] + update, clipped);
-      else w[i] = spectral::spectralSoftCap(w[i] * (1 - r.lambda * r.lr) + update, out.alphaStar);
+      switch (out.series[i].method) {
+        case M::WeightDecay: w[i] = w[i] * (1 - r.lambda * r.lr) + update; break;
+        case M::SpectralClippedWeightDecay: w[i] = spectral::applyConstraint(w[i] + update, clipped); break;
+        default: w[i] = spectral::spectralSoftCap(w[i] * (1 - r.lambda * r.lr) + update, out.alphaStar); break;
+      }
     }
   }
   for (size_t i = 0; i < w.size(); ++i) out.series[i].sigma1.push_back(topSingularValue(w[i]));

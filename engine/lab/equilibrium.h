@@ -7,6 +7,8 @@
 // worst case); `alignment` < 1 mixes in a random direction and σ₁ settles lower.
 #pragma once
 
+#include "spectral/constraint_methods.h"
+
 #include "lab/lab_types.h"
 
 #include <cstdint>
@@ -27,7 +29,7 @@ struct EquilibriumRequest {
 };
 
 struct EquilibriumSeries {
-  std::string method;        // canonical id
+  spectral::ConstraintMethod method;  // weight decay, clipped decay or soft cap
   std::vector<double> sigma1;  // σ₁ after each step; [0] is the start
   double predicted = 0;      // the paper's value (an upper bound for soft cap)
   std::string formula;       // "1/λ", "β + (1 − λ)η/λ", "σmax"

@@ -1,31 +1,15 @@
 #include "optim/constraint_step.h"
 
 #include "io/input_error.h"
-#include "spectral/softcap_alpha.h"
 
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/empty.h>
 
 namespace lwb::optim {
 
-ConstraintStep::ConstraintStep(const run::ConstraintConfig& cfg, double weightDecay)
-    : updateNormFactor_(cfg.updateNormFactor) {
-  const auto method = spectral::parseConstraintMethod(cfg.method);
-  if (!method) throw InputError("constraint.method: unknown method '" + cfg.method + "'");
-  params_.method = *method;
-  params_.sigmaMax = cfg.sigmaMax;
-  params_.sigmaMin = cfg.sigmaMin;
-  params_.alpha = cfg.alpha;
-  params_.lambda = *method == spectral::ConstraintMethod::SpectralSoftCap ? weightDecay : cfg.lambda;
-  params_.powerIterations = cfg.powerIters;
-  const auto impl = spectral::parseClipImpl(cfg.impl);
-  const auto coeffs = spectral::parseNsCoefficients(cfg.nsCoeffs);
-  if (!impl) throw InputError("constraint.impl: unknown implementation '" + cfg.impl + "'");
-  if (!coeffs) throw InputError("constraint.ns_coeffs: unknown coefficient set '" + cfg.nsCoeffs + "'");
-  params_.clip.impl = *impl;
-  params_.clip.ns = {*coeffs, cfg.nsSteps, cfg.nsPolishSteps};
-  params_.stiefelNs = params_.clip.ns;
-  params_.norm = cfg.norm == "spectral" ? spectral::ThresholdNorm::Spectral : spectral::ThresholdNorm::Rms;
+ConstraintStep::ConstraintStep(const run::RunConfig& cfg)
+    : updateNormFactor_(cfg.constraint.updateNormFactor) {
+  static_cast<spectral::ConstraintSettings&>(params_) = run::trainingConstraint(cfg);
 }
 
 bool ConstraintStep::isConstrained(const models::Param& p) {
@@ -33,12 +17,12 @@ bool ConstraintStep::isConstrained(const models::Param& p) {
 }
 
 double ConstraintStep::alphaFor(const Optimizer& opt, const ParamSlot& slot, double lr) const {
-  if (params_.alpha) return *params_.alpha;
-  const double eta = lr * slot.lrMultiplier;
+  spectral::ConstraintSettings p = params_;
+  p.lr = lr * slot.lrMultiplier;
   const double bound = opt.updateRmsBound(slot, lr);
   // Without a known update bound (AdamW, SGD) couple to lr itself, as the paper does.
-  const double update = (bound >= 0 ? bound : eta) * updateNormFactor_;
-  return spectral::softCapAlphaStar(params_.sigmaMax, eta, params_.lambda, update);
+  p.updateNorm = (bound >= 0 ? bound : p.lr) * updateNormFactor_;
+  return spectral::resolvedAlpha(p);
 }
 
 void ConstraintStep::saveState(TensorMap& out) const {

@@ -14,8 +14,9 @@ namespace lwb::optim {
 
 class ConstraintStep {
  public:
-  // weightDecay: the optimizer's decoupled decay (the "decay" step of Theorem B.1).
-  ConstraintStep(const run::ConstraintConfig& cfg, double weightDecay);
+  // The settings of run::trainingConstraint(cfg): λ of the soft cap is the optimizer's
+  // decoupled decay (the "decay" step of Theorem B.1).
+  explicit ConstraintStep(const run::RunConfig& cfg);
   bool active() const { return params_.method != spectral::ConstraintMethod::None; }
   // Applies the method to every constrained slot of `opt`; `lr` is the scheduled base lr
   // (alpha* is coupled to each slot's effective lr and update-norm bound).

@@ -2,8 +2,8 @@
 // every key that toJson(RunConfig{}) lacks, then reads the fields it knows.
 #include "run/run_config.h"
 
-#include "run/config_fields.h"
-#include "spectral/constraint.h"
+#include "common/json_fields.h"
+#include "run/config_schema.h"
 
 #include <filesystem>
 #include <fstream>
@@ -12,8 +12,8 @@
 namespace lwb::run {
 
 using nlohmann::json;
-using detail::FieldReader;
-using detail::Range;
+using fields::FieldReader;
+using fields::Range;
 
 namespace {
 
@@ -22,21 +22,10 @@ constexpr int64_t kMaxWidth = 65536;
 constexpr double kMaxRate = 1e4;              // learning rates, decays, multipliers
 constexpr double kMaxNorm = 1e6;              // sigma thresholds, scales
 
-const std::vector<std::string_view> kTasks{"mnist", "cifar10", "chars", "modular_addition",
-                                           "modular_multiplication"};
-const std::vector<std::string_view> kModels{"mlp", "lipschitz_gpt", "modular_mlp"};
-const std::vector<std::string_view> kOptimizers{"adamw", "muon", "sgd"};
-const std::vector<std::string_view> kSchedules{"constant", "linear", "cosine"};
-const std::vector<std::string_view> kMuonScales{"paper", "jordan"};
-const std::vector<std::string_view> kEmbedUpdates{"column_normalize", "adamw"};
-const std::vector<std::string_view> kDevices{"cpu", "cuda"};
-const std::vector<std::string_view> kClipImpls{"nested", "abd_dense", "abd_block", "svd"};
-const std::vector<std::string_view> kNsCoeffs{"jordan5", "you6", "polish"};
-const std::vector<std::string_view> kNorms{"rms", "spectral"};
 
 void readModel(const json& j, ModelConfig& m) {
   FieldReader r(j, "model.");
-  r.choice("kind", m.kind, kModels);
+  r.choice("kind", m.kind, choicesFor("model.kind"));
   r.integerList("widths", m.widths, 1, kMaxWidth, 256);
   r.integer("d_model", m.dModel, 1, kMaxWidth);
   r.integer("blocks", m.blocks, 1, 1000);
@@ -48,13 +37,13 @@ void readModel(const json& j, ModelConfig& m) {
   r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
   r.integer("width", m.width, 1, kMaxWidth);
   if (m.dModel % m.heads != 0)
-    detail::fail("model.heads", "must divide model.d_model (" + std::to_string(m.dModel) + "), got " +
+    fields::fail("model.heads", "must divide model.d_model (" + std::to_string(m.dModel) + "), got " +
                                     std::to_string(m.heads));
 }
 
 void readOptimizer(const json& j, OptimizerConfig& o) {
   FieldReader r(j, "optimizer.");
-  r.choice("kind", o.kind, kOptimizers);
+  r.choice("kind", o.kind, choicesFor("optimizer.kind"));
   r.number("lr", o.lr, {0.0, kMaxRate, true});
   r.number("weight_decay", o.weightDecay, {0.0, kMaxRate});
   r.number("beta1", o.beta1, {0.0, 1.0, false, true});
@@ -63,58 +52,23 @@ void readOptimizer(const json& j, OptimizerConfig& o) {
   r.boolean("bias_correction", o.biasCorrection);
   r.number("momentum", o.momentum, {0.0, 1.0, false, true});
   r.boolean("nesterov", o.nesterov);
-  r.choice("ns_coeffs", o.nsCoeffs, kNsCoeffs);
+  r.choice("ns_coeffs", o.nsCoeffs, choicesFor("optimizer.ns_coeffs"));
   r.integer("ns_steps", o.nsSteps, 0, 100);
-  r.choice("muon_scale", o.muonScale, kMuonScales);
-  r.choice("embed_update", o.embedUpdate, kEmbedUpdates);
+  r.choice("muon_scale", o.muonScale, choicesFor("optimizer.muon_scale"));
+  r.choice("embed_update", o.embedUpdate, choicesFor("optimizer.embed_update"));
   r.number("embed_max_inflation", o.embedMaxInflation, {1.0, 1e9});
   // Group multipliers may be 0 (freeze a group).
   r.number("embed_lr", o.embedLr, {0.0, kMaxRate});
   r.number("hidden_lr", o.hiddenLr, {0.0, kMaxRate});
   r.number("head_lr", o.headLr, {0.0, kMaxRate});
-  r.choice("schedule", o.schedule, kSchedules);
+  r.choice("schedule", o.schedule, choicesFor("optimizer.schedule"));
   r.integer("warmup_steps", o.warmupSteps, 0, kMaxCount);
   r.number("depth_decay", o.depthDecay, {0.0, 1.0, true});
 }
 
-void readAlpha(const FieldReader& r, std::optional<double>& alpha) {
-  const json* v = r.find("alpha");
-  if (!v) return;
-  if (v->is_string()) {
-    if (v->get<std::string>() != "auto")
-      detail::fail(r.key("alpha"), "expected a number or \"auto\", got '" + v->get<std::string>() + "'");
-    alpha.reset();
-  } else if (v->is_number()) {
-    alpha = detail::readNumber(*v, r.key("alpha"), {0.0, kMaxNorm});
-  } else {
-    detail::fail(r.key("alpha"), std::string("expected a number or \"auto\", got ") + v->type_name());
-  }
-}
-
-std::vector<std::string_view> constraintMethodIds() {
-  std::vector<std::string_view> ids;
-  for (auto m : spectral::allConstraintMethods()) ids.push_back(spectral::toString(m));
-  return ids;
-}
-
 void readConstraint(const json& j, ConstraintConfig& c) {
+  spectral::readSettings(j, c, spectral::prefixedNamer("constraint."));
   FieldReader r(j, "constraint.");
-  r.text("method", c.method);
-  if (!spectral::parseConstraintMethod(c.method))
-    detail::checkChoice(c.method, "constraint.method", constraintMethodIds());  // throws, listing ids
-  r.number("sigma_max", c.sigmaMax, {0.0, kMaxNorm, true});
-  r.number("sigma_min", c.sigmaMin, {0.0, kMaxNorm});
-  if (c.sigmaMin > c.sigmaMax)
-    detail::fail("constraint.sigma_min", "must be <= constraint.sigma_max (" + detail::numberText(c.sigmaMax) +
-                                             "), got " + detail::numberText(c.sigmaMin));
-  readAlpha(r, c.alpha);
-  r.number("lambda", c.lambda, {0.0, kMaxRate});
-  r.choice("impl", c.impl, kClipImpls);
-  r.choice("ns_coeffs", c.nsCoeffs, kNsCoeffs);
-  r.integer("ns_steps", c.nsSteps, 0, 100);
-  r.integer("ns_polish_steps", c.nsPolishSteps, 0, 100);
-  r.integer("power_iters", c.powerIters, 1, 1000);
-  r.choice("norm", c.norm, kNorms);
   r.number("update_norm_factor", c.updateNormFactor, {0.0, kMaxNorm, true});
   r.number("embed_rms_max", c.embedRmsMax, {0.0, kMaxNorm});  // 0: off
 }
@@ -136,16 +90,16 @@ std::string lineColumn(const std::string& text, size_t byte) {
 // trainer checks it when it opens the dataset.
 RunConfig parseRunConfig(const json& j) {
   if (!j.is_object()) throw InputError(std::string("config: expected a JSON object, got ") + j.type_name());
-  detail::checkKnownKeys(j, toJson(RunConfig{}));
+  fields::checkKnownKeys(j, toJson(RunConfig{}));
 
   RunConfig c;
   FieldReader r(j, "");
-  r.choice("task", c.task, kTasks);
+  r.choice("task", c.task, choicesFor("task"));
   r.text("data_path", c.dataPath);
   r.integer("steps", c.steps, 1, kMaxCount);
   r.integer("batch_size", c.batchSize, 1, 1'000'000);
   r.unsignedInteger("seed", c.seed);
-  r.choice("device", c.device, kDevices);
+  r.choice("device", c.device, choicesFor("device"));
   r.integer("threads", c.threads, 0, 4096);
   r.integer("eval_every", c.evalEvery, 1, kMaxCount);
   r.integer("eval_batches", c.evalBatches, 1, 1'000'000);
@@ -189,6 +143,50 @@ RunConfig loadRunConfig(const std::string& path) {
   }
 }
 
+namespace {
+
+json constraintJson(const ConstraintConfig& k) {
+  json j = json::object();
+  spectral::writeSettings(k, j);
+  j["update_norm_factor"] = k.updateNormFactor;
+  j["embed_rms_max"] = k.embedRmsMax;
+  return j;
+}
+
+}  // namespace
+
+spectral::ConstraintSettings trainingConstraint(const RunConfig& c) {
+  spectral::ConstraintSettings s = c.constraint;
+  s.lr = c.optimizer.lr;
+  if (spectral::traits(s.method).lambdaFromOptimizer) s.lambda = c.optimizer.weightDecay;
+  s.updateNorm = c.optimizer.lr * c.constraint.updateNormFactor;
+  return s;
+}
+
+namespace {
+
+// `input` without the members `schema` lacks (recursively).
+json knownPart(const json& input, const json& schema) {
+  json out = json::object();
+  for (const auto& [k, v] : input.items()) {
+    const auto it = schema.find(k);
+    if (it == schema.end()) continue;
+    out[k] = it->is_object() && v.is_object() ? knownPart(v, *it) : v;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<spectral::ConstraintSettings> storedTrainingConstraint(const json& config) {
+  if (!config.is_object()) return std::nullopt;
+  try {
+    return trainingConstraint(parseRunConfig(knownPart(config, toJson(RunConfig{}))));
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 json toJson(const RunConfig& c) {
   const ModelConfig& m = c.model;
   const OptimizerConfig& o = c.optimizer;
@@ -213,12 +211,7 @@ json toJson(const RunConfig& c) {
         {"embed_max_inflation", o.embedMaxInflation}, {"embed_lr", o.embedLr},
         {"hidden_lr", o.hiddenLr}, {"head_lr", o.headLr}, {"schedule", o.schedule},
         {"warmup_steps", o.warmupSteps}, {"depth_decay", o.depthDecay}}},
-      {"constraint",
-       {{"method", k.method}, {"sigma_max", k.sigmaMax}, {"sigma_min", k.sigmaMin},
-        {"alpha", k.alpha ? json(*k.alpha) : json("auto")}, {"lambda", k.lambda},
-        {"impl", k.impl}, {"ns_coeffs", k.nsCoeffs}, {"ns_steps", k.nsSteps},
-        {"ns_polish_steps", k.nsPolishSteps}, {"power_iters", k.powerIters}, {"norm", k.norm},
-        {"update_norm_factor", k.updateNormFactor}, {"embed_rms_max", k.embedRmsMax}}},
+      {"constraint", constraintJson(k)},
   };
 }
 

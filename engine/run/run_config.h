@@ -4,6 +4,7 @@
 #pragma once
 
 #include "io/input_error.h"
+#include "spectral/constraint_methods.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,17 +45,15 @@ struct OptimizerConfig {
   double depthDecay = 1.0;             // lr multiplier per residual block (App. F uses 0.5)
 };
 
-struct ConstraintConfig {
-  std::string method = "none";         // canonical ids (engine/spectral)
-  double sigmaMax = 1.0;
-  double sigmaMin = 0.0;
-  std::optional<double> alpha;         // number, or empty for "auto" (alpha* coupling)
-  double lambda = 0.0;                 // spectral / clipped weight decay
-  std::string impl = "nested";        // O(m^2 n) per step; ABD costs O((m+n)^3) (docs/DESIGN.md)
-  std::string nsCoeffs = "jordan5";
-  int nsSteps = 10, nsPolishSteps = 4;
-  int powerIters = 1;                  // per step, warm-started across steps
-  std::string norm = "rms";            // rms | spectral thresholds
+// The constraint section: the method registry's settings (spectral/constraint_methods.h;
+// constraint.lambda is ignored by methods whose λ is the optimizer's decay) plus what only
+// training uses. Training defaults: nested clip (O(m^2 n) per step; ABD costs O((m+n)^3),
+// docs/DESIGN.md), one warm-started power iteration per step, RMS->RMS thresholds.
+struct ConstraintConfig : spectral::ConstraintSettings {
+  ConstraintConfig() {
+    powerIterations = 1;
+    norm = spectral::ThresholdNorm::Rms;
+  }
   double updateNormFactor = 1.0;       // alpha*: update norm = lr * factor (App. F: 1.14502 * 1.05)
   double embedRmsMax = 1.0;            // cap on embedding-column RMS (0: off)
 };
@@ -83,6 +82,15 @@ RunConfig parseRunConfig(const nlohmann::json& j);
 RunConfig loadRunConfig(const std::string& path);  // InputError names the file
 // The full resolved config (every key), the inverse of parseRunConfig.
 nlohmann::json toJson(const RunConfig& c);
+// The constraint settings training applies with this config: the constraint section with
+// η = optimizer.lr, λ from the optimizer for methods that couple to its decay (soft cap) and
+// the update-norm bound η·update_norm_factor. (ConstraintStep refines η and the bound per
+// parameter group; plots use this.)
+spectral::ConstraintSettings trainingConstraint(const RunConfig& c);
+// The training constraint of a stored config (a run directory's config.json, possibly from
+// another version): keys this version does not know are dropped before parsing; nullopt when
+// what remains is refused.
+std::optional<spectral::ConstraintSettings> storedTrainingConstraint(const nlohmann::json& config);
 // Applies "a.b.c=value" (value parsed as JSON, else taken as a string) to a config JSON
 // before parsing; unknown keys are reported by parseRunConfig.
 void applyOverride(nlohmann::json& j, const std::string& assignment);

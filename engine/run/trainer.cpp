@@ -71,7 +71,7 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   model_ = models::makeModel(cfg, shape, modelGen, s.device);
   const int64_t residualLayers = cfg.model.kind == "lipschitz_gpt" ? 2 * cfg.model.blocks : 0;
   s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(model_->parameters(), cfg.optimizer, residualLayers));
-  s.constraint = std::make_unique<optim::ConstraintStep>(cfg.constraint, cfg.optimizer.weightDecay);
+  s.constraint = std::make_unique<optim::ConstraintStep>(cfg);
   s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps};
   s.dataGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + 0x9e3779b97f4a7c15ULL);
 }

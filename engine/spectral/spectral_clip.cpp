@@ -92,24 +92,6 @@ at::Tensor eyeLike(int64_t n, const at::Tensor& like) {
 
 }  // namespace
 
-std::string_view toString(ClipImpl impl) {
-  switch (impl) {
-    case ClipImpl::Nested: return "nested";
-    case ClipImpl::AbdDense: return "abd_dense";
-    case ClipImpl::AbdBlock: return "abd_block";
-    case ClipImpl::Svd: return "svd";
-  }
-  return "?";
-}
-
-std::optional<ClipImpl> parseClipImpl(std::string_view id) {
-  if (id == "nested") return ClipImpl::Nested;
-  if (id == "abd_dense") return ClipImpl::AbdDense;
-  if (id == "abd_block") return ClipImpl::AbdBlock;
-  if (id == "svd") return ClipImpl::Svd;
-  return std::nullopt;
-}
-
 at::Tensor abdUnitClipDense(const at::Tensor& w, const NewtonSchulzConfig& ns) {
   checkMatrix(w);
   const int64_t m = w.size(-2), n = w.size(-1);

@@ -2,6 +2,7 @@
 // (001 §2–4; 000 App. C). Thresholds are raw spectral norms; matrices or stacks [..., m, n].
 #pragma once
 
+#include "spectral/constraint_methods.h"
 #include "spectral/newton_schulz.h"
 
 #include <ATen/core/Tensor.h>
@@ -11,15 +12,7 @@
 
 namespace lwb::spectral {
 
-enum class ClipImpl {
-  Nested,    // 001 §2.3: msign of (beta msign(W) - W); fails for large sigma1 in low precision
-  AbdDense,  // 001 §4.2: Higham's anti-block-diagonal trick on the full (m+n)^2 matrix
-  AbdBlock,  // 001 §4.3: the same iteration on the P, Q, R blocks, never materialised
-  Svd,       // exact reference by SVD (float32 at least)
-};
-
-std::string_view toString(ClipImpl impl);
-std::optional<ClipImpl> parseClipImpl(std::string_view id);
+// ClipImpl, its ids and titles: spectral/constraint_methods.h (the method registry).
 
 struct ClipOptions {
   ClipImpl impl = ClipImpl::AbdBlock;

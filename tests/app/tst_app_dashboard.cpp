@@ -23,8 +23,9 @@ namespace {
 void feed(RunSession* s, const QString& prefix, int layers, int steps, double sigmaMax) {
   Mailbox& box = *s->mailbox();
   ConstraintInfo c;
-  c.method = QStringLiteral("spectral_hard_cap");
+  c.method = lwb::spectral::ConstraintMethod::SpectralHardCap;
   c.sigmaMax = sigmaMax;
+  c.norm = lwb::spectral::ThresholdNorm::Rms;  // as run::trainingConstraint gives by default
   box.postTotalSteps(steps);
   box.postConstraint(c);
   box.postState(RunState::Running);

@@ -64,7 +64,7 @@ void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
   QCOMPARE(d.steps.back().step, int64_t{3});
   QCOMPARE(d.steps.back().norms.size(), size_t{2});
   QCOMPARE(*d.totalSteps, int64_t{100});
-  QCOMPARE(d.constraint->method, QStringLiteral("spectral_hard_cap"));
+  QVERIFY(d.constraint->method == lwb::spectral::ConstraintMethod::SpectralHardCap);
   QCOMPARE(d.state, std::optional<RunState>(RunState::Following));
 
   QVERIFY(!follower.poll());

@@ -100,43 +100,51 @@ void TestAppUnits::scalarMaps() {
   QFETCH(QString, method);
   QFETCH(double, sigma);
   QFETCH(double, expected);
-  ScalarMapParams p;
-  p.method = method;
+  lwb::spectral::ConstraintSettings p;
+  p.method = *lwb::spectral::parseConstraintMethod(method.toStdString());
   p.sigmaMax = 2;
   p.sigmaMin = 0.5;
   p.lambda = 0.1;
   p.lr = 0.5;
-  p.sigma1 = 4;
-  QVERIFY(qFuzzyCompare(constraintScalarMap(p, sigma), expected));
-  QVERIFY(!scalarMapName(p).isEmpty());
+  // The dashboard's curve is the engine's scalar map, sampled.
+  // The dashboard's curve is the engine's scalar map, sampled: its last point is at xMax.
+  std::vector<double> xs, ys;
+  sampleScalarMap(p, 4.0, 0.0, sigma, 7, xs, ys);
+  QCOMPARE(xs.back(), sigma);
+  QVERIFY(qFuzzyCompare(ys.back(), expected));
+  QVERIFY(!scalarMapName(p, 0.0).isEmpty());
 }
 
 void TestAppUnits::softCapMapIsThePaperPolynomial() {
-  ScalarMapParams p;
-  p.method = QStringLiteral("spectral_soft_cap");
+  lwb::spectral::ConstraintSettings p;
+  p.method = lwb::spectral::ConstraintMethod::SpectralSoftCap;
   p.sigmaMax = 2;
-  p.alpha = lwb::spectral::softCapAlphaStar(2.0, 0.1);
+  const double alpha = lwb::spectral::softCapAlphaStar(2.0, 0.1);
   std::vector<double> xs, ys;
-  sampleScalarMap(p, 3.0, 50, xs, ys);
+  sampleScalarMap(p, 0.0, alpha, 3.0, 50, xs, ys);
   QVERIFY(xs.size() >= 50);
   QVERIFY(std::is_sorted(xs.begin(), xs.end()));
   QVERIFY(std::find(xs.begin(), xs.end(), 2.0) != xs.end());  // the σmax kink is sampled exactly
   for (size_t i = 0; i < xs.size(); ++i) {
-    const double x = xs[i], a = p.alpha;
+    const double x = xs[i], a = alpha;
     const double p1 = x - a * x * x * x;
     QVERIFY(qFuzzyCompare(1 + ys[i], 1 + p1 + a * p1 * p1 * p1));
   }
   // App. B: α* maps the worst case k = σmax + η back onto σmax.
-  QVERIFY(std::abs(constraintScalarMap(p, 2.1) - 2.0) < 1e-6);
+  QVERIFY(std::abs(lwb::spectral::scalarMap(p, 2.1, 0.0, alpha) - 2.0) < 1e-6);
 }
 
 void TestAppUnits::alphaFallsBackToAlphaStar() {
   ConstraintInfo c;
-  c.method = QStringLiteral("spectral_soft_cap");
+  c.method = lwb::spectral::ConstraintMethod::SpectralSoftCap;
   c.sigmaMax = 2;
   c.lr = 0.1;
   QCOMPARE(resolveAlpha(c, 0.25), 0.25);  // what the run reported wins
   QCOMPARE(resolveAlpha(c, -1), lwb::spectral::softCapAlphaStar(2.0, 0.1));
+  // λ and the update bound enter α* (the app's copy ignored them).
+  c.lambda = 0.1;
+  c.updateNorm = 0.2;
+  QCOMPARE(resolveAlpha(c, -1), lwb::spectral::softCapAlphaStar(2.0, 0.1, 0.1, 0.2));
   c.alpha = 0.5;
   QCOMPARE(resolveAlpha(c, -1), 0.5);
 }
@@ -162,7 +170,7 @@ void TestAppUnits::metricsRowToSample() {
 
   const ConstraintInfo c = constraintInfoFromJson(json::parse(
       R"({"steps": 9, "optimizer": {"lr": 0.3}, "constraint": {"method": "spectral_clip", "sigma_max": 4, "sigma_min": 1, "alpha": "auto"}})"));
-  QCOMPARE(c.method, QStringLiteral("spectral_clip"));
+  QVERIFY(c.method == lwb::spectral::ConstraintMethod::SpectralClip);
   QCOMPARE(c.sigmaMin, 1.0);
   QCOMPARE(c.lr, 0.3);
   QVERIFY(!c.alpha);

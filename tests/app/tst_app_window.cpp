@@ -167,7 +167,7 @@ void TestAppWindow::severalRunsAtOnceEachInItsColour() {
   w.trainPage()->runList()->setCurrentRun(a);
   QCOMPARE(dash->currentRun(), a);
   QVERIFY(a->history().hasConstraint());
-  QCOMPARE(a->history().constraint().method, QStringLiteral("spectral_soft_cap"));
+  QVERIFY(a->history().constraint().method == lwb::spectral::ConstraintMethod::SpectralSoftCap);
   QCOMPARE(dash->normPlot()->targetMax(), 2.0);
   w.runs()->stopAll();
   // The end arrives through the mailbox, at the next throttle tick after the thread ends.

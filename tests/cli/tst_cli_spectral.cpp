@@ -87,8 +87,8 @@ class TestCliSpectral : public QObject {
 
   void everyOpRuns_data() {
     QTest::addColumn<QString>("op");
-    for (const auto m : spectral::allConstraintMethods())
-      QTest::newRow(std::string(spectral::toString(m)).c_str()) << QString::fromLatin1(spectral::toString(m).data());
+    for (const auto& m : spectral::constraintMethods())
+      QTest::newRow(std::string(m.key).c_str()) << QString::fromLatin1(m.key.data());
   }
   void everyOpRuns() {
     QFETCH(QString, op);

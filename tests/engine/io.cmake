@@ -18,3 +18,4 @@ target_link_libraries(tst_tensor_file PRIVATE ZLIB::ZLIB)
 target_link_libraries(tst_fuzz_corpus PRIVATE ZLIB::ZLIB)
 # Fixtures written by real PyTorch / NumPy (tests/fixtures/make_fixtures.py) against expected.json.
 lwb_add_test(tst_tensor_readers engine/tst_tensor_readers.cpp)
+target_compile_definitions(tst_tensor_readers PRIVATE LWB_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")

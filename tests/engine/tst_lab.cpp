@@ -102,46 +102,43 @@ class TestLab : public QObject {
     QVERIFY_THROWS_EXCEPTION(lab::Cancelled, lab::makeMatrix(lab::MatrixSpec{}, &cancel));
   }
 
-  void exactScalarMapByHand() {
+  void scalarMapByHand() {
     lab::ConstraintRequest r;
     r.sigmaMax = 1.0;
     r.sigmaMin = 0.25;
     r.lambda = 0.5;
     r.lr = 0.1;
-    r.method = "spectral_hard_cap";
-    QCOMPARE(lab::exactScalarMap(r, 3.0, 3.0, 0), 1.0);
-    QCOMPARE(lab::exactScalarMap(r, 0.5, 3.0, 0), 0.5);
-    r.method = "spectral_clip";
-    QCOMPARE(lab::exactScalarMap(r, 0.1, 3.0, 0), 0.25);
-    r.method = "spectral_clipped_weight_decay";
-    QCOMPARE(lab::exactScalarMap(r, 3.0, 3.0, 0), 2.0);  // 0.5 * 3 + 0.5 * min(3, 1)
-    r.method = "weight_decay";
-    QCOMPARE(lab::exactScalarMap(r, 2.0, 3.0, 0), 1.9);  // (1 - 0.05) * 2
-    r.method = "spectral_normalize";
-    QCOMPARE(lab::exactScalarMap(r, 1.5, 3.0, 0), 0.5);
-    r.method = "spectral_hammer";
-    QCOMPARE(lab::exactScalarMap(r, 3.0, 3.0, 0), 1.0);
-    QCOMPARE(lab::exactScalarMap(r, 2.0, 3.0, 0), 2.0);
-    r.method = "spectral_soft_cap";
+    r.method = *spectral::parseConstraintMethod("spectral_hard_cap");
+    QCOMPARE(spectral::scalarMap(r, 3.0, 3.0, 0), 1.0);
+    QCOMPARE(spectral::scalarMap(r, 0.5, 3.0, 0), 0.5);
+    r.method = *spectral::parseConstraintMethod("spectral_clip");
+    QCOMPARE(spectral::scalarMap(r, 0.1, 3.0, 0), 0.25);
+    r.method = *spectral::parseConstraintMethod("spectral_clipped_weight_decay");
+    QCOMPARE(spectral::scalarMap(r, 3.0, 3.0, 0), 2.0);  // 0.5 * 3 + 0.5 * min(3, 1)
+    r.method = *spectral::parseConstraintMethod("weight_decay");
+    QCOMPARE(spectral::scalarMap(r, 2.0, 3.0, 0), 1.9);  // (1 - 0.05) * 2
+    r.method = *spectral::parseConstraintMethod("spectral_normalize");
+    QCOMPARE(spectral::scalarMap(r, 1.5, 3.0, 0), 0.5);
+    r.method = *spectral::parseConstraintMethod("spectral_hammer");
+    QCOMPARE(spectral::scalarMap(r, 3.0, 3.0, 0), 1.0);
+    QCOMPARE(spectral::scalarMap(r, 2.0, 3.0, 0), 2.0);
+    r.method = *spectral::parseConstraintMethod("spectral_soft_cap");
     // p2(p1(2)) with alpha = 0.1: p1 = 2 - 0.8 = 1.2, p2 = 1.2 + 0.1 * 1.728 = 1.3728.
-    QVERIFY(std::abs(lab::exactScalarMap(r, 2.0, 3.0, 0.1) - 1.3728) < 1e-12);
+    QVERIFY(std::abs(spectral::scalarMap(r, 2.0, 3.0, 0.1) - 1.3728) < 1e-12);
     r.alpha.reset();
     QCOMPARE(lab::resolvedSoftCapAlpha(r), spectral::softCapAlphaStar(1.0, 0.1, 0.5, 0.1));
   }
 
   void badRequestsNameTheField() {
     lab::ConstraintRequest r;
-    r.method = "spectral_squash";
-    QVERIFY(QString::fromStdString(lab::validateRequest(r)).startsWith(QStringLiteral("method:")));
-    r = {};
     r.sigmaMin = 2;
     QVERIFY(QString::fromStdString(lab::validateRequest(r)).startsWith(QStringLiteral("σmin:")));
     r = {};
     r.dtype = "float8";
     QVERIFY(QString::fromStdString(lab::validateRequest(r)).startsWith(QStringLiteral("precision:")));
     r = {};
-    r.nsSteps = 0;
-    r.polishSteps = 0;
+    r.ns.steps = 0;
+    r.ns.polishSteps = 0;
     QVERIFY(!lab::validateRequest(r).empty());
   }
 
@@ -150,11 +147,13 @@ class TestLab : public QObject {
   void outcomeMatchesIndependentReference_data() {
     QTest::addColumn<QString>("method");
     QTest::addColumn<QString>("impl");
-    for (const auto& m : lab::constraintMethodIds()) {
-      if (lab::usesClipImpl(m))
-        for (const auto& impl : lab::clipImplIds()) QTest::addRow("%s/%s", m.c_str(), impl.c_str()) << QString::fromStdString(m) << QString::fromStdString(impl);
+    for (const auto& t : spectral::constraintMethods()) {
+      const QString m = QString::fromUtf8(t.key.data(), static_cast<qsizetype>(t.key.size()));
+      if (t.reads & spectral::kImpl)
+        for (const auto& i : spectral::clipImpls())
+          QTest::addRow("%s/%s", t.key.data(), i.key.data()) << m << QString::fromUtf8(i.key.data(), static_cast<qsizetype>(i.key.size()));
       else
-        QTest::addRow("%s", m.c_str()) << QString::fromStdString(m) << QStringLiteral("nested");
+        QTest::addRow("%s", t.key.data()) << m << QStringLiteral("nested");
     }
   }
   void outcomeMatchesIndependentReference() {
@@ -167,8 +166,8 @@ class TestLab : public QObject {
     spec.sigma1 = 5;
     const auto m = lab::makeMatrix(spec);
     lab::ConstraintRequest r;
-    r.method = method.toStdString();
-    r.impl = impl.toStdString();
+    r.method = *spectral::parseConstraintMethod(method.toStdString());
+    r.impl = *spectral::parseClipImpl(impl.toStdString());
     r.sigmaMax = 1.0;
     r.sigmaMin = 0.25;
     r.lambda = 0.3;
@@ -181,7 +180,7 @@ class TestLab : public QObject {
     // The exact reference, by hand: f applied to float64 singular values (1e-12 relative).
     const double s1 = o.before.front();
     const double alpha = lab::resolvedSoftCapAlpha(r);
-    const auto f = [&](double s) { return lab::exactScalarMap(r, s, s1, alpha); };
+    const auto f = [&](double s) { return spectral::scalarMap(r, s, s1, alpha); };
     const at::Tensor exactW = test::applySpectralMap(w, f);
     std::vector<double> exactSorted;
     for (double v : o.exact) exactSorted.push_back(std::abs(v));
@@ -190,14 +189,14 @@ class TestLab : public QObject {
 
     // The method's own result, recomputed: same engine call on the same float32 input.
     spectral::ConstraintParams p;
-    p.method = *spectral::parseConstraintMethod(r.method);
+    p.method = r.method;
     p.sigmaMax = r.sigmaMax;
     p.sigmaMin = r.sigmaMin;
     p.lambda = r.lambda;
     p.lr = r.lr;
     p.updateNorm = r.lr;
     p.powerIterations = r.powerIterations;
-    p.clip.impl = *spectral::parseClipImpl(r.impl);
+    p.impl = r.impl;
     const at::Tensor out = spectral::applyConstraint(w.to(at::kFloat), p).to(at::kDouble);
     const auto outSv = test::singularValues(out);
     // Gram-based singular values of the result vs SVD: 1e-6 relative to σ₁ (float64 Gram).
@@ -206,7 +205,7 @@ class TestLab : public QObject {
     QVERIFY(std::abs(o.maxSpectrumError - test::maxAbsDiff(outSv, exactSorted)) <= 1e-6 * std::max(outSv.front(), 1e-3));
     const double relErr = (out - exactW).norm().item<double>() / exactW.norm().item<double>();
     // Power iteration starts from random vectors: only the outcome's own figure is comparable there.
-    if (!lab::usesPowerIteration(r.method)) QVERIFY2(std::abs(o.relativeMatrixError - relErr) <= 1e-6, qPrintable(QString::number(relErr)));
+    if (!spectral::reads(r.method, spectral::kPowerIters)) QVERIFY2(std::abs(o.relativeMatrixError - relErr) <= 1e-6, qPrintable(QString::number(relErr)));
     // Every method in float32 lands within the toolkit's accuracy target of its exact result.
     QVERIFY2(o.maxSpectrumError <= 0.02, qPrintable(QStringLiteral("max error %1").arg(o.maxSpectrumError)));
     QVERIFY(o.methodSeconds >= 0 && o.seconds >= o.methodSeconds);
@@ -223,8 +222,8 @@ class TestLab : public QObject {
       spec.sigma1 = 6;
       const auto m = lab::makeMatrix(spec);
       lab::ConstraintRequest r;
-      r.method = "spectral_hard_cap";
-      r.impl = "nested";
+      r.method = *spectral::parseConstraintMethod("spectral_hard_cap");
+      r.impl = spectral::ClipImpl::Nested;
       const auto first = lab::applyToMatrix(*m, r);
       QVERIFY(!first.signReused);
       QVERIFY(first.signSeconds > 0 && first.methodSeconds >= first.signSeconds);
@@ -237,14 +236,14 @@ class TestLab : public QObject {
       opt.impl = spectral::ClipImpl::Nested;
       const auto direct = test::singularValues(spectral::spectralHardCap(m->impl().w.to(at::kFloat), 0.8, opt).to(at::kDouble));
       QVERIFY2(test::maxAbsDiff(second.after, direct) < 1e-5, qPrintable(QString::number(test::maxAbsDiff(second.after, direct))));
-      r.method = "spectral_clip";
+      r.method = *spectral::parseConstraintMethod("spectral_clip");
       r.sigmaMin = 0.2;
       QVERIFY(lab::applyToMatrix(*m, r).signReused);  // same W, dtype and schedule
-      r.nsSteps = 9;
+      r.ns.steps = 9;
       QVERIFY(!lab::applyToMatrix(*m, r).signReused);  // another schedule: computed again
       r.dtype = "bfloat16";
       QVERIFY(!lab::applyToMatrix(*m, r).signReused);
-      r.impl = "svd";
+      r.impl = spectral::ClipImpl::Svd;
       const auto svd = lab::applyToMatrix(*m, r);
       QVERIFY(!svd.signReused && svd.signSeconds == 0);
     }
@@ -258,7 +257,7 @@ class TestLab : public QObject {
     spec.sigma1 = 10;
     const auto m = lab::makeMatrix(spec);
     lab::ConstraintRequest r;
-    r.method = "svd_clip";
+    r.method = *spectral::parseConstraintMethod("svd_clip");
     r.dtype = "bfloat16";
     const auto o = lab::applyToMatrix(*m, r);
     const auto rounded = test::singularValues(m->impl().w.to(at::kBFloat16).to(at::kDouble));
@@ -335,7 +334,7 @@ class TestLab : public QObject {
     for (double s : res.series[2].sigma1) QVERIFY(s <= 1.0 + 1e-9);  // the soft cap never lets σ₁ pass σmax
     r.alignment = 0.3;
     const auto loose = lab::simulateEquilibrium(r);
-    for (const auto& s : loose.series) QVERIFY2(s.sigma1.back() < s.predicted, s.method.c_str());
+    for (const auto& s : loose.series) QVERIFY2(s.sigma1.back() < s.predicted, spectral::toString(s.method).data());
   }
 };
 

@@ -179,13 +179,14 @@ class TestOptim : public QObject {
   void muonSoftCapKeepsBound() {
     auto cfg = muonConfig();
     cfg.momentum = 0.9;
-    run::ConstraintConfig cc;
-    cc.method = "spectral_soft_cap";
+    run::RunConfig rc;
+    run::ConstraintConfig& cc = rc.constraint;
+    cc.method = spectral::ConstraintMethod::SpectralSoftCap;
     cc.sigmaMax = 1.5;
     const auto w0 = test::spectrumMatrix(48, 24, 1.0, 0.1, 5).to(at::kFloat);
     auto p = matrixParam("w", Role::Hidden, w0 * std::sqrt(48.0 / 24.0));  // RMS norm 1
     optim::Muon muon(cfg, {{p, 1.0}});
-    optim::ConstraintStep cap(cc, 0.0);
+    optim::ConstraintStep cap(rc);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
     double worst = 0;
     for (int i = 0; i < 200; ++i) {
@@ -201,14 +202,15 @@ class TestOptim : public QObject {
 
   void hardCapStepHoldsNorm() {
     auto cfg = muonConfig();
-    run::ConstraintConfig cc;
-    cc.method = "spectral_hard_cap";
+    run::RunConfig rc;
+    run::ConstraintConfig& cc = rc.constraint;
+    cc.method = spectral::ConstraintMethod::SpectralHardCap;
     cc.sigmaMax = 1.0;
-    cc.norm = "spectral";
+    cc.norm = spectral::ThresholdNorm::Spectral;
     auto p = matrixParam("w", Role::Hidden, test::spectrumMatrix(16, 32, 4.0, 0.1, 2).to(at::kFloat));
     auto e = matrixParam("embed", Role::Embedding, at::full({4, 4}, 3.0f), -1);
     optim::Muon muon(cfg, {{p, 1.0}, {e, 1.0}});
-    optim::ConstraintStep(cc, 0).apply(muon, 0.1);
+    optim::ConstraintStep(rc).apply(muon, 0.1);
     QVERIFY(std::abs(test::singularValues(p.tensor).front() - 1.0) < 1e-3);
     QCOMPARE(e.tensor[0][0].item<float>(), 3.0f);  // embeddings are the model's business
   }

@@ -181,7 +181,7 @@ class TestRunConfig : public QObject {
     applyOverride(j, "task=chars");
     const RunConfig c = parseRunConfig(j);
     QCOMPARE(c.optimizer.lr, 0.05);
-    QCOMPARE(c.constraint.method, std::string("spectral_soft_cap"));
+    QVERIFY(c.constraint.method == spectral::ConstraintMethod::SpectralSoftCap);
     QVERIFY(!c.constraint.alpha.has_value());
     QCOMPARE(c.model.widths, (std::vector<int64_t>{512, 256}));
     QVERIFY(c.model.standard);
@@ -193,7 +193,7 @@ class TestRunConfig : public QObject {
     const RunConfig d = parseRunConfig(j);
     QCOMPARE(d.optimizer.lr, 0.2);
     QCOMPARE(*d.constraint.alpha, 0.5);
-    QCOMPARE(d.constraint.method, std::string("spectral_soft_cap"));
+    QVERIFY(d.constraint.method == spectral::ConstraintMethod::SpectralSoftCap);
   }
 
   void overrideOfUnknownKeyIsReportedByParse() {

@@ -18,7 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-QString fixturesDir() { return QFileInfo(QFINDTESTDATA("../fixtures/expected.json")).absolutePath(); }
+// From CMake, not QFINDTESTDATA: __FILE__ may be relative (compiler caches rewrite it).
+QString fixturesDir() { return QStringLiteral(LWB_FIXTURES_DIR); }
 
 json expectedJson() {
   std::ifstream in((fixturesDir() + QStringLiteral("/expected.json")).toStdString());

@@ -57,7 +57,7 @@ class TestTrainer : public QObject {
     c.model.seqLen = 16;
     c.model.mlpRatio = 2;
     c.optimizer.lr = 0.1;
-    c.constraint.method = "spectral_soft_cap";
+    c.constraint.method = *spectral::parseConstraintMethod("spectral_soft_cap");
     c.constraint.sigmaMax = 2.0;
     return c;
   }
@@ -122,7 +122,7 @@ class TestTrainer : public QObject {
       c.dataPath = mnist.toStdString();
     }
     if (task == QLatin1String("cifar10")) c.dataPath = cifarFolder_;
-    c.constraint.method = "spectral_hard_cap";
+    c.constraint.method = *spectral::parseConstraintMethod("spectral_hard_cap");
     run::Trainer t(c);
     Recorder r;
     t.addSink(&r);
@@ -151,7 +151,7 @@ class TestTrainer : public QObject {
     auto c = charsConfig();
     c.optimizer.kind = "sgd";
     c.optimizer.lr = 1e12;
-    c.constraint.method = "none";
+    c.constraint.method = *spectral::parseConstraintMethod("none");
     run::Trainer t(c);
     Recorder r;
     t.addSink(&r);

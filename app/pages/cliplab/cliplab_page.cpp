@@ -48,12 +48,15 @@ QString describe(const lab::LabMatrix& m, bool random) {
 // bfloat16), only to warn before a computation that takes many seconds.
 double estimateSeconds(const lab::ConstraintRequest& r, double m, double n) {
   if (m > n) std::swap(m, n);
-  const double steps = r.nsSteps + r.polishSteps;
+  const double steps = r.ns.steps + r.ns.polishSteps;
   double flops = 8 * m * m * n;  // soft cap and the like
-  if (lab::usesClipImpl(r.method)) {
-    if (r.impl == "nested") flops = 2 * steps * (4 * m * m * n + 2 * m * m * m);
-    else if (r.impl == "abd_dense" || r.impl == "abd_block") flops = steps * 6 * std::pow(m + n, 3);
-    else flops = 20 * m * m * n;
+  if (spectral::reads(r.method, spectral::kImpl)) {
+    switch (r.impl) {
+      case spectral::ClipImpl::Nested: flops = 2 * steps * (4 * m * m * n + 2 * m * m * m); break;
+      case spectral::ClipImpl::AbdDense:
+      case spectral::ClipImpl::AbdBlock: flops = steps * 6 * std::pow(m + n, 3); break;
+      case spectral::ClipImpl::Svd: flops = 20 * m * m * n; break;
+    }
   }
   return flops / (r.dtype == "bfloat16" ? 5e11 : 1.5e11);
 }

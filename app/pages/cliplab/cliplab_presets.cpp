@@ -24,9 +24,12 @@ lab::MatrixSpec logSpaced(double sigma1, double low = 0.01) {
   return m;
 }
 
-lab::ConstraintRequest method(const char* id, double sigmaMax, const char* impl = "nested", const char* dtype = "float32") {
+using M = spectral::ConstraintMethod;
+
+lab::ConstraintRequest method(M m, double sigmaMax, spectral::ClipImpl impl = spectral::ClipImpl::Nested,
+                              const char* dtype = "float32") {
   lab::ConstraintRequest r;
-  r.method = id;
+  r.method = m;
   r.sigmaMax = sigmaMax;
   r.impl = impl;
   r.dtype = dtype;
@@ -40,7 +43,7 @@ std::vector<ClipLabPreset> build() {
                     tr("Singular values from 10 down to 0.01. Drag σmax: everything below the line stays put, everything above lands on it."),
                     ClipLabTab::Constraint);
     x.matrix = logSpaced(10);
-    x.method = method("spectral_hard_cap", 1.0);
+    x.method = method(M::SpectralHardCap, 1.0);
     p.push_back(x);
   }
   {
@@ -52,7 +55,7 @@ std::vector<ClipLabPreset> build() {
     lab::MatrixSpec m;
     m.sigma1 = 1.1;
     x.matrix = m;
-    x.method = method("spectral_soft_cap", 1.0);
+    x.method = method(M::SpectralSoftCap, 1.0);
     x.method->lr = 0.1;
     p.push_back(x);
   }
@@ -64,7 +67,7 @@ std::vector<ClipLabPreset> build() {
     m.kind = lab::SourceKind::HeavyTailed;
     m.sigma1 = 5;
     x.matrix = m;
-    x.method = method("spectral_normalize", 1.0);
+    x.method = method(M::SpectralNormalize, 1.0);
     p.push_back(x);
   }
   {
@@ -75,7 +78,7 @@ std::vector<ClipLabPreset> build() {
     m.kind = lab::SourceKind::LowRankNoise;
     m.sigma1 = 3;
     x.matrix = m;
-    x.method = method("spectral_clip", 1.0, "abd_block");
+    x.method = method(M::SpectralClip, 1.0, spectral::ClipImpl::AbdBlock);
     x.method->sigmaMin = 0.25;
     p.push_back(x);
   }
@@ -94,7 +97,7 @@ std::vector<ClipLabPreset> build() {
                        "misses σmax. Switch the implementation to svd or the precision to float32."),
                     ClipLabTab::Constraint);
     x.matrix = logSpaced(100);
-    x.method = method("spectral_hard_cap", 1.0, "nested", "bfloat16");
+    x.method = method(M::SpectralHardCap, 1.0, spectral::ClipImpl::Nested, "bfloat16");
     p.push_back(x);
   }
   {

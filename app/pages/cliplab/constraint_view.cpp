@@ -24,17 +24,6 @@ const QString kLayer = QStringLiteral("W");
 
 QString fmt(double v, int digits = 4) { return std::isfinite(v) ? QString::number(v, 'g', digits) : QStringLiteral("–"); }
 
-ScalarMapParams toScalarMapParams(const lab::ConstraintRequest& r, double alpha, double sigma1) {
-  ScalarMapParams p;
-  p.method = QString::fromStdString(r.method);
-  p.sigmaMax = r.sigmaMax;
-  p.sigmaMin = r.sigmaMin;
-  p.lambda = r.lambda;
-  p.lr = r.lr;
-  p.alpha = std::isfinite(alpha) ? alpha : 0.0;
-  p.sigma1 = sigma1;
-  return p;
-}
 
 // With σ₁ far above σmax the identity line y = x would set the y range and flatten the map
 // against the axis: this adapter fits y to the map's own values instead, on every refit.
@@ -102,12 +91,12 @@ void ConstraintView::clear() {
 void ConstraintView::drawScalarMap(const lab::ConstraintRequest& r, const std::vector<double>& sigmas, const std::vector<double>& exact,
                                    double alpha, const std::vector<double>* measured) {
   const double sigma1 = sigmas.empty() ? 0.0 : sigmas.front();
-  const ScalarMapParams params = toScalarMapParams(r, alpha, sigma1);
+  const double a = std::isfinite(alpha) ? alpha : 0.0;
   // f(σ) from 0 to a little beyond σ₁ (and σmax), with the input's singular values on it.
   std::vector<double> xs, ys;
   const double xMax = std::max({sigma1, r.sigmaMax, 1e-6}) * 1.15;
-  sampleScalarMap(params, xMax, 400, xs, ys);
-  const QString curve = scalarMapName(params);
+  sampleScalarMap(r, sigma1, a, xMax, 400, xs, ys);
+  const QString curve = scalarMapName(r, a);
   map_->clearCurves();
   map_->clearMarkers();
   map_->setCurve(curve, xs, ys, widgets::runColor(0));
@@ -120,8 +109,8 @@ void ConstraintView::drawScalarMap(const lab::ConstraintRequest& r, const std::v
     map_->setMarkers(sigmas, std::vector<double>(measured->begin(), measured->begin() + std::min(measured->size(), sigmas.size())), name);
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  map_->setSigmaMax(lab::usesSigmaMax(r.method) ? r.sigmaMax : nan);
-  map_->setSigmaMin(lab::usesSigmaMin(r.method) ? r.sigmaMin : nan);
+  map_->setSigmaMax(spectral::reads(r.method, spectral::kSigmaMax) ? r.sigmaMax : nan);
+  map_->setSigmaMin(spectral::reads(r.method, spectral::kSigmaMin) ? r.sigmaMin : nan);
   double lo = 0, hi = 0;
   for (double y : ys) lo = std::min(lo, y), hi = std::max(hi, y);
   if (measured)
@@ -140,7 +129,7 @@ void ConstraintView::showPreview(const lab::ConstraintRequest& r, const std::vec
   const double sigma1 = sigmas.empty() ? 0.0 : sigmas.front();
   std::vector<double> exact;
   exact.reserve(sigmas.size());
-  for (double s : sigmas) exact.push_back(lab::exactScalarMap(r, s, sigma1, alpha));
+  for (double s : sigmas) exact.push_back(spectral::scalarMap(r, s, sigma1, alpha));
   drawScalarMap(r, sigmas, exact, alpha, nullptr);
   ++previews_;
 }
@@ -148,7 +137,7 @@ void ConstraintView::showPreview(const lab::ConstraintRequest& r, const std::vec
 void ConstraintView::showOutcome(const lab::ConstraintOutcome& o, const lab::ConstraintRequest& r, double latencyMs) {
   const double sigma1 = o.before.empty() ? 0.0 : o.before.front();
   drawScalarMap(r, o.before, o.exact, o.alpha, &o.after);
-  const bool usesMax = lab::usesSigmaMax(r.method), usesMin = lab::usesSigmaMin(r.method);
+  const bool usesMax = spectral::reads(r.method, spectral::kSigmaMax), usesMin = spectral::reads(r.method, spectral::kSigmaMin);
   const double nan = std::numeric_limits<double>::quiet_NaN();
 
   spectrum_->addSnapshot(kRun, kLayer, 0, o.after, o.before);
@@ -165,13 +154,14 @@ void ConstraintView::showOutcome(const lab::ConstraintOutcome& o, const lab::Con
     errors.push_back(std::max(std::abs(o.after[i] - exactSorted[i]), 1e-16));
   }
   error_->clearCurves();
-  error_->setCurve(tr("%1 (%2, %3)").arg(MethodForm::methodTitle(QString::fromStdString(r.method)),
-                                         QString::fromStdString(lab::usesClipImpl(r.method) ? r.impl : std::string("—")),
+  const bool usesImpl = spectral::reads(r.method, spectral::kImpl);
+  const QString impl = QString::fromUtf8(spectral::toString(r.impl).data());
+  error_->setCurve(tr("%1 (%2, %3)").arg(MethodForm::methodTitle(r.method), usesImpl ? impl : QStringLiteral("—"),
                                          QString::fromStdString(r.dtype)),
                    std::move(ranks), std::move(errors), {widgets::runColor(1), Qt::SolidLine, 1.4, false});
 
-  QString text = tr("<b>%1</b>").arg(MethodForm::methodTitle(QString::fromStdString(r.method)));
-  if (lab::usesClipImpl(r.method)) text += tr(" · %1").arg(QString::fromStdString(r.impl));
+  QString text = tr("<b>%1</b>").arg(MethodForm::methodTitle(r.method));
+  if (usesImpl) text += tr(" · %1").arg(impl);
   text += tr(" · %1<br>").arg(QString::fromStdString(r.dtype));
   if (std::isfinite(o.alpha)) text += tr("α = %1%2<br>").arg(fmt(o.alpha), r.alpha ? QString() : tr(" (α* of App. B)"));
   text += tr("σ₁ before: <b>%1</b><br>σ₁ after: <b>%2</b> (exact %3)<br>").arg(fmt(sigma1), fmt(o.sigma1After, 6), fmt(o.sigma1Exact, 6));

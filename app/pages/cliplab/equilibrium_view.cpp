@@ -114,7 +114,7 @@ void EquilibriumView::showResult() {
     const QColor color = widgets::runColor(static_cast<int>(i));
     std::vector<double> steps;
     for (size_t k = 0; k < s.sigma1.size(); ++k) steps.push_back(static_cast<double>(k));
-    const QString title = MethodForm::methodTitle(QString::fromStdString(s.method));
+    const QString title = MethodForm::methodTitle(s.method);
     plot_->setCurve(title, steps, s.sigma1, {color, Qt::SolidLine, 1.8, false});
     const QString formula = QString::fromStdString(s.formula);
     refs.append({s.predicted, tr("%1 = %2").arg(formula).arg(s.predicted, 0, 'g', 4), color});

@@ -13,6 +13,9 @@
 #include <QSpinBox>
 #include <QTimer>
 
+#include "app/pages/common/id_combo.h"
+#include "spectral/ns_coefficients.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -20,24 +23,18 @@
 namespace lwb::app::pages {
 namespace {
 
-QComboBox* idBox(const std::vector<std::string>& ids, QWidget* parent) {
-  auto* box = new QComboBox(parent);
-  for (const auto& id : ids) box->addItem(QString::fromStdString(id), QString::fromStdString(id));
-  return box;
-}
-
 }  // namespace
 
 NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   runner_ = new LatestWins(this);
-  coeffs_ = idBox(lab::nsCoefficientIds(), this);
+  coeffs_ = registryCombo(spectral::nsCoefficientSets(), this, false);
   steps_ = new QSpinBox(this);
   steps_->setRange(1, 30);
   steps_->setValue(10);
   polish_ = new QSpinBox(this);
   polish_->setRange(0, 10);
   polish_->setValue(4);
-  dtype_ = idBox(lab::labDtypeIds(), this);
+  dtype_ = idCombo(lab::labDtypeIds(), this);
   stepSlider_ = new QSlider(Qt::Horizontal, this);
   stepSlider_->setObjectName(QStringLiteral("nsStepSlider"));
   stepSlider_->setRange(0, 0);

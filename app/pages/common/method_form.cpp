@@ -1,8 +1,10 @@
 #include "app/pages/common/method_form.h"
 
+#include "app/pages/common/id_combo.h"
 #include "app/pages/common/slider_field.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -13,43 +15,9 @@
 #include <cmath>
 
 namespace lwb::app::pages {
-namespace {
 
-QComboBox* idCombo(const std::vector<std::string>& ids, QWidget* parent, bool titles = false) {
-  auto* box = new QComboBox(parent);
-  for (const auto& id : ids) {
-    const QString q = QString::fromStdString(id);
-    box->addItem(titles ? MethodForm::methodTitle(q) : q, q);
-  }
-  return box;
-}
-
-void selectData(QComboBox* box, const std::string& id) {
-  const int i = box->findData(QString::fromStdString(id));
-  if (i >= 0) box->setCurrentIndex(i);
-}
-
-std::string currentId(const QComboBox* box) { return box->currentData().toString().toStdString(); }
-
-}  // namespace
-
-QString MethodForm::methodTitle(const QString& id) {
-  static const QHash<QString, const char*> titles = {
-      {QStringLiteral("none"), QT_TR_NOOP("none")},
-      {QStringLiteral("weight_decay"), QT_TR_NOOP("weight decay")},
-      {QStringLiteral("spectral_weight_decay"), QT_TR_NOOP("spectral weight decay")},
-      {QStringLiteral("spectral_normalize"), QT_TR_NOOP("spectral normalize")},
-      {QStringLiteral("spectral_hammer"), QT_TR_NOOP("spectral hammer")},
-      {QStringLiteral("stiefel"), QT_TR_NOOP("Stiefel (all σ → σmax)")},
-      {QStringLiteral("spectral_soft_cap"), QT_TR_NOOP("spectral soft cap")},
-      {QStringLiteral("spectral_hard_cap"), QT_TR_NOOP("spectral hard cap")},
-      {QStringLiteral("spectral_clip"), QT_TR_NOOP("spectral clip [σmin, σmax]")},
-      {QStringLiteral("spectral_relu"), QT_TR_NOOP("spectral ReLU (σ ≥ σmin)")},
-      {QStringLiteral("spectral_clipped_weight_decay"), QT_TR_NOOP("spectral clipped weight decay")},
-      {QStringLiteral("svd_clip"), QT_TR_NOOP("SVD clip (exact)")},
-  };
-  const auto it = titles.find(id);
-  return it == titles.end() ? id : tr(it.value());
+QString MethodForm::methodTitle(spectral::ConstraintMethod m) {
+  return QCoreApplication::translate("Registry", std::string(spectral::traits(m).title).c_str());
 }
 
 MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
@@ -57,7 +25,7 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   form_->setContentsMargins(0, 0, 0, 0);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
-  method_ = idCombo(lab::constraintMethodIds(), this, true);
+  method_ = registryCombo(spectral::constraintMethods(), this, true);
   method_->setObjectName(QStringLiteral("methodBox"));
   sigmaMax_ = new SliderField(0.01, 100, 1.0, 4, true, this);
   sigmaMax_->setObjectName(QStringLiteral("sigmaMaxField"));
@@ -69,9 +37,9 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   alphaStar_ = new QLabel(this);
   lr_ = new SliderField(1e-3, 1, 0.1, 4, true, this);
   lambda_ = new SliderField(0, 1, 0.1, 3, false, this);
-  impl_ = idCombo(lab::clipImplIds(), this);
+  impl_ = registryCombo(spectral::clipImpls(), this, false);
   impl_->setObjectName(QStringLiteral("implBox"));
-  coeffs_ = idCombo(lab::nsCoefficientIds(), this);
+  coeffs_ = registryCombo(spectral::nsCoefficientSets(), this, false);
   steps_ = new QSpinBox(this);
   steps_->setRange(0, 30);
   steps_->setValue(10);
@@ -118,41 +86,41 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   for (auto* s : {steps_, polish_}) connect(s, &QSpinBox::valueChanged, this, &MethodForm::emitChanged);
   connect(alphaAuto_, &QCheckBox::toggled, this, &MethodForm::emitChanged);
 
-  selectData(method_, "spectral_hard_cap");
+  selectId(method_, spectral::toString(lab::ConstraintRequest{}.method));
   updateRows();
   updateAlphaStar();
 }
 
 lab::ConstraintRequest MethodForm::request() const {
   lab::ConstraintRequest r;
-  r.method = currentId(method_);
+  r.method = spectral::parseConstraintMethod(currentId(method_)).value_or(spectral::ConstraintMethod::None);
   r.sigmaMax = sigmaMax_->value();
   r.sigmaMin = std::min(sigmaMin_->value(), sigmaMax_->value());
   if (!alphaAuto_->isChecked()) r.alpha = alpha_->value();
   r.lr = lr_->value();
   r.lambda = lambda_->value();
-  r.impl = currentId(impl_);
-  r.coefficients = currentId(coeffs_);
-  r.nsSteps = steps_->value();
-  r.polishSteps = polish_->value();
+  r.impl = spectral::parseClipImpl(currentId(impl_)).value_or(r.impl);
+  r.ns.coefficients = spectral::parseNsCoefficients(currentId(coeffs_)).value_or(r.ns.coefficients);
+  r.ns.steps = steps_->value();
+  r.ns.polishSteps = polish_->value();
   r.dtype = currentId(dtype_);
   return r;
 }
 
 void MethodForm::setRequest(const lab::ConstraintRequest& r) {
   applying_ = true;
-  selectData(method_, r.method);
+  selectId(method_, spectral::toString(r.method));
   sigmaMax_->setValue(r.sigmaMax);
   sigmaMin_->setValue(r.sigmaMin);
   alphaAuto_->setChecked(!r.alpha.has_value());
   if (r.alpha) alpha_->setValue(*r.alpha);
   lr_->setValue(r.lr);
   lambda_->setValue(r.lambda);
-  selectData(impl_, r.impl);
-  selectData(coeffs_, r.coefficients);
-  steps_->setValue(r.nsSteps);
-  polish_->setValue(r.polishSteps);
-  selectData(dtype_, r.dtype);
+  selectId(impl_, spectral::toString(r.impl));
+  selectId(coeffs_, spectral::toString(r.ns.coefficients));
+  steps_->setValue(r.ns.steps);
+  polish_->setValue(r.ns.polishSteps);
+  selectId(dtype_, r.dtype);
   applying_ = false;
   emitChanged();
 }
@@ -173,27 +141,24 @@ void MethodForm::emitChanged() {
 }
 
 void MethodForm::updateRows() {
-  const std::string m = currentId(method_);
-  const bool softCap = m == "spectral_soft_cap";
-  const bool clipFamily = lab::usesClipImpl(m);
-  const bool usesMax = lab::usesSigmaMax(m);
-  const bool usesMin = lab::usesSigmaMin(m);
-  const bool usesLambda = m == "weight_decay" || m == "spectral_weight_decay" || m == "spectral_clipped_weight_decay" ||
-                          (softCap && alphaAuto_->isChecked());
-  const bool usesLr = m == "weight_decay" || (softCap && alphaAuto_->isChecked());
-  form_->setRowVisible(sigmaMax_, usesMax);
-  form_->setRowVisible(sigmaMin_, usesMin);
-  form_->setRowVisible(alphaRow_, softCap);
-  form_->setRowVisible(lr_, usesLr);
-  form_->setRowVisible(lambda_, usesLambda);
-  form_->setRowVisible(impl_, clipFamily);
-  form_->setRowVisible(nsRow_, clipFamily || m == "stiefel");
-  alpha_->setEnabled(!alphaAuto_->isChecked());
+  using spectral::reads;
+  const spectral::ConstraintMethod m = request().method;
+  const bool alphaAuto = alphaAuto_->isChecked();
+  // λ and η are read by α* only while α is automatic.
+  const bool autoReads = !reads(m, spectral::kAlpha) || alphaAuto;
+  form_->setRowVisible(sigmaMax_, reads(m, spectral::kSigmaMax));
+  form_->setRowVisible(sigmaMin_, reads(m, spectral::kSigmaMin));
+  form_->setRowVisible(alphaRow_, reads(m, spectral::kAlpha));
+  form_->setRowVisible(lr_, reads(m, spectral::kLr) && autoReads);
+  form_->setRowVisible(lambda_, reads(m, spectral::kLambda) && autoReads);
+  form_->setRowVisible(impl_, reads(m, spectral::kImpl));
+  form_->setRowVisible(nsRow_, reads(m, spectral::kNs));
+  alpha_->setEnabled(!alphaAuto);
 }
 
 void MethodForm::updateAlphaStar() {
   const lab::ConstraintRequest r = request();
-  if (r.method != "spectral_soft_cap") return;
+  if (!spectral::reads(r.method, spectral::kAlpha)) return;
   try {
     lab::ConstraintRequest autoReq = r;
     autoReq.alpha.reset();

@@ -31,8 +31,8 @@ class MethodForm : public QWidget {
   // True while the user holds one of the sliders.
   bool sliderDown() const;
 
-  // A readable name for a method id ("hard cap", "soft cap", ...).
-  static QString methodTitle(const QString& id);
+  // The method's title from the registry, translated.
+  static QString methodTitle(spectral::ConstraintMethod m);
 
   QComboBox* methodBox() const { return method_; }
   QComboBox* implBox() const { return impl_; }

@@ -93,7 +93,7 @@ void WhatIfPanel::preview() {
       if (file != file_ || m->name() != name_.toStdString()) return;  // the selection moved on
       matrix_ = m;
       QString text = tr("%1: σ₁ %2 → %3 (exact %4), largest σ error %5, %6 ms")
-                         .arg(MethodForm::methodTitle(QString::fromStdString(req.method)))
+                         .arg(MethodForm::methodTitle(req.method))
                          .arg(o.before.empty() ? 0.0 : o.before.front(), 0, 'g', 4)
                          .arg(o.sigma1After, 0, 'g', 5)
                          .arg(o.sigma1Exact, 0, 'g', 5)

@@ -1,4 +1,4 @@
-#include "run/config_fields.h"
+#include "common/json_fields.h"
 
 #include "io/input_error.h"
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace lwb::run::detail {
+namespace lwb::fields {
 
 using nlohmann::json;
 
@@ -212,4 +212,4 @@ void FieldReader::integerList(std::string_view name, std::vector<int64_t>& out, 
   out = std::move(values);
 }
 
-}  // namespace lwb::run::detail
+}  // namespace lwb::fields

@@ -1,18 +1,20 @@
-// Internal to run_config.cpp: typed, range-checked reads of JSON members, with error
-// messages that name the dotted key ("optimizer.lr: must be > 0, got -1"). Kept apart so
-// run_config.cpp reads as a plain list of fields.
+// Typed, range-checked reads of JSON members, with error messages that name the key as the
+// caller spells it ("optimizer.lr: must be > 0, got -1", "--sigma-max: ..."). The run config
+// and the constraint settings (spectral/constraint_methods.h) read through these, so every
+// range message reads the same.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace lwb::run::detail {
+namespace lwb::fields {
 
 // A closed or half-open interval for floating-point fields. Every field has a finite upper
 // bound: JSON cannot spell NaN or inf, but 1e308 is legal and would overflow arithmetic.
@@ -39,10 +41,14 @@ void checkKnownKeys(const nlohmann::json& input, const nlohmann::json& schema);
 // Reads members of one JSON object; absent members leave the output untouched (defaults).
 class FieldReader {
  public:
+  // How a member's name appears in messages: the JSON name under a prefix ("optimizer." +
+  // "lr"), or any spelling the caller uses for it ("--sigma-max" for "sigma_max").
+  using Namer = std::function<std::string(std::string_view name)>;
   FieldReader(const nlohmann::json& object, std::string prefix)
-      : obj_(object), prefix_(std::move(prefix)) {}
+      : obj_(object), name_([p = std::move(prefix)](std::string_view n) { return p + std::string(n); }) {}
+  FieldReader(const nlohmann::json& object, Namer namer) : obj_(object), name_(std::move(namer)) {}
 
-  std::string key(std::string_view name) const { return prefix_ + std::string(name); }
+  std::string key(std::string_view name) const { return name_(name); }
   const nlohmann::json* find(std::string_view name) const;
 
   void number(std::string_view name, double& out, Range r);
@@ -57,7 +63,7 @@ class FieldReader {
 
  private:
   const nlohmann::json& obj_;
-  std::string prefix_;
+  Namer name_;
 };
 
 // The checks behind FieldReader, usable on any value (list elements, cross-field checks).
@@ -66,4 +72,4 @@ int64_t readInteger(const nlohmann::json& v, const std::string& key, int64_t lo,
 void checkChoice(const std::string& value, const std::string& key,
                  const std::vector<std::string_view>& allowed);
 
-}  // namespace lwb::run::detail
+}  // namespace lwb::fields

@@ -1,0 +1,40 @@
+// Combo boxes of canonical ids: the id is the item data, the text is the id or, for registry
+// rows, their translated title. Used by every page control that picks a method,
+// implementation, coefficient set or precision.
+#pragma once
+
+#include <QComboBox>
+#include <QCoreApplication>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lwb::app::pages {
+
+inline QString fromView(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+inline QComboBox* idCombo(const std::vector<std::string>& ids, QWidget* parent) {
+  auto* box = new QComboBox(parent);
+  for (const auto& id : ids) box->addItem(QString::fromStdString(id), QString::fromStdString(id));
+  return box;
+}
+
+// Rows of a registry table (members `key` and `title`); titled: show titles, else keys.
+template <class Table>
+QComboBox* registryCombo(const Table& table, QWidget* parent, bool titled) {
+  auto* box = new QComboBox(parent);
+  for (const auto& row : table)
+    box->addItem(titled ? QCoreApplication::translate("Registry", std::string(row.title).c_str()) : fromView(row.key),
+                 fromView(row.key));
+  return box;
+}
+
+inline void selectId(QComboBox* box, std::string_view id) {
+  const int i = box->findData(fromView(id));
+  if (i >= 0) box->setCurrentIndex(i);
+}
+
+inline std::string currentId(const QComboBox* box) { return box->currentData().toString().toStdString(); }
+
+}  // namespace lwb::app::pages

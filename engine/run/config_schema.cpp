@@ -1,0 +1,149 @@
+#include "run/config_schema.h"
+
+#include "common/registry_table.h"
+#include "data/task_kinds.h"
+#include "models/model_kinds.h"
+#include "optim/optimizer_kinds.h"
+#include "spectral/constraint_methods.h"
+
+#include <nlohmann/json.hpp>
+
+namespace lwb::run {
+namespace {
+
+using nlohmann::json;
+
+// A value at a dotted key, or nullptr.
+const json* at(const json& config, std::string_view key) {
+  const json* node = &config;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = key.find('.', start);
+    const std::string part(key.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (!node->is_object()) return nullptr;
+    const auto it = node->find(part);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+    if (dot == std::string_view::npos) return node;
+    start = dot + 1;
+  }
+}
+
+std::string textAt(const json& config, std::string_view key, std::string_view fallback) {
+  const json* v = at(config, key);
+  return v && v->is_string() ? v->get<std::string>() : std::string(fallback);
+}
+
+struct Family {
+  std::string_view selector;  // the key that picks the kind
+  std::span<const KindInfo> kinds;
+  std::string_view fallback;  // RunConfig's default kind
+};
+
+std::vector<Family> families() {
+  return {{"task", data::taskKinds(), "mnist"},
+          {"model.kind", models::modelKinds(), "mlp"},
+          {"optimizer.kind", optim::optimizerKinds(), "muon"}};
+}
+
+using registry::keysOf;
+
+std::vector<FormField> makeFields() {
+  using T = FieldType;
+  std::vector<FormField> f = {
+      {"task", "Run", "Task", T::Choice, "chars: any text file; mnist: IDX folder; cifar10: binary folder; modular tasks are generated"},
+      {"data_path", "Run", "Data", T::Path, "file or folder the task reads"},
+      {"modulus", "Run", "Modulus p", T::Integer, ""},
+      {"train_fraction", "Run", "Train fraction", T::Number, ""},
+      {"steps", "Run", "Steps", T::Integer, ""},
+      {"batch_size", "Run", "Batch size", T::Integer, ""},
+      {"seed", "Run", "Seed", T::Integer, ""},
+      {"device", "Run", "Device", T::Device, ""},
+      {"threads", "Run", "Threads", T::Integer, "0: $LWB_THREADS or all cores"},
+      {"model.kind", "Model", "Model", T::Choice, ""},
+      {"model.widths", "Model", "Hidden widths", T::IntegerList, "comma separated, e.g. 256, 256"},
+      {"model.d_model", "Model", "d_model", T::Integer, ""},
+      {"model.blocks", "Model", "Blocks", T::Integer, ""},
+      {"model.heads", "Model", "Heads", T::Integer, ""},
+      {"model.seq_len", "Model", "Sequence length", T::Integer, ""},
+      {"model.embed_dim", "Model", "Embedding dim", T::Integer, ""},
+      {"model.width", "Model", "Width", T::Integer, ""},
+      {"optimizer.kind", "Optimizer", "Optimizer", T::Choice, ""},
+      {"optimizer.lr", "Optimizer", "Learning rate η", T::Number, ""},
+      {"optimizer.weight_decay", "Optimizer", "Weight decay λ", T::Number, "decoupled; the soft cap's α* also uses it"},
+      {"optimizer.momentum", "Optimizer", "Momentum", T::Number, ""},
+      {"optimizer.beta1", "Optimizer", "β₁", T::Number, ""},
+      {"optimizer.beta2", "Optimizer", "β₂", T::Number, ""},
+      {"optimizer.ns_steps", "Optimizer", "Muon NS steps", T::Integer, ""},
+      {"optimizer.schedule", "Optimizer", "Schedule", T::Choice, ""},
+  };
+  // The constraint section is the method registry's settings (lr and the update norm come
+  // from the optimizer in training; the polishing tail and power iterations keep their
+  // defaults in the form).
+  for (const auto& s : spectral::constraintSettings()) {
+    if (s.key == "lr" || s.key == "update_norm" || s.key == "ns_polish_steps" || s.key == "power_iters") continue;
+    const T type = s.key == "method" || s.key == "impl" || s.key == "ns_coeffs" || s.key == "norm" ? T::Choice
+                   : s.key == "alpha"                                                              ? T::NumberOrAuto
+                   : s.key == "ns_steps"                                                           ? T::Integer
+                                                                                                   : T::Number;
+    std::string label(s.label);
+    if (!label.empty() && label[0] >= 'a' && label[0] <= 'z') label[0] = static_cast<char>(label[0] - 'a' + 'A');
+    f.push_back({"constraint." + std::string(s.key), "Constraint", label, type, std::string(s.tip)});
+  }
+  for (FormField x : std::vector<FormField>{{"log_every", "Logging", "Log every", T::Integer, "steps between metrics rows"},
+                                            {"eval_every", "Logging", "Evaluate every", T::Integer, ""},
+                                            {"spectra_every", "Logging", "Spectra every", T::Integer, "0: no spectra"}})
+    f.push_back(std::move(x));
+  return f;
+}
+
+}  // namespace
+
+const std::vector<std::string>& formGroups() {
+  static const std::vector<std::string> groups{"Run", "Model", "Optimizer", "Constraint", "Logging"};
+  return groups;
+}
+
+const std::vector<FormField>& formFields() {
+  static const std::vector<FormField> fields = makeFields();
+  return fields;
+}
+
+std::vector<std::string_view> choicesFor(std::string_view key) {
+  if (key == "task") return kindIds(data::taskKinds());
+  if (key == "model.kind") return kindIds(models::modelKinds());
+  if (key == "optimizer.kind") return kindIds(optim::optimizerKinds());
+  if (key == "optimizer.ns_coeffs" || key == "constraint.ns_coeffs") return keysOf(spectral::nsCoefficientSets());
+  if (key == "optimizer.schedule") return {"constant", "linear", "cosine"};
+  if (key == "optimizer.muon_scale") return {"paper", "jordan"};
+  if (key == "optimizer.embed_update") return {"column_normalize", "adamw"};
+  if (key == "device") return {"cpu", "cuda"};
+  if (key == "constraint.method") return keysOf(spectral::constraintMethods());
+  if (key == "constraint.impl") return keysOf(spectral::clipImpls());
+  if (key == "constraint.norm") return {"rms", "spectral"};
+  return {};
+}
+
+bool appliesTo(const json& config, std::string_view key) {
+  constexpr std::string_view kConstraint = "constraint.";
+  if (key.starts_with(kConstraint)) {
+    const auto method = spectral::parseConstraintMethod(textAt(config, "constraint.method", "none"));
+    if (!method) return true;  // the form marks the method itself
+    const std::string_view setting = key.substr(kConstraint.size());
+    // A method whose λ is the optimizer's decay ignores constraint.lambda.
+    if (setting == "lambda" && spectral::traits(*method).lambdaFromOptimizer) return false;
+    for (const auto& known : spectral::constraintSettings())
+      if (known.key == setting) return spectral::readsSetting(*method, setting);
+    return true;  // training-only keys (update_norm_factor, embed_rms_max)
+  }
+  for (const Family& family : families()) {
+    bool claimed = false;
+    for (const auto& k : family.kinds) claimed = claimed || k.readsKey(key);
+    if (!claimed) continue;
+    const KindInfo* selected = findKind(family.kinds, textAt(config, family.selector, family.fallback));
+    return selected && selected->readsKey(key);
+  }
+  return true;
+}
+
+}  // namespace lwb::run
