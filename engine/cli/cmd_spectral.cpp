@@ -36,6 +36,14 @@ std::string joinKeys(const Table& table) {
 }
 std::string joinMethodIds() { return joinKeys(spectral::constraintMethods()); }
 
+// "spectral_clip, spectral_relu, svd_clip": the methods the registry says read `param`.
+std::string methodsReading(spectral::MethodParam param) {
+  std::string s;
+  for (const auto& m : spectral::constraintMethods())
+    if (m.reads & param) s += (s.empty() ? "" : ", ") + std::string(m.key);
+  return s;
+}
+
 // The flag that sets each setting, so the registry's messages name it ("--sigma-max: ...").
 std::string flagOf(std::string_view key) {
   static const std::map<std::string_view, std::string> flags = {
@@ -65,7 +73,7 @@ spectral::ConstraintParams paramsFromArgs(const SpectralArgs& a) {
   if (a.polishSteps) j["ns_polish_steps"] = *a.polishSteps;
   spectral::readSettings(j, p, flagOf);
   if (p.method == spectral::ConstraintMethod::SpectralSoftCap && !a.alpha && !a.lr)
-    throw InputError("spectral_soft_cap needs --alpha, or --lr (and --sigma-max) to compute alpha*");
+    throw InputError(std::string(spectral::toString(p.method)) + " needs --alpha, or --lr (and --sigma-max) to compute alpha*");
   return p;
 }
 
@@ -126,11 +134,11 @@ Command addSpectralCommand(CLI::App& app) {
   sub->add_option("--in", args->in, "input .npy (2-D float32/float64, C order)")->required();
   sub->add_option("--out", args->out, "output .npy (float32)")->required();
   sub->add_option("--sigma-max", args->sigmaMax, "upper threshold (default 1)")->check(finiteNonNegative());
-  sub->add_option("--sigma-min", args->sigmaMin, "lower threshold for spectral_clip / spectral_relu (default 0)")
+  sub->add_option("--sigma-min", args->sigmaMin, "lower threshold for " + methodsReading(spectral::kSigmaMin) + " (default 0)")
       ->check(finiteNonNegative());
   sub->add_option("--alpha", args->alpha, "soft-cap strength (default: alpha* from --sigma-max, --lr, --lambda)")
       ->check(finiteNonNegative());
-  sub->add_option("--lambda", args->lambda, "decay for weight_decay, spectral_weight_decay, clipped decay")
+  sub->add_option("--lambda", args->lambda, "decay for " + methodsReading(spectral::kLambda))
       ->check(finiteNonNegative());
   sub->add_option("--lr", args->lr, "learning rate (weight decay factor 1 - lambda*lr; alpha*); default 1")
       ->check(finiteNonNegative());

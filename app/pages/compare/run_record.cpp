@@ -3,6 +3,7 @@
 #include "app/run_json.h"
 #include "io/input_error.h"
 #include "run/run_directory.h"
+#include "spectral/constraint_methods.h"
 
 #include <QDir>
 #include <QFile>
@@ -60,34 +61,22 @@ const json& member(const json& j, const char* key) {
   return it != j.end() && it->is_object() ? *it : empty;
 }
 
-// "σmax = 2, α = auto": the parameters the configured method uses (a resolved config lists
-// every key, most of them irrelevant to the method); the norm only when it is not rms.
+// "σmax = 2, α = auto": the settings the configured method reads (the method registry's
+// flags; a resolved config lists every key, most of them irrelevant to the method); the norm
+// only when it is not rms. An unknown method (another version) lists every threshold.
 QString describeParameters(const json& c) {
-  const std::string method = c.contains("method") && c["method"].is_string() ? c["method"].get<std::string>() : "";
-  static const std::map<std::string, std::vector<const char*>> used = {
-      {"none", {}},
-      {"weight_decay", {"lambda"}},
-      {"spectral_weight_decay", {"lambda"}},
-      {"spectral_normalize", {"sigma_max"}},
-      {"spectral_hammer", {"sigma_max"}},
-      {"stiefel", {"sigma_max"}},
-      {"spectral_soft_cap", {"sigma_max", "alpha"}},
-      {"spectral_hard_cap", {"sigma_max", "impl"}},
-      {"spectral_clip", {"sigma_min", "sigma_max", "impl"}},
-      {"svd_clip", {"sigma_min", "sigma_max"}},
-      {"spectral_relu", {"sigma_min", "impl"}},
-      {"spectral_clipped_weight_decay", {"sigma_max", "lambda", "impl"}},
-  };
-  static const std::vector<const char*> all = {"sigma_max", "sigma_min", "alpha", "lambda", "impl"};
-  const auto it = used.find(method);
-  static const std::map<std::string, QString> labels = {{"sigma_max", QStringLiteral("σmax")}, {"sigma_min", QStringLiteral("σmin")},
-                                                        {"alpha", QStringLiteral("α")},         {"lambda", QStringLiteral("λ")},
-                                                        {"impl", QStringLiteral("impl")}};
+  const std::string id = c.contains("method") && c["method"].is_string() ? c["method"].get<std::string>() : "";
+  const auto method = spectral::parseConstraintMethod(id);
+  static const char* const shown[] = {"sigma_min", "sigma_max", "alpha", "lambda", "impl"};
   QStringList parts;
-  for (const char* key : it == used.end() ? all : it->second)
-    if (c.contains(key)) parts << QStringLiteral("%1 = %2").arg(labels.at(key), str(c, key));
-  if (c.contains("norm") && str(c, "norm") != QLatin1String("rms") && (it == used.end() || !it->second.empty()))
-    parts << QStringLiteral("norm = %1").arg(str(c, "norm"));
+  bool any = false;
+  for (const char* key : shown) {
+    if (method && !spectral::readsSetting(*method, key)) continue;
+    if (method && std::string_view(key) == "lambda" && spectral::traits(*method).lambdaFromOptimizer) continue;
+    any = true;
+    if (c.contains(key)) parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(spectral::settingLabel(key)), str(c, key));
+  }
+  if (c.contains("norm") && str(c, "norm") != QLatin1String("rms") && any) parts << QStringLiteral("norm = %1").arg(str(c, "norm"));
   return parts.join(QStringLiteral(", "));
 }
 
