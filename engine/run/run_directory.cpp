@@ -51,8 +51,12 @@ RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path
   const RunDirectoryReader reader(path);
   // metrics.jsonl: keep whole rows up to the step (a torn last line is dropped too).
   std::string kept;
-  for (const auto& row : reader.metrics())
-    if (row.value("step", int64_t{0}) <= resume.step) kept += compact(row) + "\n";
+  for (const auto& row : reader.metrics()) {
+    // Rows without a numeric step are not metrics rows; they are kept as they were.
+    const auto step = row.find("step");
+    if (step == row.end() || !step->is_number() || step->get<double>() <= static_cast<double>(resume.step))
+      kept += compact(row) + "\n";
+  }
   writeFileAtomically(child(path, "metrics.jsonl"), kept);
   metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
   if (!metrics_) throw InputError(path + ": cannot open metrics.jsonl for appending");

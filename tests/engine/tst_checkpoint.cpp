@@ -195,14 +195,16 @@ class TestCheckpoint : public QObject {
       d.appendSpectra(4, {{"a", {2.f, 1.f}}, {"b", {5.f}}});
       d.appendSpectra(6, {{"a", {1.f, 1.f}}});
     }
-    std::ofstream(dir + "/metrics.jsonl", std::ios::app) << "{\"step\": 7, \"to";  // torn by a crash
+    // Another tool's note (no numeric step) is kept; a torn line from a crash is dropped.
+    std::ofstream(dir + "/metrics.jsonl", std::ios::app) << "{\"step\": \"note\"}\n{\"step\": 7, \"to";
     {
       run::RunDirectory d(dir, run::RunDirectory::ContinueAfter{4});
       d.appendMetrics({{"step", 5}});
     }
     const run::RunDirectoryReader reader(dir);
     const auto rows = reader.metrics();
-    QCOMPARE(rows.size(), size_t{5});
+    QCOMPARE(rows.size(), size_t{6});
+    QCOMPARE(rows[4]["step"].get<std::string>(), std::string("note"));
     QCOMPARE(rows.back()["step"].get<int>(), 5);
     const auto spectra = reader.spectraSince(-1);
     QCOMPARE(spectra.size(), size_t{2});
