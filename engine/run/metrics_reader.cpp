@@ -74,11 +74,12 @@ MetricsChunk RunDirectoryReader::metricsSince(const MetricsCursor& from, uint64_
   MetricsChunk out;
   out.next = from;
   const fs::path path = file("metrics.jsonl");
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return out;  // nothing logged yet
-  std::error_code ec;
-  const uint64_t size = fs::file_size(path, ec);
-  if (ec) throw InputError(path.string() + ": cannot read size (" + ec.message() + ")");
+  // The size of the file this stream reads, even if a new one replaces it meanwhile.
+  const std::streamoff end = in.tellg();
+  if (end < 0) throw InputError(path.string() + ": cannot read size");
+  const uint64_t size = static_cast<uint64_t>(end);
 
   MetricsCursor& at = out.next;
   // A resumed run keeps rows up to its checkpoint and writes the file anew; a copy may
@@ -136,10 +137,10 @@ std::vector<json> RunDirectoryReader::metrics() const {
   // A last line without its newline: a row if it parses (files written by other tools),
   // else a torn write, forgiven like a malformed last line.
   const fs::path path = file("metrics.jsonl");
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  const uint64_t size = in ? fs::file_size(path, ec) : 0;
-  if (!ec && size > cursor.offset && size - cursor.offset <= kMetricsChunkBytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff end = in ? static_cast<std::streamoff>(in.tellg()) : std::streamoff(0);
+  const uint64_t size = end > 0 ? static_cast<uint64_t>(end) : 0;
+  if (size > cursor.offset && size - cursor.offset <= kMetricsChunkBytes) {
     MetricsChunk last;
     takeLine(readAt(in, cursor.offset, size - cursor.offset), cursor.lines + 1, last);
     if (!last.rows.empty()) {
