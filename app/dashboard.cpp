@@ -23,33 +23,33 @@ bool readsSigmaMax(spectral::ConstraintMethod m) { return spectral::reads(m, spe
 bool readsSigmaMin(spectral::ConstraintMethod m) { return spectral::reads(m, spectral::kSigmaMin); }
 
 // Spectra are shown in the units σmax is stated in: RMS→RMS for norm = rms.
-std::vector<double> scaled(const std::vector<double>& values, double scale) {
-  std::vector<double> out(values);
+std::vector<double> scaled(const std::vector<float>& values, double scale) {
+  std::vector<double> out(values.begin(), values.end());
   for (double& v : out) v *= scale;
   return out;
 }
 
-double spectraScale(const RunHistory& h, const QString& layer) {
+double spectraScale(const RunHistory& h, const std::string& layer) {
   return h.constraint().norm == spectral::ThresholdNorm::Spectral ? 1.0 : h.rmsScale(layer);
 }
 
 void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms, widgets::LipschitzBoundPlot* bound,
-                 const QString& id, const std::vector<StepSample>& steps) {
-  for (const StepSample& s : steps) {
+                 const QString& id, const std::vector<run::StepMetrics>& steps) {
+  for (const run::StepMetrics& s : steps) {
     const double x = static_cast<double>(s.step);
     loss->appendPoint(id, Metric::TrainLoss, x, s.trainLoss);
     loss->appendPoint(id, Metric::TrainAcc, x, s.trainAcc);
     if (s.valLoss) loss->appendPoint(id, Metric::ValLoss, x, *s.valLoss);
     if (s.valAcc) loss->appendPoint(id, Metric::ValAcc, x, *s.valAcc);
-    for (const auto& n : s.norms) norms->appendPoint(id, n.name, x, n.rmsNorm);
+    for (const auto& n : s.norms) norms->appendPoint(id, QString::fromStdString(n.name), x, n.rmsNorm);
     if (s.lipschitzBound) bound->appendBound(id, x, *s.lipschitzBound);
   }
 }
 
-std::vector<widgets::TraceFactor> traceFactors(const std::vector<TraceSample>& trace) {
+std::vector<widgets::TraceFactor> traceFactors(const bounds::BoundTrace& trace) {
   std::vector<widgets::TraceFactor> out;
-  out.reserve(trace.size());
-  for (const auto& t : trace) out.push_back({t.name, t.blockLipschitz, t.lipschitzAfter});
+  out.reserve(trace.layers.size());
+  for (const auto& t : trace.layers) out.push_back({QString::fromStdString(t.name), t.blockLipschitz, t.lipschitzAfter});
   return out;
 }
 
@@ -128,26 +128,22 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
     for (const Panel& p : panels_) touched_.insert(p.plot);
   } else {
     appendSteps(loss_, norms_, bound_, s->id(), d.steps);
-    for (const SpectraSample& sample : d.spectra) addSpectra(s, sample);
+    for (const run::SpectraRecord& sample : d.spectra) addSpectra(s, sample);
     if (!d.steps.empty()) touched_ += {loss_, norms_, bound_};
     if (!d.spectra.empty()) touched_.insert(spectrum_);
   }
   for (auto it = d.steps.rbegin(); it != d.steps.rend(); ++it)
-    if (!it->trace.empty()) {
-      bound_->setTrace(s->id(), it->step, traceFactors(it->trace));
+    if (it->lipschitzBound && !it->boundTrace.layers.empty()) {
+      bound_->setTrace(s->id(), it->step, traceFactors(it->boundTrace));
       break;
     }
-  if (const StepSample* e = s->history().latestEval(); e && std::any_of(d.steps.begin(), d.steps.end(), [](const StepSample& x) {
-        return !x.activations.empty();
+  if (const run::StepMetrics* e = s->history().latestEval();
+      e && std::any_of(d.steps.begin(), d.steps.end(), [](const run::StepMetrics& x) {
+        return x.activations && !x.activations->names.empty();
       })) {
     QStringList blocks;
-    std::vector<double> maxEntry, maxRms;
-    for (const auto& a : e->activations) {
-      blocks << a.name;
-      maxEntry.push_back(a.maxEntry);
-      maxRms.push_back(a.maxRms);
-    }
-    activations_->setActivations(s->id(), blocks, maxEntry, maxRms);
+    for (const auto& name : e->activations->names) blocks << QString::fromStdString(name);
+    activations_->setActivations(s->id(), blocks, e->activations->maxAbsEntry, e->activations->maxTokenRms);
     touched_.insert(activations_);
   }
   if (s != current_) return;
@@ -155,7 +151,7 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
     updateTargets();
     touched_ += {norms_, spectrum_};
   }
-  const StepSample* latest = s->history().latest();
+  const run::StepMetrics* latest = s->history().latest();
   const double alpha = latest ? latest->alpha : -1;
   // α* follows the learning-rate schedule: redraw f(σ) when it moved visibly.
   const bool alphaMoved = std::abs(alpha - shownAlpha_) > 1e-3 * std::max(std::abs(shownAlpha_), 1e-12);
@@ -165,12 +161,12 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
   }
 }
 
-void Dashboard::addSpectra(RunSession* s, const SpectraSample& sample) {
+void Dashboard::addSpectra(RunSession* s, const run::SpectraRecord& sample) {
   const RunHistory& h = s->history();
   for (const auto& [layer, after] : sample.after) {
     const double scale = spectraScale(h, layer);
     const auto before = sample.before.find(layer);
-    spectrum_->addSnapshot(s->id(), layer, sample.step, scaled(after, scale),
+    spectrum_->addSnapshot(s->id(), QString::fromStdString(layer), sample.step, scaled(after, scale),
                            before == sample.before.end() ? std::vector<double>() : scaled(before->second, scale));
   }
 }
@@ -211,7 +207,7 @@ void Dashboard::updateScalarMap() {
   }
   const RunHistory& h = current_->history();
   const ConstraintInfo& c = h.constraint();
-  const StepSample* latest = h.latest();
+  const run::StepMetrics* latest = h.latest();
   shownAlpha_ = latest ? latest->alpha : -1;
 
   spectral::ConstraintSettings p = c;
@@ -221,10 +217,10 @@ void Dashboard::updateScalarMap() {
   // The chosen layer's singular values as f sees them: measured before the constraint
   // step when the run recorded that, else after it.
   std::vector<double> sigmas;
-  const QString layer = spectrum_->currentLayer();
+  const std::string layer = spectrum_->currentLayer().toStdString();
   const qint64 step = spectrum_->currentStep();
-  const SpectraSample* snap = step >= 0 ? h.spectraAt(step) : (h.spectra().empty() ? nullptr : &h.spectra().rbegin()->second);
-  if (snap && !layer.isEmpty()) {
+  const run::SpectraRecord* snap = step >= 0 ? h.spectraAt(step) : (h.spectra().empty() ? nullptr : &h.spectra().rbegin()->second);
+  if (snap && !layer.empty()) {
     const double scale = spectraScale(h, layer);
     const auto before = snap->before.find(layer);
     const auto after = snap->after.find(layer);

@@ -5,8 +5,9 @@
 //   bound       Lipschitz bound over steps, per-layer trace at the latest step
 //   activations max |entry| / max RMS per block at the latest evaluation
 //   scalar_map  the current run's constraint map f(σ), the chosen layer's σ marked on it
-// Plots take plain data (widgets/); the dashboard converts RunDeltas, scales spectra to
-// the units σmax is stated in, and replots once per batch (RunManager throttles batches).
+// Plots take plain data (widgets/); the dashboard converts the engine's run results at that
+// boundary (names to QString, float spectra to double), scales spectra to the units σmax is
+// stated in, and replots once per batch (RunManager throttles batches).
 #pragma once
 
 #include "app/run_manager.h"
@@ -74,7 +75,7 @@ class Dashboard : public QObject {
 
  private:
   void applyDelta(RunSession* s, const RunDelta& d);
-  void addSpectra(RunSession* s, const SpectraSample& sample);
+  void addSpectra(RunSession* s, const run::SpectraRecord& sample);
   void reloadRun(RunSession* s);  // re-feeds a run from its history (reset, re-add)
   void updateTargets();
   void updateScalarMap();

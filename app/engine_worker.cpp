@@ -48,9 +48,9 @@ void EngineWorker::run() {
         // The disk refused the status file too; the GUI still shows the reason.
       }
     }
-    RunEnd end;
-    end.state = RunState::Failed;
-    end.message = message;
+    run::RunSummary end;
+    end.status = run::RunStatus::Failed;
+    end.message = message.toStdString();
     mailbox_->postEnd(std::move(end));
   };
 
@@ -72,7 +72,7 @@ void EngineWorker::run() {
     trainer.addSink(&record);
     trainer.addSink(&live);
     mailbox_->postState(RunState::Running);
-    trainer.run(control_.engineControl());  // MailboxSink::onFinished posts the RunEnd
+    trainer.run(control_.engineControl());  // MailboxSink::onFinished posts the summary
   } catch (const InputError& e) {
     fail(QString::fromStdString(e.what()));
   } catch (const nlohmann::json::exception& e) {

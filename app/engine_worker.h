@@ -43,7 +43,7 @@ class EngineWorker : public QObject {
   ~EngineWorker() override;
 
  public Q_SLOTS:
-  // Blocks this worker's thread until the run ends; always posts a RunEnd, then finished().
+  // Blocks this worker's thread until the run ends; always posts a run::RunSummary, then finished().
   void run();
 
  Q_SIGNALS:

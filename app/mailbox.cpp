@@ -17,11 +17,11 @@ void Mailbox::post(Fill&& fill) {
   if (signal) Q_EMIT dataReady();
 }
 
-void Mailbox::postStep(StepSample s) {
+void Mailbox::postStep(run::StepMetrics s) {
   post([&](RunDelta& d) { d.steps.push_back(std::move(s)); });
 }
 
-void Mailbox::postSpectra(SpectraSample s) {
+void Mailbox::postSpectra(run::SpectraRecord s) {
   post([&](RunDelta& d) { d.spectra.push_back(std::move(s)); });
 }
 
@@ -37,7 +37,7 @@ void Mailbox::postState(RunState s) {
   post([&](RunDelta& d) { d.state = s; });
 }
 
-void Mailbox::postEnd(RunEnd e) {
+void Mailbox::postEnd(run::RunSummary e) {
   post([&](RunDelta& d) { d.end = std::move(e); });
 }
 

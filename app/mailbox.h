@@ -22,12 +22,12 @@ class Mailbox : public QObject {
   explicit Mailbox(QObject* parent = nullptr);
 
   // Any thread.
-  void postStep(StepSample s);
-  void postSpectra(SpectraSample s);
+  void postStep(run::StepMetrics s);
+  void postSpectra(run::SpectraRecord s);
   void postTotalSteps(int64_t steps);
   void postConstraint(ConstraintInfo c);
   void postState(RunState s);
-  void postEnd(RunEnd e);
+  void postEnd(run::RunSummary e);
   // Everything posted before is obsolete (a followed run's metrics were rewritten).
   void postReset();
 

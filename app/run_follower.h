@@ -1,15 +1,19 @@
 // Follows a run directory that another process (lipschitz-cli, another app, a cluster job
-// synced with rsync) may still be writing: tails metrics.jsonl from the byte offset it has
-// read so far (a torn last line waits until it is complete), picks up new spectra
-// snapshots from spectra.json/spectra.bin, and watches status. Lives on its own thread
-// and polls on a timer, so the GUI thread never reads files; results go to a Mailbox.
+// synced with rsync) may still be writing, through the engine's RunDirectoryReader: tails
+// metrics.jsonl from the cursor it has read so far (a torn last line waits until it is
+// complete; a rewritten file starts over), picks up new spectra snapshots, and watches
+// status. Lives on its own thread and polls on a timer, so the GUI thread never reads files;
+// results go to a Mailbox.
 #pragma once
+
+#include "run/run_directory_reader.h"
 
 #include <QObject>
 #include <QString>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 class QTimer;
 
@@ -31,7 +35,7 @@ class RunFollower : public QObject {
 
   // Reading stops at this many bytes per poll, so one tick stays cheap on a huge file;
   // the rest comes on the next ticks.
-  static constexpr qint64 kMaxBytesPerPoll = qint64{8} << 20;
+  static constexpr std::uint64_t kMaxBytesPerPoll = std::uint64_t{8} << 20;
 
  public Q_SLOTS:
   void start();  // on the follower's thread: first poll now, then every pollMs
@@ -44,20 +48,19 @@ class RunFollower : public QObject {
   void readConfig();
   bool readMetrics();  // true when caught up with the file (a torn last line may remain)
   void readSpectra();
-  bool readStatus();  // true when the status is terminal (summary posted)
+  std::optional<run::StatusRecord> readStatus();
 
-  QString dir_;
+  run::RunDirectoryReader reader_;
   std::shared_ptr<Mailbox> mailbox_;
   int pollMs_;
   QTimer* timer_ = nullptr;
   bool configRead_ = false;
   bool ended_ = false;
-  qint64 metricsOffset_ = 0;
-  std::uint64_t metricsFileId_ = 0;  // inode: a resumed run rewrites metrics.jsonl
-  qint64 spectraIndexSize_ = -1;
-  qint64 spectraIndexTime_ = -1;
+  bool following_ = false;  // "running" seen and posted as Following
+  run::MetricsCursor metrics_;
+  std::int64_t spectraIndexSize_ = -1;  // spectra.json as last read: re-read when it changes
+  std::int64_t spectraIndexTime_ = -1;
   std::int64_t lastSpectraStep_ = -1;
-  QString lastStatus_;
 };
 
 }  // namespace lwb::app

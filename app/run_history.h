@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace lwb::app {
@@ -23,12 +24,12 @@ class RunHistory {
   void apply(const RunDelta& delta);
   void clear();
 
-  const std::vector<StepSample>& steps() const { return steps_; }
-  const StepSample* latest() const { return steps_.empty() ? nullptr : &steps_.back(); }
+  const std::vector<run::StepMetrics>& steps() const { return steps_; }
+  const run::StepMetrics* latest() const { return steps_.empty() ? nullptr : &steps_.back(); }
   // Latest step that carried activation statistics (an evaluation step).
-  const StepSample* latestEval() const { return latestEval_ ? &*latestEval_ : nullptr; }
-  const std::map<int64_t, SpectraSample>& spectra() const { return spectra_; }
-  const SpectraSample* spectraAt(int64_t step) const;  // the newest snapshot <= step
+  const run::StepMetrics* latestEval() const { return latestEval_ ? &*latestEval_ : nullptr; }
+  const std::map<int64_t, run::SpectraRecord>& spectra() const { return spectra_; }
+  const run::SpectraRecord* spectraAt(int64_t step) const;  // the newest snapshot <= step
 
   std::optional<int64_t> totalSteps() const { return totalSteps_; }
   const ConstraintInfo& constraint() const { return constraint_; }
@@ -36,15 +37,15 @@ class RunHistory {
 
   // √(d_in/d_out) of a layer (RMS→RMS norm / σ₁), learnt from a step that has both; 1 when
   // unknown. Spectra times this are in the units of an rms-norm σmax.
-  double rmsScale(const QString& layer) const;
+  double rmsScale(const std::string& layer) const;
 
  private:
-  void learnScales(const SpectraSample& s);
+  void learnScales(const run::SpectraRecord& s);
 
-  std::vector<StepSample> steps_;
-  std::optional<StepSample> latestEval_;
-  std::map<int64_t, SpectraSample> spectra_;
-  std::map<QString, double> rmsScale_;
+  std::vector<run::StepMetrics> steps_;
+  std::optional<run::StepMetrics> latestEval_;
+  std::map<int64_t, run::SpectraRecord> spectra_;
+  std::map<std::string, double> rmsScale_;
   std::optional<int64_t> totalSteps_;
   ConstraintInfo constraint_;
   bool hasConstraint_ = false;

@@ -67,10 +67,10 @@ void RunList::refresh(RunSession* s) {
   QTreeWidgetItem* item = items_.value(s);
   if (!item) return;
   QString state = toDisplayString(s->state());
-  if (s->end() && !s->end()->message.isEmpty()) state += QStringLiteral(": ") + s->end()->message;
+  if (s->end() && !s->end()->message.empty()) state += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
   item->setText(State, state);
   item->setToolTip(State, state);
-  const StepSample* latest = s->history().latest();
+  const run::StepMetrics* latest = s->history().latest();
   const int64_t step = s->end() && s->end()->steps > 0 ? s->end()->steps : (latest ? latest->step : 0);
   const auto total = s->history().totalSteps();
   item->setText(Step, total ? QStringLiteral("%1 / %2").arg(step).arg(*total) : QString::number(step));

@@ -1,6 +1,7 @@
 #include "app/run_manager.h"
 
 #include "common/threads.h"
+#include "run/run_directory_reader.h"
 #include "widgets/palette.h"
 
 #include <QDateTime>
@@ -93,7 +94,7 @@ RunSession* RunManager::followRun(const QString& runDir, QString* error) {
     *error = tr("%1: no such folder").arg(runDir);
     return nullptr;
   }
-  if (!dir.exists(QStringLiteral("config.json")) && !dir.exists(QStringLiteral("metrics.jsonl"))) {
+  if (!run::RunDirectoryReader::isRunDirectory(runDir.toStdString())) {
     *error = tr("%1: not a run directory (no config.json or metrics.jsonl)").arg(runDir);
     return nullptr;
   }

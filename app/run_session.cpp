@@ -83,9 +83,9 @@ void RunSession::stop() {
   if (!isActive(state_) || state_ == RunState::Stopping) return;
   if (following_) {
     if (follower_) QMetaObject::invokeMethod(follower_, &RunFollower::stop, Qt::QueuedConnection);
-    RunEnd end;
-    end.state = RunState::Stopped;
-    end.message = tr("no longer following (the run itself is not affected)");
+    run::RunSummary end;
+    end.status = run::RunStatus::Stopped;
+    end.message = tr("no longer following (the run itself is not affected)").toStdString();
     end.steps = history_.latest() ? history_.latest()->step : 0;
     end_ = end;
     setState(RunState::Stopped);
@@ -112,7 +112,7 @@ RunDelta RunSession::takeDelta() {
   history_.apply(d);
   if (d.end && !(following_ && end_)) {
     end_ = d.end;
-    setState(d.end->state);
+    setState(runState(d.end->status));
   } else if (d.state && !end_) {
     // A pause or stop the user asked for outranks the worker's "running".
     if (!(*d.state == RunState::Running && (state_ == RunState::Paused || state_ == RunState::Stopping))) setState(*d.state);

@@ -50,7 +50,7 @@ class RunSession : public QObject {
   QString runDir() const { return runDir_; }
   bool isFollowing() const { return following_; }
   RunState state() const { return state_; }
-  const std::optional<RunEnd>& end() const { return end_; }
+  const std::optional<run::RunSummary>& end() const { return end_; }
   const RunHistory& history() const { return history_; }
   bool threadRunning() const;
   // Progress in [0, 1], or -1 when the total is unknown.
@@ -78,7 +78,7 @@ class RunSession : public QObject {
   QColor color_;
   bool following_ = false;
   RunState state_ = RunState::Starting;
-  std::optional<RunEnd> end_;
+  std::optional<run::RunSummary> end_;
   RunHistory history_;
   std::shared_ptr<Mailbox> mailbox_;
   RunControl control_;

@@ -24,11 +24,14 @@ bool isActive(RunState s) {
          s == RunState::Following;
 }
 
-RunState runStateFromStatus(const QString& status) {
-  if (status == QLatin1String("finished")) return RunState::Finished;
-  if (status == QLatin1String("diverged")) return RunState::Diverged;
-  if (status == QLatin1String("stopped")) return RunState::Stopped;
-  if (status == QLatin1String("running")) return RunState::Running;
+RunState runState(run::RunStatus s) {
+  switch (s) {
+    case run::RunStatus::Running: return RunState::Running;
+    case run::RunStatus::Finished: return RunState::Finished;
+    case run::RunStatus::Diverged: return RunState::Diverged;
+    case run::RunStatus::Stopped: return RunState::Stopped;
+    case run::RunStatus::Failed: return RunState::Failed;
+  }
   return RunState::Failed;
 }
 

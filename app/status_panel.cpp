@@ -77,7 +77,7 @@ void StatusPanel::showRun(RunSession* s) {
     progress_->setFormat(tr("idle"));
     return;
   }
-  const StepSample* latest = s->history().latest();
+  const run::StepMetrics* latest = s->history().latest();
   const auto total = s->history().totalSteps();
   const int64_t step = s->end() && s->end()->steps > 0 ? s->end()->steps : (latest ? latest->step : 0);
   const double p = s->progress();
@@ -91,12 +91,13 @@ void StatusPanel::showRun(RunSession* s) {
   progress_->setFormat(format);
 
   QString text = QStringLiteral("%1 — %2").arg(s->label(), toDisplayString(s->state()));
-  if (s->end() && !s->end()->message.isEmpty()) text += QStringLiteral(": ") + s->end()->message;
+  if (s->end() && !s->end()->message.empty()) text += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
   if (s->state() == RunState::Finished && s->end()) {
-    const RunEnd& e = *s->end();
-    if (e.valLoss) text += tr(" · val loss %1").arg(*e.valLoss, 0, 'g', 4);
-    if (e.valAcc) text += tr(" · val acc %1").arg(*e.valAcc, 0, 'g', 3);
-    if (e.lipschitzBound) text += tr(" · Lipschitz bound %1").arg(*e.lipschitzBound, 0, 'g', 4);
+    // NaN: never measured (no evaluation step) or not finite.
+    const run::RunSummary& e = *s->end();
+    if (std::isfinite(e.valLoss)) text += tr(" · val loss %1").arg(e.valLoss, 0, 'g', 4);
+    if (std::isfinite(e.valAcc)) text += tr(" · val acc %1").arg(e.valAcc, 0, 'g', 3);
+    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %1").arg(e.lipschitzBound, 0, 'g', 4);
   }
   state_->setText(text);
   state_->setToolTip(s->runDir());

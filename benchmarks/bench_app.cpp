@@ -90,7 +90,8 @@ Result runHeadless(const nlohmann::json& config, LatencyProbe& probe) {
   if (!s) qFatal("%s", qPrintable(error));
   waitForRuns(runs);
   probe.stop();
-  if (!s->end() || s->end()->state != RunState::Finished) qFatal("headless run did not finish: %s", qPrintable(s->end() ? s->end()->message : QString()));
+  if (!s->end() || s->end()->status != lwb::run::RunStatus::Finished)
+    qFatal("headless run did not finish: %s", s->end() ? s->end()->message.c_str() : "");
   return {s->end()->stepsPerSecond, probe.takeMs()};
 }
 
@@ -103,7 +104,8 @@ Result runWithDashboard(MainWindow& w, const nlohmann::json& config, LatencyProb
   RunSession* s = w.runs()->sessions().last();
   waitForRuns(*w.runs());
   probe.stop();
-  if (!s->end() || s->end()->state != RunState::Finished) qFatal("dashboard run did not finish: %s", qPrintable(s->end() ? s->end()->message : QString()));
+  if (!s->end() || s->end()->status != lwb::run::RunStatus::Finished)
+    qFatal("dashboard run did not finish: %s", s->end() ? s->end()->message.c_str() : "");
   return {s->end()->stepsPerSecond, probe.takeMs()};
 }
 

@@ -3,6 +3,8 @@
 // All norms are RMS->RMS operator norms: ||W|| = sigma1(W) sqrt(d_in / d_out).
 #pragma once
 
+#include "bounds/bound_trace.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
@@ -11,19 +13,6 @@
 #include <vector>
 
 namespace lwb::bounds {
-
-// One row of the trace: the bound after this layer / residual connection.
-struct TraceEntry {
-  std::string name;               // "layers.0", "block0.attn", "head", ...
-  double blockLipschitz = 0;      // L_block of this layer (or the weight norm for MLP layers)
-  double lipschitzAfter = 0;      // running bound L after it
-  double activationBound = 0;     // bound on the max-over-tokens RMS activation after it
-};
-
-struct BoundTrace {
-  double bound = 0;
-  std::vector<TraceEntry> layers;
-};
 
 // ReLU MLP (ReLU is 1-Lipschitz): product of the layers' RMS->RMS norms, in order.
 // Each row's lipschitzAfter is the running product; its activationBound is the same number,

@@ -4,7 +4,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "models/model.h"
-#include "run/metrics.h"
+#include "run/results_json.h"
 #include "run/saved_model.h"
 
 #include <CLI/CLI.hpp>
@@ -19,11 +19,8 @@ int runBound(const std::string& target) {
   const auto ckpt = run::readCheckpoint(path);
   auto saved = run::loadSavedModel(ckpt, path.string());
   const auto b = run::boundOf(*saved.model);
-  nlohmann::json norms = nlohmann::json::array();
-  for (const auto& n : b.norms)
-    norms.push_back({{"name", n.name}, {"role", n.role}, {"sigma1", n.sigma1}, {"rms_norm", n.rmsNorm}});
   nlohmann::json j{{"file", path.string()}, {"step", saved.step}, {"model", saved.config.model.kind},
-                   {"task", saved.config.task}, {"norms", norms}};
+                   {"task", saved.config.task}, {"norms", run::toJson(b.norms)}};
   if (b.trace) {
     j["lipschitz_bound"] = b.trace->bound;
     j["trace"] = run::toJson(*b.trace);

@@ -4,7 +4,9 @@
 #include "cli/commands.h"
 #include "io/input_error.h"
 #include "run/checkpoint.h"
+#include "run/results_json.h"
 #include "run/run_config.h"
+#include "run/run_directory_reader.h"
 #include "run/run_directory_sink.h"
 #include "run/trainer.h"
 
@@ -89,7 +91,7 @@ run::RunConfig configFromFile(const TrainArgs& a) {
 // --resume RUN_DIR: the run's own config from its newest checkpoint (the schedule depends on
 // every key, so nothing may be overridden except the device).
 std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
-  const auto file = run::newestCheckpoint(a.resume);
+  const auto file = run::RunDirectoryReader(a.resume).newestCheckpoint();
   if (!file) throw InputError(a.resume + ": no checkpoints/step_N.safetensors to resume from");
   auto ckpt = run::readCheckpoint(*file);
   const run::RunConfig cfg = run::checkpointConfig(ckpt, file->string(), a.device);
@@ -139,8 +141,8 @@ int runTrain(const TrainArgs& a) {
   }
   gControl = nullptr;
   if (a.json) printJson(run::toJson(summary));
-  else std::fprintf(stderr, "%s: %s\n", summary.status.c_str(), run::toJson(summary).dump().c_str());
-  return summary.status == "finished" || summary.status == "stopped" ? 0 : 1;
+  else std::fprintf(stderr, "%s: %s\n", run::toString(summary.status), run::toJson(summary).dump().c_str());
+  return summary.status == run::RunStatus::Finished || summary.status == run::RunStatus::Stopped ? 0 : 1;
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // use ATen ops, so no torch::nn headers are needed (compile time; see docs/DESIGN.md).
 #pragma once
 
+#include "models/activation_stats.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <string>
@@ -30,13 +32,6 @@ struct Param {
   at::Tensor tensor;  // leaf tensor with requires_grad
   int block = -1;     // residual block index (transformers), layer index (MLPs)
   bool isMatrix() const { return tensor.dim() == 2 && role != Role::Other; }
-};
-
-// Activation statistics after every residual block (000 App. F NanoGPT metrics).
-struct ActivationStats {
-  std::vector<std::string> names;     // "block0.attn", "block0.mlp", ...
-  std::vector<double> maxAbsEntry;    // max |entry|
-  std::vector<double> maxTokenRms;    // max over tokens of the per-token RMS
 };
 
 // Appends max |entry| and max per-token RMS of activation x [..., d] under `name`.

@@ -3,9 +3,11 @@
 #include "io/input_error.h"
 #include "io/safetensors.h"
 #include "io/tensor_convert.h"
+#include "run/run_directory_reader.h"
 
 #include <algorithm>
 #include <charconv>
+#include <string_view>
 
 namespace lwb::run {
 
@@ -37,9 +39,10 @@ RunConfig checkpointConfig(const Checkpoint& ckpt, const std::string& what, cons
   }
 }
 
-Checkpoint readCheckpoint(const fs::path& file) {
-  const auto f = io::readSafetensors(file);
-  const auto where = file.string() + ": ";
+Checkpoint readCheckpoint(const fs::path& file) { return checkpointFrom(io::readSafetensors(file), file.string()); }
+
+Checkpoint checkpointFrom(const io::TensorFile& f, const std::string& what) {
+  const auto where = what + ": ";
   const auto meta = [&](const char* key) -> const std::string& {
     const auto it = f.metadata.find(key);
     if (it == f.metadata.end())
@@ -63,35 +66,10 @@ Checkpoint readCheckpoint(const fs::path& file) {
   return c;
 }
 
-std::vector<std::pair<int64_t, fs::path>> listCheckpoints(const fs::path& dir) {
-  std::vector<std::pair<int64_t, fs::path>> out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const auto name = entry.path().filename().string();
-    constexpr std::string_view prefix = "step_", suffix = ".safetensors";
-    if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-      continue;
-    int64_t step = 0;
-    const char* first = name.data() + prefix.size();
-    const char* last = name.data() + name.size() - suffix.size();
-    const auto [end, err] = std::from_chars(first, last, step);
-    if (err == std::errc() && end == last && entry.is_regular_file(ec)) out.emplace_back(step, entry.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::optional<fs::path> newestCheckpoint(const fs::path& runDir) {
-  const auto all = listCheckpoints(runDir / "checkpoints");
-  if (all.empty()) return std::nullopt;
-  return all.back().second;
-}
-
 void pruneCheckpoints(const fs::path& dir, int64_t keep) {
   const auto all = listCheckpoints(dir);
   std::error_code ec;
-  for (size_t i = 0; i + static_cast<size_t>(std::max<int64_t>(keep, 1)) < all.size(); ++i) fs::remove(all[i].second, ec);
+  for (size_t i = 0; i + static_cast<size_t>(std::max<int64_t>(keep, 1)) < all.size(); ++i) fs::remove(all[i].path, ec);
 }
 
 }  // namespace lwb::run

@@ -6,6 +6,7 @@
 // renamed (io::writeSafetensors), so a crash never leaves a torn checkpoint.
 #pragma once
 
+#include "io/raw_tensor.h"
 #include "optim/state_io.h"
 #include "run/run_config.h"
 
@@ -32,15 +33,15 @@ std::string checkpointFileName(int64_t step);
 void writeCheckpoint(const std::filesystem::path& file, const Checkpoint& ckpt);
 // InputError naming the file when it is not a readable workbench checkpoint.
 Checkpoint readCheckpoint(const std::filesystem::path& file);
+// The same from a tensor file already read (the Inspector reads every file once); errors
+// name `what`.
+Checkpoint checkpointFrom(const io::TensorFile& file, const std::string& what);
 // The run config in a checkpoint's __metadata__ (less its "versions" record), validated;
 // `device`, when not empty, replaces the stored one. Errors name `what`.
 RunConfig checkpointConfig(const Checkpoint& ckpt, const std::string& what, const std::string& device = {});
 
-// step_N.safetensors files of a checkpoints folder, oldest first (by N, not by name).
-std::vector<std::pair<int64_t, std::filesystem::path>> listCheckpoints(const std::filesystem::path& dir);
-// The newest checkpoint of RUN_DIR/checkpoints, if any.
-std::optional<std::filesystem::path> newestCheckpoint(const std::filesystem::path& runDir);
-// Deletes all but the newest `keep` checkpoints.
+// Deletes all but the newest `keep` checkpoints of a checkpoints folder (listed by
+// run_directory_reader.h's listCheckpoints).
 void pruneCheckpoints(const std::filesystem::path& dir, int64_t keep);
 
 }  // namespace lwb::run

@@ -1,5 +1,6 @@
 #include "run/measurements.h"
 
+#include "bounds/lipschitz_bound.h"
 #include "common/torch_compat.h"
 #include "models/lipschitz_gpt.h"
 

@@ -4,6 +4,7 @@
 #include "run/run_directory.h"
 
 #include "io/input_error.h"
+#include "run/run_directory_reader.h"
 #include "run/spectra_format.h"
 
 #include <algorithm>
@@ -15,17 +16,6 @@ namespace lwb::run {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-const char* toString(RunStatus s) {
-  switch (s) {
-    case RunStatus::Running: return "running";
-    case RunStatus::Finished: return "finished";
-    case RunStatus::Diverged: return "diverged";
-    case RunStatus::Stopped: return "stopped";
-    case RunStatus::Failed: return "failed";
-  }
-  return "failed";
-}
 
 namespace {
 
@@ -56,23 +46,28 @@ RunDirectory::RunDirectory(const std::string& path) : path_(path) {
 }
 
 RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path_(path) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec) || !fs::exists(child(path, "config.json"), ec))
-    throw InputError(path + ": not a run directory (no config.json)");
+  if (!RunDirectoryReader::isRunDirectory(path))
+    throw InputError(path + ": not a run directory (no config.json or metrics.jsonl)");
+  const RunDirectoryReader reader(path);
   // metrics.jsonl: keep whole rows up to the step (a torn last line is dropped too).
   std::string kept;
-  for (const auto& row : readMetrics(path))
-    if (row.value("step", int64_t{0}) <= resume.step) kept += compact(row) + "\n";
+  for (const auto& row : reader.metrics()) {
+    // Rows without a numeric step are not metrics rows; they are kept as they were.
+    const auto step = row.find("step");
+    if (step == row.end() || !step->is_number() || step->get<double>() <= static_cast<double>(resume.step))
+      kept += compact(row) + "\n";
+  }
   writeFileAtomically(child(path, "metrics.jsonl"), kept);
   metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
   if (!metrics_) throw InputError(path + ": cannot open metrics.jsonl for appending");
   // spectra: drop later snapshots from the index and cut spectra.bin after the last kept one.
   const auto indexPath = child(path, "spectra.json");
+  std::error_code ec;
   if (fs::exists(indexPath, ec)) {
     // The reader's checks (sizes, overflow-safe offsets inside spectra.bin) apply here too.
     const auto binPath = child(path, "spectra.bin");
     uint64_t end = 0;
-    for (const SpectraIndexEntry& e : readSpectraIndex(path)) {
+    for (const SpectraIndexEntry& e : reader.spectraIndex()) {
       if (e.step > resume.step) continue;
       end = std::max(end, (e.offset + e.count) * 4);
       spectraIndex_.push_back({{"step", e.step}, {"name", e.name}, {"offset", e.offset}, {"count", e.count}});

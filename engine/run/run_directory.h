@@ -1,9 +1,11 @@
 // The run directory of ARCHITECTURE.md, written by the engine and read by the app:
 //   config.json, metrics.jsonl (append-only, flushed per line; a torn last line is ignored
-//   on read), spectra.bin + spectra.json index, summary.json, status.
+//   on read), spectra.bin + spectra.json index, summary.json, status. The reading side is
+//   run_directory_reader.h.
 #pragma once
 
 #include "io/file_io.h"
+#include "run/run_results.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,9 +17,6 @@
 
 namespace lwb::run {
 
-enum class RunStatus { Running, Finished, Diverged, Stopped, Failed };
-const char* toString(RunStatus s);
-
 class RunDirectory {
  public:
   // Creates the folder (and parents). Throws InputError if it exists and is not empty
@@ -26,7 +25,8 @@ class RunDirectory {
   // Reopens an existing run directory to continue it after `step` (resume): metrics rows and
   // spectra snapshots of later steps (written after the checkpoint, before the crash or stop)
   // are dropped so the continued record equals an uninterrupted run's. InputError when the
-  // folder is not a run directory.
+  // folder is not a run directory (RunDirectoryReader::isRunDirectory) or its files are
+  // malformed (the reader's checks).
   struct ContinueAfter {
     int64_t step;
   };
@@ -49,20 +49,6 @@ class RunDirectory {
   uint64_t spectraBytes_ = 0;
   nlohmann::json spectraIndex_ = nlohmann::json::array();
 };
-
-// Reading side (app, tests, resume): metrics rows, skipping a torn last line.
-std::vector<nlohmann::json> readMetrics(const std::string& runDir);
-// One spectra.json entry: `count` floats at float `offset` of spectra.bin.
-struct SpectraIndexEntry {
-  int64_t step = 0;
-  std::string name;
-  uint64_t offset = 0, count = 0;
-};
-// spectra.json, every entry checked and checked to lie inside spectra.bin (empty when the
-// run has no spectra yet); `binFloats` receives spectra.bin's size in whole floats.
-std::vector<SpectraIndexEntry> readSpectraIndex(const std::string& runDir, uint64_t* binFloats = nullptr);
-// Spectra snapshots: step -> name -> singular values.
-std::map<int64_t, std::map<std::string, std::vector<float>>> readSpectra(const std::string& runDir);
 
 // Run files are written like checkpoints (temporary file, fsync, rename, directory fsync),
 // so readers never see a torn file: one writer for both, io::writeFileAtomically.

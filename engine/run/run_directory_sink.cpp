@@ -8,11 +8,7 @@ namespace lwb::run {
 
 void RunDirectorySink::onFinished(const RunSummary& s) {
   dir_.writeSummary(toJson(s));
-  RunStatus status = RunStatus::Finished;
-  if (s.status == "diverged") status = RunStatus::Diverged;
-  else if (s.status == "stopped") status = RunStatus::Stopped;
-  else if (s.status == "failed") status = RunStatus::Failed;
-  dir_.setStatus(status, s.message);
+  dir_.setStatus(s.status, s.message);
 }
 
 nlohmann::json resolvedConfigJson(const RunConfig& cfg) {

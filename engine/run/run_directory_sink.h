@@ -3,6 +3,7 @@
 #pragma once
 
 #include "run/metrics.h"
+#include "run/results_json.h"
 #include "run/run_config.h"
 #include "run/run_directory.h"
 

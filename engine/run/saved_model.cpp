@@ -4,6 +4,7 @@
 #include "models/factory.h"
 #include "optim/state_io.h"
 #include "run/measurements.h"
+#include "run/run_directory_reader.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/grad_mode.h>
@@ -58,7 +59,7 @@ SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what) {
 fs::path resolveCheckpointPath(const fs::path& p) {
   std::error_code ec;
   if (fs::is_directory(p, ec)) {
-    if (auto newest = newestCheckpoint(p)) return *newest;
+    if (auto newest = RunDirectoryReader(p).newestCheckpoint()) return *newest;
     throw InputError(p.string() + ": no checkpoints/step_N.safetensors in this run directory");
   }
   if (!fs::exists(p, ec)) throw InputError(p.string() + ": no such file or directory");

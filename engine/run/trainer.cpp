@@ -122,19 +122,20 @@ RunSummary Trainer::run(TrainerControl& control) {
     s.lastCheckpointStep = step;
   };
 
-  auto finish = [&](const std::string& status, const std::string& message, const StepMetrics* last) {
+  auto finish = [&](RunStatus status, const std::string& message, const StepMetrics* last) {
     // A diverged model (non-finite weights) is not worth resuming; every other end is.
-    if (status != "diverged") saveCheckpoint(summary.steps);
+    if (status != RunStatus::Diverged) saveCheckpoint(summary.steps);
     summary.status = status;
     summary.message = message;
     summary.seconds = secondsSince(start);
     summary.stepsPerSecond = summary.steps / std::max(1e-9, summary.seconds);
     summary.constraintFraction = stepTotal > 0 ? constraintTotal / stepTotal : 0.0;
     if (last) {
-      summary.valLoss = last->valLoss.value_or(NAN);
-      summary.valAcc = last->valAcc.value_or(NAN);
-      summary.lipschitzBound = last->lipschitzBound.value_or(NAN);
+      summary.valLoss = last->valLoss.value_or(kNotMeasured);
+      summary.valAcc = last->valAcc.value_or(kNotMeasured);
+      summary.lipschitzBound = last->lipschitzBound.value_or(kNotMeasured);
       if (last->activations) {
+        summary.maxActEntry = summary.maxActRms = 0;
         for (double v : last->activations->maxAbsEntry) summary.maxActEntry = std::max(summary.maxActEntry, v);
         for (double v : last->activations->maxTokenRms) summary.maxActRms = std::max(summary.maxActRms, v);
       }
@@ -148,7 +149,7 @@ RunSummary Trainer::run(TrainerControl& control) {
   summary.steps = s.startStep;
   for (int64_t step = s.startStep; step < cfg.steps; ++step) {
     while (control.pause.load() && !control.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (control.stop.load()) return finish("stopped", "stopped at step " + std::to_string(step), haveEval ? &last : nullptr);
+    if (control.stop.load()) return finish(RunStatus::Stopped, "stopped at step " + std::to_string(step), haveEval ? &last : nullptr);
 
     const auto stepStart = Clock::now();
     const double lr = cfg.optimizer.lr * s.schedule.factor(step);
@@ -194,7 +195,7 @@ RunSummary Trainer::run(TrainerControl& control) {
     constraintTotal += constraintSeconds;
     if (!std::isfinite(loss)) {
       for (auto* sink : sinks_) sink->onStep(m);
-      return finish("diverged", "non-finite training loss at step " + std::to_string(step + 1), haveEval ? &last : nullptr);
+      return finish(RunStatus::Diverged, "non-finite training loss at step " + std::to_string(step + 1), haveEval ? &last : nullptr);
     }
     const auto spectra = measureSpectra(model_->parameters());
     m.norms = normsFrom(spectra);
@@ -224,7 +225,7 @@ RunSummary Trainer::run(TrainerControl& control) {
     constraintSeconds = 0;
     if (checkpointNow) saveCheckpoint(step + 1);
   }
-  return finish("finished", {}, haveEval ? &last : nullptr);
+  return finish(RunStatus::Finished, {}, haveEval ? &last : nullptr);
 }
 
 }  // namespace lwb::run

@@ -1,6 +1,6 @@
 # app/ suites (offscreen platform): the workbench library with its engine worker threads.
 # They link Qt Widgets, so they do not reuse the engine tests' precompiled header (built
-# without QT_GUI_LIB); only tst_app_stream includes LibTorch headers (through run/metrics.h).
+# without QT_GUI_LIB). The engine's run results and reader they use have no LibTorch.
 function(lwb_add_app_test name)
   add_executable(${name} ${ARGN})
   set_target_properties(${name} PROPERTIES AUTOMOC ON)

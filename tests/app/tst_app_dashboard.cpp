@@ -30,31 +30,37 @@ void feed(RunSession* s, const QString& prefix, int layers, int steps, double si
   box.postConstraint(c);
   box.postState(RunState::Running);
   for (int step = 1; step <= steps; ++step) {
-    StepSample m;
+    run::StepMetrics m;
     m.step = step;
     m.trainLoss = 3.0 / step;
     m.trainAcc = 0.1;
     m.lipschitzBound = 1.0 + step;
+    m.boundTrace.bound = *m.lipschitzBound;
     for (int l = 0; l < layers; ++l) {
-      const QString name = prefix + QString::number(l);
-      m.norms.push_back({name, QStringLiteral("hidden"), 1.0 + 0.01 * step, 2.0 + 0.02 * step});
-      m.trace.push_back({name, 1.5, 1.5 * (l + 1), 1.0});
+      const std::string name = (prefix + QString::number(l)).toStdString();
+      m.norms.push_back({name, "hidden", 1.0 + 0.01 * step, 2.0 + 0.02 * step});
+      m.boundTrace.layers.push_back({name, 1.5, 1.5 * (l + 1), 1.0});
     }
     if (step % 10 == 0) {
       m.valLoss = m.trainLoss;
       m.valAcc = 0.2;
-      for (int l = 0; l < layers; ++l) m.activations.push_back({prefix + QStringLiteral("block") + QString::number(l), 4.0 + l, 1.0});
+      m.activations.emplace();
+      for (int l = 0; l < layers; ++l) {
+        m.activations->names.push_back((prefix + QStringLiteral("block") + QString::number(l)).toStdString());
+        m.activations->maxAbsEntry.push_back(4.0 + l);
+        m.activations->maxTokenRms.push_back(1.0);
+      }
     }
     box.postStep(m);
     if (step % 10 == 0) {
-      SpectraSample sp;
+      run::SpectraRecord sp;
       sp.step = step;
       for (int l = 0; l < layers; ++l) {
-        std::vector<double> sv(8 + l);
-        for (size_t i = 0; i < sv.size(); ++i) sv[i] = 3.0 / static_cast<double>(i + 1);
-        sp.after[prefix + QString::number(l)] = sv;
-        for (double& v : sv) v *= 1.1;
-        sp.before[prefix + QString::number(l)] = sv;
+        std::vector<float> sv(8 + l);
+        for (size_t i = 0; i < sv.size(); ++i) sv[i] = 3.0f / static_cast<float>(i + 1);
+        sp.after[(prefix + QString::number(l)).toStdString()] = sv;
+        for (float& v : sv) v *= 1.1f;
+        sp.before[(prefix + QString::number(l)).toStdString()] = sv;
       }
       box.postSpectra(sp);
     }

@@ -1,11 +1,13 @@
 // Following a run directory that another process is still writing: metrics.jsonl is read
 // from the last byte offset, a torn last line waits until it is complete, new spectra
 // snapshots are picked up, a rewritten file (a resumed run) starts over, and the end
-// status is reported with its reason.
+// status is reported with its reason. A followed run keeps what a live one shows: each
+// matrix's σ₁ and role.
 #include "app/dashboard.h"
 #include "app/mailbox.h"
 #include "app/run_follower.h"
 #include "app/run_manager.h"
+#include "run/results_json.h"
 #include "run/run_directory.h"
 #include "support/test_files.h"
 #include "widgets/loss_accuracy_plot.h"
@@ -35,6 +37,17 @@ json config() {
               {"constraint", {{"method", "spectral_hard_cap"}, {"sigma_max", 2.0}}}};
 }
 
+// A run directory as a trainer starts it: config written, status "running".
+struct LiveRun {
+  QTemporaryDir tmp;
+  QString dir = tmp.filePath(QStringLiteral("run"));
+  run::RunDirectory writer{dir.toStdString()};
+  LiveRun() {
+    writer.writeConfig(config());
+    writer.setStatus(run::RunStatus::Running);
+  }
+};
+
 }  // namespace
 
 class TestAppFollow : public QObject {
@@ -45,14 +58,13 @@ class TestAppFollow : public QObject {
   void rewrittenMetricsStartOver();
   void followsALiveDirectoryThroughTheDashboard();
   void refusesWhatIsNotARunDirectory();
+  void followedRunKeepsSigma1AndRole();
 };
 
 void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
-  QTemporaryDir tmp;
-  const QString dir = tmp.filePath(QStringLiteral("run"));
-  run::RunDirectory writer(dir.toStdString());
-  writer.writeConfig(config());
-  writer.setStatus(run::RunStatus::Running);
+  LiveRun live;
+  const QString& dir = live.dir;
+  run::RunDirectory& writer = live.writer;
   const QString metrics = dir + QStringLiteral("/metrics.jsonl");
   test::writeFile(metrics, row(1) + row(2) + row(3) + R"({"step": 4, "lr": 0.)", true);
 
@@ -80,7 +92,7 @@ void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
   QCOMPARE(d.steps[0].trainLoss, 2.5);
   QCOMPARE(d.spectra.size(), size_t{1});
   QCOMPARE(d.spectra[0].step, int64_t{5});
-  QCOMPARE(d.spectra[0].after.at(QStringLiteral("w1")), (std::vector<double>{3.0, 2.0, 1.0}));
+  QCOMPARE(d.spectra[0].after.at("w1"), (std::vector<float>{3.0f, 2.0f, 1.0f}));
   QVERIFY(d.spectra[0].before.empty());  // run directories record spectra after the constraint
 
   // A line that is complete but not JSON (hand-edited) is skipped, not fatal.
@@ -96,11 +108,11 @@ void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
   QVERIFY(follower.poll());
   d = box->take();
   QVERIFY(d.end.has_value());
-  QCOMPARE(d.end->state, RunState::Diverged);
-  QCOMPARE(d.end->message, QStringLiteral("non-finite training loss at step 6"));
+  QCOMPARE(d.end->status, run::RunStatus::Diverged);
+  QCOMPARE(d.end->message, std::string("non-finite training loss at step 6"));
   QCOMPARE(d.end->steps, int64_t{6});
-  QVERIFY(!d.end->valLoss);
-  QCOMPARE(*d.end->lipschitzBound, 7.0);
+  QVERIFY(std::isnan(d.end->valLoss));
+  QCOMPARE(d.end->lipschitzBound, 7.0);
 }
 
 void TestAppFollow::rewrittenMetricsStartOver() {
@@ -121,11 +133,9 @@ void TestAppFollow::rewrittenMetricsStartOver() {
 }
 
 void TestAppFollow::followsALiveDirectoryThroughTheDashboard() {
-  QTemporaryDir tmp;
-  const QString dir = tmp.filePath(QStringLiteral("live"));
-  run::RunDirectory writer(dir.toStdString());
-  writer.writeConfig(config());
-  writer.setStatus(run::RunStatus::Running);
+  LiveRun live;
+  const QString& dir = live.dir;
+  run::RunDirectory& writer = live.writer;
 
   QWidget host;
   RunManager runs;
@@ -147,12 +157,12 @@ void TestAppFollow::followsALiveDirectoryThroughTheDashboard() {
   QTRY_COMPARE_WITH_TIMEOUT(s->history().spectra().size(), size_t{1}, 10000);
   QCOMPARE(s->progress(), 0.3);
   // w1's RMS norm at step 20 is 1.0 and its σ₁ 2.5: spectra are shown in RMS units.
-  QCOMPARE(s->history().rmsScale(QStringLiteral("w1")), 1.0 / 2.5);
+  QCOMPARE(s->history().rmsScale("w1"), 1.0 / 2.5);
 
   writer.writeSummary(json{{"status", "finished"}, {"steps", 30}, {"val_loss", 1.25}});
   writer.setStatus(run::RunStatus::Finished);
   QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Finished, 10000);
-  QCOMPARE(*s->end()->valLoss, 1.25);
+  QCOMPARE(s->end()->valLoss, 1.25);
   QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 10000);  // the follower stops by itself
 }
 
@@ -165,6 +175,35 @@ void TestAppFollow::refusesWhatIsNotARunDirectory() {
   QVERIFY(!runs.followRun(empty.path(), &error));
   QVERIFY(error.contains(QLatin1String("not a run directory")));
   QVERIFY(runs.sessions().isEmpty());
+}
+
+void TestAppFollow::followedRunKeepsSigma1AndRole() {
+  LiveRun followed;
+  const QString& dir = followed.dir;
+  // A row as the trainer reports it; the run directory records it through the engine's codec.
+  run::StepMetrics live;
+  live.step = 10;
+  live.lr = 0.2;
+  live.trainLoss = 1.5;
+  live.trainAcc = 0.25;
+  live.norms = {{"layers.0", "hidden", 1.0, 4.0}, {"head", "head", 0.5, 0.25}};
+  live.lipschitzBound = 0.5;
+  live.boundTrace = {0.5, {{"layers.0", 1.0, 1.0, 1.0}, {"head", 0.5, 0.5, 0.5}}};
+  followed.writer.appendMetrics(run::toJson(live));
+
+  auto box = std::make_shared<Mailbox>();
+  RunFollower follower(dir, box);
+  QVERIFY(!follower.poll());
+  RunDelta d = box->take();
+  QCOMPARE(d.steps.size(), size_t{1});
+  QVERIFY(d.steps[0] == live);  // σ₁, role and parameter order included
+
+  // So the RMS scale of the spectra is known before any spectra snapshot arrives.
+  RunSession session(QStringLiteral("run-1"), QStringLiteral("followed"), Qt::red, dir);
+  session.mailbox()->postStep(d.steps[0]);
+  session.takeDelta();
+  QCOMPARE(session.history().rmsScale("layers.0"), 0.25);
+  QCOMPARE(session.history().latest()->norms[1].role, std::string("head"));
 }
 
 QTEST_MAIN(TestAppFollow)

@@ -42,8 +42,8 @@ run::StepMetrics syntheticStep(int64_t step) {
   return m;
 }
 
-StepSample stepAt(int64_t step) {
-  StepSample s;
+run::StepMetrics stepAt(int64_t step) {
+  run::StepMetrics s;
   s.step = step;
   return s;
 }

@@ -1,5 +1,6 @@
 // The app's plain logic, without threads: command-line options, the constraint scalar
-// maps of plot 6, run-directory JSON, the preset catalogue and the run form's validation.
+// maps of plot 6, the constraint settings of a config, run states, the preset catalogue and
+// the run form's validation.
 #include "app/app_options.h"
 #include "app/preset_catalog.h"
 #include "app/run_form.h"
@@ -27,8 +28,8 @@ class TestAppUnits : public QObject {
   void scalarMaps();
   void softCapMapIsThePaperPolynomial();
   void alphaFallsBackToAlphaStar();
-  void metricsRowToSample();
-  void statusFile();
+  void constraintFromConfig();
+  void statesFromEngineStatus();
   void presetsAllLoadAndValidate();
   void formRefusesInvalidValuesWithTheEnginesReason_data();
   void formRefusesInvalidValuesWithTheEnginesReason();
@@ -149,25 +150,9 @@ void TestAppUnits::alphaFallsBackToAlphaStar() {
   QCOMPARE(resolveAlpha(c, -1), 0.5);
 }
 
-void TestAppUnits::metricsRowToSample() {
-  const json row = json::parse(R"({"step": 40, "lr": 0.1, "train_loss": null, "train_acc": 0.5, "steps_per_s": 12.5,
-    "eta_s": 8, "alpha": 0.01, "rms_norms": {"w1": 1.5, "w2": 2.5}, "lipschitz_bound": 3.75,
-    "bound_trace": [{"name": "w1", "block": 1.5, "lipschitz": 1.5, "activation": 1.5}],
-    "val_loss": 2.0, "activations": [{"name": "b0", "max_entry": 4, "max_rms": 1}]})");
-  const auto s = stepSampleFromJson(row);
-  QVERIFY(s.has_value());
-  QCOMPARE(s->step, int64_t{40});
-  QVERIFY(std::isnan(s->trainLoss));  // null = non-finite in the run
-  QCOMPARE(s->norms.size(), size_t{2});
-  QCOMPARE(s->norms[1].rmsNorm, 2.5);
-  QCOMPARE(*s->lipschitzBound, 3.75);
-  QCOMPARE(s->trace.size(), size_t{1});
-  QCOMPARE(*s->valLoss, 2.0);
-  QVERIFY(!s->valAcc);
-  QCOMPARE(s->activations.front().maxEntry, 4.0);
-  QVERIFY(!stepSampleFromJson(json::parse(R"({"loss": 1})")));
-  QVERIFY(!stepSampleFromJson(json::parse(R"([1, 2])")));
-
+// Metrics rows, summaries and status files are the engine's (tst_run_results,
+// tst_run_directory_reader); the app reads only the constraint settings of a config.
+void TestAppUnits::constraintFromConfig() {
   const ConstraintInfo c = constraintInfoFromJson(json::parse(
       R"({"steps": 9, "optimizer": {"lr": 0.3}, "constraint": {"method": "spectral_clip", "sigma_max": 4, "sigma_min": 1, "alpha": "auto"}})"));
   QVERIFY(c.method == lwb::spectral::ConstraintMethod::SpectralClip);
@@ -177,12 +162,11 @@ void TestAppUnits::metricsRowToSample() {
   QCOMPARE(*totalStepsFromJson(json::parse(R"({"steps": 9})")), int64_t{9});
 }
 
-void TestAppUnits::statusFile() {
-  const StatusFile s = parseStatusFile("diverged\nnon-finite training loss at step 4\n");
-  QCOMPARE(s.status, QStringLiteral("diverged"));
-  QCOMPARE(s.message, QStringLiteral("non-finite training loss at step 4"));
-  QCOMPARE(runStateFromStatus(s.status), RunState::Diverged);
-  QCOMPARE(runStateFromStatus(QStringLiteral("gibberish")), RunState::Failed);
+void TestAppUnits::statesFromEngineStatus() {
+  QCOMPARE(runState(lwb::run::RunStatus::Diverged), RunState::Diverged);
+  QCOMPARE(runState(lwb::run::RunStatus::Running), RunState::Running);
+  QVERIFY(isActive(RunState::Following));
+  QVERIFY(!isActive(runState(lwb::run::RunStatus::Stopped)));
 }
 
 void TestAppUnits::presetsAllLoadAndValidate() {

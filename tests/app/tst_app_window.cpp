@@ -186,7 +186,7 @@ void TestAppWindow::divergingRunIsReported() {
   RunSession* s = startFromPanel(w, cfg);
   QVERIFY(s);
   QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Diverged, 60000);
-  QVERIFY(s->end()->message.contains(QLatin1String("non-finite")));
+  QVERIFY(QString::fromStdString(s->end()->message).contains(QLatin1String("non-finite")));
   QTRY_VERIFY(!s->threadRunning());
   QCOMPARE(readStatus(s->runDir()), QStringLiteral("diverged"));
   const QString said = w.statusPanel()->stateLabel()->text();
@@ -211,7 +211,7 @@ void TestAppWindow::runThatCannotWriteItsDirectoryFails() {
   const std::string cfg = tinyConfig(100).dump();
   bad->startTraining(QByteArray::fromStdString(cfg));
   QTRY_COMPARE_WITH_TIMEOUT(bad->state(), RunState::Failed, 30000);
-  QVERIFY2(bad->end()->message.contains(QLatin1String("not empty")), qPrintable(bad->end()->message));
+  QVERIFY2(QString::fromStdString(bad->end()->message).contains(QLatin1String("not empty")), bad->end()->message.c_str());
   QVERIFY(QFile::exists(taken + QStringLiteral("/notes.txt")));
   QVERIFY(!QFile::exists(taken + QStringLiteral("/metrics.jsonl")));
   // The dashboard keeps serving the healthy run for a while.

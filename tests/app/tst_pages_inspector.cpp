@@ -226,7 +226,7 @@ class TestPagesInspector : public QObject {
     QVERIFY2(std::abs(*f.lipschitzBound - want) <= 1e-6 * want, qPrintable(QStringLiteral("%1 vs %2").arg(*f.lipschitzBound, 0, 'g', 17).arg(want, 0, 'g', 17)));
     QCOMPARE(f.trace.size(), cli["trace"].size());
     for (size_t i = 0; i < f.trace.size(); ++i) {
-      QCOMPARE(f.trace[i].name, QString::fromStdString(cli["trace"][i]["name"].get<std::string>()));
+      QCOMPARE(f.trace[i].name, cli["trace"][i]["name"].get<std::string>());
       QVERIFY(std::abs(f.trace[i].lipschitzAfter - cli["trace"][i]["lipschitz"].get<double>()) <= 1e-6 * want);
     }
     QCOMPARE(page.traceTable()->rowCount(), static_cast<int>(f.trace.size()));

@@ -7,7 +7,9 @@
 #include "io/tensor_convert.h"
 #include "run/checkpoint.h"
 #include "run/run_config.h"
+#include "run/results_json.h"
 #include "run/run_directory.h"
+#include "run/run_directory_reader.h"
 #include "run/saved_model.h"
 #include "run/trainer.h"
 #include "support/test_files.h"
@@ -77,7 +79,7 @@ class TestCheckpoint : public QObject {
       run::Trainer t(cfg);
       t.addSink(&whole);
       run::TrainerControl control;
-      QCOMPARE(t.run(control).status, std::string("finished"));
+      QCOMPARE(t.run(control).status, run::RunStatus::Finished);
     }
     Rows first;
     run::TrainerControl control;
@@ -87,13 +89,13 @@ class TestCheckpoint : public QObject {
       first.stopAfter = &control;
       first.stopStep = stopAt;
       t.addSink(&first);
-      QCOMPARE(t.run(control).status, std::string("stopped"));
+      QCOMPARE(t.run(control).status, run::RunStatus::Stopped);
     }
     // The stop writes a checkpoint at the step reached; keep_checkpoints = 2 pruned older ones.
     const auto files = run::listCheckpoints(dir);
     QCOMPARE(files.size(), size_t{2});
-    QCOMPARE(files.back().first, int64_t{stopAt});
-    const auto ckpt = run::readCheckpoint(files.back().second);
+    QCOMPARE(files.back().step, int64_t{stopAt});
+    const auto ckpt = run::readCheckpoint(files.back().path);
     QCOMPARE(ckpt.step, int64_t{stopAt});
 
     Rows second;
@@ -102,7 +104,7 @@ class TestCheckpoint : public QObject {
     QCOMPARE(t.startStep(), int64_t{stopAt});
     t.addSink(&second);
     run::TrainerControl c2;
-    QCOMPARE(t.run(c2).status, std::string("finished"));
+    QCOMPARE(t.run(c2).status, run::RunStatus::Finished);
     QCOMPARE(second.rows.begin()->first, int64_t{stopAt + 5});
     QCOMPARE(second.rows.rbegin()->first, cfg.steps);
     for (const auto& [step, row] : second.rows) {
@@ -193,17 +195,21 @@ class TestCheckpoint : public QObject {
       d.appendSpectra(4, {{"a", {2.f, 1.f}}, {"b", {5.f}}});
       d.appendSpectra(6, {{"a", {1.f, 1.f}}});
     }
-    std::ofstream(dir + "/metrics.jsonl", std::ios::app) << "{\"step\": 7, \"to";  // torn by a crash
+    // Another tool's note (no numeric step) is kept; a torn line from a crash is dropped.
+    std::ofstream(dir + "/metrics.jsonl", std::ios::app) << "{\"step\": \"note\"}\n{\"step\": 7, \"to";
     {
       run::RunDirectory d(dir, run::RunDirectory::ContinueAfter{4});
       d.appendMetrics({{"step", 5}});
     }
-    const auto rows = run::readMetrics(dir);
-    QCOMPARE(rows.size(), size_t{5});
+    const run::RunDirectoryReader reader(dir);
+    const auto rows = reader.metrics();
+    QCOMPARE(rows.size(), size_t{6});
+    QCOMPARE(rows[4]["step"].get<std::string>(), std::string("note"));
     QCOMPARE(rows.back()["step"].get<int>(), 5);
-    const auto spectra = run::readSpectra(dir);
+    const auto spectra = reader.spectraSince(-1);
     QCOMPARE(spectra.size(), size_t{2});
-    QCOMPARE(spectra.at(4).at("b"), std::vector<float>{5.f});
+    QCOMPARE(spectra.back().step, int64_t{4});
+    QCOMPARE(spectra.back().after.at("b"), std::vector<float>{5.f});
     QCOMPARE(fs::file_size(dir + "/spectra.bin"), uintmax_t{5 * 4});
     QVERIFY(test::inputErrorOf([&] { run::RunDirectory(path("nothing-here"), run::RunDirectory::ContinueAfter{1}); })
                 .contains("not a run directory"));
@@ -228,14 +234,15 @@ class TestCheckpoint : public QObject {
     QVERIFY(!runCli({"train", "--config", cfgFile, "--out", b}, 0).startsWith('<'));
     // Simulate a crash after step 30's checkpoint: later checkpoints gone, rows 31..40 present.
     fs::remove(b.toStdString() + "/checkpoints/step_40.safetensors");
-    QVERIFY(run::newestCheckpoint(b.toStdString())->filename() == "step_30.safetensors");
+    QVERIFY(run::RunDirectoryReader(b.toStdString()).newestCheckpoint()->filename() == "step_30.safetensors");
     QVERIFY(!runCli({"train", "--resume", b}, 0).startsWith('<'));
     auto strip = [](std::vector<nlohmann::json> rows) {
       for (auto& r : rows)
         for (const char* k : {"steps_per_s", "eta_s", "constraint_s_per_step", "step_s_per_step"}) r.erase(k);
       return rows;
     };
-    const auto ra = strip(run::readMetrics(a.toStdString())), rb = strip(run::readMetrics(b.toStdString()));
+    const auto ra = strip(run::RunDirectoryReader(a.toStdString()).metrics());
+    const auto rb = strip(run::RunDirectoryReader(b.toStdString()).metrics());
     QCOMPARE(rb.size(), ra.size());
     QVERIFY(ra == rb);
     QVERIFY(runCli({"train", "--resume", b}, 2).contains("already completed"));

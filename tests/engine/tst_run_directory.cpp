@@ -1,6 +1,7 @@
 // Run directory: refusal to overwrite, atomic whole files, metrics.jsonl (torn last line
 // forgiven, malformed middle line named), spectra round trip and hostile spectra indexes.
 #include "run/run_directory.h"
+#include "run/run_directory_reader.h"
 
 #include "io/input_error.h"
 
@@ -29,6 +30,15 @@ void writeText(const QString& path, const std::string& text, bool append = false
 }
 
 QString errorOf(const std::function<void()>& f) { return lwb::test::inputErrorOf(f); }
+
+std::vector<json> readMetrics(const std::string& dir) { return RunDirectoryReader(dir).metrics(); }
+
+// step -> snapshot, as the writer was given them.
+std::map<int64_t, SpectraSnapshot> readSpectra(const std::string& dir) {
+  std::map<int64_t, SpectraSnapshot> out;
+  for (auto& r : RunDirectoryReader(dir).spectraSince(-1)) out[r.step] = std::move(r.after);
+  return out;
+}
 
 }  // namespace
 

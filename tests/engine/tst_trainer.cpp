@@ -3,6 +3,7 @@
 #include "io/input_error.h"
 #include "run/run_config.h"
 #include "run/run_directory.h"
+#include "run/run_directory_reader.h"
 #include "run/trainer.h"
 
 #include <QJsonDocument>
@@ -85,7 +86,7 @@ class TestTrainer : public QObject {
     t.addSink(&r);
     run::TrainerControl control;
     const auto s = t.run(control);
-    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("finished"));
+    QCOMPARE(s.status, run::RunStatus::Finished);
     QCOMPARE(s.steps, int64_t{60});
     QCOMPARE(r.steps.size(), size_t{6});
     QCOMPARE(r.spectra, 2);
@@ -128,7 +129,7 @@ class TestTrainer : public QObject {
     t.addSink(&r);
     run::TrainerControl control;
     const auto s = t.run(control);
-    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("finished"));
+    QCOMPARE(s.status, run::RunStatus::Finished);
     QVERIFY(r.steps.back().trainLoss < r.steps.front().trainLoss);
     QVERIFY(std::isfinite(s.lipschitzBound) && s.lipschitzBound > 0);
     QVERIFY(s.valAcc >= 0 && s.valAcc <= 1);
@@ -157,7 +158,7 @@ class TestTrainer : public QObject {
     t.addSink(&r);
     run::TrainerControl control;
     const auto s = t.run(control);
-    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("diverged"));
+    QCOMPARE(s.status, run::RunStatus::Diverged);
     QVERIFY(s.steps < 60);
   }
 
@@ -170,7 +171,7 @@ class TestTrainer : public QObject {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     control.stop = true;  // stop while paused: no step was taken
     worker.join();
-    QCOMPARE(QString::fromStdString(s.status), QStringLiteral("stopped"));
+    QCOMPARE(s.status, run::RunStatus::Stopped);
     QCOMPARE(s.steps, int64_t{0});
   }
 
@@ -206,7 +207,7 @@ class TestTrainer : public QObject {
       QVERIFY2(summary.contains(QLatin1String(k)), k);
     for (const char* f : {"config.json", "metrics.jsonl", "spectra.bin", "spectra.json", "summary.json", "status"})
       QVERIFY2(QFileInfo::exists(out + QLatin1Char('/') + QLatin1String(f)), f);
-    QCOMPARE(run::readMetrics(out.toStdString()).size(), size_t{4});
+    QCOMPARE(run::RunDirectoryReader(out.toStdString()).metrics().size(), size_t{4});
     std::ifstream status((out + QStringLiteral("/status")).toStdString());
     std::string word;
     status >> word;

@@ -1,12 +1,10 @@
 #include "app/pages/compare/run_record.h"
 
-#include "app/run_json.h"
 #include "io/input_error.h"
-#include "run/run_directory.h"
+#include "run/run_directory_reader.h"
 #include "spectral/constraint_methods.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 
 #include <nlohmann/json.hpp>
@@ -22,25 +20,6 @@ namespace lwb::app::pages {
 namespace {
 
 using nlohmann::json;
-
-constexpr qint64 kMaxJsonBytes = qint64{64} << 20;
-
-bool isRunDirectory(const QString& dir) {
-  const QDir d(dir);
-  return d.exists(QStringLiteral("config.json")) || d.exists(QStringLiteral("metrics.jsonl"));
-}
-
-// A JSON object file, or null when absent; InputError when present but unreadable.
-json readJson(const QString& path) {
-  QFile f(path);
-  if (!f.exists()) return nullptr;
-  if (!f.open(QIODevice::ReadOnly)) throw InputError(path.toStdString() + ": cannot be read");
-  if (f.size() > kMaxJsonBytes) throw InputError(path.toStdString() + ": larger than 64 MiB");
-  const QByteArray bytes = f.readAll();
-  json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) throw InputError(path.toStdString() + ": not a JSON object");
-  return j;
-}
 
 std::optional<double> finite(const json& j, const char* key) {
   const auto it = j.find(key);
@@ -92,28 +71,29 @@ void addPoint(RunRecord& r, const QString& name, double step, const json& value)
 RunRecord loadRunRecord(const QString& dir) {
   const QFileInfo info(dir);
   if (!info.isDir()) throw InputError(dir.toStdString() + ": not a folder");
-  if (!isRunDirectory(dir)) throw InputError(dir.toStdString() + ": not a run directory (no config.json or metrics.jsonl)");
+  const std::string path = dir.toStdString();
+  if (!run::RunDirectoryReader::isRunDirectory(path))
+    throw InputError(path + ": not a run directory (no config.json or metrics.jsonl)");
+  const run::RunDirectoryReader reader(path);
   RunRecord r;
   r.dir = info.absoluteFilePath();
   r.name = info.fileName();
-  const QDir d(dir);
-  const json config = readJson(d.filePath(QStringLiteral("config.json")));
-  if (config.is_object()) {
-    const json& c = member(config, "constraint");
+  if (const auto config = reader.config()) {
+    const json& c = member(*config, "constraint");
     r.method = str(c, "method");
     r.sigmaMax = finite(c, "sigma_max");
     r.parameters = describeParameters(c);
-    const json& o = member(config, "optimizer");
+    const json& o = member(*config, "optimizer");
     r.optimizer = str(o, "kind");
     if (o.contains("lr")) r.optimizer += QStringLiteral(" lr %1").arg(str(o, "lr"));
     if (o.contains("weight_decay")) r.optimizer += QStringLiteral(" wd %1").arg(str(o, "weight_decay"));
-    r.model = str(member(config, "model"), "kind");
-    r.task = str(config, "task");
+    r.model = str(member(*config, "model"), "kind");
+    r.task = str(*config, "task");
   }
   if (r.method.isEmpty()) r.method = QStringLiteral("none");
 
-  const std::vector<json> rows = run::readMetrics(dir.toStdString());
-  for (const json& row : rows) {
+  // Every key of every row becomes a series, also keys this version does not know.
+  for (const json& row : reader.metrics()) {
     const auto step = row.find("step");
     if (step == row.end() || !step->is_number()) continue;
     const double s = step->get<double>();
@@ -126,7 +106,7 @@ RunRecord loadRunRecord(const QString& dir) {
     }
   }
   // Final figures: summary.json of an ended run, else the last logged value of each.
-  const json summary = readJson(d.filePath(QStringLiteral("summary.json")));
+  const std::optional<run::RunSummary> summary = reader.summary();
   const auto last = [&](const char* key) -> std::optional<double> {
     const auto it = r.series.find(QString::fromLatin1(key));
     if (it == r.series.end()) return std::nullopt;
@@ -134,27 +114,29 @@ RunRecord loadRunRecord(const QString& dir) {
       if (std::isfinite(*v)) return *v;
     return std::nullopt;
   };
-  const auto pick = [&](const char* key) { return summary.is_object() && summary.contains(key) ? finite(summary, key) : last(key); };
-  r.valLoss = pick("val_loss");
-  r.valAcc = pick("val_acc");
-  r.lipschitzBound = pick("lipschitz_bound");
-  r.maxActEntry = pick("max_act_entry");
-  r.maxActRms = pick("max_act_rms");
-  r.stepsPerSecond = pick("steps_per_s");
-  if (summary.is_object() && finite(summary, "steps")) r.steps = static_cast<long long>(*finite(summary, "steps"));
+  const auto pick = [&](double run::RunSummary::*field, const char* key) -> std::optional<double> {
+    if (summary && std::isfinite((*summary).*field)) return (*summary).*field;
+    return last(key);
+  };
+  r.valLoss = pick(&run::RunSummary::valLoss, "val_loss");
+  r.valAcc = pick(&run::RunSummary::valAcc, "val_acc");
+  r.lipschitzBound = pick(&run::RunSummary::lipschitzBound, "lipschitz_bound");
+  r.maxActEntry = pick(&run::RunSummary::maxActEntry, "max_act_entry");
+  r.maxActRms = pick(&run::RunSummary::maxActRms, "max_act_rms");
+  r.stepsPerSecond = pick(&run::RunSummary::stepsPerSecond, "steps_per_s");
+  if (summary && summary->steps > 0) r.steps = summary->steps;
 
-  QFile status(d.filePath(QStringLiteral("status")));
-  if (status.open(QIODevice::ReadOnly)) {
-    const StatusFile s = parseStatusFile(status.read(4096).toStdString());
-    r.status = s.status;
-    r.statusMessage = s.message;
+  if (const auto status = reader.status()) {
+    r.status = QString::fromLatin1(run::toString(status->status));
+    r.statusMessage = QString::fromStdString(status->message);
   } else {
-    r.status = summary.is_object() ? str(summary, "status") : QStringLiteral("unknown");
+    r.status = summary ? QString::fromLatin1(run::toString(summary->status)) : QStringLiteral("unknown");
   }
   return r;
 }
 
 QStringList findRunDirectories(const QString& root) {
+  const auto isRunDirectory = [](const QString& dir) { return run::RunDirectoryReader::isRunDirectory(dir.toStdString()); };
   if (isRunDirectory(root)) return {QFileInfo(root).absoluteFilePath()};
   QStringList out;
   const QDir d(root);

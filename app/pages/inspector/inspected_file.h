@@ -3,6 +3,7 @@
 // the workbench's own checkpoints, the Lipschitz bound with its per-layer trace.
 #pragma once
 
+#include "bounds/bound_trace.h"
 #include "io/raw_tensor.h"
 
 #include <QString>
@@ -27,11 +28,6 @@ struct InspectedTensor {
   QString shapeText() const;  // "768×3072", "[16]", "scalar"
 };
 
-struct BoundTraceRow {
-  QString name;
-  double blockLipschitz = 0, lipschitzAfter = 0, activationBound = 0;
-};
-
 struct InspectedFile {
   QString path;
   QString format;  // safetensors | npy | npz | pytorch
@@ -45,7 +41,7 @@ struct InspectedFile {
   std::optional<double> sigmaMax;  // constraint.sigma_max of the run
   bool sigmaMaxRms = true;         // constraint.norm is rms (the default)
   std::optional<double> lipschitzBound;
-  std::vector<BoundTraceRow> trace;
+  std::vector<bounds::TraceEntry> trace;
   QString boundNote;  // why there is no bound (baseline model, unreadable config, ...)
 
   // The decoded file, shared with the "what if" preview and the Clip Lab.

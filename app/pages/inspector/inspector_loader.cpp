@@ -34,9 +34,10 @@ QString summarize(const nlohmann::json& config) {
   return parts.join(QStringLiteral(", "));
 }
 
-void addBound(InspectedFile& out, const std::string& path) {
+// The checkpoint from the tensor file already read (not a second read of the file).
+void addBound(InspectedFile& out, const io::TensorFile& file, const std::string& path) {
   try {
-    run::Checkpoint ckpt = run::readCheckpoint(path);
+    run::Checkpoint ckpt = run::checkpointFrom(file, path);
     out.step = ckpt.step;
     out.runSummary = summarize(ckpt.config);
     if (const auto c = ckpt.config.find("constraint"); c != ckpt.config.end() && c->is_object()) {
@@ -50,8 +51,7 @@ void addBound(InspectedFile& out, const std::string& path) {
       return;
     }
     out.lipschitzBound = b.trace->bound;
-    for (const auto& t : b.trace->layers)
-      out.trace.push_back({QString::fromStdString(t.name), t.blockLipschitz, t.lipschitzAfter, t.activationBound});
+    out.trace = b.trace->layers;
   } catch (const std::exception& e) {
     out.boundNote = QObject::tr("no bound: %1").arg(QString::fromUtf8(e.what()));
   }
@@ -99,7 +99,7 @@ InspectedFile inspectFile(const QString& path, const std::function<void(int, int
   }
   const auto fmt = file->metadata.find("format");
   out.workbenchCheckpoint = fmt != file->metadata.end() && fmt->second == run::kCheckpointFormat;
-  if (out.workbenchCheckpoint && out.complete && !(cancel && cancel->load())) addBound(out, path.toStdString());
+  if (out.workbenchCheckpoint && out.complete && !(cancel && cancel->load())) addBound(out, *file, path.toStdString());
   out.file = std::move(file);
   return out;
 }

@@ -261,7 +261,7 @@ void InspectorPage::showFile(InspectedFile file) {
     for (const auto& r : file_.trace) {
       const int row = trace_->rowCount();
       trace_->insertRow(row);
-      trace_->setItem(row, 0, new QTableWidgetItem(r.name));
+      trace_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.name)));
       int col = 1;
       for (double v : {r.blockLipschitz, r.lipschitzAfter, r.activationBound})
         trace_->setItem(row, col++, new QTableWidgetItem(QString::number(v, 'g', 5)));

@@ -1,0 +1,183 @@
+#include "run/results_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace lwb::run {
+namespace {
+
+using nlohmann::json;
+
+// JSON has no NaN/inf: a diverged loss is written as null.
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+// Null (non-finite in the run) and non-numbers read as NaN; an absent key as `absent`.
+double numberAt(const json& j, const char* key, double absent) {
+  const auto it = j.find(key);
+  if (it == j.end()) return absent;
+  return it->is_number() ? it->get<double>() : kNotMeasured;
+}
+
+std::optional<double> optionalAt(const json& j, const char* key) {
+  if (!j.contains(key)) return std::nullopt;
+  return numberAt(j, key, kNotMeasured);
+}
+
+std::string textAt(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+json activationsJson(const models::ActivationStats& a, double& maxEntry, double& maxRms) {
+  json acts = json::array();
+  maxEntry = 0;
+  maxRms = 0;
+  for (size_t i = 0; i < a.names.size(); ++i) {
+    acts.push_back({{"name", a.names[i]}, {"max_entry", number(a.maxAbsEntry[i])}, {"max_rms", number(a.maxTokenRms[i])}});
+    maxEntry = std::max(maxEntry, a.maxAbsEntry[i]);
+    maxRms = std::max(maxRms, a.maxTokenRms[i]);
+  }
+  return acts;
+}
+
+std::vector<MatrixNorm> normsFromJson(const json& row) {
+  std::vector<MatrixNorm> norms;
+  if (const auto it = row.find("matrices"); it != row.end() && it->is_array()) {
+    for (const json& m : *it)
+      if (m.is_object())
+        norms.push_back({textAt(m, "name"), textAt(m, "role"), numberAt(m, "rms_norm", kNotMeasured), numberAt(m, "sigma1", 0)});
+    return norms;
+  }
+  if (const auto it = row.find("rms_norms"); it != row.end() && it->is_object())
+    for (const auto& [name, value] : it->items())
+      norms.push_back({name, {}, value.is_number() ? value.get<double>() : kNotMeasured, 0});
+  return norms;
+}
+
+bounds::BoundTrace traceFromJson(const json& row, double bound) {
+  bounds::BoundTrace t;
+  t.bound = bound;
+  if (const auto it = row.find("bound_trace"); it != row.end() && it->is_array())
+    for (const json& e : *it)
+      if (e.is_object())
+        t.layers.push_back({textAt(e, "name"), numberAt(e, "block", kNotMeasured), numberAt(e, "lipschitz", kNotMeasured),
+                            numberAt(e, "activation", kNotMeasured)});
+  return t;
+}
+
+std::optional<models::ActivationStats> activationsFromJson(const json& row) {
+  const auto it = row.find("activations");
+  if (it == row.end() || !it->is_array()) return std::nullopt;
+  models::ActivationStats a;
+  for (const json& e : *it) {
+    if (!e.is_object()) continue;
+    a.names.push_back(textAt(e, "name"));
+    a.maxAbsEntry.push_back(numberAt(e, "max_entry", kNotMeasured));
+    a.maxTokenRms.push_back(numberAt(e, "max_rms", kNotMeasured));
+  }
+  return a;
+}
+
+}  // namespace
+
+json toJson(const std::vector<MatrixNorm>& norms) {
+  json out = json::array();
+  for (const auto& n : norms)
+    out.push_back({{"name", n.name}, {"role", n.role}, {"rms_norm", number(n.rmsNorm)}, {"sigma1", number(n.sigma1)}});
+  return out;
+}
+
+json toJson(const bounds::BoundTrace& t) {
+  json trace = json::array();
+  for (const auto& e : t.layers)
+    trace.push_back({{"name", e.name}, {"block", number(e.blockLipschitz)},
+                     {"lipschitz", number(e.lipschitzAfter)}, {"activation", number(e.activationBound)}});
+  return trace;
+}
+
+json toJson(const StepMetrics& m) {
+  json j{{"step", m.step},
+         {"lr", number(m.lr)},
+         {"train_loss", number(m.trainLoss)},
+         {"train_acc", number(m.trainAcc)},
+         {"steps_per_s", number(m.stepsPerSecond)},
+         {"eta_s", number(m.etaSeconds)},
+         {"constraint_s_per_step", number(m.constraintSecondsPerStep)},
+         {"step_s_per_step", number(m.stepSecondsPerStep)}};
+  if (m.alpha >= 0) j["alpha"] = number(m.alpha);
+  json rmsNorms = json::object();
+  for (const auto& n : m.norms) rmsNorms[n.name] = number(n.rmsNorm);
+  j["rms_norms"] = rmsNorms;
+  // rms_norms is keyed by name (scripts read it); matrices keeps order, role and sigma1.
+  if (!m.norms.empty()) j["matrices"] = toJson(m.norms);
+  if (m.lipschitzBound) {
+    j["lipschitz_bound"] = number(*m.lipschitzBound);
+    j["bound_trace"] = toJson(m.boundTrace);
+  }
+  if (m.valLoss) j["val_loss"] = number(*m.valLoss);
+  if (m.valAcc) j["val_acc"] = number(*m.valAcc);
+  if (m.activations) {
+    double maxEntry = 0, maxRms = 0;
+    j["activations"] = activationsJson(*m.activations, maxEntry, maxRms);
+    j["max_act_entry"] = number(maxEntry);
+    j["max_act_rms"] = number(maxRms);
+  }
+  return j;
+}
+
+std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
+  if (!row.is_object()) return std::nullopt;
+  const auto step = row.find("step");
+  if (step == row.end() || !step->is_number_integer() ||
+      (step->is_number_unsigned() && step->get<uint64_t>() > uint64_t(INT64_MAX)))
+    return std::nullopt;
+  StepMetrics m;
+  m.step = step->get<int64_t>();
+  m.lr = numberAt(row, "lr", kNotMeasured);
+  m.trainLoss = numberAt(row, "train_loss", kNotMeasured);
+  m.trainAcc = numberAt(row, "train_acc", kNotMeasured);
+  m.stepsPerSecond = numberAt(row, "steps_per_s", 0);
+  m.etaSeconds = numberAt(row, "eta_s", 0);
+  m.constraintSecondsPerStep = numberAt(row, "constraint_s_per_step", 0);
+  m.stepSecondsPerStep = numberAt(row, "step_s_per_step", 0);
+  m.alpha = numberAt(row, "alpha", -1);
+  m.norms = normsFromJson(row);
+  m.lipschitzBound = optionalAt(row, "lipschitz_bound");
+  if (m.lipschitzBound) m.boundTrace = traceFromJson(row, *m.lipschitzBound);
+  m.valLoss = optionalAt(row, "val_loss");
+  m.valAcc = optionalAt(row, "val_acc");
+  m.activations = activationsFromJson(row);
+  return m;
+}
+
+json toJson(const RunSummary& s) {
+  return {{"status", toString(s.status)},      {"message", s.message},
+          {"steps", s.steps},                  {"val_loss", number(s.valLoss)},
+          {"val_acc", number(s.valAcc)},       {"lipschitz_bound", number(s.lipschitzBound)},
+          {"max_act_entry", number(s.maxActEntry)}, {"max_act_rms", number(s.maxActRms)},
+          {"seconds", number(s.seconds)},      {"steps_per_s", number(s.stepsPerSecond)},
+          {"constraint_fraction", number(s.constraintFraction)}};
+}
+
+RunSummary runSummaryFromJson(const json& j) {
+  RunSummary s;
+  if (!j.is_object()) {
+    s.status = RunStatus::Failed;
+    return s;
+  }
+  s.status = parseRunStatus(textAt(j, "status")).value_or(RunStatus::Failed);
+  s.message = textAt(j, "message");
+  if (const auto it = j.find("steps"); it != j.end() && it->is_number_integer()) s.steps = it->get<int64_t>();
+  s.valLoss = numberAt(j, "val_loss", kNotMeasured);
+  s.valAcc = numberAt(j, "val_acc", kNotMeasured);
+  s.lipschitzBound = numberAt(j, "lipschitz_bound", kNotMeasured);
+  s.maxActEntry = numberAt(j, "max_act_entry", kNotMeasured);
+  s.maxActRms = numberAt(j, "max_act_rms", kNotMeasured);
+  s.seconds = numberAt(j, "seconds", kNotMeasured);
+  s.stepsPerSecond = numberAt(j, "steps_per_s", kNotMeasured);
+  s.constraintFraction = numberAt(j, "constraint_fraction", kNotMeasured);
+  return s;
+}
+
+}  // namespace lwb::run

@@ -1,0 +1,207 @@
+// Whole-file artefacts of a run directory (config, summary, status, spectra, checkpoints).
+// metrics.jsonl, the one file read incrementally, is in metrics_reader.cpp.
+#include "run/run_directory_reader.h"
+
+#include "io/input_error.h"
+#include "run/results_json.h"
+#include "run/spectra_format.h"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <fstream>
+#include <string_view>
+
+namespace lwb::run {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// The file's bytes, or nullopt when it does not exist; InputError when it is not a regular
+// file, larger than `cap`, or unreadable.
+std::optional<std::string> readCapped(const fs::path& path, uint64_t cap) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return std::nullopt;
+  const std::string where = path.string();
+  if (!fs::is_regular_file(path, ec)) throw InputError(where + ": not a regular file");
+  const uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw InputError(where + ": cannot read size (" + ec.message() + ")");
+  if (size > cap) throw InputError(where + ": larger than " + std::to_string(cap >> 20) + " MiB");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(where + ": cannot be read");
+  std::string bytes(static_cast<size_t>(size), '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<size_t>(in.gcount()));  // shorter when truncated meanwhile
+  return bytes;
+}
+
+std::optional<json> readJsonObject(const fs::path& path) {
+  const auto bytes = readCapped(path, RunDirectoryReader::kMaxJsonFileBytes);
+  if (!bytes) return std::nullopt;
+  json j = json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) throw InputError(path.string() + ": not a JSON object");
+  return j;
+}
+
+// A non-negative integer member of an index entry, else an InputError naming the entry.
+uint64_t indexInteger(const json& e, const char* key, const std::string& where) {
+  const auto it = e.find(key);
+  if (it == e.end() || !it->is_number_unsigned())
+    throw InputError(where + ": '" + key + "' must be a non-negative integer");
+  return it->get<uint64_t>();
+}
+
+std::string_view trimmed(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+}  // namespace
+
+bool RunDirectoryReader::isRunDirectory(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir, ec) && (fs::exists(dir / "config.json", ec) || fs::exists(dir / "metrics.jsonl", ec));
+}
+
+RunDirectoryReader::RunDirectoryReader(fs::path dir) : dir_(std::move(dir)) {}
+
+void RunDirectoryReader::requireDirectory() const {
+  std::error_code ec;
+  if (!fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": no such run directory");
+}
+
+std::optional<json> RunDirectoryReader::config() const {
+  requireDirectory();
+  return readJsonObject(file("config.json"));
+}
+
+std::optional<RunSummary> RunDirectoryReader::summary() const {
+  requireDirectory();
+  const auto j = readJsonObject(file("summary.json"));
+  if (!j) return std::nullopt;
+  return runSummaryFromJson(*j);
+}
+
+std::optional<StatusRecord> RunDirectoryReader::status() const {
+  requireDirectory();
+  const fs::path path = file("status");
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return std::nullopt;
+  if (!fs::is_regular_file(path, ec)) throw InputError(path.string() + ": not a regular file");
+  // Two short lines by contract; whatever follows them is not read.
+  std::ifstream in(path, std::ios::binary);
+  std::string text(kMaxStatusBytes, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  const std::string_view all(text);
+  const size_t firstEnd = std::min(all.find('\n'), all.size());
+  const std::string_view word = trimmed(all.substr(0, firstEnd));
+  if (word.empty()) return std::nullopt;  // created, not yet written (never with the engine's writer)
+  std::string_view rest = firstEnd < all.size() ? all.substr(firstEnd + 1) : std::string_view();
+  rest = trimmed(rest.substr(0, std::min(rest.find('\n'), rest.size())));
+  StatusRecord s;
+  s.message = std::string(rest);
+  if (const auto known = parseRunStatus(word)) {
+    s.status = *known;
+  } else {
+    s.status = RunStatus::Failed;
+    if (s.message.empty()) s.message = "unknown status '" + std::string(word.substr(0, 64)) + "' in " + path.string();
+  }
+  return s;
+}
+
+std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFloatsOut) const {
+  requireDirectory();
+  const fs::path indexPath = file("spectra.json"), binPath = file("spectra.bin");
+  std::vector<SpectraIndexEntry> entries;
+  if (binFloatsOut) *binFloatsOut = 0;
+  const auto text = readCapped(indexPath, kMaxIndexBytes);
+  if (!text) return entries;  // no snapshot yet, or spectra_every = 0
+  const std::string where = indexPath.string();
+  const json index = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (index.is_discarded()) throw InputError(where + ": not valid JSON");
+  if (!index.is_array()) throw InputError(where + ": expected a JSON array");
+
+  // A torn trailing float (crash mid-write) is not addressable; whole floats only.
+  std::error_code ec;
+  const uint64_t binFloats = fs::exists(binPath, ec) ? fs::file_size(binPath, ec) / 4 : 0;
+  if (ec) throw InputError(binPath.string() + ": cannot read size (" + ec.message() + ")");
+  if (binFloatsOut) *binFloatsOut = binFloats;
+
+  for (size_t i = 0; i < index.size(); ++i) {
+    const json& e = index[i];
+    const std::string at = where + ": entry " + std::to_string(i);
+    if (!e.is_object()) throw InputError(at + ": expected an object");
+    const auto step = e.find("step");
+    if (step == e.end() || !step->is_number_integer() ||
+        (step->is_number_unsigned() && step->get<uint64_t>() > uint64_t(INT64_MAX)))
+      throw InputError(at + ": 'step' must be an integer");
+    const auto name = e.find("name");
+    if (name == e.end() || !name->is_string()) throw InputError(at + ": 'name' must be a string");
+    const uint64_t offset = indexInteger(e, "offset", at);
+    const uint64_t count = indexInteger(e, "count", at);
+    // Written so that it cannot overflow: offset + count <= binFloats.
+    if (offset > binFloats || count > binFloats - offset)
+      throw InputError(at + ": offset " + std::to_string(offset) + " + count " + std::to_string(count) +
+                       " is beyond spectra.bin (" + std::to_string(binFloats) + " floats)");
+    entries.push_back({step->get<int64_t>(), name->get<std::string>(), offset, count});
+  }
+  return entries;
+}
+
+std::vector<SpectraRecord> RunDirectoryReader::spectraSince(int64_t afterStep) const {
+  const std::vector<SpectraIndexEntry> index = spectraIndex();
+  std::map<int64_t, SpectraSnapshot> byStep;
+  const fs::path binPath = file("spectra.bin");
+  std::ifstream bin;
+  for (const SpectraIndexEntry& e : index) {
+    if (e.step <= afterStep) continue;
+    if (!bin.is_open()) bin.open(binPath, std::ios::binary);
+    std::string bytes(e.count * 4, '\0');  // count <= spectra.bin's floats: checked above
+    if (e.count > 0) {
+      bin.seekg(static_cast<std::streamoff>(e.offset * 4));
+      bin.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      if (!bin) throw InputError(binPath.string() + ": read failed at float " + std::to_string(e.offset));
+    }
+    // A step recorded twice (e.g. a final snapshot on a periodic step): the later one wins.
+    byStep[e.step][e.name] = detail::decodeFloat32LE(std::move(bytes));
+  }
+  std::vector<SpectraRecord> out;
+  out.reserve(byStep.size());
+  for (auto& [step, after] : byStep) out.push_back({step, std::move(after), {}});
+  return out;
+}
+
+std::vector<CheckpointFile> listCheckpoints(const fs::path& dir) {
+  std::vector<CheckpointFile> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const auto name = entry.path().filename().string();
+    constexpr std::string_view prefix = "step_", suffix = ".safetensors";
+    if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    int64_t step = 0;
+    const char* first = name.data() + prefix.size();
+    const char* last = name.data() + name.size() - suffix.size();
+    const auto [end, err] = std::from_chars(first, last, step);
+    if (err == std::errc() && end == last && entry.is_regular_file(ec)) out.push_back({step, entry.path()});
+  }
+  std::sort(out.begin(), out.end(), [](const CheckpointFile& a, const CheckpointFile& b) {
+    return a.step != b.step ? a.step < b.step : a.path < b.path;
+  });
+  return out;
+}
+
+std::vector<CheckpointFile> RunDirectoryReader::checkpoints() const { return listCheckpoints(file("checkpoints")); }
+
+std::optional<fs::path> RunDirectoryReader::newestCheckpoint() const {
+  const auto all = checkpoints();
+  if (all.empty()) return std::nullopt;
+  return all.back().path;
+}
+
+}  // namespace lwb::run

@@ -1,0 +1,84 @@
+// What a run produces, as plain values: the trainer reports them through a MetricsSink, the
+// run directory stores them (results_json.h is their one JSON form), the reader reads them
+// back and the app shows them. No LibTorch and no Qt anywhere in this header's include chain,
+// so every consumer compiles in seconds and tests can build them by hand.
+#pragma once
+
+#include "bounds/bound_trace.h"
+#include "models/activation_stats.h"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lwb::run {
+
+// The `status` file's first line and summary.json's "status".
+enum class RunStatus { Running, Finished, Diverged, Stopped, Failed };
+const char* toString(RunStatus s);
+// The status words above; nullopt for anything else (surrounding blanks are ignored).
+std::optional<RunStatus> parseRunStatus(std::string_view word);
+// Everything but Running: the trainer wrote its last record.
+bool isTerminal(RunStatus s);
+
+inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+// One weight matrix at one logged step.
+struct MatrixNorm {
+  std::string name;
+  std::string role;    // models::toString(Role): embedding | hidden | head | q | ... (may be empty)
+  double rmsNorm = 0;  // sigma1 sqrt(d_in / d_out), the norm sigma_max targets are stated in
+  double sigma1 = 0;   // raw spectral norm; 0 when unknown (rows of older run directories)
+  bool operator==(const MatrixNorm&) const = default;
+};
+
+// One logged step: a metrics.jsonl row. Non-finite values (a diverged loss) are NaN.
+struct StepMetrics {
+  int64_t step = 0;  // 1-based: steps completed
+  double lr = 0;
+  double trainLoss = 0, trainAcc = 0;
+  double stepsPerSecond = 0;
+  double etaSeconds = 0;
+  double constraintSecondsPerStep = 0;  // mean over the log window
+  double stepSecondsPerStep = 0;
+  double alpha = -1;                    // soft-cap strength in use (hidden matrices), -1 if n/a
+  std::vector<MatrixNorm> norms;        // parameter order
+  std::optional<double> lipschitzBound; // absent for models without a bound (standard GPT)
+  bounds::BoundTrace boundTrace;        // meaningful only with lipschitzBound
+  // On evaluation steps:
+  std::optional<double> valLoss, valAcc;
+  std::optional<models::ActivationStats> activations;
+  bool operator==(const StepMetrics&) const = default;
+};
+
+// name -> singular values (descending), one snapshot.
+using SpectraSnapshot = std::map<std::string, std::vector<float>>;
+
+// Every `spectra_every` steps: the singular values after the constraint step and, for live
+// runs with a constraint, the same matrices just before it (empty otherwise: run directories
+// record only `after`).
+struct SpectraRecord {
+  int64_t step = 0;
+  SpectraSnapshot after;
+  SpectraSnapshot before;
+  bool operator==(const SpectraRecord&) const = default;
+};
+
+// How a run ended (summary.json); message says why for diverged, stopped and failed runs.
+// Values the run never measured (no evaluation step yet) are NaN, written as null.
+struct RunSummary {
+  RunStatus status = RunStatus::Finished;
+  std::string message;
+  int64_t steps = 0;
+  double valLoss = kNotMeasured, valAcc = kNotMeasured;
+  double lipschitzBound = kNotMeasured;
+  double maxActEntry = kNotMeasured, maxActRms = kNotMeasured;
+  double seconds = kNotMeasured, stepsPerSecond = kNotMeasured;
+  double constraintFraction = kNotMeasured;  // share of step time spent in the constraint step
+};
+
+}  // namespace lwb::run
