@@ -8,10 +8,10 @@
 #include "app/run_manager.h"
 #include "run/run_directory.h"
 #include "support/test_files.h"
+#include "support/train_page_host.h"
 #include "widgets/loss_accuracy_plot.h"
 
 #include <QTemporaryDir>
-#include <QWidget>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -127,13 +127,10 @@ void TestAppFollow::followsALiveDirectoryThroughTheDashboard() {
   writer.writeConfig(config());
   writer.setStatus(run::RunStatus::Running);
 
-  QWidget host;
-  RunManager runs;
-  Dashboard dash(&host);
-  QObject::connect(&runs, &RunManager::sessionAdded, &dash, &Dashboard::addRun);
-  QObject::connect(&runs, &RunManager::deltasReady, &dash, &Dashboard::apply);
+  test::TrainPageHost host;
+  Dashboard& dash = *host.page->dashboard();
   QString error;
-  RunSession* s = runs.followRun(dir, &error);
+  RunSession* s = host.runs->followRun(dir, &error);
   QVERIFY2(s, qPrintable(error));
   QCOMPARE(s->state(), RunState::Following);
   QVERIFY(s->isFollowing());
