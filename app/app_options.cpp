@@ -1,6 +1,6 @@
 #include "app/app_options.h"
 
-#include "app/pages/workbench_pages.h"
+#include "app/pages/page_registry.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

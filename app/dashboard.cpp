@@ -55,7 +55,24 @@ std::vector<widgets::TraceFactor> traceFactors(const bounds::BoundTrace& trace) 
 
 }  // namespace
 
-Dashboard::Dashboard(QWidget* plotParent) : QObject(plotParent) {
+Dashboard::Dashboard(RunManager* runs, QWidget* plotParent) : QObject(plotParent) {
+  createPlots(plotParent);
+  // f(σ) marks the layer and step the spectrum plot shows.
+  connect(spectrum_, &widgets::SpectrumPlot::layerSelected, this, [this] {
+    updateScalarMap();
+    scalarMap_->requestReplot();
+  });
+  connect(spectrum_, &widgets::SpectrumPlot::stepSelected, this, [this] {
+    updateScalarMap();
+    scalarMap_->requestReplot();
+  });
+  connect(runs, &RunManager::sessionAdded, this, &Dashboard::addRun);
+  connect(runs, &RunManager::sessionRemoved, this, &Dashboard::removeRun);
+  connect(runs, &RunManager::deltasReady, this, &Dashboard::apply);
+  connect(runs, &RunManager::currentRunChanged, this, &Dashboard::setCurrentRun);
+}
+
+void Dashboard::createPlots(QWidget* plotParent) {
   loss_ = new widgets::LossAccuracyPlot(plotParent);
   norms_ = new widgets::WeightNormPlot(plotParent);
   spectrum_ = new widgets::SpectrumPlot(plotParent);
@@ -75,28 +92,11 @@ Dashboard::Dashboard(QWidget* plotParent) : QObject(plotParent) {
   linker_->add(loss_);
   linker_->add(norms_);
   linker_->add(bound_);
-
-  // f(σ) marks the layer and step the spectrum plot shows.
-  connect(spectrum_, &widgets::SpectrumPlot::layerSelected, this, [this] {
-    updateScalarMap();
-    scalarMap_->requestReplot();
-  });
-  connect(spectrum_, &widgets::SpectrumPlot::stepSelected, this, [this] {
-    updateScalarMap();
-    scalarMap_->requestReplot();
-  });
-}
-
-widgets::PlotView* Dashboard::plot(const QString& id) const {
-  for (const Panel& p : panels_)
-    if (p.id == id) return p.plot;
-  return nullptr;
 }
 
 void Dashboard::addRun(RunSession* s) {
   for (widgets::MultiRunPlot* p : std::initializer_list<widgets::MultiRunPlot*>{loss_, norms_, spectrum_, bound_, activations_})
     p->setRun(s->id(), s->label(), s->color());
-  if (!current_) setCurrentRun(s);
 }
 
 void Dashboard::removeRun(RunSession* s) {
@@ -118,7 +118,6 @@ void Dashboard::apply(const QList<SessionDelta>& batch) {
   for (const SessionDelta& sd : batch) applyDelta(sd.session, sd.delta);
   // A replot of all six plots costs several ms; most batches change three of them.
   requestTouchedReplots();
-  ++refreshCount_;
   Q_EMIT refreshed();
 }
 

@@ -1,4 +1,4 @@
-// The live dashboard's six plots (issue 5) and the glue that feeds them from runs:
+// The live dashboard's six plots and the glue that feeds them from the RunManager's runs:
 //   loss        loss and accuracy (train/val), every run
 //   norms       per-layer RMS→RMS weight norms against the current run's σmax
 //   spectrum    singular values of a chosen layer, with history scrubber, before/after
@@ -7,7 +7,8 @@
 //   scalar_map  the current run's constraint map f(σ), the chosen layer's σ marked on it
 // Plots take plain data (widgets/); the dashboard converts the engine's run results at that
 // boundary (names to QString, float spectra to double), scales spectra to the units σmax is
-// stated in, and replots once per batch (RunManager throttles batches).
+// stated in, and replots once per batch (RunManager throttles batches). The single-run
+// plots follow the RunManager's current run.
 #pragma once
 
 #include "app/run_manager.h"
@@ -43,24 +44,15 @@ class Dashboard : public QObject {
     widgets::PlotView* plot = nullptr;
   };
 
-  // Plots are created with plotParent as parent (the page docks them).
-  explicit Dashboard(QWidget* plotParent);
+  // Plots are created with plotParent as parent (the page docks them). Shows the runs
+  // `runs` adds from now on (pages are built before any run starts).
+  Dashboard(RunManager* runs, QWidget* plotParent);
 
   const QList<Panel>& panels() const { return panels_; }
-  widgets::PlotView* plot(const QString& id) const;
-
-  void addRun(RunSession* session);
-  void removeRun(RunSession* session);
-  // Plots that show one run (σmax lines, f(σ)) follow this one.
-  void setCurrentRun(RunSession* session);
+  // The run the single-run plots (σmax lines, f(σ)) show.
   RunSession* currentRun() const { return current_; }
-
-  // One throttled batch: appends to every plot, then one replot request per plot.
-  void apply(const QList<SessionDelta>& batch);
   // Pushes everything and replots synchronously (screenshots, exports).
   void replotNow();
-
-  int refreshCount() const { return refreshCount_; }
 
   widgets::LossAccuracyPlot* lossPlot() const { return loss_; }
   widgets::WeightNormPlot* normPlot() const { return norms_; }
@@ -74,6 +66,12 @@ class Dashboard : public QObject {
   void refreshed();
 
  private:
+  void createPlots(QWidget* plotParent);
+  void addRun(RunSession* session);
+  void removeRun(RunSession* session);
+  void setCurrentRun(RunSession* session);
+  // One throttled batch: appends to every plot, then one replot request per plot.
+  void apply(const QList<SessionDelta>& batch);
   void applyDelta(RunSession* s, const RunDelta& d);
   void addSpectra(RunSession* s, const run::SpectraRecord& sample);
   void reloadRun(RunSession* s);  // re-feeds a run from its history (reset, re-add)
@@ -93,7 +91,6 @@ class Dashboard : public QObject {
   QSet<widgets::PlotView*> touched_;
   QPointer<RunSession> current_;
   double shownAlpha_ = -1;
-  int refreshCount_ = 0;
 };
 
 }  // namespace lwb::app

@@ -29,7 +29,6 @@ QString withoutBacktrace(const char* what) {
 RunControl::RunControl() : control_(std::make_shared<run::TrainerControl>()) {}
 void RunControl::setPaused(bool paused) const { control_->pause.store(paused); }
 void RunControl::requestStop() const { control_->stop.store(true); }
-bool RunControl::stopRequested() const { return control_->stop.load(); }
 
 EngineWorker::EngineWorker(QByteArray configJson, QString runDir, std::shared_ptr<Mailbox> mailbox, RunControl control)
     : configJson_(std::move(configJson)), runDir_(std::move(runDir)), mailbox_(std::move(mailbox)), control_(std::move(control)) {}

@@ -25,7 +25,6 @@ class RunControl {
   RunControl();
   void setPaused(bool paused) const;
   void requestStop() const;
-  bool stopRequested() const;
   run::TrainerControl& engineControl() const { return *control_; }
 
  private:

@@ -1,11 +1,7 @@
 // lipschitz-workbench: parses the command line, checks for a display, shows the window.
 #include "app/app_options.h"
 #include "app/main_window.h"
-#include "app/pages/compare/compare_page.h"
-#include "app/pages/inspector/inspector_page.h"
 #include "app/run_manager.h"
-#include "app/run_panel.h"
-#include "app/train_page.h"
 
 #include <QApplication>
 
@@ -54,37 +50,13 @@ int main(int argc, char** argv) {
   // Debian's LibTorch starts with one intra-op thread: $LWB_THREADS, or all cores but the
   // GUI's (run_manager.h).
   lwb::app::applyAppIntraOpThreads();
-  const lwb::app::AppOptions& o = parsed.options;
   lwb::app::MainWindow window;
-  if (!o.runsDir.isEmpty()) window.runs()->setRunsFolder(o.runsDir);
   window.show();
-
   QString error;
-  for (const QString& dir : o.openRunDirs)
-    if (!window.openRunDirectory(dir, &error)) {
-      std::fprintf(stderr, "lipschitz-workbench: %s\n", qPrintable(error));
-      return 2;
-    }
-  if (!o.preset.isEmpty()) {
-    bool ok = true;
-    if (o.start) ok = window.startPreset(o.preset, o.overrides, &error);
-    else if (!window.trainPage()->runPanel()->selectPreset(o.preset)) {
-      ok = false;
-      error = QStringLiteral("--preset: unknown preset '%1'").arg(o.preset);
-    } else if (const QString e = window.trainPage()->runPanel()->applyOverrides(o.overrides); !e.isEmpty() && !o.overrides.isEmpty()) {
-      ok = false;
-      error = e;
-    }
-    if (!ok) {
-      std::fprintf(stderr, "lipschitz-workbench: %s\n", qPrintable(error));
-      return 2;
-    }
+  if (!window.applyOptions(parsed.options, &error)) {
+    std::fprintf(stderr, "lipschitz-workbench: %s\n", qPrintable(error));
+    return 2;
   }
-  // Pages (issue 6): files and run folders load on workers; the page shows their progress.
-  if (!o.inspectFile.isEmpty()) window.workbenchPages().inspector->openFile(o.inspectFile);
-  if (!o.compareDirs.isEmpty()) window.workbenchPages().compare->addRunDirectories(o.compareDirs);
-  if (!o.page.isEmpty()) window.showPage(o.page);
-  if (!o.screenshot.isEmpty()) window.scheduleScreenshot(o.screenshot, o.screenshotAfter);
   const int rc = app.exec();
   return window.requestedExitCode() >= 0 ? window.requestedExitCode() : rc;
 }

@@ -1,14 +1,11 @@
 #include "app/main_window.h"
 
 #include "app/app_icon.h"
-#include "app/dashboard.h"
-#include "app/pages/workbench_pages.h"
-#include "app/run_list.h"
+#include "app/app_options.h"
+#include "app/device_query.h"
+#include "app/pages/page_registry.h"
 #include "app/run_manager.h"
-#include "app/run_panel.h"
 #include "app/status_panel.h"
-#include "app/train_page.h"
-#include "common/device_info.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -18,18 +15,14 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPixmap>
-#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace lwb::app {
 
@@ -38,23 +31,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Lipschitz Workbench"));
   setWindowIcon(appIcon());
   runs_ = new RunManager(this);
+  devices_ = new DeviceQuery(this);
+  status_ = new StatusPanel(statusBar(), runs_);
   stack_ = new QStackedWidget(this);
   setCentralWidget(stack_);
-  status_ = new StatusPanel(statusBar());
+  pageActions_ = new QActionGroup(this);
 
-  createActions();
+  const PageServices services{runs_, status_, devices_, PresetCatalog::load(), [this](const QString& id) { showPage(id); }};
+  for (Page* page : pages::createPages(services, stack_)) addPage(page);
   createMenus();
-  trainPage_ = new TrainPage(PresetCatalog::load(), stack_);
-  addPage(QStringLiteral("train"), tr("&Train"), trainPage_, QKeySequence(Qt::CTRL | Qt::Key_1));
-  workbenchPages_ = pages::addWorkbenchPages(*this, [this] {
-    QStringList dirs;
-    for (const RunSession* s : runs_->sessions()) dirs << s->runDir();
-    return dirs;
+
+  connect(devices_, &DeviceQuery::ready, status_, [this] { status_->setDevices(devices_->devices()); });
+  connect(runs_, &RunManager::allThreadsFinished, this, [this] {
+    if (closeRequested_) close();
   });
-  connectRuns();
   restoreSettings();
-  updateActions();
-  queryDevices();
+  devices_->start();
 }
 
 MainWindow::~MainWindow() {
@@ -63,51 +55,40 @@ MainWindow::~MainWindow() {
   runs_ = nullptr;
 }
 
-void MainWindow::createActions() {
-  startAction_ = new QAction(tr("&Start run"), this);
-  startAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_Return)});
-  startAction_->setToolTip(tr("Start training the run panel's configuration (F5)"));
-  connect(startAction_, &QAction::triggered, this, &MainWindow::startFromPanel);
-
-  pauseAction_ = new QAction(tr("&Pause"), this);
-  pauseAction_->setShortcut(QKeySequence(Qt::Key_F6));
-  pauseAction_->setToolTip(tr("Pause or resume the selected run (F6)"));
-  connect(pauseAction_, &QAction::triggered, this, &MainWindow::togglePause);
-
-  stopAction_ = new QAction(tr("S&top"), this);
-  stopAction_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-  stopAction_->setToolTip(tr("Stop the selected run after its current step (Shift+F5)"));
-  connect(stopAction_, &QAction::triggered, this, &MainWindow::stopCurrent);
-
-  openAction_ = new QAction(tr("&Open run folder…"), this);
-  openAction_->setShortcut(QKeySequence::Open);
-  openAction_->setToolTip(tr("Open a run directory and follow it live (Ctrl+O)"));
-  connect(openAction_, &QAction::triggered, this, &MainWindow::openRunDialog);
-
-  removeAction_ = new QAction(tr("&Remove from list"), this);
-  connect(removeAction_, &QAction::triggered, this, [this] {
-    if (current_) runs_->removeRun(current_);
-  });
-  resetLayoutAction_ = new QAction(tr("Reset &layout"), this);
-  pageActions_ = new QActionGroup(this);
+void MainWindow::addPage(Page* page) {
+  pages_.push_back(page);
+  stack_->addWidget(page->widget());
+  // One action per page, in the View menu and on the "Pages" tool bar alike, so shortcut,
+  // check mark and button agree.
+  auto* action = new QAction(page->title(), pageActions_);
+  action->setCheckable(true);
+  action->setData(page->id());
+  if (!page->shortcut().isEmpty()) action->setShortcut(page->shortcut());
+  connect(action, &QAction::triggered, this, [this, id = page->id()] { showPage(id); });
 }
 
 void MainWindow::createMenus() {
+  auto* open = new QAction(tr("&Open run folder…"), this);
+  open->setShortcut(QKeySequence::Open);
+  open->setToolTip(tr("Open a run directory and follow it live (Ctrl+O)"));
+  connect(open, &QAction::triggered, this, &MainWindow::openRunDialog);
+
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(openAction_);
+  file->addAction(open);
   file->addAction(tr("Runs &folder…"), this, &MainWindow::chooseRunsFolder);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-  QMenu* run = menuBar()->addMenu(tr("&Run"));
-  run->addAction(startAction_);
-  run->addAction(pauseAction_);
-  run->addAction(stopAction_);
-  run->addSeparator();
-  run->addAction(removeAction_);
+  for (Page* page : pages_)
+    for (QMenu* menu : page->menus()) menuBar()->addMenu(menu);
 
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->setObjectName(QStringLiteral("viewMenu"));
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  viewMenu_->setObjectName(QStringLiteral("viewMenu"));
+  const QList<QAction*> pageActions = pageActions_->actions();  // in pages_' order
+  for (qsizetype i = 0; i < pages_.size(); ++i) {
+    viewMenu_->addAction(pageActions[i]);
+    addPanelsMenu(pages_[i]);
+  }
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About"), this, [this] {
@@ -117,124 +98,55 @@ void MainWindow::createMenus() {
                            .arg(QApplication::applicationVersion()));
   });
 
-  QToolBar* bar = addToolBar(tr("Run"));
-  bar->setObjectName(QStringLiteral("runToolBar"));
-  bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  bar->addAction(startAction_);
-  bar->addAction(pauseAction_);
-  bar->addAction(stopAction_);
-  bar->addSeparator();
-  bar->addAction(openAction_);
+  QToolBar* runBar = addToolBar(tr("Run"));
+  runBar->setObjectName(QStringLiteral("runToolBar"));
+  runBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  for (Page* page : pages_) runBar->addActions(page->toolBarActions());
+  runBar->addSeparator();
+  runBar->addAction(open);
+
+  QToolBar* pagesBar = addToolBar(tr("Pages"));
+  pagesBar->setObjectName(QStringLiteral("pagesToolBar"));
+  pagesBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  pagesBar->addActions(pageActions_->actions());
 }
 
-void MainWindow::addPage(const QString& id, const QString& title, QWidget* page, const QKeySequence& shortcut) {
-  pages_.insert(id, page);
-  stack_->addWidget(page);
-  auto* action = new QAction(title, pageActions_);
-  action->setCheckable(true);
-  action->setData(id);
-  if (!shortcut.isEmpty()) action->setShortcut(shortcut);
-  connect(action, &QAction::triggered, this, [this, id] { showPage(id); });
-  QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("viewMenu"));
-  view->addAction(action);
-  if (auto* pageWindow = qobject_cast<QMainWindow*>(page)) {
-    // The page's docks can be shown again from the View menu after being closed.
-    QMenu* docks = view->addMenu(tr("%1 panels").arg(QString(title).remove(QLatin1Char('&'))));
-    for (auto* dock : pageWindow->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
-      docks->addAction(dock->toggleViewAction());
-    if (page == trainPage_) {
-      docks->addSeparator();
-      docks->addAction(resetLayoutAction_);
-      connect(resetLayoutAction_, &QAction::triggered, trainPage_, &TrainPage::resetLayout);
-    }
-  }
-  if (pages_.size() == 1) showPage(id);
+void MainWindow::addPanelsMenu(Page* page) {
+  const QList<QDockWidget*> docks = page->docks();
+  if (docks.isEmpty()) return;
+  // The page's docks can be shown again from here after being closed.
+  QMenu* menu = viewMenu_->addMenu(tr("%1 panels").arg(QString(page->title()).remove(QLatin1Char('&'))));
+  for (QDockWidget* dock : docks) menu->addAction(dock->toggleViewAction());
+  menu->addSeparator();
+  menu->addAction(tr("Reset &layout"), this, [page] { page->resetLayout(); });
 }
 
 bool MainWindow::showPage(const QString& id) {
-  QWidget* page = pages_.value(id);
-  if (!page) return false;
-  stack_->setCurrentWidget(page);
-  for (QAction* a : pageActions_->actions()) a->setChecked(a->data().toString() == id);
+  for (Page* page : pages_) {
+    if (page->id() != id) continue;
+    stack_->setCurrentWidget(page->widget());
+    for (QAction* a : pageActions_->actions()) a->setChecked(a->data().toString() == id);
+    return true;
+  }
+  return false;
+}
+
+QString MainWindow::currentPageId() const {
+  for (Page* page : pages_)
+    if (page->widget() == stack_->currentWidget()) return page->id();
+  return {};
+}
+
+bool MainWindow::applyOptions(const AppOptions& options, QString* error) {
+  if (!options.runsDir.isEmpty()) runs_->setRunsFolder(options.runsDir);
+  for (const QString& dir : options.openRunDirs)
+    if (!openRunDirectory(dir, error)) return false;
+  // Pages load files and run folders on workers and show their progress themselves.
+  for (Page* page : pages_)
+    if (!page->applyOptions(options, error)) return false;
+  if (!options.page.isEmpty()) showPage(options.page);
+  if (!options.screenshot.isEmpty()) scheduleScreenshot(options.screenshot, options.screenshotAfter);
   return true;
-}
-
-QString MainWindow::currentPageId() const { return pages_.key(stack_->currentWidget()); }
-
-void MainWindow::connectRuns() {
-  Dashboard* dash = trainPage_->dashboard();
-  RunList* list = trainPage_->runList();
-  RunPanel* panel = trainPage_->runPanel();
-
-  connect(runs_, &RunManager::sessionAdded, this, [this, dash, list](RunSession* s) {
-    dash->addRun(s);
-    list->addRun(s);
-    list->setCurrentRun(s);  // the newest run is the one to watch
-    setCurrentRun(s);
-  });
-  connect(runs_, &RunManager::sessionRemoved, this, [dash, list](RunSession* s) {
-    dash->removeRun(s);
-    list->removeRun(s);
-  });
-  connect(runs_, &RunManager::sessionStateChanged, this, [this, list](RunSession* s) {
-    list->refresh(s);
-    if (s == current_) {
-      status_->refresh();
-      updateActions();
-    }
-  });
-  connect(runs_, &RunManager::deltasReady, this, [this, dash, list](const QList<SessionDelta>& batch) {
-    dash->apply(batch);
-    for (const auto& sd : batch) list->refresh(sd.session);
-    status_->refresh();
-    updateActions();
-  });
-  connect(runs_, &RunManager::allThreadsFinished, this, [this] {
-    if (closeRequested_) close();
-  });
-  connect(list, &RunList::currentRunChanged, this, &MainWindow::setCurrentRun);
-  connect(list, &RunList::pauseRequested, this, [](RunSession* s) { s->pause(); });
-  connect(list, &RunList::resumeRequested, this, [](RunSession* s) { s->resume(); });
-  connect(list, &RunList::stopRequested, this, [](RunSession* s) { s->stop(); });
-  connect(list, &RunList::removeRequested, this, [this](RunSession* s) { runs_->removeRun(s); });
-  connect(panel, &RunPanel::startRequested, this, [this](const nlohmann::json& config, const QString& label) {
-    QString error;
-    if (!runs_->startRun(config, label, &error)) {
-      status_->stateLabel()->setText(tr("Cannot start: %1").arg(error));
-      QMessageBox::warning(this, tr("Cannot start the run"), error);
-    }
-  });
-  connect(panel->form(), &RunForm::validityChanged, this, &MainWindow::updateActions);
-}
-
-void MainWindow::setCurrentRun(RunSession* s) {
-  current_ = s;
-  trainPage_->dashboard()->setCurrentRun(s);
-  status_->showRun(s);
-  updateActions();
-}
-
-void MainWindow::updateActions() {
-  startAction_->setEnabled(trainPage_->runPanel()->canStart());
-  const RunState st = current_ ? current_->state() : RunState::Finished;
-  const bool training = current_ && !current_->isFollowing();
-  pauseAction_->setEnabled(training && (st == RunState::Running || st == RunState::Paused));
-  pauseAction_->setText(st == RunState::Paused ? tr("&Resume") : tr("&Pause"));
-  stopAction_->setEnabled(current_ && isActive(st) && st != RunState::Stopping);
-  stopAction_->setText(current_ && current_->isFollowing() ? tr("S&top following") : tr("S&top"));
-  removeAction_->setEnabled(current_ != nullptr);
-}
-
-void MainWindow::startFromPanel() { trainPage_->runPanel()->requestStart(); }
-
-void MainWindow::togglePause() {
-  if (!current_) return;
-  if (current_->state() == RunState::Paused) current_->resume();
-  else current_->pause();
-}
-
-void MainWindow::stopCurrent() {
-  if (current_) current_->stop();
 }
 
 void MainWindow::openRunDialog() {
@@ -251,34 +163,11 @@ void MainWindow::chooseRunsFolder() {
   QSettings().setValue(QStringLiteral("runs/folder"), dir);
 }
 
-bool MainWindow::startPreset(const QString& presetId, const QStringList& overrides, QString* error) {
-  RunPanel* panel = trainPage_->runPanel();
-  if (!panel->selectPreset(presetId)) {
-    *error = tr("--preset: unknown preset '%1' (known: %2)").arg(presetId, panel->catalog().ids().join(QStringLiteral(", ")));
-    return false;
-  }
-  if (const QString e = panel->applyOverrides(overrides); !e.isEmpty()) {
-    *error = tr("preset %1: %2").arg(presetId, e);
-    return false;
-  }
-  if (!panel->canStart()) {
-    *error = tr("preset %1: %2").arg(presetId, panel->form()->validationError());
-    return false;
-  }
-  const int before = runs_->sessions().size();
-  panel->requestStart();
-  if (runs_->sessions().size() == before) {
-    *error = tr("preset %1: the run could not be started (runs folder %2)").arg(presetId, runs_->runsFolder());
-    return false;
-  }
-  return true;
-}
-
 bool MainWindow::openRunDirectory(const QString& runDir, QString* error) { return runs_->followRun(runDir, error) != nullptr; }
 
 bool MainWindow::saveScreenshot(const QString& path, QString* error) {
   runs_->flush();
-  trainPage_->dashboard()->replotNow();
+  for (Page* page : pages_) page->beforeScreenshot();
   const QFileInfo fi(path);
   if (!fi.absoluteDir().exists() && !QDir().mkpath(fi.absolutePath())) {
     *error = tr("%1: cannot create the folder").arg(path);
@@ -297,13 +186,9 @@ void MainWindow::scheduleScreenshot(const QString& path, double seconds) {
     QString error;
     const bool ok = saveScreenshot(path, &error);
     if (!ok) qWarning("%s", qPrintable(error));
-    finishAndExit(ok ? 0 : 1);
+    exitCode_ = ok ? 0 : 1;
+    close();
   });
-}
-
-void MainWindow::finishAndExit(int code) {
-  exitCode_ = code;
-  close();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -312,7 +197,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     // close when the last thread has finished; the GUI stays responsive meanwhile.
     closeRequested_ = true;
     runs_->stopAll();
-    status_->stateLabel()->setText(tr("Stopping runs before closing…"));
+    status_->showMessage(tr("Stopping runs before closing…"));
     event->ignore();
     return;
   }
@@ -329,38 +214,15 @@ void MainWindow::restoreSettings() {
     if (!folder.isEmpty()) runs_->setRunsFolder(folder);
   }
   if (!restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray())) resize(1600, 1000);
-  trainPage_->restoreLayout(s.value(QStringLiteral("trainPage/layout")).toByteArray());
-  showPage(s.value(QStringLiteral("mainWindow/page"), QStringLiteral("train")).toString());
+  for (Page* page : pages_) page->restoreSettings(s);
+  if (!showPage(s.value(QStringLiteral("mainWindow/page")).toString())) showPage(pages_.front()->id());
 }
 
 void MainWindow::saveSettings() {
   QSettings s;
   s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
-  s.setValue(QStringLiteral("trainPage/layout"), trainPage_->saveLayout());
+  for (Page* page : pages_) page->saveSettings(s);
   s.setValue(QStringLiteral("mainWindow/page"), currentPageId());
-}
-
-void MainWindow::queryDevices() {
-  // With CUDA the first query creates a context (seconds): never on the GUI thread.
-  auto* watcher = new QFutureWatcher<std::vector<DeviceInfo>>(this);
-  connect(watcher, &QFutureWatcher<std::vector<DeviceInfo>>::finished, this, [this, watcher] {
-    const std::vector<DeviceInfo> devices = watcher->result();
-    watcher->deleteLater();
-    std::vector<DeviceChoice> choices;
-    for (const DeviceInfo& d : devices) {
-      const bool cuda = d.id.rfind("cuda", 0) == 0;
-      // The config names "cuda" (LibTorch's current device), so one GPU entry is offered.
-      if (cuda && std::any_of(choices.begin(), choices.end(), [](const DeviceChoice& c) { return c.configValue == QLatin1String("cuda"); }))
-        continue;
-      QString label = QString::fromStdString(d.name);
-      if (cuda && d.freeBytes >= 0)
-        label += tr(" — %1 free of %2").arg(QString::fromStdString(formatBytes(d.freeBytes)), QString::fromStdString(formatBytes(d.totalBytes)));
-      choices.push_back({cuda ? QStringLiteral("cuda") : QStringLiteral("cpu"), label});
-    }
-    trainPage_->runPanel()->form()->setDevices(choices);
-    status_->setDevices(devices);
-  });
-  watcher->setFuture(QtConcurrent::run([] { return availableDevices(); }));
 }
 
 }  // namespace lwb::app

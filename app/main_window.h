@@ -1,25 +1,24 @@
-// The main window is a coordinator: it hosts pages (the Train dashboard now; Clip Lab,
-// Checkpoint Inspector and Compare later, issue 6) in a stack, owns the RunManager, and
-// wires the run panel, run list, dashboard and status bar to it. It holds no plotting or
-// training logic of its own.
+// The main window is a coordinator: it owns the services pages are given (RunManager,
+// status bar, device query, presets), registers the pages (app/pages/page_registry.h) in a
+// stack, and builds the menu bar, the View menu, the tool bars and the page shortcuts from
+// the Page interface. Command-line entry points reach pages through that interface too. It
+// holds no plotting or training logic, and never reaches into a page's children.
 #pragma once
 
-#include "app/pages/workbench_pages.h"
+#include "app/page.h"
 
+#include <QList>
 #include <QMainWindow>
-#include <QMap>
-#include <QPointer>
 
-class QAction;
 class QActionGroup;
 class QStackedWidget;
 
 namespace lwb::app {
 
+struct AppOptions;
+class DeviceQuery;
 class RunManager;
-class RunSession;
 class StatusPanel;
-class TrainPage;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -28,39 +27,26 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Pages, by id ("train"; later "cliplab", "inspector", "compare"): a View-menu entry
-  // with `shortcut`, and showPage() for the command line's --page.
-  void addPage(const QString& id, const QString& title, QWidget* page, const QKeySequence& shortcut = {});
+  const QList<Page*>& pages() const { return pages_; }
+  // The page of type P (tests, benchmarks), or nullptr.
+  template <class P>
+  P* page() const {
+    for (Page* p : pages_)
+      if (auto* found = dynamic_cast<P*>(p)) return found;
+    return nullptr;
+  }
   bool showPage(const QString& id);
   QString currentPageId() const;
-  QStringList pageIds() const { return pages_.keys(); }
 
-  // Command-line entry points. Each returns false and sets *error for bad input.
-  bool startPreset(const QString& presetId, const QStringList& overrides, QString* error);
-  bool openRunDirectory(const QString& runDir, QString* error);
-  // Renders the window to `path` after `seconds`, then closes (stopping runs) and exits
-  // the event loop with 0 (saved) or 1 (not saved).
-  void scheduleScreenshot(const QString& path, double seconds);
-  bool saveScreenshot(const QString& path, QString* error);
+  // The command line: --runs-dir and --open here, each page's own options (--preset,
+  // --inspect, --compare, …), then --page and --screenshot. False (and *error) for input a
+  // page refuses.
+  bool applyOptions(const AppOptions& options, QString* error);
 
   RunManager* runs() const { return runs_; }
-  TrainPage* trainPage() const { return trainPage_; }
   StatusPanel* statusPanel() const { return status_; }
-  // Clip Lab, Checkpoint Inspector and Compare (issue 6; app/pages/workbench_pages.h).
-  const pages::WorkbenchPages& workbenchPages() const { return workbenchPages_; }
-  QAction* startAction() const { return startAction_; }
-  QAction* pauseAction() const { return pauseAction_; }
-  QAction* stopAction() const { return stopAction_; }
-  QAction* openAction() const { return openAction_; }
   // The exit code a screenshot run asked for (-1: none).
   int requestedExitCode() const { return exitCode_; }
-
- public Q_SLOTS:
-  void startFromPanel();
-  void togglePause();
-  void stopCurrent();
-  void openRunDialog();
-  void chooseRunsFolder();
 
  Q_SIGNALS:
   // Emitted when a close has been accepted (after runs have stopped).
@@ -70,30 +56,26 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
-  void createActions();
   void createMenus();
-  void connectRuns();
-  void queryDevices();
-  void setCurrentRun(RunSession* session);
-  void updateActions();
+  void addPage(Page* page);
+  void addPanelsMenu(Page* page);
+  void openRunDialog();
+  void chooseRunsFolder();
+  bool openRunDirectory(const QString& runDir, QString* error);
+  // Renders the window to `path` after `seconds`, then closes (stopping runs) and exits
+  // the event loop with 0 (saved) or 1 (not saved).
+  void scheduleScreenshot(const QString& path, double seconds);
+  bool saveScreenshot(const QString& path, QString* error);
   void restoreSettings();
   void saveSettings();
-  void finishAndExit(int code);
 
   RunManager* runs_ = nullptr;
-  TrainPage* trainPage_ = nullptr;
   StatusPanel* status_ = nullptr;
+  DeviceQuery* devices_ = nullptr;
   QStackedWidget* stack_ = nullptr;
-  QMap<QString, QWidget*> pages_;
+  QList<Page*> pages_;
   QActionGroup* pageActions_ = nullptr;
-  pages::WorkbenchPages workbenchPages_;
-  QPointer<RunSession> current_;
-  QAction* startAction_ = nullptr;
-  QAction* pauseAction_ = nullptr;
-  QAction* stopAction_ = nullptr;
-  QAction* openAction_ = nullptr;
-  QAction* removeAction_ = nullptr;
-  QAction* resetLayoutAction_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
   bool closeRequested_ = false;
   int exitCode_ = -1;  // >= 0: exit the event loop with it once closed
 };

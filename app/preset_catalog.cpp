@@ -45,7 +45,6 @@ PresetCatalog PresetCatalog::load() {
 
 PresetCatalog PresetCatalog::loadFrom(const QString& folder) {
   PresetCatalog c;
-  c.folder_ = folder;
   const QDir dir(folder);
   // A disk folder resources/presets sits two levels below the repository root; for the
   // built-in copy the source tree (if still there) or the working directory stands in.

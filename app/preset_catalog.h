@@ -27,7 +27,6 @@ class PresetCatalog {
 
   QStringList ids() const;
   const Preset* find(const QString& id) const;
-  QString folder() const { return folder_; }
   QStringList problems() const { return problems_; }
 
   // Presets' data paths are relative to the repository root. Returns an absolute path:
@@ -38,7 +37,7 @@ class PresetCatalog {
   nlohmann::json withResolvedPaths(const nlohmann::json& config) const;
 
  private:
-  QString folder_, repoRoot_;
+  QString repoRoot_;
   std::vector<Preset> presets_;
   QStringList problems_;
 };

@@ -1,5 +1,6 @@
 #include "app/run_list.h"
 
+#include "app/run_manager.h"
 #include "app/run_session.h"
 
 #include <QDesktopServices>
@@ -29,7 +30,7 @@ QIcon swatch(const QColor& color) {
 
 }  // namespace
 
-RunList::RunList(QWidget* parent) : QWidget(parent) {
+RunList::RunList(RunManager* runs, QWidget* parent) : QWidget(parent), runs_(runs) {
   tree_ = new QTreeWidget(this);
   tree_->setObjectName(QStringLiteral("runTree"));
   tree_->setColumnCount(ColumnCount);
@@ -43,9 +44,17 @@ RunList::RunList(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tree_);
   connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-    Q_EMIT currentRunChanged(items_.key(item, nullptr));
+    if (runs_) runs_->setCurrentRun(items_.key(item, nullptr));
   });
   connect(tree_, &QTreeWidget::customContextMenuRequested, this, &RunList::showContextMenu);
+
+  connect(runs, &RunManager::sessionAdded, this, &RunList::addRun);
+  connect(runs, &RunManager::sessionRemoved, this, &RunList::removeRun);
+  connect(runs, &RunManager::sessionStateChanged, this, &RunList::refresh);
+  connect(runs, &RunManager::deltasReady, this, [this](const QList<SessionDelta>& batch) {
+    for (const auto& sd : batch) refresh(sd.session);
+  });
+  connect(runs, &RunManager::currentRunChanged, this, &RunList::setCurrentRun);
 }
 
 void RunList::addRun(RunSession* s) {
@@ -83,22 +92,22 @@ void RunList::setCurrentRun(RunSession* s) {
   if (QTreeWidgetItem* item = items_.value(s)) tree_->setCurrentItem(item);
 }
 
-RunSession* RunList::currentRun() const { return items_.key(tree_->currentItem(), nullptr); }
-
 void RunList::showContextMenu(const QPoint& pos) {
   RunSession* s = items_.key(tree_->itemAt(pos), nullptr);
   if (!s) return;
   QMenu menu(this);
   const RunState st = s->state();
   if (!s->isFollowing()) {
-    menu.addAction(tr("Pause"), this, [this, s] { Q_EMIT pauseRequested(s); })->setEnabled(st == RunState::Running);
-    menu.addAction(tr("Resume"), this, [this, s] { Q_EMIT resumeRequested(s); })->setEnabled(st == RunState::Paused);
+    menu.addAction(tr("Pause"), this, [s] { s->pause(); })->setEnabled(st == RunState::Running);
+    menu.addAction(tr("Resume"), this, [s] { s->resume(); })->setEnabled(st == RunState::Paused);
   }
-  menu.addAction(s->isFollowing() ? tr("Stop following") : tr("Stop"), this, [this, s] { Q_EMIT stopRequested(s); })
+  menu.addAction(s->isFollowing() ? tr("Stop following") : tr("Stop"), this, [s] { s->stop(); })
       ->setEnabled(isActive(st) && st != RunState::Stopping);
   menu.addSeparator();
   menu.addAction(tr("Open run folder"), this, [s] { QDesktopServices::openUrl(QUrl::fromLocalFile(s->runDir())); });
-  menu.addAction(tr("Remove from list"), this, [this, s] { Q_EMIT removeRequested(s); });
+  menu.addAction(tr("Remove from list"), this, [this, s] {
+    if (runs_) runs_->removeRun(s);
+  });
   menu.exec(tree_->viewport()->mapToGlobal(pos));
 }
 

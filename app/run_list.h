@@ -1,9 +1,11 @@
 // The run list: one row per run in its colour, with state, progress, speed and where it
-// writes. Selecting a row makes that run current (status bar, σmax lines, f(σ)); the
-// context menu pauses, resumes, stops, removes or reveals a run.
+// writes. The selected row is the RunManager's current run (status bar, σmax lines, f(σ));
+// the context menu pauses, resumes, stops, removes or reveals a run. It follows the
+// RunManager by itself.
 #pragma once
 
 #include <QHash>
+#include <QPointer>
 #include <QWidget>
 
 class QTreeWidget;
@@ -11,31 +13,25 @@ class QTreeWidgetItem;
 
 namespace lwb::app {
 
+class RunManager;
 class RunSession;
 
 class RunList : public QWidget {
   Q_OBJECT
 
  public:
-  explicit RunList(QWidget* parent = nullptr);
+  explicit RunList(RunManager* runs, QWidget* parent = nullptr);
 
+  void setCurrentRun(RunSession* session);
+  QTreeWidget* tree() const { return tree_; }
+
+ private:
   void addRun(RunSession* session);
   void removeRun(RunSession* session);
   void refresh(RunSession* session);  // state, step, speed
-  void setCurrentRun(RunSession* session);
-  RunSession* currentRun() const;
-  QTreeWidget* tree() const { return tree_; }
-
- Q_SIGNALS:
-  void currentRunChanged(lwb::app::RunSession* session);
-  void pauseRequested(lwb::app::RunSession* session);
-  void resumeRequested(lwb::app::RunSession* session);
-  void stopRequested(lwb::app::RunSession* session);
-  void removeRequested(lwb::app::RunSession* session);
-
- private:
   void showContextMenu(const QPoint& pos);
 
+  QPointer<RunManager> runs_;  // the window deletes its runs before its pages
   QTreeWidget* tree_ = nullptr;
   QHash<RunSession*, QTreeWidgetItem*> items_;
 };

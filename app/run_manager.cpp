@@ -76,6 +76,7 @@ RunSession* RunManager::addSession(const QString& label, const QString& runDir) 
   });
   sessions_.push_back(s);
   Q_EMIT sessionAdded(s);
+  setCurrentRun(s);  // the newest run is the one to watch
   return s;
 }
 
@@ -111,6 +112,8 @@ void RunManager::removeRun(RunSession* session) {
   sessions_.removeAll(session);
   dirty_.remove(session);
   Q_EMIT sessionRemoved(session);
+  // The run list has moved its selection to a neighbour by now, if it had one.
+  if (current_ == session) setCurrentRun(nullptr);
   if (session->threadRunning()) {
     // Deleted once its thread has wound down, never waited for on the GUI thread.
     disconnect(session, nullptr, this, nullptr);
@@ -124,16 +127,10 @@ void RunManager::removeRun(RunSession* session) {
   }
 }
 
-RunSession* RunManager::session(const QString& id) const {
-  for (RunSession* s : sessions_)
-    if (s->id() == id) return s;
-  return nullptr;
-}
-
-bool RunManager::anyActive() const {
-  for (RunSession* s : sessions_)
-    if (isActive(s->state())) return true;
-  return false;
+void RunManager::setCurrentRun(RunSession* session) {
+  if (session == current_) return;
+  current_ = session;
+  Q_EMIT currentRunChanged(session);
 }
 
 bool RunManager::anyThreadRunning() const {

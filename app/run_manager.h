@@ -1,5 +1,7 @@
 // The app's runs: starts training runs and follows run directories, gives each a colour,
-// and coalesces their live data (ARCHITECTURE.md "Threading"): a session's payload-free
+// keeps which one is current (the run list's selection, which the dashboard's single-run
+// plots, the status bar and the Run actions follow; a new run becomes current), and
+// coalesces their live data (ARCHITECTURE.md "Threading"): a session's payload-free
 // dataReady() only marks it dirty and starts ONE single-shot throttle timer if it is not
 // already running (never restarted per event); when it fires, every dirty session's
 // mailbox is swapped out and deltasReady() is emitted once, so the dashboard replots at
@@ -10,6 +12,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 
@@ -47,19 +50,17 @@ class RunManager : public QObject {
   RunSession* startRun(const nlohmann::json& config, const QString& label, QString* error);
   // Follows an existing run directory (finished or still being written).
   RunSession* followRun(const QString& runDir, QString* error);
-  // A run fed by the caller through session->mailbox() (synthetic data in tests and the
-  // benchmark, or runs a later page loads itself).
+  // A run fed by the caller through session->mailbox() (synthetic data in tests).
   RunSession* addRun(const QString& label, const QString& runDir = QString());
   void removeRun(RunSession* session);  // stops it first
 
   QList<RunSession*> sessions() const { return sessions_; }
-  RunSession* session(const QString& id) const;
-  bool anyActive() const;        // a run is training or being followed
   bool anyThreadRunning() const;
   void stopAll();
 
-  void setReplotInterval(int ms) { throttle_.setInterval(ms); }
-  int replotInterval() const { return throttle_.interval(); }
+  RunSession* currentRun() const { return current_; }
+  void setCurrentRun(RunSession* session);  // nullptr: none
+
   // Takes and publishes pending data now (tests, screenshots).
   void flush();
 
@@ -67,6 +68,7 @@ class RunManager : public QObject {
   void sessionAdded(lwb::app::RunSession* session);
   void sessionRemoved(lwb::app::RunSession* session);  // before deletion
   void sessionStateChanged(lwb::app::RunSession* session);
+  void currentRunChanged(lwb::app::RunSession* session);  // may be nullptr
   // Once per throttle tick, with every session that had data.
   void deltasReady(const QList<lwb::app::SessionDelta>& batch);
   void allThreadsFinished();
@@ -81,6 +83,7 @@ class RunManager : public QObject {
   QSet<RunSession*> dirty_;
   QTimer throttle_;
   QString runsFolder_;
+  QPointer<RunSession> current_;
   int nextIndex_ = 0;
 };
 

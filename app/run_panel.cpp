@@ -10,6 +10,8 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace lwb::app {
 
 RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), catalog_(std::move(catalog)) {
@@ -51,7 +53,10 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
     if (id.isEmpty()) form_->setConfig(run::toJson(run::RunConfig{}));
     else selectPreset(id);
   });
-  connect(form_, &RunForm::validityChanged, this, &RunPanel::showVerdict);
+  connect(form_, &RunForm::validityChanged, this, [this](bool valid, const QString& error) {
+    showVerdict(valid, error);
+    Q_EMIT canStartChanged(valid);
+  });
   connect(start_, &QPushButton::clicked, this, &RunPanel::requestStart);
   // A first launch shows a configuration that can start at once (the engine's defaults
   // need a data file): the small CPU preset when it is there.
@@ -80,6 +85,21 @@ QString RunPanel::applyOverrides(const QStringList& assignments) {
   }
   form_->setConfig(cfg);
   return form_->validationError();
+}
+
+void RunPanel::setDevices(const std::vector<DeviceInfo>& devices) {
+  std::vector<DeviceChoice> choices;
+  for (const DeviceInfo& d : devices) {
+    const bool cuda = d.id.rfind("cuda", 0) == 0;
+    // The config names "cuda" (LibTorch's current device), so one GPU entry is offered.
+    if (cuda && std::any_of(choices.begin(), choices.end(), [](const DeviceChoice& c) { return c.configValue == QLatin1String("cuda"); }))
+      continue;
+    QString label = QString::fromStdString(d.name);
+    if (cuda && d.freeBytes >= 0)
+      label += tr(" — %1 free of %2").arg(QString::fromStdString(formatBytes(d.freeBytes)), QString::fromStdString(formatBytes(d.totalBytes)));
+    choices.push_back({cuda ? QStringLiteral("cuda") : QStringLiteral("cpu"), label});
+  }
+  form_->setDevices(choices);
 }
 
 QString RunPanel::runLabel() const {

@@ -4,6 +4,7 @@
 
 #include "app/preset_catalog.h"
 #include "app/run_form.h"
+#include "common/device_info.h"
 
 #include <QWidget>
 
@@ -24,7 +25,6 @@ class RunPanel : public QWidget {
   const PresetCatalog& catalog() const { return catalog_; }
   // Loads a preset into the form (data paths resolved); false for an unknown id.
   bool selectPreset(const QString& id);
-  QString presetId() const;  // empty when the form holds the engine defaults
   // Applies "key=value" assignments (config keys, dots for nesting, values as JSON) on
   // top of the form, as lipschitz-cli's --set does. Returns the first error, or empty.
   QString applyOverrides(const QStringList& assignments);
@@ -32,8 +32,9 @@ class RunPanel : public QWidget {
   RunForm* form() const { return form_; }
   QPushButton* startButton() const { return start_; }
   bool canStart() const { return form_->valid(); }
-  // What the run list calls a run started from here.
-  QString runLabel() const;
+  QString validationError() const { return form_->validationError(); }
+  // The devices the form offers (one GPU entry: the config names "cuda").
+  void setDevices(const std::vector<DeviceInfo>& devices);
 
  public Q_SLOTS:
   // Emits startRequested() when the form is valid; otherwise leaves the reason shown.
@@ -41,8 +42,12 @@ class RunPanel : public QWidget {
 
  Q_SIGNALS:
   void startRequested(const nlohmann::json& config, const QString& label);
+  void canStartChanged(bool canStart);
 
  private:
+  QString presetId() const;  // empty when the form holds the engine defaults
+  // What the run list calls a run started from here.
+  QString runLabel() const;
   void showVerdict(bool valid, const QString& error);
 
   PresetCatalog catalog_;

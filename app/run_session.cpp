@@ -98,8 +98,6 @@ void RunSession::stop() {
 
 bool RunSession::threadRunning() const { return thread_ && thread_->isRunning(); }
 
-bool RunSession::waitForThread(int ms) { return !thread_ || thread_->wait(ms); }
-
 double RunSession::progress() const {
   const auto total = history_.totalSteps();
   if (!total || *total <= 0) return -1;

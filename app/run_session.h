@@ -62,9 +62,6 @@ class RunSession : public QObject {
   // GUI thread: swaps the mailbox out (short lock) and folds it into history().
   RunDelta takeDelta();
 
-  // Bounded wait for the thread (tests, exit). True when it has finished.
-  bool waitForThread(int ms);
-
  Q_SIGNALS:
   void dataReady();  // the mailbox has something (payload-free)
   void stateChanged(lwb::app::RunState state);

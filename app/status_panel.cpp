@@ -1,5 +1,6 @@
 #include "app/status_panel.h"
 
+#include "app/run_manager.h"
 #include "app/run_session.h"
 
 #include <QFile>
@@ -28,9 +29,33 @@ qint64 residentBytes() {
 
 QString bytesText(qint64 bytes) { return QString::fromStdString(formatBytes(bytes)); }
 
+// "1:05:03" / "4:07" / "—" for an ETA.
+QString formatDuration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("—");
+  const qint64 s = static_cast<qint64>(std::llround(seconds));
+  if (s >= 3600) return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
 }  // namespace
 
-StatusPanel::StatusPanel(QStatusBar* bar) : QObject(bar) {
+StatusPanel::StatusPanel(QStatusBar* bar, RunManager* runs) : QObject(bar) {
+  createWidgets(bar);
+  memoryTimer_ = new QTimer(this);
+  memoryTimer_->setInterval(2000);
+  connect(memoryTimer_, &QTimer::timeout, this, &StatusPanel::refreshMemory);
+  memoryTimer_->start();
+  refreshMemory();
+  showRun(runs->currentRun());
+
+  connect(runs, &RunManager::currentRunChanged, this, &StatusPanel::showRun);
+  connect(runs, &RunManager::sessionStateChanged, this, [this](RunSession* s) {
+    if (s == run_) refresh();
+  });
+  connect(runs, &RunManager::deltasReady, this, &StatusPanel::refresh);
+}
+
+void StatusPanel::createWidgets(QStatusBar* bar) {
   state_ = new QLabel(bar);
   state_->setObjectName(QStringLiteral("runStateLabel"));
   state_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -45,20 +70,9 @@ StatusPanel::StatusPanel(QStatusBar* bar) : QObject(bar) {
   bar->addPermanentWidget(progress_);
   bar->addPermanentWidget(device_);
   bar->addPermanentWidget(memory_);
-  memoryTimer_ = new QTimer(this);
-  memoryTimer_->setInterval(2000);
-  connect(memoryTimer_, &QTimer::timeout, this, &StatusPanel::refreshMemory);
-  memoryTimer_->start();
-  refreshMemory();
-  showRun(nullptr);
 }
 
-QString StatusPanel::formatDuration(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("—");
-  const qint64 s = static_cast<qint64>(std::llround(seconds));
-  if (s >= 3600) return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
-  return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-}
+void StatusPanel::showMessage(const QString& text) { state_->setText(text); }
 
 void StatusPanel::setDevices(const std::vector<DeviceInfo>& devices) {
   devices_ = devices;

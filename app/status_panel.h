@@ -1,6 +1,7 @@
 // The status bar: progress of the current run (steps, steps/s, ETA), its state in plain
 // words (a diverged or failed run says why), the device, and memory (this process's
 // resident memory; free GPU memory when LibTorch has CUDA, queried off the GUI thread).
+// It follows the RunManager's current run by itself.
 #pragma once
 
 #include "common/device_info.h"
@@ -17,26 +18,28 @@ class QTimer;
 
 namespace lwb::app {
 
+class RunManager;
 class RunSession;
 
 class StatusPanel : public QObject {
   Q_OBJECT
 
  public:
-  explicit StatusPanel(QStatusBar* bar);
+  StatusPanel(QStatusBar* bar, RunManager* runs);
 
   void setDevices(const std::vector<DeviceInfo>& devices);
-  // Shows this run (nullptr: idle); call again when it changes.
-  void showRun(RunSession* session);
-  void refresh() { showRun(run_); }
+  // A one-line message in place of the run's state until the run next changes
+  // ("Cannot start: …", "Stopping runs before closing…").
+  void showMessage(const QString& text);
 
   QProgressBar* progressBar() const { return progress_; }
   QLabel* stateLabel() const { return state_; }
 
-  // "1:05:03" / "4:07" / "—" for an ETA.
-  static QString formatDuration(double seconds);
-
  private:
+  void createWidgets(QStatusBar* bar);
+  // Shows this run (nullptr: idle).
+  void showRun(RunSession* session);
+  void refresh() { showRun(run_); }
   void refreshMemory();
 
   QPointer<RunSession> run_;

@@ -1,32 +1,167 @@
 #include "app/train_page.h"
 
+#include "app/app_options.h"
 #include "app/dashboard.h"
+#include "app/device_query.h"
 #include "app/run_list.h"
+#include "app/run_manager.h"
 #include "app/run_panel.h"
+#include "app/status_panel.h"
 #include "widgets/plot_view.h"
 
+#include <QAction>
 #include <QDockWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
 #include <QTimer>
 
 #include <algorithm>
 
 namespace lwb::app {
+namespace {
 
-TrainPage::TrainPage(PresetCatalog catalog, QWidget* parent) : QMainWindow(parent) {
+// Kept from before pages had their own settings, so saved layouts survive.
+const QString kLayoutKey = QStringLiteral("trainPage/layout");
+
+}  // namespace
+
+TrainPage::TrainPage(const PageServices& services, QWidget* parent)
+    : QMainWindow(parent), runs_(services.runs), status_(services.status) {
   setObjectName(QStringLiteral("trainPage"));
   // Embedded as a page, not a top-level window.
   setWindowFlags(Qt::Widget);
   setDockNestingEnabled(true);
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
+  createPanels(services);
+  createActions();
+  connectRuns(services);
+  resetLayout();
+  updateActions();
+}
 
-  runPanel_ = new RunPanel(std::move(catalog), this);
-  runList_ = new RunList(this);
-  dashboard_ = new Dashboard(this);
+void TrainPage::createPanels(const PageServices& services) {
+  // The dashboard first: it must have a run's plots before the run list makes it current.
+  dashboard_ = new Dashboard(runs_, this);
+  runPanel_ = new RunPanel(services.presets, this);
+  runList_ = new RunList(runs_, this);
   addDock(QStringLiteral("run_setup"), tr("Run setup"), runPanel_);
   addDock(QStringLiteral("runs"), tr("Runs"), runList_);
   for (const auto& panel : dashboard_->panels()) addDock(panel.id, panel.title, panel.plot);
-  resetLayout();
 }
+
+void TrainPage::createActions() {
+  startAction_ = new QAction(tr("&Start run"), this);
+  startAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_Return)});
+  startAction_->setToolTip(tr("Start training the run panel's configuration (F5)"));
+  connect(startAction_, &QAction::triggered, runPanel_, &RunPanel::requestStart);
+
+  pauseAction_ = new QAction(tr("&Pause"), this);
+  pauseAction_->setShortcut(QKeySequence(Qt::Key_F6));
+  pauseAction_->setToolTip(tr("Pause or resume the selected run (F6)"));
+  connect(pauseAction_, &QAction::triggered, this, [this] {
+    RunSession* s = runs_->currentRun();
+    if (!s) return;
+    if (s->state() == RunState::Paused) s->resume();
+    else s->pause();
+  });
+
+  stopAction_ = new QAction(tr("S&top"), this);
+  stopAction_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+  stopAction_->setToolTip(tr("Stop the selected run after its current step (Shift+F5)"));
+  connect(stopAction_, &QAction::triggered, this, [this] {
+    if (RunSession* s = runs_->currentRun()) s->stop();
+  });
+
+  removeAction_ = new QAction(tr("&Remove from list"), this);
+  connect(removeAction_, &QAction::triggered, this, [this] {
+    if (RunSession* s = runs_->currentRun()) runs_->removeRun(s);
+  });
+
+  runMenu_ = new QMenu(tr("&Run"), this);
+  runMenu_->addAction(startAction_);
+  runMenu_->addAction(pauseAction_);
+  runMenu_->addAction(stopAction_);
+  runMenu_->addSeparator();
+  runMenu_->addAction(removeAction_);
+}
+
+void TrainPage::connectRuns(const PageServices& services) {
+  connect(runPanel_, &RunPanel::startRequested, this, &TrainPage::startRun);
+  connect(runPanel_, &RunPanel::canStartChanged, this, &TrainPage::updateActions);
+  connect(runs_, &RunManager::currentRunChanged, this, &TrainPage::updateActions);
+  connect(runs_, &RunManager::sessionStateChanged, this, [this](RunSession* s) {
+    if (s == runs_->currentRun()) updateActions();
+  });
+  connect(runs_, &RunManager::deltasReady, this, &TrainPage::updateActions);
+  DeviceQuery* devices = services.devices;
+  connect(devices, &DeviceQuery::ready, this, [this, devices] { runPanel_->setDevices(devices->devices()); });
+}
+
+void TrainPage::startRun(const nlohmann::json& config, const QString& label) {
+  QString error;
+  if (!runs_->startRun(config, label, &error)) {
+    status_->showMessage(tr("Cannot start: %1").arg(error));
+    QMessageBox::warning(this, tr("Cannot start the run"), error);
+  }
+}
+
+void TrainPage::updateActions() {
+  const RunSession* current = runs_->currentRun();
+  startAction_->setEnabled(runPanel_->canStart());
+  const RunState st = current ? current->state() : RunState::Finished;
+  const bool training = current && !current->isFollowing();
+  pauseAction_->setEnabled(training && (st == RunState::Running || st == RunState::Paused));
+  pauseAction_->setText(st == RunState::Paused ? tr("&Resume") : tr("&Pause"));
+  stopAction_->setEnabled(current && isActive(st) && st != RunState::Stopping);
+  stopAction_->setText(current && current->isFollowing() ? tr("S&top following") : tr("S&top"));
+  removeAction_->setEnabled(current != nullptr);
+}
+
+bool TrainPage::startPreset(const QString& presetId, const QStringList& overrides, QString* error) {
+  if (!runPanel_->selectPreset(presetId)) {
+    *error = tr("--preset: unknown preset '%1' (known: %2)").arg(presetId, runPanel_->catalog().ids().join(QStringLiteral(", ")));
+    return false;
+  }
+  if (const QString e = runPanel_->applyOverrides(overrides); !e.isEmpty()) {
+    *error = tr("preset %1: %2").arg(presetId, e);
+    return false;
+  }
+  if (!runPanel_->canStart()) {
+    *error = tr("preset %1: %2").arg(presetId, runPanel_->validationError());
+    return false;
+  }
+  const int before = runs_->sessions().size();
+  runPanel_->requestStart();
+  if (runs_->sessions().size() == before) {
+    *error = tr("preset %1: the run could not be started (runs folder %2)").arg(presetId, runs_->runsFolder());
+    return false;
+  }
+  return true;
+}
+
+bool TrainPage::applyOptions(const AppOptions& options, QString* error) {
+  if (options.preset.isEmpty()) return true;
+  if (options.start) return startPreset(options.preset, options.overrides, error);
+  if (!runPanel_->selectPreset(options.preset)) {
+    *error = tr("--preset: unknown preset '%1'").arg(options.preset);
+    return false;
+  }
+  if (const QString e = runPanel_->applyOverrides(options.overrides); !e.isEmpty() && !options.overrides.isEmpty()) {
+    *error = e;
+    return false;
+  }
+  return true;
+}
+
+void TrainPage::saveSettings(QSettings& settings) const { settings.setValue(kLayoutKey, saveState(kLayoutVersion)); }
+
+void TrainPage::restoreSettings(const QSettings& settings) {
+  const QByteArray state = settings.value(kLayoutKey).toByteArray();
+  restored_ = !state.isEmpty() && restoreState(state, kLayoutVersion);
+}
+
+void TrainPage::beforeScreenshot() { dashboard_->replotNow(); }
 
 QDockWidget* TrainPage::addDock(const QString& id, const QString& title, QWidget* content) {
   auto* dock = new QDockWidget(title, this);
@@ -89,13 +224,6 @@ void TrainPage::showEvent(QShowEvent* event) {
   shown_ = true;
   // After the event loop has laid the window out, so width() and height() are final.
   if (!restored_) QTimer::singleShot(0, this, &TrainPage::applyDefaultSizes);
-}
-
-QByteArray TrainPage::saveLayout() const { return saveState(kLayoutVersion); }
-
-bool TrainPage::restoreLayout(const QByteArray& state) {
-  restored_ = !state.isEmpty() && restoreState(state, kLayoutVersion);
-  return restored_;
 }
 
 }  // namespace lwb::app

@@ -96,10 +96,10 @@ Result runHeadless(const nlohmann::json& config, LatencyProbe& probe) {
 }
 
 Result runWithDashboard(MainWindow& w, const nlohmann::json& config, LatencyProbe& probe) {
-  w.trainPage()->runPanel()->form()->setConfig(config);
+  w.page<TrainPage>()->runPanel()->form()->setConfig(config);
   const int before = w.runs()->sessions().size();
   probe.start();
-  w.trainPage()->runPanel()->requestStart();
+  w.page<TrainPage>()->runPanel()->requestStart();
   if (w.runs()->sessions().size() != before + 1) qFatal("dashboard run did not start");
   RunSession* s = w.runs()->sessions().last();
   waitForRuns(*w.runs());
@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
   MainWindow w;
   w.resize(1600, 1000);
   w.show();
-  RunPanel* panel = w.trainPage()->runPanel();
+  RunPanel* panel = w.page<TrainPage>()->runPanel();
   if (!panel->selectPreset(p.value(preset))) qFatal("unknown preset %s", qPrintable(p.value(preset)));
   QStringList overrides = p.values(set);
   if (overrides.isEmpty()) overrides << QStringLiteral("steps=200");

@@ -23,7 +23,6 @@ class BarChartPlot : public PlotView {
   // names and values of equal length (extra entries ignored); replaces the bars.
   void setBars(const QStringList& names, const std::vector<double>& values);
   void setValueLabel(const QString& label);  // y-axis label, e.g. "σ₁"
-  void setBarColor(const QColor& color);
   // Reference line with its label; NaN hides it.
   void setReferenceLine(double value, const QString& label = QString());
   // Emphasises one bar (e.g. the selected table row); -1 clears.
@@ -44,6 +43,7 @@ class BarChartPlot : public PlotView {
   void logScaleChanged() override { dirty_ = true; }
 
  private:
+  void setBarColor(const QColor& color);
   void updateTicks();
 
   QStringList names_;

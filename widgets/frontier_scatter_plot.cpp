@@ -59,18 +59,13 @@ void FrontierScatterPlot::setBinsPerDecade(int bins) {
   dirty_ = true;
 }
 
-void FrontierScatterPlot::setLowerIsBetter(bool lowerIsBetter) {
-  lowerIsBetter_ = lowerIsBetter;
-  dirty_ = true;
-}
-
 std::vector<std::size_t> FrontierScatterPlot::frontierIndices() const {
   std::vector<double> xs, ys;
   for (const ScatterPoint& pt : points_) {
     xs.push_back(pt.x);
     ys.push_back(pt.y);
   }
-  return bestPerLogBin(xs, ys, binsPerDecade_, lowerIsBetter_);
+  return bestPerLogBin(xs, ys, binsPerDecade_);
 }
 
 void FrontierScatterPlot::syncData() {

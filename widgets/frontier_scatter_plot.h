@@ -29,7 +29,6 @@ class FrontierScatterPlot : public PlotView {
   void setAxisLabels(const QString& x, const QString& y);
 
   void setBinsPerDecade(int bins);          // default 4
-  void setLowerIsBetter(bool lowerIsBetter);  // default true (loss)
   // Indices into points() of the highlighted frontier, ordered by x.
   std::vector<std::size_t> frontierIndices() const;
 
@@ -48,7 +47,6 @@ class FrontierScatterPlot : public PlotView {
   QMap<QString, QColor> groupColors_;
   QStringList groupOrder_;
   int binsPerDecade_ = 4;
-  bool lowerIsBetter_ = true;
   bool dirty_ = false;
   QMap<QString, QCPGraph*> groupGraphs_;
   QCPGraph* frontier_ = nullptr;

@@ -66,11 +66,6 @@ void LipschitzBoundPlot::appendBound(const QString& runId, double step, double b
   MultiRunPlot::appendPoint(runId, kBoundKey, step, bound);
 }
 
-void LipschitzBoundPlot::setBoundSeries(const QString& runId, const std::vector<double>& steps,
-                                        const std::vector<double>& bounds) {
-  MultiRunPlot::setSeries(runId, kBoundKey, steps, bounds);
-}
-
 QList<QCPGraph*> LipschitzBoundPlot::createSeriesGraphs(const QString& runId, const QString&) {
   QCPGraph* g = customPlot()->addGraph();
   const RunStyle style = runStyle(runId);
@@ -125,12 +120,6 @@ void LipschitzBoundPlot::setTrace(const QString& runId, qint64 step, const std::
   traces_[runId] = Trace{step, trace};
   for (const TraceFactor& row : trace)
     if (!traceNames_.contains(row.name)) traceNames_ << row.name;
-  traceDirty_ = true;
-}
-
-void LipschitzBoundPlot::clearTraces() {
-  for (auto& [id, t] : traces_) t.rows.clear();
-  traceNames_.clear();
   traceDirty_ = true;
 }
 

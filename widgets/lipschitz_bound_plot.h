@@ -31,12 +31,10 @@ class LipschitzBoundPlot : public MultiRunPlot {
   explicit LipschitzBoundPlot(QWidget* parent = nullptr);
 
   void appendBound(const QString& runId, double step, double bound);
-  void setBoundSeries(const QString& runId, const std::vector<double>& steps, const std::vector<double>& bounds);
 
   // The trace at `step` (the caller's current step) replaces the run's previous trace.
   // Runs' traces are grouped by layer name in first-seen order.
   void setTrace(const QString& runId, qint64 step, const std::vector<TraceFactor>& trace);
-  void clearTraces();
 
   QCPAxisRect* traceAxisRect() const { return traceRect_; }
 

@@ -40,7 +40,7 @@ LossAccuracyPlot::LossAccuracyPlot(QWidget* parent) : MultiRunPlot(parent) {
   addLegendProxy(tr("train"), QPen(grey, 1.4));
   const QCPScatterStyle dot(QCPScatterStyle::ssCircle, 4);
   addLegendProxy(tr("validation"), QPen(grey, 1.6, Qt::DashLine), &dot);
-  accuracyProxy_ = addLegendProxy(tr("accuracy: lighter, right axis"), QPen(grey.lighter(160), 1.4));
+  addLegendProxy(tr("accuracy: lighter, right axis"), QPen(grey.lighter(160), 1.4));
 
   sliderLabel_ = new QLabel(this);
   slider_ = new QSlider(Qt::Horizontal, this);
@@ -88,21 +88,6 @@ void LossAccuracyPlot::setSmoothing(double weight) {
   Q_EMIT smoothingChanged(weight);
 }
 
-void LossAccuracyPlot::setAccuracyVisible(bool visible) {
-  accuracyVisible_ = visible;
-  customPlot()->yAxis2->setVisible(visible);
-  if (visible)
-    accuracyProxy_->addToLegend();
-  else
-    accuracyProxy_->removeFromLegend();
-  for (const auto& [id, s] : allSeries())
-    if (isAccuracy(id.second))
-      for (QCPGraph* g : s->graphs) g->setVisible(visible);
-  // The faint raw graph is hidden when smoothing is off.
-  for (const auto& [id, s] : allSeries())
-    if (s->graphs.size() == 2) styleGraphs(runStyle(id.first), id.second, s->graphs[0], s->graphs[1]);
-}
-
 QList<QCPGraph*> LossAccuracyPlot::createSeriesGraphs(const QString& runId, const QString& key) {
   QCustomPlot* p = customPlot();
   QCPAxis* valueAxis = isAccuracy(key) ? p->yAxis2 : p->yAxis;
@@ -114,17 +99,15 @@ QList<QCPGraph*> LossAccuracyPlot::createSeriesGraphs(const QString& runId, cons
 }
 
 void LossAccuracyPlot::styleGraphs(const RunStyle& style, const QString& key, QCPGraph* raw, QCPGraph* smooth) {
-  const bool visible = accuracyVisible_ || !isAccuracy(key);
   const Qt::PenStyle dash = isValidation(key) ? Qt::DashLine : Qt::SolidLine;
   QColor color = style.color;
   // Accuracy in a lighter shade of the run colour so loss and accuracy read apart.
   if (isAccuracy(key)) color = color.lighter(125);
   raw->setPen(QPen(withAlpha(color, kRawAlpha), 1, dash));
-  raw->setVisible(visible && smoothing_ > 0 && !isValidation(key));
+  raw->setVisible(smoothing_ > 0 && !isValidation(key));
   raw->setName(style.label + QStringLiteral(" · ") + metricTitle(key) + tr(" (raw)"));
   smooth->removeFromLegend();
   smooth->setPen(QPen(color, isValidation(key) ? 1.6 : 1.4, dash));
-  smooth->setVisible(visible);
   smooth->setName(style.label + QStringLiteral(" · ") + metricTitle(key));
   // Validation points are sparse: markers show where they were measured.
   smooth->setScatterStyle(isValidation(key) ? QCPScatterStyle(QCPScatterStyle::ssCircle, 4) : QCPScatterStyle());

@@ -30,9 +30,6 @@ class LossAccuracyPlot : public MultiRunPlot {
   void setSmoothing(double weight);
   double smoothing() const { return smoothing_; }
 
-  // Hide or show the accuracy series (tasks without accuracy, e.g. char LM: keep loss only).
-  void setAccuracyVisible(bool visible);
-
   static QString metricKey(Metric metric);  // "train_loss", "val_loss", "train_acc", "val_acc"
 
  Q_SIGNALS:
@@ -49,13 +46,11 @@ class LossAccuracyPlot : public MultiRunPlot {
   void styleGraphs(const RunStyle& style, const QString& key, QCPGraph* raw, QCPGraph* smooth);
 
   double smoothing_ = 0.6;
-  bool accuracyVisible_ = true;
   QSlider* slider_ = nullptr;
   QLabel* sliderLabel_ = nullptr;
   // The legend explains colours (one entry per run) and line styles (train / validation /
   // accuracy) separately: runs × metrics entries would not fit.
   QMap<QString, QCPGraph*> runProxies_;
-  QCPGraph* accuracyProxy_ = nullptr;
 };
 
 }  // namespace lwb::widgets

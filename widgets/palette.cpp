@@ -1,6 +1,7 @@
 #include "widgets/palette.h"
 
 namespace lwb::widgets {
+namespace {
 
 const QVector<QColor>& okabeItoColors() {
   // Okabe & Ito (2008), "Color Universal Design"; black left out for reference lines.
@@ -16,6 +17,8 @@ const QVector<QColor>& okabeItoColors() {
   };
   return colors;
 }
+
+}  // namespace
 
 QColor runColor(int index) {
   const auto& colors = okabeItoColors();

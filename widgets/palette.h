@@ -7,12 +7,10 @@
 
 namespace lwb::widgets {
 
-// The eight Okabe–Ito colours without black (reserved for reference lines):
-// blue, vermillion, bluish green, orange, reddish purple, sky blue, yellow, grey.
-const QVector<QColor>& okabeItoColors();
-
-// Colour for the index-th run (or layer); wraps around after okabeItoColors().size(),
-// each wrap a little darker so 9+ runs stay distinct. Negative indices are treated as 0.
+// Colour for the index-th run (or layer): the eight Okabe–Ito colours without black
+// (reserved for reference lines) — blue, vermillion, bluish green, orange, reddish purple,
+// sky blue, yellow, grey — then around again, each wrap a little darker so 9+ runs stay
+// distinct. Negative indices are treated as 0.
 QColor runColor(int index);
 
 // The same colour with alpha set (0..255): faint raw series behind smoothed ones, bands.

@@ -9,7 +9,7 @@
 //
 // Data contract: subclasses hand series to setGraphData(); the base keeps the full data,
 // drops non-positive values on log axes (shown as gaps, never a crash), and decimates
-// series of >= decimationThreshold() points per pixel column (decimation.h) for the
+// series of >= setDecimationThreshold() points per pixel column (decimation.h) for the
 // visible x range, redoing it when the view zooms, pans or resizes.
 #pragma once
 
@@ -102,7 +102,6 @@ class PlotView : public QWidget {
 
   // Series with at least this many points are decimated before drawing (default 100000).
   void setDecimationThreshold(std::size_t points);
-  std::size_t decimationThreshold() const { return decimationThreshold_; }
 
   // The context menu (Reset view, Log y, Log x, Save PNG…, Save PDF…, Export CSV…).
   QMenu* createContextMenu(QWidget* parent = nullptr);

@@ -131,14 +131,6 @@ void ScalarMapPlot::setSigmaMin(double sigmaMin) {
   linesDirty_ = true;
 }
 
-void ScalarMapPlot::setIdentityVisible(bool visible) {
-  identity_->setVisible(visible);
-  if (visible)
-    identity_->addToLegend();
-  else
-    identity_->removeFromLegend();
-}
-
 void ScalarMapPlot::updateLines() {
   // Identity over the curves' σ range; σ lines are vertical at σmax, σmin.
   double lo = 0, hi = 1;

@@ -36,7 +36,6 @@ class ScalarMapPlot : public PlotView {
 
   void setSigmaMax(double sigmaMax);  // NaN hides
   void setSigmaMin(double sigmaMin);  // NaN hides
-  void setIdentityVisible(bool visible);
 
  protected:
   void syncData() override;

@@ -83,16 +83,29 @@ SpectrumPlot::RunGraphs& SpectrumPlot::graphsFor(const QString& runId) {
 
 void SpectrumPlot::styleGraphs(const RunStyle& style, RunGraphs& g) {
   const bool single = runIds().size() <= 1;
+  const auto name = [](QCPGraph* graph, const QString& text) {
+    graph->setName(text);
+    if (text.isEmpty()) graph->removeFromLegend();
+    else graph->addToLegend();
+  };
   g.after->setPen(QPen(style.color, 1.6));
   setFastScatter(g.after, QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
-  g.after->setName(single ? tr("after constraint") : style.label);
+  name(g.after, single ? afterName_ : style.label);
   g.before->setPen(QPen(withAlpha(style.color, 150), 1.4, Qt::DashLine));
-  g.before->setName(single ? tr("before constraint") : style.label + tr(" (before)"));
+  name(g.before, single ? beforeName_ : style.label + tr(" (before)"));
   g.before->setVisible(showBefore_);
 }
 
-void SpectrumPlot::restyleRun(const RunStyle&) {
+void SpectrumPlot::restyleAll() {
   for (auto& [id, g] : graphs_) styleGraphs(runStyle(id), g);
+}
+
+void SpectrumPlot::restyleRun(const RunStyle&) { restyleAll(); }
+
+void SpectrumPlot::setCurveNames(const QString& after, const QString& before) {
+  afterName_ = after;
+  beforeName_ = before;
+  restyleAll();
 }
 
 void SpectrumPlot::runRemoved(const QString& runId) {
@@ -105,7 +118,7 @@ void SpectrumPlot::runRemoved(const QString& runId) {
     graphs_.erase(it);
   }
   data_.erase(runId);
-  restyleRun(RunStyle{});
+  restyleAll();
   dirty_ = true;
 }
 
@@ -124,11 +137,6 @@ void SpectrumPlot::addSnapshot(const QString& runId, const QString& layer, qint6
     if (following_ || step_ < 0) step_ = std::max(step_, step);
     dirty_ = true;
   }
-}
-
-void SpectrumPlot::setSnapshots(const QString& runId, const QString& layer,
-                                const std::map<qint64, std::vector<double>>& snapshots) {
-  for (const auto& [step, values] : snapshots) addSnapshot(runId, layer, step, values);
 }
 
 void SpectrumPlot::clearSnapshots() {

@@ -39,8 +39,6 @@ class SpectrumPlot : public MultiRunPlot {
   // the spectrum just before the constraint step (may be empty). Same step again replaces.
   void addSnapshot(const QString& runId, const QString& layer, qint64 step, std::vector<double> after,
                    std::vector<double> before = {});
-  // Many steps of one layer at once: step -> singular values.
-  void setSnapshots(const QString& runId, const QString& layer, const std::map<qint64, std::vector<double>>& snapshots);
   void clearSnapshots();
 
   QStringList layers() const;  // first-seen order
@@ -56,13 +54,16 @@ class SpectrumPlot : public MultiRunPlot {
   void setSigmaMax(double sigmaMax);
   void setSigmaMin(double sigmaMin);
 
-  void setShowBefore(bool on);
-  bool showBefore() const { return showBefore_; }
+  // Legend names of a single run's two curves; by default "after constraint" and "before
+  // constraint" (the dashboard's meaning). The Inspector shows a tensor and what a method
+  // would make of it instead. An empty name keeps that curve out of the legend. With
+  // several runs the curves are named after the runs.
+  void setCurveNames(const QString& after, const QString& before);
+
   // Off for a single matrix with no history (Inspector, Clip Lab): no scrubber, no step.
   void setStepControlsVisible(bool visible);
 
   void setMode(Mode mode);  // Density switches log-x on, Ranked restores linear x
-  Mode mode() const { return mode_; }
   void setDensityBins(int bins);  // default 30
 
  Q_SIGNALS:
@@ -87,6 +88,8 @@ class SpectrumPlot : public MultiRunPlot {
     QCPGraph* before = nullptr;
   };
 
+  void setShowBefore(bool on);  // the "Before constraint" box
+  void restyleAll();
   const Snapshot* shownSnapshot(const QString& runId) const;
   void rebuildGraphs();
   void updateScrubber();
@@ -100,6 +103,8 @@ class SpectrumPlot : public MultiRunPlot {
   qint64 step_ = -1;
   bool following_ = true;
   bool showBefore_ = true;
+  QString afterName_ = tr("after constraint");
+  QString beforeName_ = tr("before constraint");
   bool stepControls_ = true;
   Mode mode_ = Mode::Ranked;
   int densityBins_ = 30;

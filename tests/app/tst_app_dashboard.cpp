@@ -1,9 +1,11 @@
-// The dashboard fed by several runs at once (synthetic data through the mailboxes): every
-// plot shows every run, the single-run plots (σmax lines, f(σ)) follow the current run,
-// and a removed run leaves every plot.
+// The Train page's dashboard fed by several runs at once (synthetic data through the
+// mailboxes): every plot shows every run, the single-run plots (σmax lines, f(σ)) follow
+// the current run (the newest, or the run list's selection), and a removed run leaves
+// every plot. The page is built from its services as the main window builds it.
 #include "app/dashboard.h"
 #include "app/mailbox.h"
-#include "app/run_manager.h"
+#include "app/run_list.h"
+#include "support/train_page_host.h"
 #include "widgets/activation_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
 #include "widgets/loss_accuracy_plot.h"
@@ -11,7 +13,6 @@
 #include "widgets/spectrum_plot.h"
 #include "widgets/weight_norm_plot.h"
 
-#include <QWidget>
 #include <QtTest>
 
 using namespace lwb;
@@ -77,19 +78,15 @@ class TestAppDashboard : public QObject {
 };
 
 void TestAppDashboard::severalRunsReachEveryPlot() {
-  QWidget host;
-  RunManager runs;
-  Dashboard dash(&host);
-  QObject::connect(&runs, &RunManager::sessionAdded, &dash, &Dashboard::addRun);
-  QObject::connect(&runs, &RunManager::sessionRemoved, &dash, &Dashboard::removeRun);
-  QObject::connect(&runs, &RunManager::deltasReady, &dash, &Dashboard::apply);
-  host.resize(1200, 900);
-  host.show();
-  for (const auto& p : dash.panels()) p.plot->setParent(&host), p.plot->resize(500, 300), p.plot->show();
+  test::TrainPageHost host;
+  host.page->resize(1600, 1000);
+  host.page->show();
+  RunManager& runs = *host.runs;
+  Dashboard& dash = *host.page->dashboard();
 
   RunSession* a = runs.addRun(QStringLiteral("mlp"));
   RunSession* b = runs.addRun(QStringLiteral("gpt"));
-  QCOMPARE(dash.currentRun(), a);  // the first run becomes current
+  QCOMPARE(dash.currentRun(), b);  // the newest run is the one to watch
   for (int round = 0; round < 5; ++round) {
     feed(a, QStringLiteral("layers."), 3, 40, 2.0);
     feed(b, QStringLiteral("blocks."), 5, 40, 4.0);
@@ -106,18 +103,24 @@ void TestAppDashboard::severalRunsReachEveryPlot() {
   QCOMPARE(dash.normPlot()->layers().size(), 8);
   QCOMPARE(dash.activationPlot()->blocks().size(), 8);
   QCOMPARE(dash.spectrumPlot()->layers().size(), 8);
-  QCOMPARE(dash.normPlot()->targetMax(), 2.0);
+  QCOMPARE(dash.normPlot()->targetMax(), 4.0);
   QVERIFY(!dash.scalarMapPlot()->curveNames().isEmpty());
 
-  dash.setCurrentRun(b);
+  // Selecting a row in the run list makes that run current.
+  host.page->runList()->setCurrentRun(a);
+  QCOMPARE(runs.currentRun(), a);
+  QCOMPARE(dash.currentRun(), a);
+  QCOMPARE(dash.normPlot()->targetMax(), 2.0);
+  runs.setCurrentRun(b);
   QCOMPARE(dash.normPlot()->targetMax(), 4.0);
   dash.spectrumPlot()->setCurrentLayer(QStringLiteral("blocks.4"));
   dash.spectrumPlot()->setCurrentStep(20);
   dash.replotNow();
 
+  const QString removed = a->id();
   runs.removeRun(a);
   QTest::qWait(50);
-  QVERIFY(!dash.lossPlot()->hasRun(a != nullptr ? QStringLiteral("run-1") : QString()));
+  QVERIFY(!dash.lossPlot()->hasRun(removed));
   QCOMPARE(dash.lossPlot()->runIds(), QStringList{b->id()});
   QCOMPARE(dash.currentRun(), b);
   dash.replotNow();

@@ -10,10 +10,10 @@
 #include "run/results_json.h"
 #include "run/run_directory.h"
 #include "support/test_files.h"
+#include "support/train_page_host.h"
 #include "widgets/loss_accuracy_plot.h"
 
 #include <QTemporaryDir>
-#include <QWidget>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -137,13 +137,10 @@ void TestAppFollow::followsALiveDirectoryThroughTheDashboard() {
   const QString& dir = live.dir;
   run::RunDirectory& writer = live.writer;
 
-  QWidget host;
-  RunManager runs;
-  Dashboard dash(&host);
-  QObject::connect(&runs, &RunManager::sessionAdded, &dash, &Dashboard::addRun);
-  QObject::connect(&runs, &RunManager::deltasReady, &dash, &Dashboard::apply);
+  test::TrainPageHost host;
+  Dashboard& dash = *host.page->dashboard();
   QString error;
-  RunSession* s = runs.followRun(dir, &error);
+  RunSession* s = host.runs->followRun(dir, &error);
   QVERIFY2(s, qPrintable(error));
   QCOMPARE(s->state(), RunState::Following);
   QVERIFY(s->isFollowing());

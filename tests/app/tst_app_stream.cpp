@@ -1,17 +1,17 @@
 // The live-data path of ARCHITECTURE.md "Threading": the app's MetricsSink on a producer
 // thread -> mutex-guarded Mailbox -> one payload-free signal -> RunManager's single-shot
-// throttle -> Dashboard. 10 000 steps streamed through it must all arrive, in order, with
+// throttle -> the Train page's Dashboard (built from its services as the main window builds
+// it). 10 000 steps streamed through it must all arrive, in order, with
 // at most 30 replots per second of wall time (+1 for the last partial interval).
 #include "app/dashboard.h"
 #include "app/mailbox.h"
 #include "app/mailbox_sink.h"
-#include "app/run_manager.h"
+#include "support/train_page_host.h"
 #include "widgets/loss_accuracy_plot.h"
 #include "widgets/spectrum_plot.h"
 #include "widgets/weight_norm_plot.h"
 
 #include <QElapsedTimer>
-#include <QWidget>
 #include <QtTest>
 
 #include <atomic>
@@ -77,14 +77,11 @@ void TestAppStream::mailboxSignalsOncePerSwap() {
 }
 
 void TestAppStream::throttleHoldsWhileTenThousandStepsStream() {
-  QWidget host;
-  RunManager runs;
-  Dashboard dash(&host);
-  QObject::connect(&runs, &RunManager::deltasReady, &dash, &Dashboard::apply);
-  RunSession* s = runs.addRun(QStringLiteral("synthetic"));
-  dash.addRun(s);
-  host.resize(800, 600);
-  host.show();
+  test::TrainPageHost host;
+  Dashboard& dash = *host.page->dashboard();
+  RunSession* s = host.runs->addRun(QStringLiteral("synthetic"));
+  host.page->resize(800, 600);
+  host.page->show();
   QCoreApplication::processEvents();
 
   QSignalSpy refreshes(&dash, &Dashboard::refreshed);
@@ -137,12 +134,9 @@ void TestAppStream::throttleHoldsWhileTenThousandStepsStream() {
 // A debouncing timer (restarted per event) would not fire until the stream stops; the
 // throttle must deliver data while the producer is still posting.
 void TestAppStream::throttleFiresDuringAContinuousStream() {
-  QWidget host;
-  RunManager runs;
-  Dashboard dash(&host);
-  QObject::connect(&runs, &RunManager::deltasReady, &dash, &Dashboard::apply);
-  RunSession* s = runs.addRun(QStringLiteral("stream"));
-  dash.addRun(s);
+  test::TrainPageHost host;
+  Dashboard& dash = *host.page->dashboard();
+  RunSession* s = host.runs->addRun(QStringLiteral("stream"));
   QSignalSpy refreshes(&dash, &Dashboard::refreshed);
   // Steps arrive every ~5 ms for ~1 s: much more often than the 34 ms interval.
   int firstRefreshAtStep = -1;

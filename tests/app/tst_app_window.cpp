@@ -2,6 +2,7 @@
 // data started from the UI, their plots filling, pause / resume / stop, several runs at
 // once, a diverging run reported as such, closing the window mid-run, and the dock
 // layout remembered between launches.
+#include "app/app_options.h"
 #include "app/dashboard.h"
 #include "app/main_window.h"
 #include "app/run_list.h"
@@ -93,7 +94,7 @@ void TestAppWindow::initTestCase() {
 }
 
 RunSession* TestAppWindow::startFromPanel(MainWindow& w, const json& config) {
-  RunPanel* panel = w.trainPage()->runPanel();
+  RunPanel* panel = w.page<TrainPage>()->runPanel();
   panel->form()->setConfig(config);
   if (!panel->canStart()) qWarning("form refused: %s", qPrintable(panel->form()->validationError()));
   const int before = w.runs()->sessions().size();
@@ -111,7 +112,7 @@ void TestAppWindow::startTinyRunFromTheUiAndWatchIt() {
   QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Running, 30000);
 
   // Every plot receives data.
-  Dashboard* dash = w.trainPage()->dashboard();
+  Dashboard* dash = w.page<TrainPage>()->dashboard();
   const QString trainLoss = lwb::widgets::LossAccuracyPlot::metricKey(lwb::widgets::LossAccuracyPlot::Metric::TrainLoss);
   QTRY_VERIFY_WITH_TIMEOUT(dash->lossPlot()->seriesSize(s->id(), trainLoss) >= 4, 30000);
   QTRY_VERIFY_WITH_TIMEOUT(!dash->spectrumPlot()->steps().empty(), 30000);
@@ -124,26 +125,26 @@ void TestAppWindow::startTinyRunFromTheUiAndWatchIt() {
   QTRY_VERIFY(w.statusPanel()->progressBar()->format().contains(QLatin1String("steps/s")));
 
   // Pause: the step count settles and stays put.
-  w.pauseAction()->trigger();
+  w.page<TrainPage>()->pauseAction()->trigger();
   QCOMPARE(s->state(), RunState::Paused);
-  QCOMPARE(w.pauseAction()->text(), QStringLiteral("&Resume"));
+  QCOMPARE(w.page<TrainPage>()->pauseAction()->text(), QStringLiteral("&Resume"));
   const int64_t paused = settledStep(s, 500, 20000);
   QVERIFY(paused > 0);
   QTest::qWait(500);
   QCOMPARE(latestStep(s), paused);
 
   // Resume: it moves again.
-  w.pauseAction()->trigger();
+  w.page<TrainPage>()->pauseAction()->trigger();
   QCOMPARE(s->state(), RunState::Running);
   QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > paused, 30000);
 
   // Stop: a clean end, written to the run directory.
-  w.stopAction()->trigger();
+  w.page<TrainPage>()->stopAction()->trigger();
   QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Stopped, 30000);
   QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 30000);
   QCOMPARE(readStatus(s->runDir()), QStringLiteral("stopped"));
   QVERIFY(w.statusPanel()->stateLabel()->text().contains(QLatin1String("stopped")));
-  QVERIFY(!w.stopAction()->isEnabled());
+  QVERIFY(!w.page<TrainPage>()->stopAction()->isEnabled());
 }
 
 void TestAppWindow::severalRunsAtOnceEachInItsColour() {
@@ -155,8 +156,8 @@ void TestAppWindow::severalRunsAtOnceEachInItsColour() {
   RunSession* b = startFromPanel(w, other);
   QVERIFY(a && b);
   QVERIFY(a->color() != b->color());
-  QCOMPARE(w.trainPage()->runList()->tree()->topLevelItemCount(), 2);
-  Dashboard* dash = w.trainPage()->dashboard();
+  QCOMPARE(w.page<TrainPage>()->runList()->tree()->topLevelItemCount(), 2);
+  Dashboard* dash = w.page<TrainPage>()->dashboard();
   const QString trainLoss = lwb::widgets::LossAccuracyPlot::metricKey(lwb::widgets::LossAccuracyPlot::Metric::TrainLoss);
   QTRY_VERIFY_WITH_TIMEOUT(dash->lossPlot()->seriesSize(a->id(), trainLoss) > 0 && dash->lossPlot()->seriesSize(b->id(), trainLoss) > 0,
                            60000);
@@ -164,7 +165,7 @@ void TestAppWindow::severalRunsAtOnceEachInItsColour() {
   // The newest run is current: σmax lines follow it.
   QCOMPARE(dash->currentRun(), b);
   QTRY_COMPARE(dash->normPlot()->targetMax(), 1.5);
-  w.trainPage()->runList()->setCurrentRun(a);
+  w.page<TrainPage>()->runList()->setCurrentRun(a);
   QCOMPARE(dash->currentRun(), a);
   QVERIFY(a->history().hasConstraint());
   QVERIFY(a->history().constraint().method == lwb::spectral::ConstraintMethod::SpectralSoftCap);
@@ -191,7 +192,7 @@ void TestAppWindow::divergingRunIsReported() {
   QCOMPARE(readStatus(s->runDir()), QStringLiteral("diverged"));
   const QString said = w.statusPanel()->stateLabel()->text();
   QVERIFY2(said.contains(QLatin1String("diverged")) && said.contains(QLatin1String("non-finite")), qPrintable(said));
-  QVERIFY(w.trainPage()->runList()->tree()->topLevelItem(0)->text(1).contains(QLatin1String("diverged")));
+  QVERIFY(w.page<TrainPage>()->runList()->tree()->topLevelItem(0)->text(1).contains(QLatin1String("diverged")));
 }
 
 // A run directory that is not empty is never written into: the run fails with the reason,
@@ -221,19 +222,27 @@ void TestAppWindow::runThatCannotWriteItsDirectoryFails() {
   QTRY_COMPARE_WITH_TIMEOUT(good->state(), RunState::Stopped, 30000);
 }
 
+// --preset ID [--set ...] --start, routed by the window to the Train page.
 void TestAppWindow::presetFromTheCommandLine() {
   MainWindow w;
   w.show();
+  const auto options = [](const QString& preset, const QStringList& overrides) {
+    AppOptions o;
+    o.preset = preset;
+    o.overrides = overrides;
+    o.start = true;
+    return o;
+  };
   QString error;
-  QVERIFY(!w.startPreset(QStringLiteral("no_such_preset"), {}, &error));
+  QVERIFY(!w.applyOptions(options(QStringLiteral("no_such_preset"), {}), &error));
   QVERIFY(error.contains(QLatin1String("unknown preset")) && error.contains(QLatin1String("chars_small_cpu")));
-  QVERIFY(!w.startPreset(QStringLiteral("modular_addition_grokking"), {QStringLiteral("optimizer.lr=-3")}, &error));
+  QVERIFY(!w.applyOptions(options(QStringLiteral("modular_addition_grokking"), {QStringLiteral("optimizer.lr=-3")}), &error));
   QVERIFY2(error.contains(QLatin1String("optimizer.lr")), qPrintable(error));
   QVERIFY(w.runs()->sessions().isEmpty());
-  QVERIFY2(w.startPreset(QStringLiteral("modular_addition_grokking"),
-                         {QStringLiteral("steps=20"), QStringLiteral("modulus=23"), QStringLiteral("model.embed_dim=23"),
-                          QStringLiteral("model.width=32"), QStringLiteral("batch_size=64")},
-                         &error),
+  QVERIFY2(w.applyOptions(options(QStringLiteral("modular_addition_grokking"),
+                                  {QStringLiteral("steps=20"), QStringLiteral("modulus=23"), QStringLiteral("model.embed_dim=23"),
+                                   QStringLiteral("model.width=32"), QStringLiteral("batch_size=64")}),
+                          &error),
            qPrintable(error));
   RunSession* s = w.runs()->sessions().value(0);
   QVERIFY(s);
@@ -267,17 +276,17 @@ void TestAppWindow::layoutIsRememberedBetweenLaunches() {
     MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QDockWidget* acts = w.trainPage()->dock(QStringLiteral("activations"));
+    QDockWidget* acts = w.page<TrainPage>()->dock(QStringLiteral("activations"));
     QVERIFY(acts && acts->isVisible());
     acts->close();
-    w.trainPage()->addDockWidget(Qt::LeftDockWidgetArea, w.trainPage()->dock(QStringLiteral("scalar_map")));
+    w.page<TrainPage>()->addDockWidget(Qt::LeftDockWidgetArea, w.page<TrainPage>()->dock(QStringLiteral("scalar_map")));
     w.close();
   }
   MainWindow again;
   again.show();
   QVERIFY(QTest::qWaitForWindowExposed(&again));
-  QVERIFY(!again.trainPage()->dock(QStringLiteral("activations"))->isVisible());
-  TrainPage* page = again.trainPage();
+  QVERIFY(!again.page<TrainPage>()->dock(QStringLiteral("activations"))->isVisible());
+  TrainPage* page = again.page<TrainPage>();
   QCOMPARE(page->dockWidgetArea(page->dock(QStringLiteral("scalar_map"))), Qt::LeftDockWidgetArea);
   page->resetLayout();
   QVERIFY(page->dock(QStringLiteral("activations"))->isVisible());

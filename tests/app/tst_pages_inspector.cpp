@@ -10,6 +10,7 @@
 #include "app/pages/inspector/what_if_panel.h"
 #include "io/safetensors.h"
 #include "widgets/bar_chart_plot.h"
+#include "widgets/qcp.h"
 #include "widgets/spectrum_plot.h"
 
 #include <QComboBox>
@@ -241,6 +242,15 @@ class TestPagesInspector : public QObject {
     page.show();
     QVERIFY(load(page, kFixtures + QStringLiteral("/mlp_state_dict.pt")));
     QVERIFY(page.selectTensor(QStringLiteral("fc1.weight")));
+    // The legend says what the curves are here (not the dashboard's "after/before constraint").
+    const auto legend = [&page] {
+      QStringList names;
+      QCustomPlot* cp = page.spectrumPlot()->customPlot();
+      for (int i = 0; i < cp->graphCount(); ++i)
+        if (cp->legend->hasItemWithPlottable(cp->graph(i))) names << cp->graph(i)->name();
+      return names;
+    };
+    QCOMPARE(legend(), QStringList{QStringLiteral("σᵢ of fc1.weight")});
     MethodForm* form = page.whatIf()->form();
     form->methodBox()->setCurrentIndex(form->methodBox()->findData(QStringLiteral("spectral_hard_cap")));
     form->implBox()->setCurrentIndex(form->implBox()->findData(QStringLiteral("svd")));
@@ -256,6 +266,7 @@ class TestPagesInspector : public QObject {
       QVERIFY(std::abs(before[i] - t->singularValues[i]) < 1e-9);
       QVERIFY2(std::abs(after[i] - std::min(t->singularValues[i], 1.0)) < 1e-5, qPrintable(QString::number(after[i])));
     }
+    QCOMPARE(legend(), (QStringList{QStringLiteral("fc1.weight now"), QStringLiteral("after the method (what if)")}));
   }
 };
 

@@ -1,14 +1,19 @@
-// Reaching the pages: the command line (--page, --inspect, --compare), the main window's
-// View menu shortcuts and "Pages" toolbar, and the Inspector's "Open in Clip Lab".
+// Reaching the pages: the page registry the window ships (View menu, shortcuts, "Pages"
+// tool bar, panels), the command line (--page, --inspect, --compare), and the Inspector's
+// "Open in Clip Lab".
 #include "app/app_options.h"
 #include "app/main_window.h"
 #include "app/pages/cliplab/cliplab_page.h"
-#include "app/pages/cliplab/matrix_source_panel.h"
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
-#include "app/pages/workbench_pages.h"
+#include "app/pages/page_registry.h"
+#include "app/train_page.h"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QtTest/QtTest>
@@ -62,11 +67,49 @@ class TestPagesReach : public QObject {
              QStringLiteral("cliplab"));
   }
 
+  // What the window registers is the registry, and the View menu is built from each page's
+  // id, title and shortcut, with one "<title> panels" submenu per page that has docks.
+  void viewMenuIsThePageRegistry() {
+    MainWindow w;
+    QStringList ids;
+    for (const Page* p : w.pages()) ids << p->id();
+    QCOMPARE(ids, pages::pageIds());
+    QCOMPARE(ids, (QStringList{QStringLiteral("train"), QStringLiteral("cliplab"), QStringLiteral("inspector"), QStringLiteral("compare")}));
+
+    auto* view = w.menuBar()->findChild<QMenu*>(QStringLiteral("viewMenu"));
+    QVERIFY(view);
+    QSet<QKeySequence> shortcuts;
+    for (Page* p : w.pages()) {
+      QVERIFY2(!p->shortcut().isEmpty() && !shortcuts.contains(p->shortcut()), qPrintable(p->id()));
+      shortcuts.insert(p->shortcut());
+      QAction* entry = nullptr;
+      for (QAction* a : view->actions())
+        if (a->data().toString() == p->id()) entry = a;
+      QVERIFY2(entry, qPrintable(p->id()));
+      QCOMPARE(entry->text(), p->title());
+      QCOMPARE(entry->shortcut(), p->shortcut());
+      if (p->docks().isEmpty()) continue;
+      const QString panels = tr("%1 panels").arg(QString(p->title()).remove(QLatin1Char('&')));
+      QMenu* sub = nullptr;
+      for (QAction* a : view->actions())
+        if (a->menu() && a->text() == panels) sub = a->menu();
+      QVERIFY2(sub, qPrintable(panels));
+      for (QDockWidget* d : p->docks()) QVERIFY(sub->actions().contains(d->toggleViewAction()));
+    }
+    // The other shortcuts of the window stay distinct from the pages'.
+    for (const QKeySequence& k : {QKeySequence(Qt::Key_F5), QKeySequence(Qt::Key_F6), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+                                  QKeySequence(QKeySequence::Open)})
+      QVERIFY(!shortcuts.contains(k));
+    // The Train page's Run menu sits in the menu bar before View.
+    QStringList menus;
+    for (QAction* a : w.menuBar()->actions()) menus << a->text();
+    QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Run"), QStringLiteral("&View"), QStringLiteral("&Help")}));
+  }
+
   void mainWindowHasThePages() {
     MainWindow w;
     w.show();
-    for (const QString& id : pages::pageIds()) QVERIFY2(w.pageIds().contains(id), qPrintable(id));
-    QVERIFY(w.workbenchPages().clipLab && w.workbenchPages().inspector && w.workbenchPages().compare);
+    QVERIFY(w.page<TrainPage>() && w.page<pages::ClipLabPage>() && w.page<pages::InspectorPage>() && w.page<pages::ComparePage>());
     // View menu shortcuts Ctrl+1 … Ctrl+4, and the same actions on the "Pages" toolbar.
     auto* bar = w.findChild<QToolBar*>(QStringLiteral("pagesToolBar"));
     QVERIFY(bar);
@@ -83,17 +126,38 @@ class TestPagesReach : public QObject {
     QCOMPARE(w.currentPageId(), QStringLiteral("inspector"));
   }
 
+  // The window routes command-line entry points to the pages through the Page interface.
+  void commandLineReachesThePages() {
+    MainWindow w;
+    w.show();
+    QTemporaryDir empty;
+    const ParsedOptions parsed = parse({QStringLiteral("--inspect"), kFixture, QStringLiteral("--compare"), empty.path()});
+    QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error));
+    auto* inspector = w.page<pages::InspectorPage>();
+    auto* compare = w.page<pages::ComparePage>();
+    QSignalSpy loaded(inspector, &pages::InspectorPage::loaded);
+    QSignalSpy compared(compare, &pages::ComparePage::runsChanged);
+    QString error;
+    QVERIFY2(w.applyOptions(parsed.options, &error), qPrintable(error));
+    QCOMPARE(w.currentPageId(), QStringLiteral("inspector"));  // --inspect implies it
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
+    QCOMPARE(inspector->inspected().path, kFixture);
+    QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, kTimeoutMs);
+    QVERIFY(w.showPage(QStringLiteral("compare")));
+    QVERIFY(compare->errorText().contains(empty.path()));  // read, and found to hold no run
+  }
+
   void inspectorHandsATensorToTheClipLab() {
     MainWindow w;
     w.show();
-    pages::InspectorPage* inspector = w.workbenchPages().inspector;
+    auto* inspector = w.page<pages::InspectorPage>();
     QSignalSpy loaded(inspector, &pages::InspectorPage::loaded);
     inspector->openFile(kFixture);
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
     QVERIFY(inspector->selectTensor(QStringLiteral("blocks.0.attn.q.weight")));
     Q_EMIT inspector->openInClipLab(inspector->inspected().file, QStringLiteral("blocks.0.attn.q.weight"));
     QCOMPARE(w.currentPageId(), QStringLiteral("cliplab"));
-    pages::ClipLabPage* lab = w.workbenchPages().clipLab;
+    auto* lab = w.page<pages::ClipLabPage>();
     QTRY_VERIFY_WITH_TIMEOUT(lab->matrix() && lab->matrix()->name() == "blocks.0.attn.q.weight", kTimeoutMs);
     QCOMPARE(lab->matrix()->rows(), 4);
     QCOMPARE(lab->matrix()->cols(), 8);

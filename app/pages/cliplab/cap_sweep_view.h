@@ -34,7 +34,6 @@ class CapSweepView : public QWidget {
   const lab::CapSweep& result() const { return result_; }
   void replotNow();
 
-  CurvePlot* sigmaPlot() const { return sigma_; }
   CurvePlot* errorPlot() const { return error_; }
 
  Q_SIGNALS:

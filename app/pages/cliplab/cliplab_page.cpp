@@ -8,6 +8,7 @@
 #include "app/pages/cliplab/ns_steps_view.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/method_form.h"
+#include "app/pages/common/page_frame.h"
 #include "app/pages/common/slider_field.h"
 #include "io/tensor_file.h"
 
@@ -68,7 +69,17 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
   matrixRunner_ = new LatestWins(this);
   updateRunner_ = new LatestWins(this);
   fileRunner_ = new LatestWins(this);
+  QHBoxLayout* top = createPresetBar();
+  QWidget* controls = createControls();
+  QWidget* views = createViews();
+  QSplitter* split = twoPanes(Qt::Horizontal, controls, views, this);
+  split->setStretchFactor(1, 1);
+  setPageLayout(this, top, nullptr, split);
+  connectComputations();
+  onSourceChanged();
+}
 
+QHBoxLayout* ClipLabPage::createPresetBar() {
   presets_ = new QComboBox(this);
   presets_->setObjectName(QStringLiteral("presetBox"));
   presets_->addItem(tr("Lecture presets…"), QString());
@@ -85,6 +96,18 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
   top->addWidget(next);
   top->addWidget(cue_, 1);
 
+  connect(presets_, &QComboBox::activated, this, [this](int i) { applyPreset(presets_->itemData(i).toString()); });
+  const auto step = [this](int delta) {
+    const int i = std::clamp(presets_->currentIndex() + delta, 1, presets_->count() - 1);
+    presets_->setCurrentIndex(i);
+    applyPreset(presets_->itemData(i).toString());
+  };
+  connect(next, &QPushButton::clicked, this, [step] { step(1); });
+  connect(prev, &QPushButton::clicked, this, [step] { step(-1); });
+  return top;
+}
+
+QWidget* ClipLabPage::createControls() {
   source_ = new MatrixSourcePanel(this);
   method_ = new MethodForm(this);
   auto* methodBox = new QGroupBox(tr("Method"), this);
@@ -111,7 +134,10 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setMinimumWidth(left->sizeHint().width() + 24);
+  return scroll;
+}
 
+QWidget* ClipLabPage::createViews() {
   constraint_ = new ConstraintView(this);
   ns_ = new NsStepsView(this);
   sweep_ = new CapSweepView(this);
@@ -121,15 +147,10 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(ns_, tr("Newton–Schulz steps"));
   tabs_->addTab(sweep_, tr("Nested vs ABD"));
   tabs_->addTab(equilibrium_, tr("Equilibrium"));
+  return tabs_;
+}
 
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(scroll);
-  split->addWidget(tabs_);
-  split->setStretchFactor(1, 1);
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(top);
-  layout->addWidget(split, 1);
-
+void ClipLabPage::connectComputations() {
   connect(source_, &MatrixSourcePanel::sourceChanged, this, &ClipLabPage::onSourceChanged);
   connect(source_, &MatrixSourcePanel::openFileRequested, this, &ClipLabPage::openCheckpoint);
   connect(method_, &MethodForm::changed, this, [this] { requestUpdate(); });
@@ -137,14 +158,6 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
     if (waitForRelease_) requestUpdate();
   });
   connect(computeAnyway_, &QPushButton::clicked, this, [this] { requestUpdate(true); });
-  connect(presets_, &QComboBox::activated, this, [this](int i) { applyPreset(presets_->itemData(i).toString()); });
-  const auto step = [this](int delta) {
-    const int i = std::clamp(presets_->currentIndex() + delta, 1, presets_->count() - 1);
-    presets_->setCurrentIndex(i);
-    applyPreset(presets_->itemData(i).toString());
-  };
-  connect(next, &QPushButton::clicked, this, [step] { step(1); });
-  connect(prev, &QPushButton::clicked, this, [step] { step(-1); });
   connect(cancel_, &QPushButton::clicked, this, &ClipLabPage::cancelAll);
   for (LatestWins* r : {matrixRunner_, updateRunner_, fileRunner_}) {
     connect(r, &LatestWins::busyChanged, this, &ClipLabPage::updateStatus);
@@ -153,8 +166,6 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
   connect(matrixRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { source_->setStatus(m, true); });
   connect(fileRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { source_->setStatus(m, true); });
   connect(updateRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { status_->setText(tr("Cannot apply: %1").arg(m)); });
-
-  onSourceChanged();
 }
 
 QStringList ClipLabPage::presetIds() const {

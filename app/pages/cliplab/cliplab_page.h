@@ -5,16 +5,19 @@
 // (LatestWins): a dragged slider never queues stale work and the GUI thread never waits.
 #pragma once
 
+#include "app/page.h"
 #include "io/raw_tensor.h"
 #include "lab/lab.h"
 
 #include <QElapsedTimer>
+#include <QLatin1String>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTabWidget;
@@ -29,11 +32,18 @@ class MatrixSourcePanel;
 class MethodForm;
 class NsStepsView;
 
-class ClipLabPage : public QWidget {
+class ClipLabPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
+  static constexpr QLatin1String kId{"cliplab"};
+
   explicit ClipLabPage(QWidget* parent = nullptr);
+
+  QString id() const override { return kId; }
+  QString title() const override { return tr("Clip &Lab"); }
+  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_2); }
+  QWidget* widget() override { return this; }
 
   // Lecture presets (cliplab_presets.h), by id; false for an unknown id.
   bool applyPreset(const QString& id);
@@ -46,15 +56,12 @@ class ClipLabPage : public QWidget {
 
   lab::LabMatrixPtr matrix() const { return matrix_; }
   void replotNow();
-  void cancelAll();
 
   MatrixSourcePanel* sourcePanel() const { return source_; }
   MethodForm* methodForm() const { return method_; }
   ConstraintView* constraintView() const { return constraint_; }
   NsStepsView* newtonSchulzView() const { return ns_; }
-  CapSweepView* capSweepView() const { return sweep_; }
   EquilibriumView* equilibriumView() const { return equilibrium_; }
-  QTabWidget* tabs() const { return tabs_; }
   LatestWins* matrixRunner() const { return matrixRunner_; }
   LatestWins* updateRunner() const { return updateRunner_; }
 
@@ -63,6 +70,11 @@ class ClipLabPage : public QWidget {
   void updateShown();  // a constraint result reached the plots
 
  private:
+  QHBoxLayout* createPresetBar();
+  QWidget* createControls();
+  QWidget* createViews();
+  void connectComputations();
+  void cancelAll();
   void onSourceChanged();
   // `confirmed`: run even if the estimate says it takes long (the "Compute anyway" button).
   void requestUpdate(bool confirmed = false);

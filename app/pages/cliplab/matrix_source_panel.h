@@ -39,7 +39,6 @@ class MatrixSourcePanel : public QGroupBox {
 
   // Checkpoint source: the file's 2-D floating-point tensors (name, shape text).
   void setCheckpointLayers(const QString& path, const std::vector<std::pair<QString, QString>>& layers);
-  QString checkpointPath() const { return checkpointPath_; }
   QString checkpointLayer() const;
   void selectCheckpointLayer(const QString& name);
 

@@ -29,14 +29,12 @@ class NsStepsView : public QWidget {
 
   void setMatrix(lab::LabMatrixPtr matrix);
   void setSettings(const lab::NsTraceRequest& r);
-  lab::NsTraceRequest settings() const;
   void setStep(int k);
   int step() const;
   // Whether the trace for the current matrix and settings has arrived.
   bool hasTrace() const { return hasTrace_; }
   void replotNow();
 
-  CurvePlot* polynomialPlot() const { return poly_; }
   CurvePlot* rankedPlot() const { return ranked_; }
   LatestWins* runner() const { return runner_; }
 
@@ -47,6 +45,7 @@ class NsStepsView : public QWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
+  lab::NsTraceRequest settings() const;
   void recompute();
   void showStep();
 

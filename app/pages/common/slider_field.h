@@ -22,8 +22,6 @@ class SliderField : public QWidget {
   void setRange(double lo, double hi);
   bool isSliderDown() const;
 
-  QSlider* slider() const { return slider_; }
-  QDoubleSpinBox* spinBox() const { return spin_; }
 
  Q_SIGNALS:
   void valueChanged(double value);  // every slider step and every spin-box edit

@@ -1,6 +1,9 @@
 #include "app/pages/compare/compare_page.h"
 
+#include "app/app_options.h"
+#include "app/pages/common/page_frame.h"
 #include "app/pages/compare/compare_table_model.h"
+#include "app/run_manager.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
 #include "widgets/palette.h"
@@ -51,8 +54,28 @@ Batch loadBatch(const QStringList& dirs) {
 
 }  // namespace
 
-ComparePage::ComparePage(QWidget* parent) : QWidget(parent) {
+ComparePage::ComparePage(RunManager* sessionRuns, QWidget* parent) : QWidget(parent), sessionRuns_(sessionRuns) {
   setObjectName(QStringLiteral("comparePage"));
+  QHBoxLayout* bar = createButtonBar();
+  message_ = new QLabel(this);
+  message_->setObjectName(QStringLiteral("compareMessage"));
+  message_->setWordWrap(true);
+  message_->setVisible(false);
+  QWidget* plots = createPlots();
+  QWidget* table = createTable();
+  QSplitter* split = twoPanes(Qt::Vertical, plots, table, this);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  setPageLayout(this, bar, message_, split);
+  connect(metricBox_, &QComboBox::currentIndexChanged, this, &ComparePage::showMetric);
+}
+
+bool ComparePage::applyOptions(const AppOptions& options, QString*) {
+  addRunDirectories(options.compareDirs);
+  return true;
+}
+
+QHBoxLayout* ComparePage::createButtonBar() {
   auto* addOne = new QPushButton(tr("Add run folder…"), this);
   auto* addMany = new QPushButton(tr("Add all runs in a folder…"), this);
   auto* addSession = new QPushButton(tr("Add this session's runs"), this);
@@ -65,11 +88,18 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent) {
   bar->addStretch(1);
   bar->addWidget(exportCsv);
   bar->addWidget(savePlotsButton);
-  message_ = new QLabel(this);
-  message_->setObjectName(QStringLiteral("compareMessage"));
-  message_->setWordWrap(true);
-  message_->setVisible(false);
 
+  connect(addOne, &QPushButton::clicked, this, [this] { chooseFolder(false); });
+  connect(addMany, &QPushButton::clicked, this, [this] { chooseFolder(true); });
+  connect(addSession, &QPushButton::clicked, this, &ComparePage::addSessionRuns);
+  connect(reloadButton, &QPushButton::clicked, this, &ComparePage::reload);
+  connect(remove, &QPushButton::clicked, this, &ComparePage::removeSelected);
+  connect(exportCsv, &QPushButton::clicked, this, &ComparePage::exportDialog);
+  connect(savePlotsButton, &QPushButton::clicked, this, &ComparePage::savePlotsDialog);
+  return bar;
+}
+
+QWidget* ComparePage::createPlots() {
   metricBox_ = new QComboBox(this);
   metricBox_->setObjectName(QStringLiteral("metricBox"));
   metricBox_->setMinimumContentsLength(18);
@@ -88,55 +118,43 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent) {
   metricRow->addWidget(metricBox_, 1);
   metricLayout->addLayout(metricRow);
   metricLayout->addWidget(metric_, 1);
+  QSplitter* plots = twoPanes(Qt::Horizontal, metricPane, scatter_, this);
+  plots->setSizes({800, 800});
+  return plots;
+}
 
+QWidget* ComparePage::createTable() {
   model_ = new CompareTableModel(this);
   model_->setRuns(&runs_, &colors_);
-  auto* proxy = new QSortFilterProxyModel(this);
-  proxy->setSourceModel(model_);
-  proxy->setSortRole(Qt::UserRole);
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(Qt::UserRole);
   table_ = new QTableView(this);
   table_->setObjectName(QStringLiteral("compareTable"));
-  table_->setModel(proxy);
+  table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(-1, Qt::AscendingOrder);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->verticalHeader()->setVisible(false);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setAlternatingRowColors(true);
-
-  auto* plots = new QSplitter(Qt::Horizontal, this);
-  plots->addWidget(metricPane);
-  plots->addWidget(scatter_);
-  plots->setSizes({800, 800});
-  auto* split = new QSplitter(Qt::Vertical, this);
-  split->addWidget(plots);
-  split->addWidget(table_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(bar);
-  layout->addWidget(message_);
-  layout->addWidget(split, 1);
-
-  connect(addOne, &QPushButton::clicked, this, [this] { chooseFolder(false); });
-  connect(addMany, &QPushButton::clicked, this, [this] { chooseFolder(true); });
-  connect(addSession, &QPushButton::clicked, this, [this] {
-    if (sessionRuns_) addRunDirectories(sessionRuns_());
-  });
-  connect(reloadButton, &QPushButton::clicked, this, &ComparePage::reload);
-  connect(remove, &QPushButton::clicked, this, [this, proxy] {
-    const QModelIndexList rows = table_->selectionModel()->selectedRows();
-    std::vector<int> indices;
-    for (const QModelIndex& i : rows) indices.push_back(proxy->mapToSource(i).row());
-    std::sort(indices.rbegin(), indices.rend());
-    for (int i : indices) removeRun(i);
-  });
-  connect(exportCsv, &QPushButton::clicked, this, &ComparePage::exportDialog);
-  connect(savePlotsButton, &QPushButton::clicked, this, &ComparePage::savePlotsDialog);
-  connect(metricBox_, &QComboBox::currentIndexChanged, this, &ComparePage::showMetric);
+  return table_;
 }
 
-void ComparePage::setSessionRuns(std::function<QStringList()> provider) { sessionRuns_ = std::move(provider); }
+void ComparePage::addSessionRuns() {
+  if (!sessionRuns_) return;
+  QStringList dirs;
+  for (const RunSession* s : sessionRuns_->sessions()) dirs << s->runDir();
+  addRunDirectories(dirs);
+}
+
+void ComparePage::removeSelected() {
+  const QModelIndexList rows = table_->selectionModel()->selectedRows();
+  std::vector<int> indices;
+  for (const QModelIndex& i : rows) indices.push_back(proxy_->mapToSource(i).row());
+  std::sort(indices.rbegin(), indices.rend());
+  for (int i : indices) removeRun(i);
+}
 
 void ComparePage::addRunDirectories(const QStringList& dirs) {
   if (dirs.isEmpty()) return;
@@ -172,11 +190,6 @@ void ComparePage::merge(std::vector<RunRecord> loaded, const QStringList& errors
 void ComparePage::removeRun(int index) {
   if (index < 0 || index >= static_cast<int>(runs_.size())) return;
   runs_.erase(runs_.begin() + index);
-  rebuild();
-}
-
-void ComparePage::clearRuns() {
-  runs_.clear();
   rebuild();
 }
 

@@ -4,16 +4,19 @@
 // best loss per bound bin highlighted). Table exports as CSV; plots as PNG/PDF.
 #pragma once
 
+#include "app/page.h"
 #include "app/pages/compare/run_record.h"
 
 #include <QColor>
+#include <QLatin1String>
 #include <QWidget>
 
-#include <functional>
 #include <vector>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
+class QSortFilterProxyModel;
 class QTableView;
 
 namespace lwb::widgets {
@@ -25,20 +28,26 @@ namespace lwb::app::pages {
 
 class CompareTableModel;
 
-class ComparePage : public QWidget {
+class ComparePage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  explicit ComparePage(QWidget* parent = nullptr);
+  static constexpr QLatin1String kId{"compare"};
+
+  // `sessionRuns`: where "Add this session's runs" gets its folders (none: it adds nothing).
+  explicit ComparePage(RunManager* sessionRuns = nullptr, QWidget* parent = nullptr);
+
+  QString id() const override { return kId; }
+  QString title() const override { return tr("&Compare runs"); }
+  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_4); }
+  QWidget* widget() override { return this; }
+  // --compare RUN_DIR...
+  bool applyOptions(const AppOptions& options, QString* error) override;
 
   // Reads the folders on a worker (each a run directory, or a folder of them); folders
   // already shown are read again. Bad folders are named in the message line.
   void addRunDirectories(const QStringList& dirs);
-  // Where "Add this session's runs" gets its folders (the main window's run list).
-  void setSessionRuns(std::function<QStringList()> provider);
-  void reload();
   void removeRun(int index);
-  void clearRuns();
   bool isLoading() const { return pending_ > 0; }
 
   const std::vector<RunRecord>& runs() const { return runs_; }
@@ -61,6 +70,12 @@ class ComparePage : public QWidget {
   void runsChanged();  // after a batch of folders was read (or runs removed)
 
  private:
+  QHBoxLayout* createButtonBar();
+  QWidget* createPlots();
+  QWidget* createTable();
+  void addSessionRuns();
+  void reload();
+  void removeSelected();
   void merge(std::vector<RunRecord> loaded, const QStringList& errors);
   void rebuild();
   void showMetric();
@@ -70,9 +85,10 @@ class ComparePage : public QWidget {
 
   std::vector<RunRecord> runs_;
   std::vector<QColor> colors_;
-  std::function<QStringList()> sessionRuns_;
+  RunManager* sessionRuns_ = nullptr;
   int pending_ = 0;
   CompareTableModel* model_ = nullptr;
+  QSortFilterProxyModel* proxy_ = nullptr;
   QTableView* table_ = nullptr;
   QComboBox* metricBox_ = nullptr;
   QLabel* message_ = nullptr;

@@ -1,12 +1,13 @@
 #include "app/pages/inspector/inspector_page.h"
 
+#include "app/app_options.h"
 #include "app/pages/common/latest_wins.h"
+#include "app/pages/common/page_frame.h"
 #include "app/pages/inspector/inspector_loader.h"
 #include "app/pages/inspector/tensor_table_model.h"
 #include "app/pages/inspector/what_if_panel.h"
 #include "widgets/bar_chart_plot.h"
 #include "widgets/palette.h"
-#include "widgets/qcp.h"
 #include "widgets/spectrum_plot.h"
 
 #include <QCheckBox>
@@ -38,21 +39,6 @@ namespace {
 
 const QString kRun = QStringLiteral("file");
 
-// SpectrumPlot names a single run's graphs "after/before constraint" (the dashboard's
-// meaning). Here the solid spectrum is the tensor (or its what-if result) and the dashed one
-// the tensor as it is: rename them after each update (the dashed graph is the "before").
-void relabelSpectrum(widgets::SpectrumPlot* plot, const QString& solid, const QString& dashed) {
-  QCustomPlot* cp = plot->customPlot();
-  for (int i = 0; i < cp->graphCount(); ++i) {
-    QCPGraph* g = cp->graph(i);
-    if (g->name().isEmpty() || !g->visible()) continue;
-    const bool isDashed = g->pen().style() == Qt::DashLine;
-    g->setName(isDashed ? dashed : solid);
-    if (isDashed && dashed.isEmpty()) g->removeFromLegend();
-    else g->addToLegend();
-  }
-}
-
 }  // namespace
 
 InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
@@ -63,6 +49,21 @@ InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
   proxy_ = new TensorFilterProxy(this);
   proxy_->setSourceModel(model_);
 
+  QHBoxLayout* top = createFileBar();
+  QWidget* left = createTensorTable();
+  QWidget* right = createPlots();
+  QSplitter* split = twoPanes(Qt::Horizontal, left, right, this);
+  split->setSizes({700, 900});
+  setPageLayout(this, top, message_, split);
+  connectWidgets();
+}
+
+bool InspectorPage::applyOptions(const AppOptions& options, QString*) {
+  if (!options.inspectFile.isEmpty()) openFile(options.inspectFile);
+  return true;
+}
+
+QHBoxLayout* InspectorPage::createFileBar() {
   open_ = new QPushButton(tr("Open file…"), this);
   cancel_ = new QPushButton(tr("Cancel"), this);
   cancel_->setEnabled(false);
@@ -97,7 +98,10 @@ InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
   top->addWidget(new QLabel(tr("σmax"), this));
   top->addWidget(sigmaMax_);
   top->addWidget(rmsUnits_);
+  return top;
+}
 
+QWidget* InspectorPage::createTensorTable() {
   table_ = new QTableView(this);
   table_->setObjectName(QStringLiteral("tensorTable"));
   table_->setModel(proxy_);
@@ -132,7 +136,10 @@ InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
   leftLayout->addWidget(table_, 3);
   leftLayout->addWidget(bound_);
   leftLayout->addWidget(trace_, 1);
+  return left;
+}
 
+QWidget* InspectorPage::createPlots() {
   spectrum_ = new widgets::SpectrumPlot(this);
   spectrum_->setObjectName(QStringLiteral("inspectorSpectrum"));
   spectrum_->setTitle(tr("Spectrum of the selected matrix"));
@@ -146,16 +153,10 @@ InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
   right->addWidget(bars_);
   right->addWidget(whatIf_);
   right->setSizes({420, 300, 230});
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(left);
-  split->addWidget(right);
-  split->setSizes({700, 900});
+  return right;
+}
 
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(top);
-  layout->addWidget(message_);
-  layout->addWidget(split, 1);
-
+void InspectorPage::connectWidgets() {
   connect(open_, &QPushButton::clicked, this, &InspectorPage::chooseFile);
   connect(cancel_, &QPushButton::clicked, this, &InspectorPage::cancelLoad);
   connect(filter_, &QLineEdit::textChanged, this, [this](const QString& t) {
@@ -189,10 +190,11 @@ InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
   });
   connect(whatIf_, &WhatIfPanel::previewReady, this, [this](const std::vector<double>& before, const std::vector<double>& after) {
     if (selected_.isEmpty()) return;
+    // Solid: what the method makes of the tensor; dashed: the tensor as it is.
+    spectrum_->setCurveNames(tr("after the method (what if)"), tr("%1 now").arg(selected_));
     spectrum_->setRun(kRun, tr("after the method (what if)"), widgets::runColor(1));
     spectrum_->addSnapshot(kRun, selected_, 0, after, before);
     spectrum_->requestReplot();
-    relabelSpectrum(spectrum_, tr("after the method (what if)"), tr("%1 now").arg(selected_));
   });
   connect(whatIf_, &WhatIfPanel::previewCleared, this, &InspectorPage::onSelectionChanged);
   connect(whatIf_, &WhatIfPanel::openInClipLab, this, &InspectorPage::openInClipLab);
@@ -295,11 +297,11 @@ void InspectorPage::onSelectionChanged() {
   }
   const bool changed = selected_ != t->name;
   selected_ = t->name;
+  spectrum_->setCurveNames(tr("σᵢ of %1").arg(t->name), QString());
   spectrum_->setRun(kRun, t->name, widgets::runColor(0));
   spectrum_->addSnapshot(kRun, t->name, 0, t->singularValues);
   updateSigmaMaxLine();
   spectrum_->requestReplot();
-  relabelSpectrum(spectrum_, tr("σᵢ of %1").arg(t->name), QString());
   bars_->setHighlighted(static_cast<int>(bars_->names().indexOf(t->name)));
   if (changed) whatIf_->setTensor(file_.file, t->name);
 }

@@ -5,14 +5,17 @@
 // checkpoints the Lipschitz bound and its per-layer trace; a "what if" preview of any method.
 #pragma once
 
+#include "app/page.h"
 #include "app/pages/inspector/inspected_file.h"
 
+#include <QLatin1String>
 #include <QWidget>
 
 #include <memory>
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -32,11 +35,20 @@ class TensorFilterProxy;
 class TensorTableModel;
 class WhatIfPanel;
 
-class InspectorPage : public QWidget {
+class InspectorPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
+  static constexpr QLatin1String kId{"inspector"};
+
   explicit InspectorPage(QWidget* parent = nullptr);
+
+  QString id() const override { return kId; }
+  QString title() const override { return tr("Checkpoint &Inspector"); }
+  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_3); }
+  QWidget* widget() override { return this; }
+  // --inspect FILE
+  bool applyOptions(const AppOptions& options, QString* error) override;
 
   // Starts reading `path` (a previous load is cancelled).
   void openFile(const QString& path);
@@ -56,7 +68,6 @@ class InspectorPage : public QWidget {
   widgets::SpectrumPlot* spectrumPlot() const { return spectrum_; }
   widgets::BarChartPlot* barPlot() const { return bars_; }
   QTableWidget* traceTable() const { return trace_; }
-  QLabel* boundLabel() const { return bound_; }
   WhatIfPanel* whatIf() const { return whatIf_; }
 
  Q_SIGNALS:
@@ -70,6 +81,10 @@ class InspectorPage : public QWidget {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  QHBoxLayout* createFileBar();
+  QWidget* createTensorTable();
+  QWidget* createPlots();
+  void connectWidgets();
   void showFile(InspectedFile file);
   void showError(const QString& message);
   void onSelectionChanged();

@@ -40,7 +40,6 @@ class TensorFilterProxy : public QSortFilterProxyModel {
   explicit TensorFilterProxy(QObject* parent = nullptr);
   void setNameFilter(const QString& text);
   void setMatricesOnly(bool on);
-  bool matricesOnly() const { return matricesOnly_; }
 
  protected:
   bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

@@ -70,7 +70,6 @@ void WhatIfPanel::clearTensor() {
 }
 
 void WhatIfPanel::setEnabledPreview(bool on) { enabled_->setChecked(on); }
-bool WhatIfPanel::previewEnabled() const { return enabled_->isChecked(); }
 
 void WhatIfPanel::preview() {
   if (!enabled_->isChecked() || !file_) return;

@@ -29,7 +29,6 @@ class WhatIfPanel : public QGroupBox {
   void setTensor(std::shared_ptr<const io::TensorFile> file, const QString& name);
   void clearTensor();
   void setEnabledPreview(bool on);
-  bool previewEnabled() const;
 
   MethodForm* form() const { return form_; }
   LatestWins* runner() const { return runner_; }

@@ -1,0 +1,33 @@
+// The compute devices LibTorch offers, asked once on a worker thread: with CUDA the first
+// query creates a context (seconds), which must not freeze the GUI. The run form offers
+// them; the status bar names them and watches their memory.
+#pragma once
+
+#include "common/device_info.h"
+
+#include <QObject>
+
+#include <vector>
+
+namespace lwb::app {
+
+class DeviceQuery : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit DeviceQuery(QObject* parent = nullptr);
+
+  // Starts the query (once); ready() follows on the GUI thread.
+  void start();
+  // Empty until ready().
+  const std::vector<DeviceInfo>& devices() const { return devices_; }
+
+ Q_SIGNALS:
+  void ready();
+
+ private:
+  std::vector<DeviceInfo> devices_;
+  bool started_ = false;
+};
+
+}  // namespace lwb::app

@@ -1,0 +1,69 @@
+// A page of the workbench (Train, Clip Lab, Checkpoint Inspector, Compare) as the main
+// window sees it. As Tiled's editors do, a page builds and wires its own children from the
+// services it is given (PageServices); the window only registers pages and builds the View
+// menu, the "Pages" tool bar, the shortcuts, the menu bar and the command line's routes
+// from this interface, and never reaches into a page's children.
+#pragma once
+
+#include "app/preset_catalog.h"
+
+#include <QKeySequence>
+#include <QList>
+#include <QString>
+
+#include <functional>
+
+class QAction;
+class QDockWidget;
+class QMenu;
+class QSettings;
+class QWidget;
+
+namespace lwb::app {
+
+struct AppOptions;
+class DeviceQuery;
+class RunManager;
+class StatusPanel;
+
+// What the window lends its pages; all outlive them.
+struct PageServices {
+  RunManager* runs = nullptr;      // this session's runs and the current one
+  StatusPanel* status = nullptr;   // the status bar: a page's one-line messages
+  DeviceQuery* devices = nullptr;  // the devices LibTorch offers (queried once, off the GUI thread)
+  PresetCatalog presets;           // run presets (resources/presets)
+  // Shows another page by id (the Inspector's "Open in Clip Lab").
+  std::function<void(const QString& pageId)> showPage;
+};
+
+class Page {
+ public:
+  virtual ~Page() = default;
+
+  virtual QString id() const = 0;           // "train": --page, settings keys
+  virtual QString title() const = 0;        // View menu and "Pages" tool bar, with its & mnemonic
+  virtual QKeySequence shortcut() const = 0;  // Ctrl+1 … Ctrl+4
+  virtual QWidget* widget() = 0;            // what the window stacks
+
+  // Docks the View menu lists under "<title> panels" (a closed one can be shown again), with
+  // "Reset layout" calling resetLayout(). None: no submenu.
+  virtual QList<QDockWidget*> docks() const { return {}; }
+  virtual void resetLayout() {}
+  // Menus the page adds to the window's menu bar (before View), and actions on the window's
+  // main tool bar; both stay there whichever page is shown (the Train page's Run menu: F5
+  // starts a run from any page).
+  virtual QList<QMenu*> menus() const { return {}; }
+  virtual QList<QAction*> toolBarActions() const { return {}; }
+
+  // Takes the command-line options meant for this page (--preset/--set/--start, --inspect,
+  // --compare). False, with *error set, for input it refuses.
+  virtual bool applyOptions(const AppOptions& /*options*/, QString* /*error*/) { return true; }
+  virtual void saveSettings(QSettings& /*settings*/) const {}
+  virtual void restoreSettings(const QSettings& /*settings*/) {}
+  // Called before the window is grabbed (--screenshot): plots whose data waits for a
+  // throttle (the Train page's dashboard) take it and replot now. The other pages' plots
+  // replot as their results arrive.
+  virtual void beforeScreenshot() {}
+};
+
+}  // namespace lwb::app
