@@ -229,8 +229,8 @@ void Dashboard::updateScalarMap() {
   double top = 0;
   for (double v : sigmas) top = std::max(top, v);
 
-  const bool usesSigmaMax = readsSigmaMax(c.method);
-  const double xMax = std::max({usesSigmaMax ? 1.5 * c.sigmaMax : 1.0, 1.1 * top, 1e-6});
+  const bool showsSigmaMax = readsSigmaMax(c.method);
+  const double xMax = std::max({showsSigmaMax ? 1.5 * c.sigmaMax : 1.0, 1.1 * top, 1e-6});
   std::vector<double> xs, ys;
   sampleScalarMap(p, top, alpha, xMax, 240, xs, ys);
   const QString name = scalarMapName(p, alpha);
@@ -241,7 +241,7 @@ void Dashboard::updateScalarMap() {
     for (double v : sigmas) fs.push_back(spectral::scalarMap(p, v, top, alpha));
     scalarMap_->setMarkers(sigmas, fs, name);
   }
-  scalarMap_->setSigmaMax(usesSigmaMax ? c.sigmaMax : kNaN);
+  scalarMap_->setSigmaMax(showsSigmaMax ? c.sigmaMax : kNaN);
   scalarMap_->setSigmaMin(readsSigmaMin(c.method) ? c.sigmaMin : kNaN);
 }
 

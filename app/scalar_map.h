@@ -19,7 +19,7 @@ void sampleScalarMap(const spectral::ConstraintSettings& s, double sigma1, doubl
 // A legend name from the method's registry entry: "soft cap p₂∘p₁ (α = 0.0123)", ...
 QString scalarMapName(const spectral::ConstraintSettings& s, double alpha);
 
-// The soft-cap α a plot should use: the one the run last reported (StepSample::alpha), else
+// The soft-cap α a plot should use: the one the run last reported (run::StepMetrics::alpha), else
 // the settings' own (α, or α* of App. B from σmax, η, λ and the update bound).
 double resolveAlpha(const spectral::ConstraintSettings& s, double reportedAlpha);
 
