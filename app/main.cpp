@@ -2,6 +2,7 @@
 #include "app/app_options.h"
 #include "app/main_window.h"
 #include "app/run_manager.h"
+#include "common/version.h"
 
 #include <QApplication>
 
@@ -24,7 +25,7 @@ bool haveDisplay() {
 int main(int argc, char** argv) {
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbench"));
   QCoreApplication::setApplicationName(QStringLiteral("lipschitz-workbench"));
-  QCoreApplication::setApplicationVersion(QStringLiteral(LWB_VERSION));
+  QCoreApplication::setApplicationVersion(QString::fromStdString(std::string(lwb::version())));
 
   QStringList args;
   for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);

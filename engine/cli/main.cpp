@@ -2,6 +2,7 @@
 // unexpected failure. Never a stack trace.
 #include "cli/commands.h"
 #include "common/threads.h"
+#include "common/version.h"
 #include "io/input_error.h"
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Lipschitz Workbench headless tools: spectral constraints of weight matrices",
                "lipschitz-cli"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "lipschitz-cli " + std::string(lwb::version()));
   int threads = 0;
   app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS or all hardware threads)")
       ->check(CLI::Range(0, 4096));
@@ -55,6 +57,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "lipschitz-cli: " << firstLine(e.what()) << " (see --help)\n";

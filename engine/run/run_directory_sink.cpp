@@ -1,5 +1,6 @@
 #include "run/run_directory_sink.h"
 
+#include "common/version.h"
 #include "run/run_config.h"
 
 #include <torch/version.h>
@@ -13,7 +14,7 @@ void RunDirectorySink::onFinished(const RunSummary& s) {
 
 nlohmann::json resolvedConfigJson(const RunConfig& cfg) {
   auto j = toJson(cfg);
-  j["versions"] = {{"lipschitz_workbench", "0.1.0"}, {"libtorch", TORCH_VERSION}};
+  j["versions"] = {{"lipschitz_workbench", lwb::version()}, {"libtorch", TORCH_VERSION}};
   return j;
 }
 

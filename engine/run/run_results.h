@@ -40,6 +40,8 @@ struct MatrixNorm {
 struct StepMetrics {
   int64_t step = 0;  // 1-based: steps completed
   double lr = 0;
+  // The logged step's own training batch, not a mean over the log window: only log steps
+  // read the loss back (a sync on CUDA) and compute accuracy at all.
   double trainLoss = 0, trainAcc = 0;
   double stepsPerSecond = 0;
   double etaSeconds = 0;

@@ -24,8 +24,9 @@
 namespace lwb::run {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double secondsSince(TrainerClock::time_point t) {
+  return std::chrono::duration<double>(TrainerClock::now() - t).count();
+}
 
 struct LossAcc {
   at::Tensor loss;  // scalar, differentiable
@@ -38,6 +39,30 @@ LossAcc lossAndAccuracy(const at::Tensor& logits, const at::Tensor& targets, boo
   LossAcc r{at::cross_entropy_loss(flat, t), 0.0};
   if (needAcc) r.acc = (at::argmax(flat.detach(), -1) == t).to(at::kFloat).mean().item<double>();
   return r;
+}
+
+// True when `done` completed steps are a multiple of `every`, and on the run's last step.
+bool dueAt(int64_t done, int64_t every, int64_t total) { return done % every == 0 || done == total; }
+
+// Blocks while paused, so a paused run holds its place between two steps; true on stop.
+bool stopRequested(const TrainerControl& control) {
+  while (control.pause.load() && !control.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return control.stop.load();
+}
+
+// A metrics row has room for one alpha: the first constrained matrix's (-1 for methods
+// other than the soft cap).
+double softCapAlphaInUse(const optim::ConstraintStep& constraint, const optim::Optimizer& optimizer, double lr) {
+  if (constraint.params().method != spectral::ConstraintMethod::SpectralSoftCap) return -1;
+  for (const auto& slot : optimizer.slots())
+    if (optim::ConstraintStep::isConstrained(slot.param)) return constraint.alphaFor(optimizer, slot, lr);
+  return -1;
+}
+
+void copyActivationMaxima(const models::ActivationStats& a, RunSummary& summary) {
+  summary.maxActEntry = summary.maxActRms = 0;
+  for (double v : a.maxAbsEntry) summary.maxActEntry = std::max(summary.maxActEntry, v);
+  for (double v : a.maxTokenRms) summary.maxActRms = std::max(summary.maxActRms, v);
 }
 
 }  // namespace
@@ -68,9 +93,9 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   s.dataset = makeDataset(cfg);
   auto modelGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed);
   models::TaskShape shape{s.dataset->inputDim(), s.dataset->numClasses()};
-  model_ = models::makeModel(cfg, shape, modelGen, s.device);
+  s.model = models::makeModel(cfg, shape, modelGen, s.device);
   const int64_t residualLayers = cfg.model.kind == "lipschitz_gpt" ? 2 * cfg.model.blocks : 0;
-  s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(model_->parameters(), cfg.optimizer, residualLayers));
+  s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg.optimizer, residualLayers));
   s.constraint = std::make_unique<optim::ConstraintStep>(cfg);
   s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps};
   s.dataGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + 0x9e3779b97f4a7c15ULL);
@@ -78,154 +103,178 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
 
 Trainer::~Trainer() = default;
 
+void Trainer::addSink(MetricsSink* sink) { impl_->sinks.push_back(sink); }
+
+models::Model& Trainer::model() { return *impl_->model; }
+
 RunSummary Trainer::run(TrainerControl& control) {
   auto& s = *impl_;
-  const auto& cfg = s.cfg;
-  RunSummary summary;
-  const auto start = Clock::now();
-  auto windowStart = Clock::now();
-  double constraintSeconds = 0, constraintTotal = 0, stepTotal = 0, windowLoss = 0, windowAcc = 0;
-  int64_t windowSteps = 0;
-
-  auto evaluate = [&](StepMetrics& m) {
-    at::NoGradGuard noGrad;
-    const int64_t valSize = s.dataset->size(data::Split::Val);
-    const int64_t batches = std::min<int64_t>(cfg.evalBatches, std::max<int64_t>(1, (valSize + cfg.batchSize - 1) / cfg.batchSize));
-    double lossSum = 0, accSum = 0, count = 0;
-    for (int64_t b = 0; b < batches; ++b) {
-      const int64_t begin = (b * cfg.batchSize) % std::max<int64_t>(1, valSize);
-      const int64_t n = std::min(cfg.batchSize, valSize - begin);
-      if (n <= 0) break;
-      auto batch = s.dataset->slice(data::Split::Val, begin, n);
-      const auto inputs = batch.inputs.to(s.device), targets = batch.targets.to(s.device);
-      at::Tensor logits;
-      if (b == 0) {
-        models::ActivationStats stats;
-        logits = model_->forwardWithStats(inputs, stats);
-        m.activations = stats;
-      } else {
-        logits = model_->forward(inputs);
-      }
-      const auto la = lossAndAccuracy(logits, targets, true);
-      lossSum += la.loss.item<double>() * static_cast<double>(n);
-      accSum += la.acc * static_cast<double>(n);
-      count += static_cast<double>(n);
-    }
-    m.valLoss = lossSum / count;
-    m.valAcc = accSum / count;
-  };
-
-  auto saveCheckpoint = [&](int64_t step) {
-    if (s.checkpointDir.empty() || step <= s.lastCheckpointStep) return;
-    writeCheckpoint(std::filesystem::path(s.checkpointDir) / checkpointFileName(step), checkpoint(step));
-    pruneCheckpoints(s.checkpointDir, cfg.keepCheckpoints);
-    s.lastCheckpointStep = step;
-  };
-
-  auto finish = [&](RunStatus status, const std::string& message, const StepMetrics* last) {
-    // A diverged model (non-finite weights) is not worth resuming; every other end is.
-    if (status != RunStatus::Diverged) saveCheckpoint(summary.steps);
-    summary.status = status;
-    summary.message = message;
-    summary.seconds = secondsSince(start);
-    summary.stepsPerSecond = summary.steps / std::max(1e-9, summary.seconds);
-    summary.constraintFraction = stepTotal > 0 ? constraintTotal / stepTotal : 0.0;
-    if (last) {
-      summary.valLoss = last->valLoss.value_or(kNotMeasured);
-      summary.valAcc = last->valAcc.value_or(kNotMeasured);
-      summary.lipschitzBound = last->lipschitzBound.value_or(kNotMeasured);
-      if (last->activations) {
-        summary.maxActEntry = summary.maxActRms = 0;
-        for (double v : last->activations->maxAbsEntry) summary.maxActEntry = std::max(summary.maxActEntry, v);
-        for (double v : last->activations->maxTokenRms) summary.maxActRms = std::max(summary.maxActRms, v);
-      }
-    }
-    for (auto* sink : sinks_) sink->onFinished(summary);
-    return summary;
-  };
-
-  StepMetrics last;
-  bool haveEval = false;
-  summary.steps = s.startStep;
-  for (int64_t step = s.startStep; step < cfg.steps; ++step) {
-    while (control.pause.load() && !control.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (control.stop.load()) return finish(RunStatus::Stopped, "stopped at step " + std::to_string(step), haveEval ? &last : nullptr);
-
-    const auto stepStart = Clock::now();
-    const double lr = cfg.optimizer.lr * s.schedule.factor(step);
-    auto batch = s.dataset->sample(data::Split::Train, cfg.batchSize, s.dataGen);
-    const auto logits = model_->forward(batch.inputs.to(s.device));
-    const bool logNow = (step + 1) % cfg.logEvery == 0 || step + 1 == cfg.steps;
-    const auto la = lossAndAccuracy(logits, batch.targets.to(s.device), logNow);
-    for (auto& p : model_->parameters()) p.tensor.mutable_grad() = at::Tensor();
-    la.loss.backward();
-    s.optimizer->step(lr);
-    const bool spectraNow = logNow && cfg.spectraEvery > 0 && ((step + 1) % cfg.spectraEvery == 0 || step + 1 == cfg.steps);
-    SpectraSnapshot before;
-    if (spectraNow && s.constraint->params().method != spectral::ConstraintMethod::None)
-      for (auto& sp : measureSpectra(model_->parameters())) before[sp.name] = std::move(sp.singularValues);
-    const auto cStart = Clock::now();
-    s.constraint->apply(*s.optimizer, lr);
-    constraintSeconds += secondsSince(cStart);
-    model_->afterStep();
-    summary.steps = step + 1;
-    stepTotal += secondsSince(stepStart);
-    ++windowSteps;
-
-    // Checkpoints come after the step's metrics row, so a resumed run's metrics.jsonl
-    // (truncated to the checkpoint's step) holds every row up to it.
-    const bool checkpointNow = cfg.checkpointEvery > 0 && (step + 1) % cfg.checkpointEvery == 0;
-    if (!logNow) {
-      if (checkpointNow) saveCheckpoint(step + 1);
-      continue;
-    }
-    const double loss = la.loss.item<double>();
-    windowLoss = loss;
-    windowAcc = la.acc;
-    StepMetrics m;
-    m.step = step + 1;
-    m.lr = lr;
-    m.trainLoss = windowLoss;
-    m.trainAcc = windowAcc;
-    const double windowSeconds = secondsSince(windowStart);
-    m.stepsPerSecond = windowSteps / std::max(1e-9, windowSeconds);
-    m.etaSeconds = static_cast<double>(cfg.steps - step - 1) / std::max(1e-9, m.stepsPerSecond);
-    m.constraintSecondsPerStep = constraintSeconds / static_cast<double>(windowSteps);
-    m.stepSecondsPerStep = windowSeconds / static_cast<double>(windowSteps);
-    constraintTotal += constraintSeconds;
-    if (!std::isfinite(loss)) {
-      for (auto* sink : sinks_) sink->onStep(m);
-      return finish(RunStatus::Diverged, "non-finite training loss at step " + std::to_string(step + 1), haveEval ? &last : nullptr);
-    }
-    const auto spectra = measureSpectra(model_->parameters());
-    m.norms = normsFrom(spectra);
-    if (const auto trace = lipschitzBound(*model_, m.norms)) {
-      m.lipschitzBound = trace->bound;
-      m.boundTrace = *trace;
-    }
-    if (s.constraint->params().method == spectral::ConstraintMethod::SpectralSoftCap)
-      for (const auto& slot : s.optimizer->slots())
-        if (optim::ConstraintStep::isConstrained(slot.param)) {
-          m.alpha = s.constraint->alphaFor(*s.optimizer, slot, lr);
-          break;
-        }
-    if ((step + 1) % cfg.evalEvery == 0 || step + 1 == cfg.steps) {
-      evaluate(m);
-      last = m;
-      haveEval = true;
-    }
-    for (auto* sink : sinks_) sink->onStep(m);
-    if (spectraNow) {
-      SpectraSnapshot snap;
-      for (const auto& sp : spectra) snap[sp.name] = sp.singularValues;
-      for (auto* sink : sinks_) sink->onSpectra(step + 1, snap, before);
-    }
-    windowStart = Clock::now();
-    windowSteps = 0;
-    constraintSeconds = 0;
-    if (checkpointNow) saveCheckpoint(step + 1);
+  s.beginRun();
+  for (int64_t step = s.startStep; step < s.cfg.steps; ++step) {
+    if (stopRequested(control)) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
+    const auto t = s.trainStep(step);
+    if (t.logNow && !s.logRow(t))
+      return s.endRun(RunStatus::Diverged, "non-finite training loss at step " + std::to_string(t.step));
+    // After the step's metrics row, so a resumed run's metrics.jsonl (truncated to the
+    // checkpoint's step) holds every row up to it.
+    if (t.checkpointNow) s.saveCheckpoint(t.step);
   }
-  return finish(RunStatus::Finished, {}, haveEval ? &last : nullptr);
+  return s.endRun(RunStatus::Finished, {});
+}
+
+void Trainer::Impl::beginRun() {
+  progress = RunProgress{};
+  progress.start = progress.windowStart = TrainerClock::now();
+  progress.summary.steps = startStep;
+}
+
+TrainStep Trainer::Impl::trainStep(int64_t step) {
+  const auto stepStart = TrainerClock::now();
+  TrainStep t;
+  t.step = step + 1;
+  t.lr = cfg.optimizer.lr * schedule.factor(step);
+  t.logNow = dueAt(t.step, cfg.logEvery, cfg.steps);
+  t.spectraNow = t.logNow && cfg.spectraEvery > 0 && dueAt(t.step, cfg.spectraEvery, cfg.steps);
+  t.checkpointNow = cfg.checkpointEvery > 0 && t.step % cfg.checkpointEvery == 0;
+
+  auto batch = dataset->sample(data::Split::Train, cfg.batchSize, dataGen);
+  const auto logits = model->forward(batch.inputs.to(device));
+  // Accuracy needs an argmax and a read-back (a sync on CUDA): only log steps report it.
+  const auto la = lossAndAccuracy(logits, batch.targets.to(device), t.logNow);
+  for (auto& p : model->parameters()) p.tensor.mutable_grad() = at::Tensor();
+  la.loss.backward();
+  optimizer->step(t.lr);
+  if (t.spectraNow && constraint->params().method != spectral::ConstraintMethod::None)
+    for (auto& sp : measureSpectra(model->parameters())) t.beforeConstraint[sp.name] = std::move(sp.singularValues);
+  const auto constraintStart = TrainerClock::now();
+  constraint->apply(*optimizer, t.lr);
+  const double constraintSeconds = secondsSince(constraintStart);
+  model->afterStep();
+  t.loss = la.loss.detach();
+  t.acc = la.acc;
+
+  progress.summary.steps = t.step;
+  progress.stepSeconds += secondsSince(stepStart);
+  progress.constraintSeconds += constraintSeconds;
+  progress.windowConstraintSeconds += constraintSeconds;
+  ++progress.windowSteps;
+  return t;
+}
+
+bool Trainer::Impl::logRow(const TrainStep& t) {
+  auto m = metricsRow(t);
+  if (!std::isfinite(m.trainLoss)) {
+    // The diverged row still reaches the sinks; measuring non-finite weights would not help.
+    publish(m);
+    return false;
+  }
+  const auto spectra = measureRow(m, t);
+  publish(m);
+  if (t.spectraNow) publishSpectra(t, spectra);
+  closeLogWindow();
+  return true;
+}
+
+StepMetrics Trainer::Impl::metricsRow(const TrainStep& t) const {
+  StepMetrics m;
+  m.step = t.step;
+  m.lr = t.lr;
+  m.trainLoss = t.loss.item<double>();
+  m.trainAcc = t.acc;
+  const double windowSeconds = secondsSince(progress.windowStart);
+  const auto windowSteps = static_cast<double>(progress.windowSteps);
+  m.stepsPerSecond = windowSteps / std::max(1e-9, windowSeconds);
+  m.etaSeconds = static_cast<double>(cfg.steps - t.step) / std::max(1e-9, m.stepsPerSecond);
+  m.constraintSecondsPerStep = progress.windowConstraintSeconds / windowSteps;
+  m.stepSecondsPerStep = windowSeconds / windowSteps;
+  return m;
+}
+
+std::vector<MatrixSpectrum> Trainer::Impl::measureRow(StepMetrics& m, const TrainStep& t) {
+  auto spectra = measureSpectra(model->parameters());
+  m.norms = normsFrom(spectra);
+  if (const auto trace = lipschitzBound(*model, m.norms)) {
+    m.lipschitzBound = trace->bound;
+    m.boundTrace = *trace;
+  }
+  m.alpha = softCapAlphaInUse(*constraint, *optimizer, t.lr);
+  if (dueAt(t.step, cfg.evalEvery, cfg.steps)) {
+    evaluate(m);
+    progress.lastEval = m;
+  }
+  return spectra;
+}
+
+void Trainer::Impl::evaluate(StepMetrics& m) {
+  at::NoGradGuard noGrad;
+  const int64_t valSize = dataset->size(data::Split::Val);
+  // eval_batches consecutive batches from the split's start, never more than the split holds.
+  const int64_t batches =
+      std::min<int64_t>(cfg.evalBatches, std::max<int64_t>(1, (valSize + cfg.batchSize - 1) / cfg.batchSize));
+  double lossSum = 0, accSum = 0, count = 0;
+  for (int64_t b = 0; b < batches; ++b) {
+    const int64_t begin = (b * cfg.batchSize) % std::max<int64_t>(1, valSize);
+    const int64_t n = std::min(cfg.batchSize, valSize - begin);
+    if (n <= 0) break;
+    auto batch = dataset->slice(data::Split::Val, begin, n);
+    const auto inputs = batch.inputs.to(device), targets = batch.targets.to(device);
+    at::Tensor logits;
+    if (b == 0) {
+      models::ActivationStats stats;
+      logits = model->forwardWithStats(inputs, stats);
+      m.activations = stats;
+    } else {
+      logits = model->forward(inputs);
+    }
+    const auto la = lossAndAccuracy(logits, targets, true);
+    lossSum += la.loss.item<double>() * static_cast<double>(n);
+    accSum += la.acc * static_cast<double>(n);
+    count += static_cast<double>(n);
+  }
+  m.valLoss = lossSum / count;
+  m.valAcc = accSum / count;
+}
+
+void Trainer::Impl::publish(const StepMetrics& m) {
+  for (auto* sink : sinks) sink->onStep(m);
+}
+
+void Trainer::Impl::publishSpectra(const TrainStep& t, const std::vector<MatrixSpectrum>& spectra) {
+  SpectraSnapshot snapshot;
+  for (const auto& sp : spectra) snapshot[sp.name] = sp.singularValues;
+  for (auto* sink : sinks) sink->onSpectra(t.step, snapshot, t.beforeConstraint);
+}
+
+void Trainer::Impl::closeLogWindow() {
+  progress.windowStart = TrainerClock::now();
+  progress.windowSteps = 0;
+  progress.windowConstraintSeconds = 0;
+}
+
+void Trainer::Impl::saveCheckpoint(int64_t step) {
+  if (checkpointDir.empty() || step <= lastCheckpointStep) return;
+  writeCheckpoint(std::filesystem::path(checkpointDir) / checkpointFileName(step), checkpoint(step));
+  pruneCheckpoints(checkpointDir, cfg.keepCheckpoints);
+  lastCheckpointStep = step;
+}
+
+RunSummary Trainer::Impl::endRun(RunStatus status, const std::string& message) {
+  auto& summary = progress.summary;
+  // A diverged model (non-finite weights) is not worth resuming; every other end is.
+  if (status != RunStatus::Diverged) saveCheckpoint(summary.steps);
+  summary.status = status;
+  summary.message = message;
+  summary.seconds = secondsSince(progress.start);
+  summary.stepsPerSecond = summary.steps / std::max(1e-9, summary.seconds);
+  summary.constraintFraction = progress.stepSeconds > 0 ? progress.constraintSeconds / progress.stepSeconds : 0.0;
+  if (const auto& last = progress.lastEval) {
+    summary.valLoss = last->valLoss.value_or(kNotMeasured);
+    summary.valAcc = last->valAcc.value_or(kNotMeasured);
+    summary.lipschitzBound = last->lipschitzBound.value_or(kNotMeasured);
+    if (last->activations) copyActivationMaxima(*last->activations, summary);
+  }
+  for (auto* sink : sinks) sink->onFinished(summary);
+  return summary;
 }
 
 }  // namespace lwb::run

@@ -30,9 +30,9 @@ class Trainer {
   // determinism: the same config and seed give the same metrics.
   explicit Trainer(const RunConfig& cfg);
   ~Trainer();
-  void addSink(MetricsSink* sink) { sinks_.push_back(sink); }
+  void addSink(MetricsSink* sink);
   RunSummary run(TrainerControl& control);
-  models::Model& model() { return *model_; }
+  models::Model& model();
 
   // Writes checkpoints/step_N.safetensors into `dir` every checkpoint_every steps and when
   // run() ends (finished or stopped), keeping the newest keep_checkpoints.
@@ -48,9 +48,7 @@ class Trainer {
 
  private:
   struct Impl;
-  std::unique_ptr<Impl> impl_;
-  std::unique_ptr<models::Model> model_;
-  std::vector<MetricsSink*> sinks_;
+  std::unique_ptr<Impl> impl_;  // model, optimizer, sinks and the run in progress (trainer_impl.h)
 };
 
 }  // namespace lwb::run

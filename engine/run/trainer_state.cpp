@@ -47,19 +47,20 @@ void Trainer::setCheckpointDir(std::string dir) { impl_->checkpointDir = std::mo
 
 int64_t Trainer::startStep() const { return impl_->startStep; }
 
-Checkpoint Trainer::checkpoint(int64_t step) const {
-  const auto& s = *impl_;
+Checkpoint Trainer::checkpoint(int64_t step) const { return impl_->checkpoint(step); }
+
+Checkpoint Trainer::Impl::checkpoint(int64_t step) const {
   Checkpoint c;
   c.step = step;
-  c.config = resolvedConfigJson(s.cfg);
-  for (const auto& p : model_->parameters()) c.tensors["param." + p.name] = p.tensor.detach();
+  c.config = resolvedConfigJson(cfg);
+  for (const auto& p : model->parameters()) c.tensors["param." + p.name] = p.tensor.detach();
   optim::TensorMap state;
-  s.optimizer->saveState(state);
+  optimizer->saveState(state);
   for (auto& [k, t] : state) c.tensors["optim." + k] = t;
   state.clear();
-  s.constraint->saveState(state);
+  constraint->saveState(state);
   for (auto& [k, t] : state) c.tensors["constraint." + k] = t;
-  c.tensors["rng.data"] = s.dataGen.get_state();
+  c.tensors["rng.data"] = dataGen.get_state();
   c.tensors["rng.default"] = at::detail::getDefaultCPUGenerator().get_state();
   return c;
 }
@@ -78,7 +79,7 @@ void Trainer::resume(const Checkpoint& ckpt) {
   // trainer as it was.
   optim::StateIn params(parts["param"]);
   std::vector<std::pair<at::Tensor, at::Tensor>> weights;
-  for (const auto& p : model_->parameters()) {
+  for (const auto& p : s.model->parameters()) {
     auto t = params.take(p.name, p.tensor);
     if (!t.defined()) throw InputError("checkpoint: missing tensor 'param." + p.name + "'");
     weights.emplace_back(p.tensor, std::move(t));

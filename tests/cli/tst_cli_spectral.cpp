@@ -144,6 +144,14 @@ class TestCliSpectral : public QObject {
     }
   }
 
+  // The version's one source is CMake's PROJECT_VERSION (engine/common/version.h).
+  void versionPrintsProjectVersion() {
+    const auto r = runCli({"--version"});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.trimmed(), QByteArray("lipschitz-cli " LWB_PROJECT_VERSION));
+    QVERIFY(r.err.isEmpty());
+  }
+
   void badInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("needle");

@@ -208,6 +208,10 @@ class TestTrainer : public QObject {
     for (const char* f : {"config.json", "metrics.jsonl", "spectra.bin", "spectra.json", "summary.json", "status"})
       QVERIFY2(QFileInfo::exists(out + QLatin1Char('/') + QLatin1String(f)), f);
     QCOMPARE(run::RunDirectoryReader(out.toStdString()).metrics().size(), size_t{4});
+    // config.json records the version CMake's project() declares.
+    std::ifstream config((out + QStringLiteral("/config.json")).toStdString());
+    const auto versions = nlohmann::json::parse(config).at("versions");
+    QCOMPARE(versions.at("lipschitz_workbench").get<std::string>(), std::string(LWB_PROJECT_VERSION));
     std::ifstream status((out + QStringLiteral("/status")).toStdString());
     std::string word;
     status >> word;
