@@ -11,7 +11,7 @@ if(lwb_torch_is_system)
   add_test(NAME tst_package
            COMMAND ${CMAKE_CURRENT_LIST_DIR}/tst_package.sh ${PROJECT_BINARY_DIR} ${PROJECT_VERSION}
                    $<IF:$<TARGET_EXISTS:lipschitz-workbench>,ON,OFF>)
-  # About a minute (cpack with stripping and xz, then lintian); label it so `ctest -LE slow` skips it.
+  # Under a minute (cpack with stripping and xz, lintian, a 20-step run); label it so `ctest -LE slow` skips it.
   set_tests_properties(tst_package PROPERTIES LABELS "package;slow" TIMEOUT 300)
 else()
   message(STATUS "LibTorch is not a system library (${TORCH_LIBRARY}): tst_package not registered")
