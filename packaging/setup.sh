@@ -13,6 +13,9 @@ PACKAGES=(
   libbenchmark-dev libgtest-dev
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev
   xvfb xauth
+  # the Debian package (packaging/package.sh, tst_package): CPack's DEB generator needs
+  # dpkg-dev (dpkg-shlibdeps) and file; man pages, icons, and the checks of the package
+  dpkg-dev file help2man gzip librsvg2-bin lintian appstream desktop-file-utils
 )
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo -n); fi
