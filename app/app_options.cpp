@@ -1,5 +1,6 @@
 #include "app/app_options.h"
 
+#include "app/language.h"
 #include "app/pages/page_registry.h"
 
 #include <QCommandLineParser>
@@ -38,7 +39,10 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption compare({QStringLiteral("compare")},
                                    QStringLiteral("Compare run directories (or folders of them); more may follow as arguments."),
                                    QStringLiteral("RUN_DIR"));
-  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare}) p.addOption(o);
+  const QCommandLineOption lang({QStringLiteral("lang")},
+                                QStringLiteral("UI language for this session: de or en (default: View > Language, else the system's)."),
+                                QStringLiteral("LANG"));
+  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, lang}) p.addOption(o);
 
   ParsedOptions out;
   if (!p.parse(args)) {
@@ -67,6 +71,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   o.runsDir = p.value(runsDir);
   o.inspectFile = p.value(inspect);
   o.compareDirs = p.values(compare) + p.positionalArguments();
+  o.language = p.value(lang);
   o.page = p.isSet(page) ? p.value(page) : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
                                          : !o.compareDirs.isEmpty() ? QStringLiteral("compare") : QString();
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
@@ -92,6 +97,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
     out.error = QStringLiteral("--inspect: '%1' is not a file").arg(o.inspectFile);
   for (const QString& dir : o.compareDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
+  if (out.error.isEmpty() && p.isSet(lang) && !availableLanguages().contains(o.language))
+    out.error = QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
   return out;
 }
 

@@ -5,6 +5,7 @@
 //   --page train|cliplab|inspector|compare        the page shown first
 //   --inspect FILE                                open FILE in the Checkpoint Inspector
 //   --compare RUN_DIR...                          compare run directories (or folders of them)
+//   --lang de|en                                  the UI language for this session
 // Parsed without a QApplication (so --help works without a display).
 #pragma once
 
@@ -26,6 +27,7 @@ struct AppOptions {
   QString page;           // --page (implied by --inspect / --compare)
   QString inspectFile;    // --inspect FILE
   QStringList compareDirs;  // --compare RUN_DIR... (later positional arguments count too)
+  QString language;         // --lang: "de" or "en" (empty: View → Language, else the system's)
 };
 
 struct ParsedOptions {

@@ -1,5 +1,6 @@
 // lipschitz-workbench: parses the command line, checks for a display, shows the window.
 #include "app/app_options.h"
+#include "app/language.h"
 #include "app/main_window.h"
 #include "app/run_manager.h"
 #include "common/version.h"
@@ -48,6 +49,8 @@ int main(int argc, char** argv) {
   }
 
   QApplication app(argc, argv);
+  // Before any window exists: --lang, else View → Language, else the system locale.
+  lwb::app::applyLanguage(parsed.options.language.isEmpty() ? lwb::app::languageSetting() : parsed.options.language);
   // Debian's LibTorch starts with one intra-op thread: $LWB_THREADS, or all cores but the
   // GUI's (run_manager.h).
   lwb::app::applyAppIntraOpThreads();

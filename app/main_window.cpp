@@ -3,6 +3,7 @@
 #include "app/app_icon.h"
 #include "app/app_options.h"
 #include "app/device_query.h"
+#include "app/language.h"
 #include "app/pages/page_registry.h"
 #include "app/run_manager.h"
 #include "app/status_panel.h"
@@ -89,6 +90,8 @@ void MainWindow::createMenus() {
     viewMenu_->addAction(pageActions[i]);
     addPanelsMenu(pages_[i]);
   }
+  viewMenu_->addSeparator();
+  viewMenu_->addMenu(createLanguageMenu(this));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About"), this, [this] {

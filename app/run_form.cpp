@@ -72,7 +72,10 @@ void RunForm::buildEditors() {
       // Long ids (spectral_clipped_weight_decay, a GPU's name) must not widen the dock.
       e.combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
       e.combo->setMinimumContentsLength(10);
-      for (const QString& id : spec.choices) e.combo->addItem(id, id);
+      for (qsizetype i = 0; i < spec.choices.size(); ++i) {
+        e.combo->addItem(spec.choices[i], spec.choices[i]);
+        if (!spec.choiceTips.value(i).isEmpty()) e.combo->setItemData(e.combo->count() - 1, spec.choiceTips[i], Qt::ToolTipRole);
+      }
       // Until the device query answers (off the GUI thread), the CPU is always there.
       if (spec.kind == FieldKind::Device) e.combo->addItem(tr("CPU"), QStringLiteral("cpu"));
       connect(e.combo, &QComboBox::currentIndexChanged, this, &RunForm::revalidate);
@@ -165,10 +168,13 @@ json RunForm::editorValue(const Editor& e, QString* error) const {
   const FieldSpec& spec = *e.spec;
   if (e.combo) return e.combo->currentData().toString().toStdString();
   const QString text = e.line->text().trimmed();
-  const QLocale c = QLocale::c();
+  // Config text is C-locale, and a comma is never a group separator: a German "0,003" must be
+  // refused, not read as 3.
+  QLocale c = QLocale::c();
+  c.setNumberOptions(QLocale::RejectGroupSeparator);
   bool ok = false;
   auto bad = [&](const QString& what) {
-    *error = QStringLiteral("%1: '%2' is not %3").arg(spec.key, text, what);
+    *error = tr("%1: '%2' is not %3").arg(spec.key, text, what);
     return json();
   };
   switch (spec.kind) {

@@ -1,6 +1,7 @@
 #include "app/run_form_fields.h"
 
 #include "run/config_schema.h"
+#include "spectral/constraint_methods.h"
 
 #include <QCoreApplication>
 
@@ -11,17 +12,51 @@ namespace {
 
 using nlohmann::json;
 
-QString tr(const std::string& text) { return text.empty() ? QString() : QCoreApplication::translate("RunForm", text.c_str()); }
+// The engine marks these strings with LWB_TR_NOOP (engine/common/tr_noop.h) in the same contexts.
+QString translated(const char* context, std::string_view text) {
+  return text.empty() ? QString() : QCoreApplication::translate(context, std::string(text).c_str());
+}
+QString tr(const std::string& text) { return translated("RunForm", text); }
+
+// A constraint row is one of the method registry's settings: its label and tip are the
+// registry's (context "Registry"); the schema capitalises the label, so the form does the same
+// with the translation.
+const spectral::SettingInfo* constraintSetting(std::string_view key) {
+  constexpr std::string_view kPrefix = "constraint.";
+  if (!key.starts_with(kPrefix)) return nullptr;
+  for (const auto& s : spectral::constraintSettings())
+    if (s.key == key.substr(kPrefix.size())) return &s;
+  return nullptr;
+}
+
+// Like the schema: ASCII letters only (σmax must not become Σmax).
+QString capitalised(QString text) {
+  if (!text.isEmpty() && text[0] >= QLatin1Char('a') && text[0] <= QLatin1Char('z')) text[0] = text[0].toUpper();
+  return text;
+}
+
+QString choiceTip(std::string_view key, std::string_view id) {
+  const run::ChoiceText t = run::choiceText(key, id);
+  const QString title = translated("Registry", t.title), description = translated("Registry", t.description);
+  return description.isEmpty() ? title : title.isEmpty() ? description : title + QStringLiteral(": ") + description;
+}
 
 // The engine's schema (run/config_schema.h: keys, labels, choices and when each applies, all
 // from the registries) in the form's terms, with translated labels.
 std::vector<FieldSpec> makeFields() {
   std::vector<FieldSpec> out;
   for (const run::FormField& f : run::formFields()) {
-    QStringList choices;  // a Device field lists the devices LibTorch reports instead
+    QStringList choices, choiceTips;  // a Device field lists the devices LibTorch reports instead
     if (f.type == FieldKind::Choice)
-      for (std::string_view id : run::choicesFor(f.key)) choices << QString::fromUtf8(id.data(), static_cast<qsizetype>(id.size()));
-    FieldSpec spec{QString::fromStdString(f.key), tr(f.group), tr(f.label), f.type, choices, tr(f.tip), {}};
+      for (std::string_view id : run::choicesFor(f.key)) {
+        choices << QString::fromUtf8(id.data(), static_cast<qsizetype>(id.size()));
+        choiceTips << choiceTip(f.key, id);
+      }
+    FieldSpec spec{QString::fromStdString(f.key), tr(f.group), tr(f.label), f.type, choices, choiceTips, tr(f.tip), {}};
+    if (const spectral::SettingInfo* setting = constraintSetting(f.key)) {
+      spec.label = capitalised(translated("Registry", setting->label));
+      spec.tip = translated("Registry", setting->tip);
+    }
     spec.applies = [key = f.key](const json& c) { return run::appliesTo(c, key); };
     out.push_back(std::move(spec));
   }

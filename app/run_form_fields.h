@@ -22,7 +22,8 @@ struct FieldSpec {
   QString group;    // "Run", "Model", "Optimizer", "Constraint", "Logging"
   QString label;
   FieldKind kind;
-  QStringList choices;  // Choice
+  QStringList choices;     // Choice
+  QStringList choiceTips;  // per choice: its registry title (and description), translated
   QString tip;
   // Whether the field applies to this config (hidden otherwise, and its key left as the
   // base config has it). Empty: always.

@@ -1,5 +1,7 @@
 #include "app/scalar_map.h"
 
+#include "widgets/number_format.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -25,7 +27,7 @@ void sampleScalarMap(const spectral::ConstraintSettings& s, double sigma1, doubl
 QString scalarMapName(const spectral::ConstraintSettings& s, double alpha) {
   const auto& t = spectral::traits(s.method);
   QString name = QCoreApplication::translate("ScalarMap", std::string(t.mapName).c_str());
-  const auto num = [](double v) { return QString::number(v, 'g', 3); };
+  const auto num = [](double v) { return widgets::displayNumber(v, 'g', 3); };
   if (t.reads & spectral::kAlpha) name += QStringLiteral(" (α = %1)").arg(num(alpha));
   else if ((t.reads & spectral::kLambda) && (t.reads & spectral::kSigmaMax)) name += QStringLiteral(" (λ = %1)").arg(num(s.lambda));
   return name;

@@ -98,9 +98,9 @@ void StatusPanel::showRun(RunSession* s) {
   progress_->setValue(p < 0 ? 0 : static_cast<int>(std::lround(p * 1000)));
   QString format = total ? tr("step %1 / %2").arg(step).arg(*total) : tr("step %1").arg(step);
   if (isActive(s->state()) && latest && latest->stepsPerSecond > 0) {
-    format += tr(" · %1 steps/s · ETA %2").arg(latest->stepsPerSecond, 0, 'f', 1).arg(formatDuration(latest->etaSeconds));
+    format += tr(" · %L1 steps/s · ETA %2").arg(latest->stepsPerSecond, 0, 'f', 1).arg(formatDuration(latest->etaSeconds));
   } else if (s->end() && s->end()->stepsPerSecond > 0) {
-    format += tr(" · %1 steps/s · %2").arg(s->end()->stepsPerSecond, 0, 'f', 1).arg(formatDuration(s->end()->seconds));
+    format += tr(" · %L1 steps/s · %2").arg(s->end()->stepsPerSecond, 0, 'f', 1).arg(formatDuration(s->end()->seconds));
   }
   progress_->setFormat(format);
 
@@ -109,9 +109,9 @@ void StatusPanel::showRun(RunSession* s) {
   if (s->state() == RunState::Finished && s->end()) {
     // NaN: never measured (no evaluation step) or not finite.
     const run::RunSummary& e = *s->end();
-    if (std::isfinite(e.valLoss)) text += tr(" · val loss %1").arg(e.valLoss, 0, 'g', 4);
-    if (std::isfinite(e.valAcc)) text += tr(" · val acc %1").arg(e.valAcc, 0, 'g', 3);
-    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %1").arg(e.lipschitzBound, 0, 'g', 4);
+    if (std::isfinite(e.valLoss)) text += tr(" · val loss %L1").arg(e.valLoss, 0, 'g', 4);
+    if (std::isfinite(e.valAcc)) text += tr(" · val acc %L1").arg(e.valAcc, 0, 'g', 3);
+    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1").arg(e.lipschitzBound, 0, 'g', 4);
   }
   state_->setText(text);
   state_->setToolTip(s->runDir());
@@ -135,7 +135,7 @@ void StatusPanel::refreshMemory() {
     watcher->setFuture(QtConcurrent::run([] {
       std::int64_t freeB = -1, totalB = -1;
       if (!cudaMemoryInfo(0, &freeB, &totalB)) return QString();
-      return QStringLiteral("GPU %1 free of %2").arg(QString::fromStdString(formatBytes(freeB)), QString::fromStdString(formatBytes(totalB)));
+      return tr("GPU %1 free of %2").arg(QString::fromStdString(formatBytes(freeB)), QString::fromStdString(formatBytes(totalB)));
     }));
   }
   if (!gpuText_.isEmpty()) text += QStringLiteral(" · ") + gpuText_;

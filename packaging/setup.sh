@@ -12,6 +12,7 @@ PACKAGES=(
   libzip-dev              # .npz and PyTorch .pt archives (engine/io)
   libbenchmark-dev libgtest-dev
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev
+  qt6-translations-l10n   # Qt's own German strings (dialog buttons) for the German UI
   xvfb xauth
   # the Debian package (packaging/package.sh, tst_package): CPack's DEB generator needs
   # dpkg-dev (dpkg-shlibdeps) and file; man pages, icons, and the checks of the package

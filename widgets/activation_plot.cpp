@@ -1,5 +1,7 @@
 #include "widgets/activation_plot.h"
 
+#include "widgets/number_format.h"
+
 #include "widgets/palette.h"
 
 #include "widgets/qcp.h"
@@ -132,10 +134,10 @@ void ActivationPlot::updateLimitLines(double dataUpper) {
     limitLines_[static_cast<int>(i)]->setVisible(show);
     if (show) {
       visibleLimits_ << limits[i].name;
-      ticks.append({limits[i].maxFinite, tr("%1 · %2").arg(limits[i].name, QString::number(limits[i].maxFinite, 'g', 5))});
+      ticks.append({limits[i].maxFinite, tr("%1 · %2").arg(limits[i].name, displayNumber(limits[i].maxFinite, 'g', 5))});
       yUpper_ = std::max(yUpper_, limits[i].maxFinite);
     } else {
-      offScaleLimits_ << tr("%1 (%2)").arg(limits[i].name, QString::number(limits[i].maxFinite, 'g', 3));
+      offScaleLimits_ << tr("%1 (%2)").arg(limits[i].name, displayNumber(limits[i].maxFinite, 'g', 3));
     }
   }
   setReferenceTicks(customPlot()->yAxis, ticks);

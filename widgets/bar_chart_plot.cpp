@@ -169,7 +169,7 @@ QString BarChartPlot::hoverLabel(QCPAbstractPlottable* plottable, int dataIndex)
 
 CsvTable BarChartPlot::csvTable() const {
   CsvTable table;
-  table.header << tr("name") << (customPlot()->yAxis->label().isEmpty() ? tr("value") : customPlot()->yAxis->label());
+  table.header << QStringLiteral("name") << (customPlot()->yAxis->label().isEmpty() ? QStringLiteral("value") : customPlot()->yAxis->label());
   for (int i = 0; i < names_.size(); ++i) table.rows << QStringList{names_[i], csvNumber(values_[static_cast<std::size_t>(i)])};
   return table;
 }

@@ -118,8 +118,8 @@ QString FrontierScatterPlot::hoverLabel(QCPAbstractPlottable* plottable, int dat
 
 CsvTable FrontierScatterPlot::csvTable() const {
   CsvTable table;
-  table.header << tr("group") << tr("label") << customPlot()->xAxis->label() << customPlot()->yAxis->label()
-               << tr("frontier");
+  table.header << QStringLiteral("group") << QStringLiteral("label") << customPlot()->xAxis->label() << customPlot()->yAxis->label()
+               << QStringLiteral("frontier");
   const std::vector<std::size_t> f = frontierIndices();
   for (std::size_t i = 0; i < points_.size(); ++i) {
     const ScatterPoint& pt = points_[i];

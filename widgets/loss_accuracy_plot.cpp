@@ -51,7 +51,7 @@ LossAccuracyPlot::LossAccuracyPlot(QWidget* parent) : MultiRunPlot(parent) {
   controlsLayout()->insertWidget(1, slider_);
   connect(slider_, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
   slider_->setValue(static_cast<int>(std::lround(smoothing_ * 1000)));
-  sliderLabel_->setText(tr("Smoothing %1").arg(smoothing_, 0, 'f', 3));
+  sliderLabel_->setText(tr("Smoothing %L1").arg(smoothing_, 0, 'f', 3));
 }
 
 QString LossAccuracyPlot::metricKey(Metric metric) {
@@ -80,7 +80,7 @@ void LossAccuracyPlot::setSmoothing(double weight) {
   slider_->blockSignals(true);
   slider_->setValue(static_cast<int>(std::lround(weight * 1000)));
   slider_->blockSignals(false);
-  sliderLabel_->setText(tr("Smoothing %1").arg(weight, 0, 'f', 3));
+  sliderLabel_->setText(tr("Smoothing %L1").arg(weight, 0, 'f', 3));
   invalidateSeries();
   for (const auto& [id, s] : allSeries())
     if (s->graphs.size() == 2) styleGraphs(runStyle(id.first), id.second, s->graphs[0], s->graphs[1]);

@@ -1,6 +1,8 @@
 // PlotView, part 2: what is drawn around the data — hover read-out, title, legend
 // placement, legend proxies, labelled reference ticks.
 #include "widgets/plot_view.h"
+
+#include "widgets/number_format.h"
 #include "widgets/palette.h"
 
 #include "widgets/qcp.h"
@@ -12,7 +14,7 @@
 namespace lwb::widgets {
 
 namespace {
-QString formatValue(double v) { return QString::number(v, 'g', 6); }
+QString formatValue(double v) { return displayNumber(v, 'g', 6); }
 }  // namespace
 
 QCPGraph* PlotView::addLegendProxy(const QString& name, const QPen& pen, const QCPScatterStyle* scatter) {

@@ -182,7 +182,7 @@ void ScalarMapPlot::fitView() {
 CsvTable ScalarMapPlot::csvTable() const {
   // Curves and marker sets share σ only by coincidence: one long table (series, σ, f).
   CsvTable table;
-  table.header << tr("series") << tr("sigma") << tr("f_sigma");
+  table.header << QStringLiteral("series") << QStringLiteral("sigma") << QStringLiteral("f_sigma");  // column ids, not UI text
   for (const QString& name : order_) {
     const Curve& c = curves_.at(name);
     for (const auto& [suffix, g] : {std::pair<QString, QCPGraph*>{QString(), c.graph},

@@ -1,14 +1,15 @@
 #include "data/task_kinds.h"
 
+#include "common/tr_noop.h"
 namespace lwb::data {
 
 std::span<const KindInfo> taskKinds() {
   static const std::vector<KindInfo> kinds{
-      {"mnist", "MNIST digits", {"data_path", "mnist_train_count"}, "an MNIST IDX folder"},
-      {"cifar10", "CIFAR-10 images", {"data_path"}, "a CIFAR-10 binary folder"},
-      {"chars", "characters of a text", {"data_path"}, "any text file, next-character prediction"},
-      {"modular_addition", "modular addition", {"modulus", "train_fraction"}, "(a + b) mod p, generated"},
-      {"modular_multiplication", "modular multiplication", {"modulus", "train_fraction"}, "(a · b) mod p, generated"},
+      {"mnist", LWB_TR_NOOP("Registry", "MNIST digits"), {"data_path", "mnist_train_count"}, LWB_TR_NOOP("Registry", "an MNIST IDX folder")},
+      {"cifar10", LWB_TR_NOOP("Registry", "CIFAR-10 images"), {"data_path"}, LWB_TR_NOOP("Registry", "a CIFAR-10 binary folder")},
+      {"chars", LWB_TR_NOOP("Registry", "characters of a text"), {"data_path"}, LWB_TR_NOOP("Registry", "any text file, next-character prediction")},
+      {"modular_addition", LWB_TR_NOOP("Registry", "modular addition"), {"modulus", "train_fraction"}, LWB_TR_NOOP("Registry", "(a + b) mod p, generated")},
+      {"modular_multiplication", LWB_TR_NOOP("Registry", "modular multiplication"), {"modulus", "train_fraction"}, LWB_TR_NOOP("Registry", "(a · b) mod p, generated")},
   };
   return kinds;
 }

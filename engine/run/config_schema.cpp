@@ -1,10 +1,12 @@
 #include "run/config_schema.h"
 
 #include "common/registry_table.h"
+#include "common/tr_noop.h"
 #include "data/task_kinds.h"
 #include "models/model_kinds.h"
 #include "optim/optimizer_kinds.h"
 #include "spectral/constraint_methods.h"
+#include "spectral/ns_coefficients.h"
 
 #include <nlohmann/json.hpp>
 
@@ -51,31 +53,31 @@ using registry::keysOf;
 std::vector<FormField> makeFields() {
   using T = FieldType;
   std::vector<FormField> f = {
-      {"task", "Run", "Task", T::Choice, "chars: any text file; mnist: IDX folder; cifar10: binary folder; modular tasks are generated"},
-      {"data_path", "Run", "Data", T::Path, "file or folder the task reads"},
-      {"modulus", "Run", "Modulus p", T::Integer, ""},
-      {"train_fraction", "Run", "Train fraction", T::Number, ""},
-      {"steps", "Run", "Steps", T::Integer, ""},
-      {"batch_size", "Run", "Batch size", T::Integer, ""},
-      {"seed", "Run", "Seed", T::Integer, ""},
-      {"device", "Run", "Device", T::Device, ""},
-      {"threads", "Run", "Threads", T::Integer, "0: $LWB_THREADS or all cores"},
-      {"model.kind", "Model", "Model", T::Choice, ""},
-      {"model.widths", "Model", "Hidden widths", T::IntegerList, "comma separated, e.g. 256, 256"},
-      {"model.d_model", "Model", "d_model", T::Integer, ""},
-      {"model.blocks", "Model", "Blocks", T::Integer, ""},
-      {"model.heads", "Model", "Heads", T::Integer, ""},
-      {"model.seq_len", "Model", "Sequence length", T::Integer, ""},
-      {"model.embed_dim", "Model", "Embedding dim", T::Integer, ""},
-      {"model.width", "Model", "Width", T::Integer, ""},
-      {"optimizer.kind", "Optimizer", "Optimizer", T::Choice, ""},
-      {"optimizer.lr", "Optimizer", "Learning rate η", T::Number, ""},
-      {"optimizer.weight_decay", "Optimizer", "Weight decay λ", T::Number, "decoupled; the soft cap's α* also uses it"},
-      {"optimizer.momentum", "Optimizer", "Momentum", T::Number, ""},
-      {"optimizer.beta1", "Optimizer", "β₁", T::Number, ""},
-      {"optimizer.beta2", "Optimizer", "β₂", T::Number, ""},
-      {"optimizer.ns_steps", "Optimizer", "Muon NS steps", T::Integer, ""},
-      {"optimizer.schedule", "Optimizer", "Schedule", T::Choice, ""},
+      {"task", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Task"), T::Choice, LWB_TR_NOOP("RunForm", "chars: any text file; mnist: IDX folder; cifar10: binary folder; modular tasks are generated")},
+      {"data_path", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Data"), T::Path, LWB_TR_NOOP("RunForm", "file or folder the task reads")},
+      {"modulus", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Modulus p"), T::Integer, ""},
+      {"train_fraction", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Train fraction"), T::Number, ""},
+      {"steps", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Steps"), T::Integer, ""},
+      {"batch_size", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Batch size"), T::Integer, ""},
+      {"seed", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Seed"), T::Integer, ""},
+      {"device", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Device"), T::Device, ""},
+      {"threads", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Threads"), T::Integer, LWB_TR_NOOP("RunForm", "0: $LWB_THREADS or all cores")},
+      {"model.kind", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Model"), T::Choice, ""},
+      {"model.widths", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Hidden widths"), T::IntegerList, LWB_TR_NOOP("RunForm", "comma separated, e.g. 256, 256")},
+      {"model.d_model", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "d_model"), T::Integer, ""},
+      {"model.blocks", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Blocks"), T::Integer, ""},
+      {"model.heads", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Heads"), T::Integer, ""},
+      {"model.seq_len", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Sequence length"), T::Integer, ""},
+      {"model.embed_dim", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Embedding dim"), T::Integer, ""},
+      {"model.width", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Width"), T::Integer, ""},
+      {"optimizer.kind", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Optimizer"), T::Choice, ""},
+      {"optimizer.lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Learning rate η"), T::Number, ""},
+      {"optimizer.weight_decay", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Weight decay λ"), T::Number, LWB_TR_NOOP("RunForm", "decoupled; the soft cap's α* also uses it")},
+      {"optimizer.momentum", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Momentum"), T::Number, ""},
+      {"optimizer.beta1", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "β₁"), T::Number, ""},
+      {"optimizer.beta2", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "β₂"), T::Number, ""},
+      {"optimizer.ns_steps", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Muon NS steps"), T::Integer, ""},
+      {"optimizer.schedule", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Schedule"), T::Choice, ""},
   };
   // The constraint section is the method registry's settings (lr and the update norm come
   // from the optimizer in training; the polishing tail and power iterations keep their
@@ -90,9 +92,9 @@ std::vector<FormField> makeFields() {
     if (!label.empty() && label[0] >= 'a' && label[0] <= 'z') label[0] = static_cast<char>(label[0] - 'a' + 'A');
     f.push_back({"constraint." + std::string(s.key), "Constraint", label, type, std::string(s.tip)});
   }
-  for (FormField x : std::vector<FormField>{{"log_every", "Logging", "Log every", T::Integer, "steps between metrics rows"},
-                                            {"eval_every", "Logging", "Evaluate every", T::Integer, ""},
-                                            {"spectra_every", "Logging", "Spectra every", T::Integer, "0: no spectra"}})
+  for (FormField x : std::vector<FormField>{{"log_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Log every"), T::Integer, LWB_TR_NOOP("RunForm", "steps between metrics rows")},
+                                            {"eval_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Evaluate every"), T::Integer, ""},
+                                            {"spectra_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Spectra every"), T::Integer, LWB_TR_NOOP("RunForm", "0: no spectra")}})
     f.push_back(std::move(x));
   return f;
 }
@@ -100,7 +102,8 @@ std::vector<FormField> makeFields() {
 }  // namespace
 
 const std::vector<std::string>& formGroups() {
-  static const std::vector<std::string> groups{"Run", "Model", "Optimizer", "Constraint", "Logging"};
+  static const std::vector<std::string> groups{LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Optimizer"),
+                                                LWB_TR_NOOP("RunForm", "Constraint"), LWB_TR_NOOP("RunForm", "Logging")};
   return groups;
 }
 
@@ -121,6 +124,21 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "constraint.method") return keysOf(spectral::constraintMethods());
   if (key == "constraint.impl") return keysOf(spectral::clipImpls());
   if (key == "constraint.norm") return {"rms", "spectral"};
+  return {};
+}
+
+ChoiceText choiceText(std::string_view key, std::string_view id) {
+  for (const Family& family : families())
+    if (key == family.selector)
+      if (const KindInfo* kind = findKind(family.kinds, id)) return {kind->title, kind->description};
+  const auto titleOf = [id](const auto& table) -> ChoiceText {
+    for (const auto& row : table)
+      if (row.key == id) return {row.title, {}};
+    return {};
+  };
+  if (key == "constraint.method") return titleOf(spectral::constraintMethods());
+  if (key == "constraint.impl") return titleOf(spectral::clipImpls());
+  if (key == "optimizer.ns_coeffs" || key == "constraint.ns_coeffs") return titleOf(spectral::nsCoefficientSets());
   return {};
 }
 

@@ -2,7 +2,8 @@
 // types, the choices of every choice key and when a key applies — all derived from the
 // registries (tasks, models, optimizers, constraint methods and their settings, Newton–Schulz
 // sets), so the app's run form is generated, not typed out. No LibTorch, no Qt: the app
-// translates the English labels (context "RunForm").
+// translates the English labels (context "RunForm";
+// constraint rows use the method registry's own labels and tips, context "Registry").
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -37,6 +38,15 @@ const std::vector<FormField>& formFields();
 
 // The ids a choice key accepts (empty for other keys).
 std::vector<std::string_view> choicesFor(std::string_view key);
+
+// What a choice id of a registry family is, in words: its registry title and description
+// ("spectral soft cap", {}; "ReLU MLP", "bias-free ReLU MLP; …"). Empty for other keys. The app
+// translates both in context "Registry" and shows them as the choice's tooltip.
+struct ChoiceText {
+  std::string_view title;
+  std::string_view description;
+};
+ChoiceText choiceText(std::string_view key, std::string_view id);
 
 // Whether `key` matters for this config (a config JSON, possibly partial): a key that a kind
 // of its family claims (task, model.kind, optimizer.kind) applies when that kind is selected;

@@ -2,6 +2,7 @@
 
 #include "common/json_fields.h"
 #include "common/registry_table.h"
+#include "common/tr_noop.h"
 #include "io/input_error.h"
 #include "spectral/softcap_alpha.h"
 
@@ -23,53 +24,52 @@ constexpr unsigned kClipFamily = kImpl | kNs;
 // tst_constraint_methods (every method, every setting perturbed).
 constexpr std::array<MethodTraits, 12> kMethods{{
     // id, key, title, f(σ), reads, enforcesBound, startsFromSign, actsOnTop, lambdaFromOptimizer, lambdaIsFraction, source
-    {M::None, "none", "none", "no constraint f(σ) = σ", 0, false, false, false, false, false, ""},
-    {M::WeightDecay, "weight_decay", "weight decay", "weight decay (1 − λη)σ", kLambda | kLr, false, false, false,
+    {M::None, "none", LWB_TR_NOOP("Registry", "none"), LWB_TR_NOOP("ScalarMap", "no constraint f(σ) = σ"), 0, false, false, false, false, false, ""},
+    {M::WeightDecay, "weight_decay", LWB_TR_NOOP("Registry", "weight decay"), LWB_TR_NOOP("ScalarMap", "weight decay (1 − λη)σ"), kLambda | kLr, false, false, false,
      false, false, "000 §3.1"},
-    {M::SpectralWeightDecay, "spectral_weight_decay", "spectral weight decay", "spectral weight decay σ₁ → (1 − λ)σ₁",
+    {M::SpectralWeightDecay, "spectral_weight_decay", LWB_TR_NOOP("Registry", "spectral weight decay"), LWB_TR_NOOP("ScalarMap", "spectral weight decay σ₁ → (1 − λ)σ₁"),
      kLambda | kPowerIters, false, false, true, false, true, "000 §3.1"},
-    {M::SpectralNormalize, "spectral_normalize", "spectral normalize", "normalize σ·σmax/max(σ₁, σmax)",
+    {M::SpectralNormalize, "spectral_normalize", LWB_TR_NOOP("Registry", "spectral normalize"), LWB_TR_NOOP("ScalarMap", "normalize σ·σmax/max(σ₁, σmax)"),
      kSigmaMax | kPowerIters, true, false, true, false, false, "000 §3.1"},
-    {M::SpectralHammer, "spectral_hammer", "spectral hammer", "hammer σ₁ → σmax", kSigmaMax | kPowerIters, false,
+    {M::SpectralHammer, "spectral_hammer", LWB_TR_NOOP("Registry", "spectral hammer"), LWB_TR_NOOP("ScalarMap", "hammer σ₁ → σmax"), kSigmaMax | kPowerIters, false,
      false, true, false, false, "000 §3.1"},
-    {M::Stiefel, "stiefel", "Stiefel (all σ → σmax)", "Stiefel σ → σmax", kSigmaMax | kNs, true, false, false, false,
+    {M::Stiefel, "stiefel", LWB_TR_NOOP("Registry", "Stiefel (all σ → σmax)"), LWB_TR_NOOP("ScalarMap", "Stiefel σ → σmax"), kSigmaMax | kNs, true, false, false, false,
      false, "000 §3.1"},
-    {M::SpectralSoftCap, "spectral_soft_cap", "spectral soft cap", "soft cap p₂∘p₁", kSigmaMax | kAlpha | kLambda | kLr,
+    {M::SpectralSoftCap, "spectral_soft_cap", LWB_TR_NOOP("Registry", "spectral soft cap"), LWB_TR_NOOP("ScalarMap", "soft cap p₂∘p₁"), kSigmaMax | kAlpha | kLambda | kLr,
      true, false, false, true, false, "000 §3.1, App. B"},
-    {M::SpectralHardCap, "spectral_hard_cap", "spectral hard cap", "hard cap min(σ, σmax)", kSigmaMax | kClipFamily,
+    {M::SpectralHardCap, "spectral_hard_cap", LWB_TR_NOOP("Registry", "spectral hard cap"), LWB_TR_NOOP("ScalarMap", "hard cap min(σ, σmax)"), kSigmaMax | kClipFamily,
      true, true, false, false, false, "001 §2.3, §4"},
-    {M::SpectralClip, "spectral_clip", "spectral clip [σmin, σmax]", "clip to [σmin, σmax]", kSigmaMax | kSigmaMin | kClipFamily,
+    {M::SpectralClip, "spectral_clip", LWB_TR_NOOP("Registry", "spectral clip [σmin, σmax]"), LWB_TR_NOOP("ScalarMap", "clip to [σmin, σmax]"), kSigmaMax | kSigmaMin | kClipFamily,
      true, true, false, false, false, "001 §2"},
-    {M::SpectralRelu, "spectral_relu", "spectral ReLU (σ ≥ σmin)", "spectral ReLU max(σ, σmin)", kSigmaMin | kClipFamily, false,
+    {M::SpectralRelu, "spectral_relu", LWB_TR_NOOP("Registry", "spectral ReLU (σ ≥ σmin)"), LWB_TR_NOOP("ScalarMap", "spectral ReLU max(σ, σmin)"), kSigmaMin | kClipFamily, false,
      true, false, false, false, "001 §3.3"},
-    {M::SpectralClippedWeightDecay, "spectral_clipped_weight_decay", "spectral clipped weight decay",
-     "clipped weight decay", kSigmaMax | kLambda | kClipFamily, false, true, false, false,
+    {M::SpectralClippedWeightDecay, "spectral_clipped_weight_decay", LWB_TR_NOOP("Registry", "spectral clipped weight decay"), LWB_TR_NOOP("ScalarMap", "clipped weight decay"), kSigmaMax | kLambda | kClipFamily, false, true, false, false,
      true, "001 §3.4; 000 App. C.2"},
-    {M::SvdClip, "svd_clip", "SVD clip (exact)", "clip to [σmin, σmax]", kSigmaMax | kSigmaMin, true, false,
+    {M::SvdClip, "svd_clip", LWB_TR_NOOP("Registry", "SVD clip (exact)"), LWB_TR_NOOP("ScalarMap", "clip to [σmin, σmax]"), kSigmaMax | kSigmaMin, true, false,
      false, false, false, "exact SVD"},
 }};
 
 constexpr std::array<ClipImplTraits, 4> kClipImpls{{
-    {ClipImpl::Nested, "nested", "nested msign (001 §2.3)"},
-    {ClipImpl::AbdDense, "abd_dense", "anti-block-diagonal, dense (001 §4.2)"},
-    {ClipImpl::AbdBlock, "abd_block", "anti-block-diagonal, blocks (001 §4.3)"},
-    {ClipImpl::Svd, "svd", "exact SVD"},
+    {ClipImpl::Nested, "nested", LWB_TR_NOOP("Registry", "nested msign (001 §2.3)")},
+    {ClipImpl::AbdDense, "abd_dense", LWB_TR_NOOP("Registry", "anti-block-diagonal, dense (001 §4.2)")},
+    {ClipImpl::AbdBlock, "abd_block", LWB_TR_NOOP("Registry", "anti-block-diagonal, blocks (001 §4.3)")},
+    {ClipImpl::Svd, "svd", LWB_TR_NOOP("Registry", "exact SVD")},
 }};
 
 constexpr std::array<SettingInfo, 13> kSettings{{
-    {"method", "method", 0, ""},
-    {"sigma_max", "σmax", kSigmaMax, "target norm (RMS→RMS unless the norm is spectral)"},
-    {"sigma_min", "σmin", kSigmaMin, "lower threshold"},
-    {"alpha", "α", kAlpha, "a number, or auto for the minimal α* of App. B"},
-    {"lambda", "λ", kLambda, "decay strength"},
-    {"lr", "learning rate η", kLr, ""},
-    {"update_norm", "update norm", kAlpha, "bound on ‖ΔW‖ for α* (default η)"},
-    {"impl", "implementation", kImpl, ""},
-    {"ns_coeffs", "coefficients", kNs, "Newton–Schulz coefficient set"},
-    {"ns_steps", "Newton–Schulz steps", kNs, ""},
-    {"ns_polish_steps", "polishing steps", kNs, "convergent (15/8, −10/8, 3/8) tail"},
-    {"power_iters", "power iterations", kPowerIters, "per step, warm-started across steps"},
-    {"norm", "threshold norm", kSigmaMax | kSigmaMin, "rms: RMS→RMS norm of a (d_out, d_in) matrix; spectral: σ₁"},
+    {"method", LWB_TR_NOOP("Registry", "method"), 0, ""},
+    {"sigma_max", LWB_TR_NOOP("Registry", "σmax"), kSigmaMax, LWB_TR_NOOP("Registry", "target norm (RMS→RMS unless the norm is spectral)")},
+    {"sigma_min", LWB_TR_NOOP("Registry", "σmin"), kSigmaMin, LWB_TR_NOOP("Registry", "lower threshold")},
+    {"alpha", LWB_TR_NOOP("Registry", "α"), kAlpha, LWB_TR_NOOP("Registry", "a number, or auto for the minimal α* of App. B")},
+    {"lambda", LWB_TR_NOOP("Registry", "λ"), kLambda, LWB_TR_NOOP("Registry", "decay strength")},
+    {"lr", LWB_TR_NOOP("Registry", "learning rate η"), kLr, ""},
+    {"update_norm", LWB_TR_NOOP("Registry", "update norm"), kAlpha, LWB_TR_NOOP("Registry", "bound on ‖ΔW‖ for α* (default η)")},
+    {"impl", LWB_TR_NOOP("Registry", "implementation"), kImpl, ""},
+    {"ns_coeffs", LWB_TR_NOOP("Registry", "coefficients"), kNs, LWB_TR_NOOP("Registry", "Newton–Schulz coefficient set")},
+    {"ns_steps", LWB_TR_NOOP("Registry", "Newton–Schulz steps"), kNs, ""},
+    {"ns_polish_steps", LWB_TR_NOOP("Registry", "polishing steps"), kNs, LWB_TR_NOOP("Registry", "convergent (15/8, −10/8, 3/8) tail")},
+    {"power_iters", LWB_TR_NOOP("Registry", "power iterations"), kPowerIters, LWB_TR_NOOP("Registry", "per step, warm-started across steps")},
+    {"norm", LWB_TR_NOOP("Registry", "threshold norm"), kSigmaMax | kSigmaMin, LWB_TR_NOOP("Registry", "rms: RMS→RMS norm of a (d_out, d_in) matrix; spectral: σ₁")},
 }};
 
 constexpr std::array<std::pair<ThresholdNorm, std::string_view>, 2> kNorms{{

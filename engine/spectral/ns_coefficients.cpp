@@ -1,6 +1,7 @@
 #include "spectral/ns_coefficients.h"
 
 #include "common/registry_table.h"
+#include "common/tr_noop.h"
 
 #include <algorithm>
 #include <array>
@@ -23,9 +24,9 @@ constexpr std::array<NsTuple, 6> kYou{{
 }};
 
 const std::array<NsCoefficientSet, 3> kSets{{
-    {NsCoefficients::Jordan5, "jordan5", "Jordan (3.4445, −4.7750, 2.0315)", kJordan},
-    {NsCoefficients::You6, "you6", "You, six tuples", kYou},
-    {NsCoefficients::Polish, "polish", "polish (15/8, −10/8, 3/8)", kPolish},
+    {NsCoefficients::Jordan5, "jordan5", LWB_TR_NOOP("Registry", "Jordan (3.4445, −4.7750, 2.0315)"), kJordan},
+    {NsCoefficients::You6, "you6", LWB_TR_NOOP("Registry", "You, six tuples"), kYou},
+    {NsCoefficients::Polish, "polish", LWB_TR_NOOP("Registry", "polish (15/8, −10/8, 3/8)"), kPolish},
 }};
 
 }  // namespace

@@ -10,7 +10,7 @@ function(lwb_add_app_test name)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LWB_THREADS=2")
 endfunction()
 
-foreach(suite tst_app_stream tst_app_units tst_app_follow tst_app_dashboard tst_app_window)
+foreach(suite tst_app_stream tst_app_units tst_app_follow tst_app_dashboard tst_app_window tst_translations)
   lwb_add_app_test(${suite} app/${suite}.cpp)
 endforeach()
 target_compile_definitions(tst_app_units PRIVATE LWB_PRESETS_DIR="${PROJECT_SOURCE_DIR}/resources/presets")

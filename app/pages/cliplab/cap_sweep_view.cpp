@@ -153,11 +153,11 @@ void CapSweepView::showResult() {
     for (double e : s.maxError) rel.push_back(std::max(e / result_.sigmaMax, 1e-9));
     error_->setCurve(name, result_.sigma1s, rel, style);
     if (!s.sigma1After.empty())
-      summary << tr("%1 %2").arg(name).arg(s.sigma1After.back() / result_.sigmaMax, 0, 'f', 3);
+      summary << tr("%1 %L2").arg(name).arg(s.sigma1After.back() / result_.sigmaMax, 0, 'f', 3);
   }
   sigma_->setReferenceLines({{result_.sigmaMax, tr("σmax"), QColor()}});
   error_->setReferenceLines({{0.02, tr("target 0.02"), QColor()}});
-  info_->setText(tr("%1×%2 in %3: σ₁ of the result / σmax at σ₁ = %4 σmax: %5. The exact answer is 1.")
+  info_->setText(tr("%1×%2 in %3: σ₁ of the result / σmax at σ₁ = %L4 σmax: %5. The exact answer is 1.")
                      .arg(shownRequest_.rows)
                      .arg(shownRequest_.cols)
                      .arg(QString::fromStdString(shownRequest_.dtype))

@@ -1,5 +1,7 @@
 #include "app/pages/cliplab/constraint_view.h"
 
+#include "widgets/number_format.h"
+
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/common/method_form.h"
 #include "app/scalar_map.h"
@@ -22,7 +24,7 @@ namespace {
 const QString kRun = QStringLiteral("lab");
 const QString kLayer = QStringLiteral("W");
 
-QString fmt(double v, int digits = 4) { return std::isfinite(v) ? QString::number(v, 'g', digits) : QStringLiteral("–"); }
+QString fmt(double v, int digits = 4) { return std::isfinite(v) ? widgets::displayNumber(v, 'g', digits) : QStringLiteral("–"); }
 
 
 // With σ₁ far above σmax the identity line y = x would set the y range and flatten the map

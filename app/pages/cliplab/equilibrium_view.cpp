@@ -108,7 +108,7 @@ void EquilibriumView::recompute() {
 void EquilibriumView::showResult() {
   plot_->clearCurves();
   QVector<CurvePlot::Reference> refs;
-  QString text = tr("Soft cap strength α* = %1 (App. B, with decay λ).<br>").arg(result_.alphaStar, 0, 'g', 4);
+  QString text = tr("Soft cap strength α* = %L1 (App. B, with decay λ).<br>").arg(result_.alphaStar, 0, 'g', 4);
   for (size_t i = 0; i < result_.series.size(); ++i) {
     const auto& s = result_.series[i];
     const QColor color = widgets::runColor(static_cast<int>(i));
@@ -117,8 +117,8 @@ void EquilibriumView::showResult() {
     const QString title = MethodForm::methodTitle(s.method);
     plot_->setCurve(title, steps, s.sigma1, {color, Qt::SolidLine, 1.8, false});
     const QString formula = QString::fromStdString(s.formula);
-    refs.append({s.predicted, tr("%1 = %2").arg(formula).arg(s.predicted, 0, 'g', 4), color});
-    text += tr("<span style='color:%1'>■</span> %2: σ₁ → <b>%3</b> after %4 steps; predicted %5 = <b>%6</b><br>")
+    refs.append({s.predicted, tr("%1 = %L2").arg(formula).arg(s.predicted, 0, 'g', 4), color});
+    text += tr("<span style='color:%1'>■</span> %2: σ₁ → <b>%L3</b> after %4 steps; predicted %5 = <b>%L6</b><br>")
                 .arg(color.name(), title)
                 .arg(s.sigma1.empty() ? 0.0 : s.sigma1.back(), 0, 'g', 5)
                 .arg(shown_.steps)

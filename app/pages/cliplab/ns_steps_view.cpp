@@ -191,17 +191,17 @@ void NsStepsView::showStep() {
   ranked_->setCurve(tr("scalar polynomials in float64"), ranks, predicted, {widgets::runColor(1), Qt::DashLine, 1.4, false});
   ranked_->setReferenceLines({{1.0, tr("1"), QColor()}});
 
-  QString text = tr("Step <b>%1</b> of %2 · ‖W‖_F = %3").arg(k).arg(trace_.schedule.size()).arg(trace_.frobenius, 0, 'g', 4);
+  QString text = tr("Step <b>%1</b> of %2 · ‖W‖_F = %L3").arg(k).arg(trace_.schedule.size()).arg(trace_.frobenius, 0, 'g', 4);
   if (k > 0) {
     const auto& t = trace_.schedule[static_cast<size_t>(k - 1)];
-    text += tr(" · this step: p(x) = %1x %2 %3x³ + %4x⁵")
+    text += tr(" · this step: p(x) = %L1x %2 %L3x³ + %L4x⁵")
                 .arg(t.a, 0, 'g', 5)
                 .arg(t.b < 0 ? QStringLiteral("−") : QStringLiteral("+"))
                 .arg(std::abs(t.b), 0, 'g', 5)
                 .arg(t.c, 0, 'g', 5);
   }
   if (!measured.empty())
-    text += tr(" · σ(X_k) ∈ [%1, %2] · largest gap to float64: %3")
+    text += tr(" · σ(X_k) ∈ [%L1, %L2] · largest gap to float64: %L3")
                 .arg(measured.back(), 0, 'g', 3)
                 .arg(measured.front(), 0, 'g', 4)
                 .arg(worst, 0, 'g', 3);

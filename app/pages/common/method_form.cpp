@@ -1,5 +1,7 @@
 #include "app/pages/common/method_form.h"
 
+#include "widgets/number_format.h"
+
 #include "app/pages/common/id_combo.h"
 #include "app/pages/common/slider_field.h"
 
@@ -163,7 +165,7 @@ void MethodForm::updateAlphaStar() {
     lab::ConstraintRequest autoReq = r;
     autoReq.alpha.reset();
     const double star = lab::resolvedSoftCapAlpha(autoReq);
-    alphaStar_->setText(tr("α* = %1").arg(QString::number(star, 'g', 4)));
+    alphaStar_->setText(tr("α* = %1").arg(widgets::displayNumber(star, 'g', 4)));
     if (alphaAuto_->isChecked()) {
       const QSignalBlocker block(alpha_);
       alpha_->setValue(std::max(star, 1e-5));

@@ -1,5 +1,9 @@
 #include "app/pages/compare/compare_table_model.h"
 
+#include "widgets/number_format.h"
+
+#include <QCoreApplication>
+
 #include <limits>
 
 namespace lwb::app::pages {
@@ -45,13 +49,13 @@ int CompareTableModel::columnCount(const QModelIndex& parent) const { return par
 QString CompareTableModel::text(const RunRecord& r, int column) const {
   switch (column) {
     case Run: return r.name;
-    case Status: return r.status;
+    case Status: return QCoreApplication::translate("RunState", r.status.toUtf8().constData());  // the CSV keeps the word
     case Method: return r.method;
     case Parameters: return r.parameters;
     case Optimizer: return r.optimizer;
     default: {
       const auto v = numberOf(r, column);
-      return v ? QString::number(*v, 'g', column == Steps ? 12 : 5) : QString();
+      return v ? widgets::displayNumber(*v, 'g', column == Steps ? 12 : 5) : QString();
     }
   }
 }

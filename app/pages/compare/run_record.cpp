@@ -130,7 +130,7 @@ RunRecord loadRunRecord(const QString& dir) {
     r.status = QString::fromLatin1(run::toString(status->status));
     r.statusMessage = QString::fromStdString(status->message);
   } else {
-    r.status = summary ? QString::fromLatin1(run::toString(summary->status)) : QStringLiteral("unknown");
+    r.status = summary ? QString::fromLatin1(run::toString(summary->status)) : QString::fromLatin1(QT_TRANSLATE_NOOP("RunState", "unknown"));
   }
   return r;
 }

@@ -30,7 +30,7 @@ QString summarize(const nlohmann::json& config) {
   if (const auto o = config.find("optimizer"); o != config.end() && o->is_object())
     parts << QStringLiteral("%1 lr %2").arg(text(*o, "kind"), text(*o, "lr"));
   if (const auto m = config.find("model"); m != config.end() && m->is_object())
-    parts << QStringLiteral("%1 on %2").arg(text(*m, "kind"), text(config, "task"));
+    parts << QObject::tr("%1 on %2", "model kind on task").arg(text(*m, "kind"), text(config, "task"));
   return parts.join(QStringLiteral(", "));
 }
 

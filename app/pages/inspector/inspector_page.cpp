@@ -1,5 +1,7 @@
 #include "app/pages/inspector/inspector_page.h"
 
+#include "widgets/number_format.h"
+
 #include "app/app_options.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_frame.h"
@@ -257,7 +259,7 @@ void InspectorPage::showFile(InspectedFile file) {
                                                                [](const InspectedTensor& t) { return !t.note.isEmpty(); }));
   if (file_.workbenchCheckpoint) {
     QString text = tr("<b>Workbench checkpoint</b>, step %1: %2<br>").arg(file_.step).arg(file_.runSummary.toHtmlEscaped());
-    if (file_.lipschitzBound) text += tr("Lipschitz upper bound (RMS→RMS, App. D): <b>%1</b>").arg(*file_.lipschitzBound, 0, 'g', 5);
+    if (file_.lipschitzBound) text += tr("Lipschitz upper bound (RMS→RMS, App. D): <b>%L1</b>").arg(*file_.lipschitzBound, 0, 'g', 5);
     else text += file_.boundNote.toHtmlEscaped();
     bound_->setText(text);
     for (const auto& r : file_.trace) {
@@ -266,7 +268,7 @@ void InspectorPage::showFile(InspectedFile file) {
       trace_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.name)));
       int col = 1;
       for (double v : {r.blockLipschitz, r.lipschitzAfter, r.activationBound})
-        trace_->setItem(row, col++, new QTableWidgetItem(QString::number(v, 'g', 5)));
+        trace_->setItem(row, col++, new QTableWidgetItem(widgets::displayNumber(v, 'g', 5)));
     }
   } else {
     bound_->setText(tr("Lipschitz bound: only for the workbench's own checkpoints (this is a %1 file).").arg(file_.format));

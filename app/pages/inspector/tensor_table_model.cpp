@@ -1,11 +1,13 @@
 #include "app/pages/inspector/tensor_table_model.h"
 
+#include "widgets/number_format.h"
+
 #include <QRegularExpression>
 
 namespace lwb::app::pages {
 namespace {
 
-QString number(double v) { return QString::number(v, 'g', 5); }
+QString number(double v) { return widgets::displayNumber(v, 'g', 5); }
 
 }  // namespace
 

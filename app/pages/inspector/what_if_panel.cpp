@@ -91,14 +91,14 @@ void WhatIfPanel::preview() {
     return [this, m, file, req, o = std::move(o)] {
       if (file != file_ || m->name() != name_.toStdString()) return;  // the selection moved on
       matrix_ = m;
-      QString text = tr("%1: σ₁ %2 → %3 (exact %4), largest σ error %5, %6 ms")
+      QString text = tr("%1: σ₁ %L2 → %L3 (exact %L4), largest σ error %L5, %L6 ms")
                          .arg(MethodForm::methodTitle(req.method))
                          .arg(o.before.empty() ? 0.0 : o.before.front(), 0, 'g', 4)
                          .arg(o.sigma1After, 0, 'g', 5)
                          .arg(o.sigma1Exact, 0, 'g', 5)
                          .arg(o.maxSpectrumError, 0, 'g', 3)
                          .arg(o.methodSeconds * 1e3, 0, 'f', 1);
-      if (std::isfinite(o.alpha)) text += tr(", α = %1").arg(o.alpha, 0, 'g', 4);
+      if (std::isfinite(o.alpha)) text += tr(", α = %L1").arg(o.alpha, 0, 'g', 4);
       info_->setText(text + tr(". Thresholds are raw σ."));
       Q_EMIT previewReady(o.before, o.after, req.sigmaMax);
     };

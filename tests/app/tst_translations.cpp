@@ -1,0 +1,167 @@
+// The German UI (issue 16 §3): the compiled-in translation loads, representative strings of
+// the window, the registries and the run form come out German, every registry string the app
+// translates at run time is in the translation under the context the app asks for, and the
+// language choice sets the display locale without touching the config values the run form
+// writes. (tst_translations_complete checks that no string is missing from the .ts at all.)
+#include "app/app_options.h"
+#include "app/language.h"
+#include "app/main_window.h"
+#include "app/run_form.h"
+#include "app/run_form_fields.h"
+#include "data/task_kinds.h"
+#include "models/model_kinds.h"
+#include "optim/optimizer_kinds.h"
+#include "run/config_schema.h"
+#include "spectral/constraint_methods.h"
+#include "spectral/ns_coefficients.h"
+#include "widgets/number_format.h"
+
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTranslator>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace lwb;
+using namespace lwb::app;
+
+class TstTranslations : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir settingsDir_;
+  QTranslator german_;
+
+  // The German text the .qm holds for (context, source); empty when it has none.
+  QString german(const char* context, std::string_view source) const {
+    return german_.translate(context, std::string(source).c_str());
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    // Never the user's settings.
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchTest"));
+    QVERIFY(german_.load(QStringLiteral(":/i18n/lipschitz-workbench_de.qm")));
+    // What main() does for --lang de: translators and the display locale, before any window.
+    QCOMPARE(applyLanguage(QStringLiteral("de")), QStringLiteral("de"));
+  }
+
+  void representativeStringsAreGerman() {
+    QCOMPARE(QCoreApplication::translate("lwb::app::MainWindow", "&File"), QStringLiteral("&Datei"));
+    QCOMPARE(QCoreApplication::translate("lwb::app::MainWindow", "&View"), QStringLiteral("&Ansicht"));
+    QCOMPARE(QCoreApplication::translate("Registry", "spectral soft cap"), QStringLiteral("spektrale weiche Kappung"));
+    QCOMPARE(QCoreApplication::translate("ScalarMap", "hard cap min(σ, σmax)"), QStringLiteral("Kappung min(σ, σmax)"));
+    QCOMPARE(QCoreApplication::translate("RunForm", "Learning rate η"), QStringLiteral("Lernrate η"));
+    QCOMPARE(QCoreApplication::translate("lwb::widgets::PlotView", "Save as PNG…"), QStringLiteral("Als PNG speichern…"));
+  }
+
+  void windowMenusAreGerman() {
+    MainWindow w;
+    QStringList titles;
+    for (QAction* a : w.menuBar()->actions()) titles << a->text();
+    QVERIFY2(titles.contains(QStringLiteral("&Datei")), qPrintable(titles.join(QLatin1Char(' '))));
+    QVERIFY2(titles.contains(QStringLiteral("&Ansicht")), qPrintable(titles.join(QLatin1Char(' '))));
+    QVERIFY2(titles.contains(QStringLiteral("&Hilfe")), qPrintable(titles.join(QLatin1Char(' '))));
+    auto* language = w.findChild<QMenu*>(QStringLiteral("languageMenu"));
+    QVERIFY(language);
+    QCOMPARE(language->title(), QStringLiteral("&Sprache"));
+    QStringList entries;
+    for (QAction* a : language->actions()) entries << a->text();
+    QCOMPARE(entries, (QStringList{QStringLiteral("Systemsprache"), QStringLiteral("English"), QStringLiteral("Deutsch")}));
+  }
+
+  // Every registry string the app passes to QCoreApplication::translate is in the .qm under
+  // that context (the engine marks them with LWB_TR_NOOP; a wrong context would stay English).
+  void everyRegistryStringIsTranslated() {
+    QStringList missing;
+    auto check = [&](const char* context, std::string_view text) {
+      if (!text.empty() && german(context, text).isEmpty())
+        missing << QStringLiteral("[%1] %2").arg(QLatin1String(context), QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
+    };
+    for (const auto& m : spectral::constraintMethods()) {
+      check("Registry", m.title);
+      check("ScalarMap", m.mapName);
+    }
+    for (const auto& i : spectral::clipImpls()) check("Registry", i.title);
+    for (const auto& n : spectral::nsCoefficientSets()) check("Registry", n.title);
+    for (const auto& s : spectral::constraintSettings()) {
+      check("Registry", s.label);
+      check("Registry", s.tip);
+    }
+    for (auto kinds : {data::taskKinds(), models::modelKinds(), optim::optimizerKinds()})
+      for (const auto& k : kinds) {
+        check("Registry", k.title);
+        check("Registry", k.description);
+      }
+    for (const auto& g : run::formGroups()) check("RunForm", g);
+    for (const auto& f : run::formFields()) {
+      if (f.key.rfind("constraint.", 0) == 0) continue;  // the settings' own labels, above
+      check("RunForm", f.group);
+      check("RunForm", f.label);
+      check("RunForm", f.tip);
+    }
+    QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+  }
+
+  void runFormLabelsAreGerman() {
+    QMap<QString, QString> labels, tips;
+    for (const FieldSpec& f : runFormFields()) {
+      labels[f.key] = f.label;
+      tips[f.key] = f.tip;
+    }
+    QCOMPARE(labels.value(QStringLiteral("optimizer.lr")), QStringLiteral("Lernrate η"));
+    QCOMPARE(labels.value(QStringLiteral("constraint.impl")), QStringLiteral("Implementierung"));  // capitalised registry label
+    QCOMPARE(labels.value(QStringLiteral("constraint.sigma_max")), QStringLiteral("σmax"));
+    QCOMPARE(tips.value(QStringLiteral("constraint.lambda")), QStringLiteral("Stärke der Abnahme"));
+    QVERIFY(runFormGroups().contains(QStringLiteral("Beschränkung")));
+  }
+
+  // Displays use the locale's decimal comma; the run form's fields are config text (JSON) and
+  // stay in the C locale both ways.
+  void numbersFollowTheLocaleOnlyInDisplays() {
+    QCOMPARE(QLocale().decimalPoint(), QStringLiteral(","));
+    QCOMPARE(widgets::displayNumber(0.25), QStringLiteral("0,25"));
+    QCOMPARE(widgets::displayNumber(12345.0, 'f', 0), QStringLiteral("12345"));  // no group separator
+    QCOMPARE(QCoreApplication::translate("lwb::app::StatusPanel", " · val loss %L1").arg(1.5, 0, 'g', 4),
+             QStringLiteral(" · Val.-Verlust 1,5"));
+
+    RunForm form;
+    form.setConfig(nlohmann::json{{"task", "modular_addition"}, {"optimizer", {{"lr", 0.002}}}});  // needs no data file
+    auto* lr = qobject_cast<QLineEdit*>(form.editor(QStringLiteral("optimizer.lr")));
+    QVERIFY(lr);
+    QCOMPARE(lr->text(), QStringLiteral("0.002"));
+    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("0.003")));
+    QVERIFY2(form.valid(), qPrintable(form.validationError()));
+    QCOMPARE(form.config()["optimizer"]["lr"].get<double>(), 0.003);
+    // A German decimal comma is not a config number: refused with a German message naming the key.
+    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("0,003")));
+    QVERIFY(!form.valid());
+    QVERIFY2(form.validationError().startsWith(QStringLiteral("optimizer.lr: „0,003“ ist nicht eine Zahl")),
+             qPrintable(form.validationError()));
+  }
+
+  void langOption() {
+    const QString exe = QStringLiteral("lipschitz-workbench");
+    QCOMPARE(parseAppOptions({exe, QStringLiteral("--lang"), QStringLiteral("de")}).options.language, QStringLiteral("de"));
+    QCOMPARE(parseAppOptions({exe, QStringLiteral("--lang"), QStringLiteral("en")}).error, QString());
+    QVERIFY(parseAppOptions({exe, QStringLiteral("--lang"), QStringLiteral("fr")}).error.startsWith(QStringLiteral("--lang:")));
+  }
+
+  void languageChoiceIsStored() {
+    QCOMPARE(languageSetting(), QString());
+    setLanguageSetting(QStringLiteral("de"));
+    QCOMPARE(languageSetting(), QStringLiteral("de"));
+    QCOMPARE(QSettings().fileName().startsWith(settingsDir_.path()), true);
+    setLanguageSetting(QString());
+    QCOMPARE(languageSetting(), QString());
+  }
+};
+
+QTEST_MAIN(TstTranslations)
+#include "tst_translations.moc"

@@ -1,0 +1,2299 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>ClipLabPresets</name>
+    <message>
+        <source>1 · Hard cap: only σ above σmax move</source>
+        <translation>1 · Harte Kappung: nur σ über σmax bewegen sich</translation>
+    </message>
+    <message>
+        <source>Singular values from 10 down to 0.01. Drag σmax: everything below the line stays put, everything above lands on it.</source>
+        <translation>Singulärwerte von 10 bis hinab zu 0,01. Ziehen Sie σmax: alles unter der Linie bleibt, alles darüber landet auf ihr.</translation>
+    </message>
+    <message>
+        <source>2 · Soft cap p₂∘p₁ with α*</source>
+        <translation>2 · Weiche Kappung p₂∘p₁ mit α*</translation>
+    </message>
+    <message>
+        <source>A Gaussian matrix with σ₁ = σmax + η, the largest σ₁ an update of norm η can reach. α* (App. B) is the least strength that brings it back to σmax; move η and watch α* follow. Far above σmax the polynomial turns over: the soft cap keeps bounded weights bounded, it does not repair large ones.</source>
+        <translation>Eine Gaußsche Matrix mit σ₁ = σmax + η, dem größten σ₁, das ein Update der Norm η erreichen kann. α* (Anh. B) ist die kleinste Stärke, die es auf σmax zurückbringt; bewegen Sie η und sehen Sie α* folgen. Weit über σmax kippt das Polynom: die weiche Kappung hält beschränkte Gewichte beschränkt, große repariert sie nicht.</translation>
+    </message>
+    <message>
+        <source>3 · Spectral normalize on a heavy-tailed spectrum</source>
+        <translation>3 · Spektrale Normierung eines Spektrums mit schweren Rändern</translation>
+    </message>
+    <message>
+        <source>Normalisation divides every σ by σ₁/σmax: the bulk shrinks with the top. Switch to hard cap to keep the bulk.</source>
+        <translation>Die Normierung teilt jedes σ durch σ₁/σmax: die Masse schrumpft mit der Spitze. Wechseln Sie zur harten Kappung, um die Masse zu behalten.</translation>
+    </message>
+    <message>
+        <source>4 · Clip to [σmin, σmax] on low rank + noise</source>
+        <translation>4 · Clipping auf [σmin, σmax] bei niedrigem Rang + Rauschen</translation>
+    </message>
+    <message>
+        <source>Eight signal directions above a noise floor. Clipping lifts the noise to σmin and caps the signal at σmax.</source>
+        <translation>Acht Signalrichtungen über einem Rauschteppich. Das Clipping hebt das Rauschen auf σmin und kappt das Signal bei σmax.</translation>
+    </message>
+    <message>
+        <source>5 · Newton–Schulz, one step at a time</source>
+        <translation>5 · Newton–Schulz, Schritt für Schritt</translation>
+    </message>
+    <message>
+        <source>Press Play: each step applies the same odd quintic to every singular value at once. Small σ grow ~3.4× per step; the polishing steps pull everything onto 1.</source>
+        <translation>Drücken Sie Abspielen: jeder Schritt wendet dasselbe ungerade Polynom fünften Grades gleichzeitig auf jeden Singulärwert an. Kleine σ wachsen um ~3,4× pro Schritt; die Polierschritte ziehen alles auf 1.</translation>
+    </message>
+    <message>
+        <source>6 · Low precision: nested hard cap in bfloat16</source>
+        <translation>6 · Geringe Präzision: verschachtelte harte Kappung in bfloat16</translation>
+    </message>
+    <message>
+        <source>σ₁ = 100 in bfloat16: the nested form must cancel ½W with low-precision products, so σ₁ after the cap misses σmax. Switch the implementation to svd or the precision to float32.</source>
+        <translation>σ₁ = 100 in bfloat16: die verschachtelte Form muss ½W mit Produkten geringer Präzision auslöschen, daher verfehlt σ₁ nach der Kappung σmax. Stellen Sie die Implementierung auf svd oder die Präzision auf float32.</translation>
+    </message>
+    <message>
+        <source>7 · Nested vs anti-block-diagonal, σ₁ up to 1000</source>
+        <translation>7 · Verschachtelt vs. anti-blockdiagonal, σ₁ bis 1000</translation>
+    </message>
+    <message>
+        <source>001 §6.1: hard cap of matrices with growing σ₁ in every implementation. In bfloat16 the error grows like eps·σ₁; compare the implementations, then rerun in float32.</source>
+        <translation>001 §6.1: harte Kappung von Matrizen mit wachsendem σ₁ in jeder Implementierung. In bfloat16 wächst der Fehler wie eps·σ₁; vergleichen Sie die Implementierungen und wiederholen Sie dann in float32.</translation>
+    </message>
+    <message>
+        <source>8 · Weight decay pulls σ₁ to 1/λ</source>
+        <translation>8 · Gewichtsabnahme zieht σ₁ auf 1/λ</translation>
+    </message>
+    <message>
+        <source>Updates of norm η = 0.1 with decay λ = 0.5: σ₁ = σ₁(1 − λη) + η settles at 1/λ = 2. Clipped decay settles at β + (1 − λ)η/λ, the soft cap stays at σmax.</source>
+        <translation>Updates der Norm η = 0,1 mit Abnahme λ = 0,5: σ₁ = σ₁(1 − λη) + η pendelt sich bei 1/λ = 2 ein. Die geclippte Abnahme pendelt sich bei β + (1 − λ)η/λ ein, die weiche Kappung bleibt bei σmax.</translation>
+    </message>
+    <message>
+        <source>9 · Clipped decay: a tight bound with a gentle λ</source>
+        <translation>9 · Geclippte Abnahme: eine enge Schranke mit sanftem λ</translation>
+    </message>
+    <message>
+        <source>λ = 0.1: weight decay would allow σ₁ = 10, clipped decay holds β + 0.9·η/0.1 = 1.9. Lower η: its equilibrium approaches β.</source>
+        <translation>λ = 0,1: Gewichtsabnahme ließe σ₁ = 10 zu, die geclippte Abnahme hält β + 0,9·η/0,1 = 1,9. Senken Sie η: ihr Gleichgewicht nähert sich β.</translation>
+    </message>
+    <message>
+        <source>10 · Random updates: the predictions are upper bounds</source>
+        <translation>10 · Zufällige Updates: die Vorhersagen sind obere Schranken</translation>
+    </message>
+    <message>
+        <source>With updates only 30 % aligned with the weights, σ₁ settles below every predicted value.</source>
+        <translation>Mit Updates, die nur zu 30 % an den Gewichten ausgerichtet sind, pendelt sich σ₁ unter jedem vorhergesagten Wert ein.</translation>
+    </message>
+</context>
+<context>
+    <name>Language</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>Systemsprache</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>The language changes when Lipschitz Workbench is started again.</source>
+        <translation>Die Sprache ändert sich beim nächsten Start von Lipschitz Workbench.</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>, %1×%2, σ₁ = %L3</source>
+        <translation>, %1×%2, σ₁ = %L3</translation>
+    </message>
+    <message>
+        <source> · smallest σ = %L1</source>
+        <translation> · kleinstes σ = %L1</translation>
+    </message>
+    <message>
+        <source>%1: not a run directory and holds none</source>
+        <translation>%1: kein Laufverzeichnis und enthält keines</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <comment>model kind on task</comment>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>this model has no Lipschitz bound (the standard GPT baseline: LayerNorm has no global constant)</source>
+        <translation>dieses Modell hat keine Lipschitz-Schranke (die Standard-GPT-Baseline: LayerNorm hat keine globale Konstante)</translation>
+    </message>
+    <message>
+        <source>no bound: %1</source>
+        <translation>keine Schranke: %1</translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation>Skalar</translation>
+    </message>
+</context>
+<context>
+    <name>Registry</name>
+    <message>
+        <source>MNIST digits</source>
+        <translation>MNIST-Ziffern</translation>
+    </message>
+    <message>
+        <source>an MNIST IDX folder</source>
+        <translation>ein MNIST-IDX-Ordner</translation>
+    </message>
+    <message>
+        <source>CIFAR-10 images</source>
+        <translation>CIFAR-10-Bilder</translation>
+    </message>
+    <message>
+        <source>a CIFAR-10 binary folder</source>
+        <translation>ein CIFAR-10-Binärordner</translation>
+    </message>
+    <message>
+        <source>characters of a text</source>
+        <translation>Zeichen eines Textes</translation>
+    </message>
+    <message>
+        <source>any text file, next-character prediction</source>
+        <translation>beliebige Textdatei, Vorhersage des nächsten Zeichens</translation>
+    </message>
+    <message>
+        <source>modular addition</source>
+        <translation>modulare Addition</translation>
+    </message>
+    <message>
+        <source>(a + b) mod p, generated</source>
+        <translation>(a + b) mod p, generiert</translation>
+    </message>
+    <message>
+        <source>modular multiplication</source>
+        <translation>modulare Multiplikation</translation>
+    </message>
+    <message>
+        <source>(a · b) mod p, generated</source>
+        <translation>(a · b) mod p, generiert</translation>
+    </message>
+    <message>
+        <source>ReLU MLP</source>
+        <translation>ReLU-MLP</translation>
+    </message>
+    <message>
+        <source>bias-free ReLU MLP; input and output sizes from the task</source>
+        <translation>ReLU-MLP ohne Bias; Ein- und Ausgabegröße aus der Aufgabe</translation>
+    </message>
+    <message>
+        <source>Lipschitz transformer</source>
+        <translation>Lipschitz-Transformer</translation>
+    </message>
+    <message>
+        <source>000 §4: convex residuals, 1/d_head attention, GeLU/1.1289</source>
+        <translation>000 §4: konvexe Residuen, 1/d_head-Attention, GeLU/1,1289</translation>
+    </message>
+    <message>
+        <source>modular-arithmetic MLP</source>
+        <translation>MLP für modulare Arithmetik</translation>
+    </message>
+    <message>
+        <source>001 §6.2.1: two embeddings, two layers</source>
+        <translation>001 §6.2.1: zwei Embeddings, zwei Schichten</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>Muon</source>
+        <translation>Muon</translation>
+    </message>
+    <message>
+        <source>msign of the momentum (Jordan et al. 2024): updates of known RMS→RMS norm</source>
+        <translation>msign des Momentums (Jordan et al. 2024): Updates mit bekannter RMS→RMS-Norm</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>weight decay</source>
+        <translation>Gewichtsabnahme</translation>
+    </message>
+    <message>
+        <source>spectral weight decay</source>
+        <translation>spektrale Gewichtsabnahme</translation>
+    </message>
+    <message>
+        <source>spectral normalize</source>
+        <translation>spektrale Normierung</translation>
+    </message>
+    <message>
+        <source>spectral hammer</source>
+        <translation>spektraler Hammer</translation>
+    </message>
+    <message>
+        <source>Stiefel (all σ → σmax)</source>
+        <translation>Stiefel (alle σ → σmax)</translation>
+    </message>
+    <message>
+        <source>spectral soft cap</source>
+        <translation>spektrale weiche Kappung</translation>
+    </message>
+    <message>
+        <source>spectral hard cap</source>
+        <translation>spektrale harte Kappung</translation>
+    </message>
+    <message>
+        <source>spectral clip [σmin, σmax]</source>
+        <translation>spektrales Clipping [σmin, σmax]</translation>
+    </message>
+    <message>
+        <source>spectral ReLU (σ ≥ σmin)</source>
+        <translation>spektrale ReLU (σ ≥ σmin)</translation>
+    </message>
+    <message>
+        <source>spectral clipped weight decay</source>
+        <translation>spektrale geclippte Gewichtsabnahme</translation>
+    </message>
+    <message>
+        <source>SVD clip (exact)</source>
+        <translation>SVD-Clipping (exakt)</translation>
+    </message>
+    <message>
+        <source>nested msign (001 §2.3)</source>
+        <translation>verschachteltes msign (001 §2.3)</translation>
+    </message>
+    <message>
+        <source>anti-block-diagonal, dense (001 §4.2)</source>
+        <translation>anti-blockdiagonal, dicht (001 §4.2)</translation>
+    </message>
+    <message>
+        <source>anti-block-diagonal, blocks (001 §4.3)</source>
+        <translation>anti-blockdiagonal, Blöcke (001 §4.3)</translation>
+    </message>
+    <message>
+        <source>exact SVD</source>
+        <translation>exakte SVD</translation>
+    </message>
+    <message>
+        <source>method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>σmax</source>
+        <translation>σmax</translation>
+    </message>
+    <message>
+        <source>target norm (RMS→RMS unless the norm is spectral)</source>
+        <translation>Zielnorm (RMS→RMS, außer die Schwellennorm ist spectral)</translation>
+    </message>
+    <message>
+        <source>σmin</source>
+        <translation>σmin</translation>
+    </message>
+    <message>
+        <source>lower threshold</source>
+        <translation>untere Schwelle</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>a number, or auto for the minimal α* of App. B</source>
+        <translation>eine Zahl, oder auto für das minimale α* aus Anh. B</translation>
+    </message>
+    <message>
+        <source>λ</source>
+        <translation>λ</translation>
+    </message>
+    <message>
+        <source>decay strength</source>
+        <translation>Stärke der Abnahme</translation>
+    </message>
+    <message>
+        <source>learning rate η</source>
+        <translation>Lernrate η</translation>
+    </message>
+    <message>
+        <source>update norm</source>
+        <translation>Update-Norm</translation>
+    </message>
+    <message>
+        <source>bound on ‖ΔW‖ for α* (default η)</source>
+        <translation>Schranke für ‖ΔW‖ bei α* (Standard η)</translation>
+    </message>
+    <message>
+        <source>implementation</source>
+        <translation>Implementierung</translation>
+    </message>
+    <message>
+        <source>coefficients</source>
+        <translation>Koeffizienten</translation>
+    </message>
+    <message>
+        <source>Newton–Schulz coefficient set</source>
+        <translation>Newton–Schulz-Koeffizientensatz</translation>
+    </message>
+    <message>
+        <source>Newton–Schulz steps</source>
+        <translation>Newton–Schulz-Schritte</translation>
+    </message>
+    <message>
+        <source>polishing steps</source>
+        <translation>Polierschritte</translation>
+    </message>
+    <message>
+        <source>convergent (15/8, −10/8, 3/8) tail</source>
+        <translation>konvergentes Ende mit (15/8, −10/8, 3/8)</translation>
+    </message>
+    <message>
+        <source>power iterations</source>
+        <translation>Potenziterationen</translation>
+    </message>
+    <message>
+        <source>per step, warm-started across steps</source>
+        <translation>pro Schritt, über Schritte hinweg warm gestartet</translation>
+    </message>
+    <message>
+        <source>threshold norm</source>
+        <translation>Schwellennorm</translation>
+    </message>
+    <message>
+        <source>rms: RMS→RMS norm of a (d_out, d_in) matrix; spectral: σ₁</source>
+        <translation>rms: RMS→RMS-Norm einer (d_out, d_in)-Matrix; spectral: σ₁</translation>
+    </message>
+    <message>
+        <source>Jordan (3.4445, −4.7750, 2.0315)</source>
+        <translation>Jordan (3,4445; −4,7750; 2,0315)</translation>
+    </message>
+    <message>
+        <source>You, six tuples</source>
+        <translation>You, sechs Tupel</translation>
+    </message>
+    <message>
+        <source>polish (15/8, −10/8, 3/8)</source>
+        <translation>Politur (15/8, −10/8, 3/8)</translation>
+    </message>
+</context>
+<context>
+    <name>RunForm</name>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>chars: any text file; mnist: IDX folder; cifar10: binary folder; modular tasks are generated</source>
+        <translation>chars: beliebige Textdatei; mnist: IDX-Ordner; cifar10: Binärordner; modulare Aufgaben werden generiert</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Daten</translation>
+    </message>
+    <message>
+        <source>file or folder the task reads</source>
+        <translation>Datei oder Ordner, den die Aufgabe liest</translation>
+    </message>
+    <message>
+        <source>Modulus p</source>
+        <translation>Modul p</translation>
+    </message>
+    <message>
+        <source>Train fraction</source>
+        <translation>Trainingsanteil</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batchgröße</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>0: $LWB_THREADS or all cores</source>
+        <translation>0: $LWB_THREADS oder alle Kerne</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Hidden widths</source>
+        <translation>Verborgene Breiten</translation>
+    </message>
+    <message>
+        <source>comma separated, e.g. 256, 256</source>
+        <translation>durch Kommas getrennt, z. B. 256, 256</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>Blöcke</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>Köpfe</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>Sequenzlänge</translation>
+    </message>
+    <message>
+        <source>Embedding dim</source>
+        <translation>Embedding-Dim.</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Breite</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Learning rate η</source>
+        <translation>Lernrate η</translation>
+    </message>
+    <message>
+        <source>Weight decay λ</source>
+        <translation>Gewichtsabnahme λ</translation>
+    </message>
+    <message>
+        <source>decoupled; the soft cap&apos;s α* also uses it</source>
+        <translation>entkoppelt; auch das α* der weichen Kappung verwendet sie</translation>
+    </message>
+    <message>
+        <source>Momentum</source>
+        <translation>Momentum</translation>
+    </message>
+    <message>
+        <source>β₁</source>
+        <translation>β₁</translation>
+    </message>
+    <message>
+        <source>β₂</source>
+        <translation>β₂</translation>
+    </message>
+    <message>
+        <source>Muon NS steps</source>
+        <translation>Muon-NS-Schritte</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Zeitplan</translation>
+    </message>
+    <message>
+        <source>Logging</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Log every</source>
+        <translation>Protokoll alle</translation>
+    </message>
+    <message>
+        <source>steps between metrics rows</source>
+        <translation>Schritte zwischen Metrikzeilen</translation>
+    </message>
+    <message>
+        <source>Evaluate every</source>
+        <translation>Evaluierung alle</translation>
+    </message>
+    <message>
+        <source>Spectra every</source>
+        <translation>Spektren alle</translation>
+    </message>
+    <message>
+        <source>0: no spectra</source>
+        <translation>0: keine Spektren</translation>
+    </message>
+    <message>
+        <source>Constraint</source>
+        <translation>Beschränkung</translation>
+    </message>
+</context>
+<context>
+    <name>RunState</name>
+    <message>
+        <source>starting</source>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>hält an</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>divergiert</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>following</source>
+        <translation>verfolgt</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+</context>
+<context>
+    <name>ScalarMap</name>
+    <message>
+        <source>no constraint f(σ) = σ</source>
+        <translation>unbeschränkt f(σ) = σ</translation>
+    </message>
+    <message>
+        <source>weight decay (1 − λη)σ</source>
+        <translation>Gewichtsabnahme (1 − λη)σ</translation>
+    </message>
+    <message>
+        <source>spectral weight decay σ₁ → (1 − λ)σ₁</source>
+        <translation>spektrale Abnahme σ₁ → (1 − λ)σ₁</translation>
+    </message>
+    <message>
+        <source>normalize σ·σmax/max(σ₁, σmax)</source>
+        <translation>Normierung σ·σmax/max(σ₁, σmax)</translation>
+    </message>
+    <message>
+        <source>hammer σ₁ → σmax</source>
+        <translation>Hammer σ₁ → σmax</translation>
+    </message>
+    <message>
+        <source>Stiefel σ → σmax</source>
+        <translation>Stiefel σ → σmax</translation>
+    </message>
+    <message>
+        <source>soft cap p₂∘p₁</source>
+        <translation>weiche Kappung p₂∘p₁</translation>
+    </message>
+    <message>
+        <source>hard cap min(σ, σmax)</source>
+        <translation>Kappung min(σ, σmax)</translation>
+    </message>
+    <message>
+        <source>clip to [σmin, σmax]</source>
+        <translation>Clipping [σmin, σmax]</translation>
+    </message>
+    <message>
+        <source>spectral ReLU max(σ, σmin)</source>
+        <translation>spektrale ReLU max(σ, σmin)</translation>
+    </message>
+    <message>
+        <source>clipped weight decay</source>
+        <translation>geclippte Abnahme</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::Dashboard</name>
+    <message>
+        <source>Loss and accuracy</source>
+        <translation>Verlust und Genauigkeit</translation>
+    </message>
+    <message>
+        <source>Weight norms (RMS→RMS)</source>
+        <translation>Gewichtsnormen (RMS→RMS)</translation>
+    </message>
+    <message>
+        <source>Singular values</source>
+        <translation>Singulärwerte</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound</source>
+        <translation>Lipschitz-Schranke</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>Constraint map f(σ)</source>
+        <translation>Beschränkungsabbildung f(σ)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::MainWindow</name>
+    <message>
+        <source>Lipschitz Workbench</source>
+        <translation>Lipschitz Workbench</translation>
+    </message>
+    <message>
+        <source>&amp;Open run folder…</source>
+        <translation>Lauf&amp;ordner öffnen…</translation>
+    </message>
+    <message>
+        <source>Open a run directory and follow it live (Ctrl+O)</source>
+        <translation>Ein Laufverzeichnis öffnen und live verfolgen (Strg+O)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>Runs &amp;folder…</source>
+        <translation>Ordner für &amp;Läufe…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>Ü&amp;ber</translation>
+    </message>
+    <message>
+        <source>About Lipschitz Workbench</source>
+        <translation>Über Lipschitz Workbench</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Lipschitz Workbench&lt;/b&gt; %1&lt;br&gt;Training neural networks with enforced Lipschitz bounds, and seeing why it works.&lt;br&gt;Headless runs: &lt;tt&gt;lipschitz-cli train&lt;/tt&gt;.</source>
+        <translation>&lt;b&gt;Lipschitz Workbench&lt;/b&gt; %1&lt;br&gt;Neuronale Netze mit erzwungenen Lipschitz-Schranken trainieren und sehen, warum es funktioniert.&lt;br&gt;Läufe ohne Bildschirm: &lt;tt&gt;lipschitz-cli train&lt;/tt&gt;.</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>Seiten</translation>
+    </message>
+    <message>
+        <source>%1 panels</source>
+        <translation>Bereiche: %1</translation>
+    </message>
+    <message>
+        <source>Reset &amp;layout</source>
+        <translation>&amp;Layout zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Open a run directory</source>
+        <translation>Ein Laufverzeichnis öffnen</translation>
+    </message>
+    <message>
+        <source>Cannot open the run</source>
+        <translation>Der Lauf kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Folder for new run directories</source>
+        <translation>Ordner für neue Laufverzeichnisse</translation>
+    </message>
+    <message>
+        <source>%1: cannot create the folder</source>
+        <translation>%1: der Ordner kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>%1: cannot write the PNG</source>
+        <translation>%1: das PNG kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Stopping runs before closing…</source>
+        <translation>Läufe werden vor dem Schließen angehalten…</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::RunForm</name>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Choose a file or folder</source>
+        <translation>Eine Datei oder einen Ordner wählen</translation>
+    </message>
+    <message>
+        <source>Text file for the chars task</source>
+        <translation>Textdatei für die Aufgabe chars</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <source>%1 (not available)</source>
+        <translation>%1 (nicht verfügbar)</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not %3</source>
+        <translation>%1: „%2“ ist nicht %3</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>eine Zahl</translation>
+    </message>
+    <message>
+        <source>a number or auto</source>
+        <translation>eine Zahl oder auto</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>eine ganze Zahl</translation>
+    </message>
+    <message>
+        <source>a list of whole numbers</source>
+        <translation>eine Liste ganzer Zahlen</translation>
+    </message>
+    <message>
+        <source>device: %1 is not available here (this LibTorch has no CUDA, or no GPU was found)</source>
+        <translation>device: %1 ist hier nicht verfügbar (diese LibTorch hat kein CUDA, oder es wurde keine GPU gefunden)</translation>
+    </message>
+    <message>
+        <source>data_path: the %1 task needs a data file or folder</source>
+        <translation>data_path: die Aufgabe %1 braucht eine Datendatei oder einen Datenordner</translation>
+    </message>
+    <message>
+        <source>data_path: &apos;%1&apos; does not exist</source>
+        <translation>data_path: „%1“ existiert nicht</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::RunList</name>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Steps/s</source>
+        <translation>Schritte/s</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausieren</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Stop following</source>
+        <translation>Nicht mehr verfolgen</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stoppen</translation>
+    </message>
+    <message>
+        <source>Open run folder</source>
+        <translation>Laufordner öffnen</translation>
+    </message>
+    <message>
+        <source>Remove from list</source>
+        <translation>Aus der Liste entfernen</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::RunManager</name>
+    <message>
+        <source>runs folder &apos;%1&apos; cannot be created</source>
+        <translation>Ordner für Läufe „%1“ kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot create a run directory in &apos;%1&apos;</source>
+        <translation>in „%1“ kann kein Laufverzeichnis angelegt werden</translation>
+    </message>
+    <message>
+        <source>%1: no such folder</source>
+        <translation>%1: Ordner existiert nicht</translation>
+    </message>
+    <message>
+        <source>%1: not a run directory (no config.json or metrics.jsonl)</source>
+        <translation>%1: kein Laufverzeichnis (weder config.json noch metrics.jsonl)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::RunPanel</name>
+    <message>
+        <source>(engine defaults)</source>
+        <translation>(Standardwerte der Engine)</translation>
+    </message>
+    <message>
+        <source>Start run</source>
+        <translation>Lauf starten</translation>
+    </message>
+    <message>
+        <source>Start training this configuration (F5)</source>
+        <translation>Training mit dieser Konfiguration starten (F5)</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source> — %1 free of %2</source>
+        <translation> — %1 von %2 frei</translation>
+    </message>
+    <message>
+        <source>Ready: the engine accepts this configuration.</source>
+        <translation>Bereit: die Engine akzeptiert diese Konfiguration.</translation>
+    </message>
+    <message>
+        <source>Refused — %1</source>
+        <translation>Abgelehnt — %1</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::RunSession</name>
+    <message>
+        <source>no longer following (the run itself is not affected)</source>
+        <translation>wird nicht mehr verfolgt (der Lauf selbst ist nicht betroffen)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::StatusPanel</name>
+    <message>
+        <source>No run selected: choose a preset and press Start (F5), or open a run folder (Ctrl+O).</source>
+        <translation>Kein Lauf ausgewählt: Vorlage wählen und Start drücken (F5) oder einen Laufordner öffnen (Strg+O).</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>untätig</translation>
+    </message>
+    <message>
+        <source>step %1 / %2</source>
+        <translation>Schritt %1 / %2</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source> · %L1 steps/s · ETA %2</source>
+        <translation> · %L1 Schritte/s · Rest %2</translation>
+    </message>
+    <message>
+        <source> · %L1 steps/s · %2</source>
+        <translation> · %L1 Schritte/s · %2</translation>
+    </message>
+    <message>
+        <source> · val loss %L1</source>
+        <translation> · Val.-Verlust %L1</translation>
+    </message>
+    <message>
+        <source> · val acc %L1</source>
+        <translation> · Val.-Genauigkeit %L1</translation>
+    </message>
+    <message>
+        <source> · Lipschitz bound %L1</source>
+        <translation> · Lipschitz-Schranke %L1</translation>
+    </message>
+    <message>
+        <source>RAM %1</source>
+        <translation>RAM %1</translation>
+    </message>
+    <message>
+        <source>GPU %1 free of %2</source>
+        <translation>GPU %1 von %2 frei</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::TrainPage</name>
+    <message>
+        <source>Run setup</source>
+        <translation>Laufeinstellungen</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>&amp;Start run</source>
+        <translation>Lauf &amp;starten</translation>
+    </message>
+    <message>
+        <source>Start training the run panel&apos;s configuration (F5)</source>
+        <translation>Training mit der Konfiguration der Laufeinstellungen starten (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pausieren</translation>
+    </message>
+    <message>
+        <source>Pause or resume the selected run (F6)</source>
+        <translation>Den ausgewählten Lauf pausieren oder fortsetzen (F6)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Stop the selected run after its current step (Shift+F5)</source>
+        <translation>Den ausgewählten Lauf nach seinem aktuellen Schritt stoppen (Umschalt+F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove from list</source>
+        <translation>Aus der Liste &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Lauf</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Cannot start the run</source>
+        <translation>Der Lauf kann nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>S&amp;top following</source>
+        <translation>Verfolgen s&amp;toppen</translation>
+    </message>
+    <message>
+        <source>--preset: unknown preset &apos;%1&apos; (known: %2)</source>
+        <translation>--preset: unbekannte Vorlage „%1“ (bekannt: %2)</translation>
+    </message>
+    <message>
+        <source>preset %1: %2</source>
+        <translation>Vorlage %1: %2</translation>
+    </message>
+    <message>
+        <source>preset %1: the run could not be started (runs folder %2)</source>
+        <translation>Vorlage %1: der Lauf konnte nicht gestartet werden (Ordner für Läufe %2)</translation>
+    </message>
+    <message>
+        <source>--preset: unknown preset &apos;%1&apos;</source>
+        <translation>--preset: unbekannte Vorlage „%1“</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>&amp;Training</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::CapSweepView</name>
+    <message>
+        <source>Run sweep</source>
+        <translation>Reihe starten</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Hard cap of matrices whose singular values are log-spaced from σ₁ down to 0.01, in every implementation (jordan5 schedule). 001 §4: the nested form must cancel ½W with low-precision products.</source>
+        <translation>Harte Kappung von Matrizen, deren Singulärwerte logarithmisch von σ₁ bis hinab zu 0,01 verteilt sind, in jeder Implementierung (jordan5-Schema). 001 §4: die verschachtelte Form muss ½W mit Produkten geringer Präzision auslöschen.</translation>
+    </message>
+    <message>
+        <source>σ₁ after the hard cap</source>
+        <translation>σ₁ nach der harten Kappung</translation>
+    </message>
+    <message>
+        <source>σ₁ of the input</source>
+        <translation>σ₁ der Eingabe</translation>
+    </message>
+    <message>
+        <source>σ₁ of the result</source>
+        <translation>σ₁ des Ergebnisses</translation>
+    </message>
+    <message>
+        <source>Largest singular-value error / σmax</source>
+        <translation>Größter Singulärwertfehler / σmax</translation>
+    </message>
+    <message>
+        <source>max |σᵢ − min(σᵢ, σmax)| / σmax</source>
+        <translation>max |σᵢ − min(σᵢ, σmax)| / σmax</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Präzision</translation>
+    </message>
+    <message>
+        <source>σmax</source>
+        <translation>σmax</translation>
+    </message>
+    <message>
+        <source>jordan5 ×</source>
+        <translation>jordan5 ×</translation>
+    </message>
+    <message>
+        <source>+ polish</source>
+        <translation>+ Politur</translation>
+    </message>
+    <message>
+        <source>Cannot run the sweep: %1</source>
+        <translation>Die Reihe kann nicht laufen: %1</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled.</source>
+        <translation>Reihe abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Running %1 hard caps in %2…</source>
+        <translation>%1 harte Kappungen in %2 laufen…</translation>
+    </message>
+    <message>
+        <source>%1 %L2</source>
+        <translation>%1 %L2</translation>
+    </message>
+    <message>
+        <source>target 0.02</source>
+        <translation>Ziel 0,02</translation>
+    </message>
+    <message>
+        <source>%1×%2 in %3: σ₁ of the result / σmax at σ₁ = %L4 σmax: %5. The exact answer is 1.</source>
+        <translation>%1×%2 in %3: σ₁ des Ergebnisses / σmax bei σ₁ = %L4 σmax: %5. Die exakte Antwort ist 1.</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::ClipLabPage</name>
+    <message>
+        <source>Lecture presets…</source>
+        <translation>Vorlesungs-Demos…</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Zurück</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Weiter ▶</translation>
+    </message>
+    <message>
+        <source>Pick a matrix and a method; every control updates the plots while it moves.</source>
+        <translation>Wählen Sie eine Matrix und eine Methode; jedes Bedienelement aktualisiert die Plots, während es sich bewegt.</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Compute anyway</source>
+        <translation>Trotzdem berechnen</translation>
+    </message>
+    <message>
+        <source>Constraint</source>
+        <translation>Beschränkung</translation>
+    </message>
+    <message>
+        <source>Newton–Schulz steps</source>
+        <translation>Newton–Schulz-Schritte</translation>
+    </message>
+    <message>
+        <source>Nested vs ABD</source>
+        <translation>Verschachtelt vs. ABD</translation>
+    </message>
+    <message>
+        <source>Equilibrium</source>
+        <translation>Gleichgewicht</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Cannot apply: %1</source>
+        <translation>Anwenden nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen…</translation>
+    </message>
+    <message>
+        <source>%1 has no 2-D floating-point tensor.</source>
+        <translation>%1 enthält keinen 2-D-Gleitkomma-Tensor.</translation>
+    </message>
+    <message>
+        <source>Open a .safetensors, .npz, .npy or .pt file and pick a layer.</source>
+        <translation>Öffnen Sie eine .safetensors-, .npz-, .npy- oder .pt-Datei und wählen Sie eine Schicht.</translation>
+    </message>
+    <message>
+        <source>Building the matrix and its exact SVD…</source>
+        <translation>Matrix und ihre exakte SVD werden erstellt…</translation>
+    </message>
+    <message>
+        <source>Release the slider to compute (the last update took %L1 s).</source>
+        <translation>Lassen Sie den Schieberegler los, um zu rechnen (die letzte Aktualisierung dauerte %L1 s).</translation>
+    </message>
+    <message>
+        <source>This method takes roughly %L1 s on this matrix here and cannot be interrupted once started; the scalar map above is exact.</source>
+        <translation>Diese Methode braucht hier für diese Matrix etwa %L1 s und lässt sich nach dem Start nicht unterbrechen; die Skalarabbildung oben ist exakt.</translation>
+    </message>
+    <message>
+        <source>This takes roughly %L1 s here; Cancel drops the result.</source>
+        <translation>Das dauert hier etwa %L1 s; Abbrechen verwirft das Ergebnis.</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Cannot</source>
+        <translation>Nicht möglich</translation>
+    </message>
+    <message>
+        <source>Clip &amp;Lab</source>
+        <translation>Clip-&amp;Labor</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::ComparePage</name>
+    <message>
+        <source>Add run folder…</source>
+        <translation>Laufordner hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Add all runs in a folder…</source>
+        <translation>Alle Läufe eines Ordners hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Add this session&apos;s runs</source>
+        <translation>Läufe dieser Sitzung hinzufügen</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Remove selected</source>
+        <translation>Auswahl entfernen</translation>
+    </message>
+    <message>
+        <source>Export table as CSV…</source>
+        <translation>Tabelle als CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Save plots…</source>
+        <translation>Plots speichern…</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound vs validation loss (best loss per bound bin ringed)</source>
+        <translation>Schranke vs. Validierungsverlust (bester je Intervall umkreist)</translation>
+    </message>
+    <message>
+        <source>Lipschitz upper bound</source>
+        <translation>obere Lipschitz-Schranke</translation>
+    </message>
+    <message>
+        <source>final validation loss</source>
+        <translation>finaler Validierungsverlust</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Metrik</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: the file name must end in .png or .pdf</source>
+        <translation>%1: der Dateiname muss auf .png oder .pdf enden</translation>
+    </message>
+    <message>
+        <source>A folder of run directories</source>
+        <translation>Ein Ordner mit Laufverzeichnissen</translation>
+    </message>
+    <message>
+        <source>A run directory</source>
+        <translation>Ein Laufverzeichnis</translation>
+    </message>
+    <message>
+        <source>Export the table as CSV</source>
+        <translation>Die Tabelle als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Save both plots</source>
+        <translation>Beide Plots speichern</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PDF document (*.pdf)</source>
+        <translation>PNG-Bild (*.png);;PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>Speichern fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>&amp;Compare runs</source>
+        <translation>Läufe &amp;vergleichen</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::CompareTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Val loss</source>
+        <translation>Val.-Verlust</translation>
+    </message>
+    <message>
+        <source>Val acc</source>
+        <translation>Val.-Genauigkeit</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound</source>
+        <translation>Lipschitz-Schranke</translation>
+    </message>
+    <message>
+        <source>Max act entry</source>
+        <translation>Max. Akt.-Eintrag</translation>
+    </message>
+    <message>
+        <source>Max act RMS</source>
+        <translation>Max. Akt.-RMS</translation>
+    </message>
+    <message>
+        <source>Steps/s</source>
+        <translation>Schritte/s</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::ConstraintView</name>
+    <message>
+        <source>Scalar map f(σ) and the input&apos;s singular values</source>
+        <translation>f(σ) und die Singulärwerte der Eingabe</translation>
+    </message>
+    <message>
+        <source>Spectrum before (dashed) and after</source>
+        <translation>Spektrum vorher (gestrichelt) und nachher</translation>
+    </message>
+    <message>
+        <source>after the method</source>
+        <translation>nach der Methode</translation>
+    </message>
+    <message>
+        <source>Error against the exact SVD result</source>
+        <translation>Fehler gegenüber dem exakten SVD-Ergebnis</translation>
+    </message>
+    <message>
+        <source>rank i</source>
+        <translation>Rang i</translation>
+    </message>
+    <message>
+        <source>|σᵢ(W′) − σᵢ(U f(Σ) Vᵀ)|</source>
+        <translation>|σᵢ(W′) − σᵢ(U f(Σ) Vᵀ)|</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Wird berechnet…</translation>
+    </message>
+    <message>
+        <source>measured σᵢ(W′)</source>
+        <translation>gemessene σᵢ(W′)</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1 (%2, %3)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source> · %1</source>
+        <translation> · %1</translation>
+    </message>
+    <message>
+        <source> · %1&lt;br&gt;</source>
+        <translation> · %1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>α = %1%2&lt;br&gt;</source>
+        <translation>α = %1%2&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source> (α* of App. B)</source>
+        <translation> (α* aus Anh. B)</translation>
+    </message>
+    <message>
+        <source>σ₁ before: &lt;b&gt;%1&lt;/b&gt;&lt;br&gt;σ₁ after: &lt;b&gt;%2&lt;/b&gt; (exact %3)&lt;br&gt;</source>
+        <translation>σ₁ vorher: &lt;b&gt;%1&lt;/b&gt;&lt;br&gt;σ₁ nachher: &lt;b&gt;%2&lt;/b&gt; (exakt %3)&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>largest |σᵢ − exact|: &lt;b&gt;%1&lt;/b&gt;&lt;br&gt;‖W′ − W*‖&lt;sub&gt;F&lt;/sub&gt; / ‖W*‖&lt;sub&gt;F&lt;/sub&gt;: &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;</source>
+        <translation>größtes |σᵢ − exakt|: &lt;b&gt;%1&lt;/b&gt;&lt;br&gt;‖W′ − W*‖&lt;sub&gt;F&lt;/sub&gt; / ‖W*‖&lt;sub&gt;F&lt;/sub&gt;: &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>method: &lt;b&gt;%1 ms&lt;/b&gt;</source>
+        <translation>Methode: &lt;b&gt;%1 ms&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source> + msign(W) reused (%1 ms when computed)</source>
+        <translation> + msign(W) wiederverwendet (%1 ms bei der Berechnung)</translation>
+    </message>
+    <message>
+        <source> · whole update: &lt;b&gt;%1 ms&lt;/b&gt;</source>
+        <translation> · ganzes Update: &lt;b&gt;%1 ms&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::EquilibriumView</name>
+    <message>
+        <source>σ₁ under repeated updates of norm η</source>
+        <translation>σ₁ unter wiederholten Updates der Norm η</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>σ₁(W)</source>
+        <translation>σ₁(W)</translation>
+    </message>
+    <message>
+        <source>η (update norm)</source>
+        <translation>η (Update-Norm)</translation>
+    </message>
+    <message>
+        <source>λ (decay)</source>
+        <translation>λ (Abnahme)</translation>
+    </message>
+    <message>
+        <source>β = σmax</source>
+        <translation>β = σmax</translation>
+    </message>
+    <message>
+        <source>Alignment ρ</source>
+        <translation>Ausrichtung ρ</translation>
+    </message>
+    <message>
+        <source>Start σ₁</source>
+        <translation>Start-σ₁</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>ΔW = η·msign(ρ·msign(W) + (1 − ρ)·msign(G)), G Gaussian. ρ = 1 is the proofs&apos; worst case (updates aligned with the weights), where σ₁ reaches the predicted values exactly.</source>
+        <translation>ΔW = η·msign(ρ·msign(W) + (1 − ρ)·msign(G)), G Gaußsch. ρ = 1 ist der ungünstigste Fall der Beweise (Updates an den Gewichten ausgerichtet), in dem σ₁ die vorhergesagten Werte genau erreicht.</translation>
+    </message>
+    <message>
+        <source>Cannot simulate: %1</source>
+        <translation>Simulation nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Soft cap strength α* = %L1 (App. B, with decay λ).&lt;br&gt;</source>
+        <translation>Stärke der weichen Kappung α* = %L1 (Anh. B, mit Abnahme λ).&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 = %L2</source>
+        <translation>%1 = %L2</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;■&lt;/span&gt; %2: σ₁ → &lt;b&gt;%L3&lt;/b&gt; after %4 steps; predicted %5 = &lt;b&gt;%L6&lt;/b&gt;&lt;br&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;■&lt;/span&gt; %2: σ₁ → &lt;b&gt;%L3&lt;/b&gt; nach %4 Schritten; vorhergesagt %5 = &lt;b&gt;%L6&lt;/b&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Updates only partly aligned (ρ &lt; 1): the predictions are upper bounds.</source>
+        <translation>Updates nur teilweise ausgerichtet (ρ &lt; 1): die Vorhersagen sind obere Schranken.</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::InspectorPage</name>
+    <message>
+        <source>Open file…</source>
+        <translation>Datei öffnen…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>No file. Open or drop a .safetensors, .npz, .npy or .pt file.</source>
+        <translation>Keine Datei. Öffnen oder ziehen Sie eine .safetensors-, .npz-, .npy- oder .pt-Datei hierher.</translation>
+    </message>
+    <message>
+        <source>Filter by name (text or *wildcard*)</source>
+        <translation>Nach Namen filtern (Text oder *Platzhalter*)</translation>
+    </message>
+    <message>
+        <source>Matrices only</source>
+        <translation>Nur Matrizen</translation>
+    </message>
+    <message>
+        <source>RMS→RMS units</source>
+        <translation>RMS→RMS-Einheiten</translation>
+    </message>
+    <message>
+        <source>σmax and the bars in the RMS→RMS norm σ₁·√(d_in/d_out) of a (d_out, d_in) matrix</source>
+        <translation>σmax und die Balken in der RMS→RMS-Norm σ₁·√(d_in/d_out) einer (d_out, d_in)-Matrix</translation>
+    </message>
+    <message>
+        <source>σmax</source>
+        <translation>σmax</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>L block</source>
+        <translation>L Block</translation>
+    </message>
+    <message>
+        <source>L after</source>
+        <translation>L danach</translation>
+    </message>
+    <message>
+        <source>activation bound</source>
+        <translation>Aktivierungsschranke</translation>
+    </message>
+    <message>
+        <source>Spectrum of the selected matrix</source>
+        <translation>Spektrum der ausgewählten Matrix</translation>
+    </message>
+    <message>
+        <source>Loading cancelled.</source>
+        <translation>Laden abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Loading cancelled; still showing %1.</source>
+        <translation>Laden abgebrochen; %1 wird weiter angezeigt.</translation>
+    </message>
+    <message>
+        <source>after the method (what if)</source>
+        <translation>nach der Methode (Was-wäre-wenn)</translation>
+    </message>
+    <message>
+        <source>%1 now</source>
+        <translation>%1 jetzt</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint</source>
+        <translation>Einen Checkpoint öffnen</translation>
+    </message>
+    <message>
+        <source>Tensor files (*.safetensors *.npz *.npy *.pt *.pth);;All files (*)</source>
+        <translation>Tensordateien (*.safetensors *.npz *.npy *.pt *.pth);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Cannot open: %1</source>
+        <translation>Öffnen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>No file.</source>
+        <translation>Keine Datei.</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 tensors, %4 matrices</source>
+        <translation>%1 — %2, %3 Tensoren, %4 Matrizen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Workbench checkpoint&lt;/b&gt;, step %1: %2&lt;br&gt;</source>
+        <translation>&lt;b&gt;Workbench-Checkpoint&lt;/b&gt;, Schritt %1: %2&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Lipschitz upper bound (RMS→RMS, App. D): &lt;b&gt;%L1&lt;/b&gt;</source>
+        <translation>Obere Lipschitz-Schranke (RMS→RMS, Anh. D): &lt;b&gt;%L1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound: only for the workbench&apos;s own checkpoints (this is a %1 file).</source>
+        <translation>Lipschitz-Schranke: nur für die eigenen Checkpoints der Workbench (dies ist eine %1-Datei).</translation>
+    </message>
+    <message>
+        <source>σᵢ of %1</source>
+        <translation>σᵢ von %1</translation>
+    </message>
+    <message>
+        <source>RMS→RMS norm</source>
+        <translation>RMS→RMS-Norm</translation>
+    </message>
+    <message>
+        <source>σ₁</source>
+        <translation>σ₁</translation>
+    </message>
+    <message>
+        <source>Every matrix&apos;s RMS→RMS norm (shown rows)</source>
+        <translation>RMS→RMS-Norm jeder Matrix (angezeigte Zeilen)</translation>
+    </message>
+    <message>
+        <source>Every matrix&apos;s σ₁ (shown rows)</source>
+        <translation>σ₁ jeder Matrix (angezeigte Zeilen)</translation>
+    </message>
+    <message>
+        <source>Checkpoint &amp;Inspector</source>
+        <translation>Checkpoint-&amp;Inspektor</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::MatrixSourcePanel</name>
+    <message>
+        <source>Matrix</source>
+        <translation>Matrix</translation>
+    </message>
+    <message>
+        <source>Gaussian</source>
+        <translation>Gaußsch</translation>
+    </message>
+    <message>
+        <source>Low rank + noise</source>
+        <translation>Niedriger Rang + Rauschen</translation>
+    </message>
+    <message>
+        <source>Heavy-tailed spectrum</source>
+        <translation>Spektrum mit schweren Rändern</translation>
+    </message>
+    <message>
+        <source>Prescribed spectrum</source>
+        <translation>Vorgegebenes Spektrum</translation>
+    </message>
+    <message>
+        <source>Layer from a checkpoint</source>
+        <translation>Schicht aus einem Checkpoint</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>eigene</translation>
+    </message>
+    <message>
+        <source>optional: 10, 5, 2, 1, 0.5 …</source>
+        <translation>optional: 10, 5, 2, 1, 0.5 …</translation>
+    </message>
+    <message>
+        <source>Explicit singular values, comma separated (missing ones are zero). Empty: log-spaced from σ₁ to the smallest σ.</source>
+        <translation>Explizite Singulärwerte, durch Kommas getrennt, mit Dezimalpunkt (fehlende sind null). Leer: logarithmisch verteilt von σ₁ bis zum kleinsten σ.</translation>
+    </message>
+    <message>
+        <source>New seed</source>
+        <translation>Neuer Seed</translation>
+    </message>
+    <message>
+        <source>Open file…</source>
+        <translation>Datei öffnen…</translation>
+    </message>
+    <message>
+        <source>no file</source>
+        <translation>keine Datei</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>σ₁</source>
+        <translation>σ₁</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Noise</source>
+        <translation>Rauschen</translation>
+    </message>
+    <message>
+        <source>Tail exponent</source>
+        <translation>Rand-Exponent</translation>
+    </message>
+    <message>
+        <source>Smallest σ</source>
+        <translation>Kleinstes σ</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>Werte</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint</source>
+        <translation>Einen Checkpoint öffnen</translation>
+    </message>
+    <message>
+        <source>Tensor files (*.safetensors *.npz *.npy *.pt *.pth);;All files (*)</source>
+        <translation>Tensordateien (*.safetensors *.npz *.npy *.pt *.pth);;Alle Dateien (*)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::MethodForm</name>
+    <message>
+        <source>α* from η, λ</source>
+        <translation>α* aus η, λ</translation>
+    </message>
+    <message>
+        <source>Use the smallest α that keeps σmax a fixed point of decay + an update of norm η + soft cap (paper App. B)</source>
+        <translation>Das kleinste α verwenden, bei dem σmax ein Fixpunkt von Abnahme + Update der Norm η + weicher Kappung bleibt (Paper Anh. B)</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>+ polish</source>
+        <translation>+ Politur</translation>
+    </message>
+    <message>
+        <source>Newton–Schulz schedule: steps of the coefficient set, then polishing steps of (15/8, −10/8, 3/8)</source>
+        <translation>Newton–Schulz-Schema: Schritte des Koeffizientensatzes, danach Polierschritte mit (15/8, −10/8, 3/8)</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>σmax</source>
+        <translation>σmax</translation>
+    </message>
+    <message>
+        <source>σmin</source>
+        <translation>σmin</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>η (lr)</source>
+        <translation>η (Lernrate)</translation>
+    </message>
+    <message>
+        <source>λ</source>
+        <translation>λ</translation>
+    </message>
+    <message>
+        <source>Implementation</source>
+        <translation>Implementierung</translation>
+    </message>
+    <message>
+        <source>Newton–Schulz</source>
+        <translation>Newton–Schulz</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Präzision</translation>
+    </message>
+    <message>
+        <source>α* = %1</source>
+        <translation>α* = %1</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::NsStepsView</name>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ Abspielen</translation>
+    </message>
+    <message>
+        <source>p_k ∘ … ∘ p₁ acting on every σ / ‖W‖_F</source>
+        <translation>p_k ∘ … ∘ p₁ angewandt auf jedes σ / ‖W‖_F</translation>
+    </message>
+    <message>
+        <source>σ / ‖W‖_F (input)</source>
+        <translation>σ / ‖W‖_F (Eingabe)</translation>
+    </message>
+    <message>
+        <source>after k steps</source>
+        <translation>nach k Schritten</translation>
+    </message>
+    <message>
+        <source>Singular values of the iterate X_k</source>
+        <translation>Singulärwerte der Iterierten X_k</translation>
+    </message>
+    <message>
+        <source>rank i</source>
+        <translation>Rang i</translation>
+    </message>
+    <message>
+        <source>σᵢ(X_k)</source>
+        <translation>σᵢ(X_k)</translation>
+    </message>
+    <message>
+        <source>Coefficients</source>
+        <translation>Koeffizienten</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>+ polish</source>
+        <translation>+ Politur</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Präzision</translation>
+    </message>
+    <message>
+        <source>Step k</source>
+        <translation>Schritt k</translation>
+    </message>
+    <message>
+        <source>■ Stop</source>
+        <translation>■ Stopp</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Ausführen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Running the iteration…</source>
+        <translation>Iteration läuft…</translation>
+    </message>
+    <message>
+        <source>p_k ∘ … ∘ p₁ (float64)</source>
+        <translation>p_k ∘ … ∘ p₁ (float64)</translation>
+    </message>
+    <message>
+        <source>input singular values</source>
+        <translation>Singulärwerte der Eingabe</translation>
+    </message>
+    <message>
+        <source>1</source>
+        <translation>1</translation>
+    </message>
+    <message>
+        <source>X_k in %1</source>
+        <translation>X_k in %1</translation>
+    </message>
+    <message>
+        <source>scalar polynomials in float64</source>
+        <translation>skalare Polynome in float64</translation>
+    </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt; of %2 · ‖W‖_F = %L3</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt; von %2 · ‖W‖_F = %L3</translation>
+    </message>
+    <message>
+        <source> · this step: p(x) = %L1x %2 %L3x³ + %L4x⁵</source>
+        <translation> · dieser Schritt: p(x) = %L1x %2 %L3x³ + %L4x⁵</translation>
+    </message>
+    <message>
+        <source> · σ(X_k) ∈ [%L1, %L2] · largest gap to float64: %L3</source>
+        <translation> · σ(X_k) ∈ [%L1; %L2] · größte Abweichung von float64: %L3</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::TensorTableModel</name>
+    <message>
+        <source>RMS→RMS operator norm σ₁·√(d_in/d_out) of a (d_out, d_in) matrix</source>
+        <translation>RMS→RMS-Operatornorm σ₁·√(d_in/d_out) einer (d_out, d_in)-Matrix</translation>
+    </message>
+    <message>
+        <source>‖W‖²_F / σ₁²</source>
+        <translation>‖W‖²_F / σ₁²</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <source>σ₁</source>
+        <translation>σ₁</translation>
+    </message>
+    <message>
+        <source>RMS→RMS</source>
+        <translation>RMS→RMS</translation>
+    </message>
+    <message>
+        <source>Stable rank</source>
+        <translation>Stabiler Rang</translation>
+    </message>
+    <message>
+        <source>Frobenius</source>
+        <translation>Frobenius</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::WhatIfPanel</name>
+    <message>
+        <source>What if</source>
+        <translation>Was wäre wenn</translation>
+    </message>
+    <message>
+        <source>Preview the method on the selected tensor</source>
+        <translation>Vorschau der Methode auf dem ausgewählten Tensor</translation>
+    </message>
+    <message>
+        <source>Open in Clip Lab</source>
+        <translation>Im Clip-Labor öffnen</translation>
+    </message>
+    <message>
+        <source>Select a matrix in the table.</source>
+        <translation>Wählen Sie eine Matrix in der Tabelle.</translation>
+    </message>
+    <message>
+        <source>Cannot preview: %1</source>
+        <translation>Vorschau nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>Wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Tick the box to preview %1.</source>
+        <translation>Kreuzen Sie das Feld an, um %1 in der Vorschau zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1: σ₁ %L2 → %L3 (exact %L4), largest σ error %L5, %L6 ms</source>
+        <translation>%1: σ₁ %L2 → %L3 (exakt %L4), größter σ-Fehler %L5, %L6 ms</translation>
+    </message>
+    <message>
+        <source>, α = %L1</source>
+        <translation>, α = %L1</translation>
+    </message>
+    <message>
+        <source>. Thresholds are raw σ.</source>
+        <translation>. Schwellen sind rohe σ.</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::ActivationPlot</name>
+    <message>
+        <source>block</source>
+        <translation>Block</translation>
+    </message>
+    <message>
+        <source>activation magnitude</source>
+        <translation>Aktivierungsbetrag</translation>
+    </message>
+    <message>
+        <source> · max |entry|</source>
+        <translation> · max |Eintrag|</translation>
+    </message>
+    <message>
+        <source> · max RMS</source>
+        <translation> · max RMS</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>off scale: %1</source>
+        <translation>außer Skala: %1</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::BarChartPlot</name>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::FrontierScatterPlot</name>
+    <message>
+        <source>Lipschitz bound</source>
+        <translation>Lipschitz-Schranke</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>Validierungsverlust</translation>
+    </message>
+    <message>
+        <source>frontier (best per bin)</source>
+        <translation>Front (beste je Bin)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::LipschitzBoundPlot</name>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound</source>
+        <translation>Schranke</translation>
+    </message>
+    <message>
+        <source>factor (bars)</source>
+        <translation>Faktor (Balken)</translation>
+    </message>
+    <message>
+        <source>bound so far (line)</source>
+        <translation>bisherige Schranke (Linie)</translation>
+    </message>
+    <message>
+        <source> · layer factor</source>
+        <translation> · Schichtfaktor</translation>
+    </message>
+    <message>
+        <source> · bound after layer</source>
+        <translation> · Schranke nach der Schicht</translation>
+    </message>
+    <message>
+        <source>per-layer trace at step %1</source>
+        <translation>Verlauf je Schicht bei Schritt %1</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::LossAccuracyPlot</name>
+    <message>
+        <source>train loss</source>
+        <translation>Trainingsverlust</translation>
+    </message>
+    <message>
+        <source>val loss</source>
+        <translation>Val.-Verlust</translation>
+    </message>
+    <message>
+        <source>train acc</source>
+        <translation>Trainingsgenauigkeit</translation>
+    </message>
+    <message>
+        <source>val acc</source>
+        <translation>Val.-Genauigkeit</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>Validierung</translation>
+    </message>
+    <message>
+        <source>accuracy: lighter, right axis</source>
+        <translation>Genauigkeit: rechte Achse</translation>
+    </message>
+    <message>
+        <source>EMA smoothing weight (TensorBoard style, bias-corrected)</source>
+        <translation>EMA-Glättungsgewicht (wie TensorBoard, biaskorrigiert)</translation>
+    </message>
+    <message>
+        <source>Smoothing %L1</source>
+        <translation>Glättung %L1</translation>
+    </message>
+    <message>
+        <source> (raw)</source>
+        <translation> (roh)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::MetricPlot</name>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::PlotView</name>
+    <message>
+        <source>Log y</source>
+        <translation>Log y</translation>
+    </message>
+    <message>
+        <source>Log x</source>
+        <translation>Log x</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the folder does not exist.</source>
+        <translation>%1 kann nicht geschrieben werden: der Ordner existiert nicht.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Reset view</source>
+        <translation>Ansicht zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>Als PNG speichern…</translation>
+    </message>
+    <message>
+        <source>Save as PDF…</source>
+        <translation>Als PDF speichern…</translation>
+    </message>
+    <message>
+        <source>Export data as CSV…</source>
+        <translation>Daten als CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV-Tabelle (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>Plot exportieren</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::ScalarMapPlot</name>
+    <message>
+        <source>σ</source>
+        <translation>σ</translation>
+    </message>
+    <message>
+        <source>f(σ)</source>
+        <translation>f(σ)</translation>
+    </message>
+    <message>
+        <source>y = x</source>
+        <translation>y = x</translation>
+    </message>
+    <message>
+        <source>σᵢ of the layer</source>
+        <translation>σᵢ der Schicht</translation>
+    </message>
+    <message>
+        <source>σmax</source>
+        <translation>σmax</translation>
+    </message>
+    <message>
+        <source>σmin</source>
+        <translation>σmin</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::SpectrumPlot</name>
+    <message>
+        <source>Layer whose spectrum is shown</source>
+        <translation>Schicht, deren Spektrum gezeigt wird</translation>
+    </message>
+    <message>
+        <source>step –</source>
+        <translation>Schritt –</translation>
+    </message>
+    <message>
+        <source>Recorded snapshot steps</source>
+        <translation>Aufgezeichnete Schnappschuss-Schritte</translation>
+    </message>
+    <message>
+        <source>Before constraint</source>
+        <translation>Vor der Beschränkung</translation>
+    </message>
+    <message>
+        <source>Overlay the spectrum measured just before the constraint step</source>
+        <translation>Das direkt vor dem Beschränkungsschritt gemessene Spektrum überlagern</translation>
+    </message>
+    <message>
+        <source>Ranked</source>
+        <translation>Nach Rang</translation>
+    </message>
+    <message>
+        <source>Density</source>
+        <translation>Dichte</translation>
+    </message>
+    <message>
+        <source> (before)</source>
+        <translation> (vorher)</translation>
+    </message>
+    <message>
+        <source>singular value σ</source>
+        <translation>Singulärwert σ</translation>
+    </message>
+    <message>
+        <source>density</source>
+        <translation>Dichte</translation>
+    </message>
+    <message>
+        <source>rank i</source>
+        <translation>Rang i</translation>
+    </message>
+    <message>
+        <source>σᵢ</source>
+        <translation>σᵢ</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source>σmax</source>
+        <translation>σmax</translation>
+    </message>
+    <message>
+        <source>σmin</source>
+        <translation>σmin</translation>
+    </message>
+    <message>
+        <source>after constraint</source>
+        <translation>nach der Beschränkung</translation>
+    </message>
+    <message>
+        <source>before constraint</source>
+        <translation>vor der Beschränkung</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::widgets::WeightNormPlot</name>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>‖W‖ RMS→RMS</source>
+        <translation>‖W‖ RMS→RMS</translation>
+    </message>
+    <message>
+        <source>σmax target</source>
+        <translation>σmax-Ziel</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>σmax</source>
+        <translation>σmax</translation>
+    </message>
+    <message>
+        <source>σmin</source>
+        <translation>σmin</translation>
+    </message>
+</context>
+</TS>
