@@ -7,6 +7,7 @@
 #include "app/run_json.h"
 #include "app/scalar_map.h"
 #include "spectral/softcap_alpha.h"
+#include "support/scratch_home.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -19,6 +20,8 @@ using nlohmann::json;
 
 class TestAppUnits : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void options_data();
