@@ -79,12 +79,22 @@ void Dashboard::createPlots(QWidget* plotParent) {
   bound_ = new widgets::LipschitzBoundPlot(plotParent);
   activations_ = new widgets::ActivationPlot(plotParent);
   scalarMap_ = new widgets::ScalarMapPlot(plotParent);
-  panels_ = {{QStringLiteral("loss"), tr("Loss and accuracy"), loss_},
-             {QStringLiteral("norms"), tr("Weight norms (RMS→RMS)"), norms_},
-             {QStringLiteral("spectrum"), tr("Singular values"), spectrum_},
-             {QStringLiteral("bound"), tr("Lipschitz bound"), bound_},
-             {QStringLiteral("activations"), tr("Activations"), activations_},
-             {QStringLiteral("scalar_map"), tr("Constraint map f(σ)"), scalarMap_}};
+  // `what` is the Help → Tour's one-line answer to "what am I looking at".
+  panels_ = {{QStringLiteral("loss"), tr("Loss and accuracy"), loss_,
+              tr("Training and validation loss (and accuracy) of every run over steps: is it learning?")},
+             {QStringLiteral("norms"), tr("Weight norms (RMS→RMS)"), norms_,
+              tr("Each layer's RMS→RMS weight norm against the σmax target the constraint holds them to.")},
+             {QStringLiteral("spectrum"), tr("Singular values"), spectrum_,
+              tr("The singular values of one layer, before and after the constraint step; the scrubber walks "
+                 "through the recorded steps.")},
+             {QStringLiteral("bound"), tr("Lipschitz bound"), bound_,
+              tr("The network's certified Lipschitz bound over steps, and the per-layer trace it is built from.")},
+             {QStringLiteral("activations"), tr("Activations"), activations_,
+              tr("The largest activation entry and token RMS per block, against the ranges of bf16, fp8 and "
+                 "fp4: bounded weights keep them small.")},
+             {QStringLiteral("scalar_map"), tr("Constraint map f(σ)"), scalarMap_,
+              tr("What the constraint does to a singular value σ (the soft cap's f at the current α*), with "
+                 "the chosen layer's σ marked on it.")}};
   for (const Panel& p : panels_) p.plot->setObjectName(p.id + QStringLiteral("_plot"));
 
   // Plots over steps share their x range when the user zooms one of them.

@@ -42,6 +42,7 @@ class Dashboard : public QObject {
     QString id;     // stable: dock object names and saved layouts use it
     QString title;
     widgets::PlotView* plot = nullptr;
+    QString what;  // one sentence on what the plot shows (Help → Tour)
   };
 
   // Plots are created with plotParent as parent (the page docks them). Shows the runs

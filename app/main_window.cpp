@@ -26,6 +26,11 @@
 #include <QToolBar>
 
 namespace lwb::app {
+namespace {
+
+const QString kTourShownKey = QStringLiteral("tour/shown");
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName(QStringLiteral("mainWindow"));
@@ -91,9 +96,16 @@ void MainWindow::createMenus() {
     addPanelsMenu(pages_[i]);
   }
   viewMenu_->addSeparator();
+  resetLayoutAction_ = viewMenu_->addAction(tr("Reset &layout"), this, [this] {
+    if (Page* page = currentPage()) page->resetLayout();
+  });
+  resetLayoutAction_->setObjectName(QStringLiteral("resetLayoutAction"));
+  resetLayoutAction_->setToolTip(tr("Put the shown page's panels back where they start"));
   viewMenu_->addMenu(createLanguageMenu(this));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  tourAction_ = help->addAction(tr("&Tour: what am I looking at?"), this, &MainWindow::showTour);
+  tourAction_->setObjectName(QStringLiteral("tourAction"));
   help->addAction(tr("&About"), this, [this] {
     QMessageBox::about(this, tr("About Lipschitz Workbench"),
                        tr("<b>Lipschitz Workbench</b> %1<br>Training neural networks with enforced Lipschitz bounds, "
@@ -120,8 +132,6 @@ void MainWindow::addPanelsMenu(Page* page) {
   // The page's docks can be shown again from here after being closed.
   QMenu* menu = viewMenu_->addMenu(tr("%1 panels").arg(QString(page->title()).remove(QLatin1Char('&'))));
   for (QDockWidget* dock : docks) menu->addAction(dock->toggleViewAction());
-  menu->addSeparator();
-  menu->addAction(tr("Reset &layout"), this, [page] { page->resetLayout(); });
 }
 
 bool MainWindow::showPage(const QString& id) {
@@ -129,18 +139,49 @@ bool MainWindow::showPage(const QString& id) {
     if (page->id() != id) continue;
     stack_->setCurrentWidget(page->widget());
     for (QAction* a : pageActions_->actions()) a->setChecked(a->data().toString() == id);
+    if (resetLayoutAction_) resetLayoutAction_->setEnabled(!page->docks().isEmpty());
     return true;
   }
   return false;
 }
 
-QString MainWindow::currentPageId() const {
+Page* MainWindow::currentPage() const {
   for (Page* page : pages_)
-    if (page->widget() == stack_->currentWidget()) return page->id();
-  return {};
+    if (page->widget() == stack_->currentWidget()) return page;
+  return nullptr;
+}
+
+QString MainWindow::currentPageId() const {
+  const Page* page = currentPage();
+  return page ? page->id() : QString();
+}
+
+void MainWindow::showTour() {
+  for (Page* page : pages_) {
+    const QList<TourStop> stops = page->tourStops();
+    if (stops.isEmpty()) continue;
+    showPage(page->id());
+    if (!tour_) tour_ = new TourOverlay(stops, stack_);
+    QSettings().setValue(kTourShownKey, true);
+    return;
+  }
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (firstShowSeen_) return;
+  firstShowSeen_ = true;
+  // Queued: main() applies the command line after show(), and a command line that asks for
+  // something (a run, a page, a file) is not a first look around; the tour then waits for
+  // the next plain launch.
+  QTimer::singleShot(0, this, [this] {
+    if (!tourSuppressed_ && !QSettings().value(kTourShownKey, false).toBool()) showTour();
+  });
 }
 
 bool MainWindow::applyOptions(const AppOptions& options, QString* error) {
+  tourSuppressed_ = !options.preset.isEmpty() || !options.openRunDirs.isEmpty() || !options.page.isEmpty() ||
+                    !options.inspectFile.isEmpty() || !options.compareDirs.isEmpty();
   if (!options.runsDir.isEmpty()) runs_->setRunsFolder(options.runsDir);
   for (const QString& dir : options.openRunDirs)
     if (!openRunDirectory(dir, error)) return false;

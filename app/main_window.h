@@ -6,9 +6,11 @@
 #pragma once
 
 #include "app/page.h"
+#include "app/tour_overlay.h"
 
 #include <QList>
 #include <QMainWindow>
+#include <QPointer>
 
 class QActionGroup;
 class QStackedWidget;
@@ -36,7 +38,16 @@ class MainWindow : public QMainWindow {
     return nullptr;
   }
   bool showPage(const QString& id);
+  Page* currentPage() const;
   QString currentPageId() const;
+  // Help → Tour: shows the first page with tour stops (the Train page) under a
+  // TourOverlay naming each panel, and remembers in the settings that it was seen. On the
+  // first launch (no "tour/shown" setting) the window shows it by itself once shown,
+  // unless the command line asked for a run, a page or a file.
+  void showTour();
+  TourOverlay* tourOverlay() const { return tour_; }  // nullptr when not shown
+  QAction* resetLayoutAction() const { return resetLayoutAction_; }  // View → Reset layout
+  QAction* tourAction() const { return tourAction_; }
 
   // The command line: --runs-dir and --open here, each page's own options (--preset,
   // --inspect, --compare, …), then --page and --screenshot. False (and *error) for input a
@@ -54,6 +65,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void createMenus();
@@ -76,6 +88,11 @@ class MainWindow : public QMainWindow {
   QList<Page*> pages_;
   QActionGroup* pageActions_ = nullptr;
   QMenu* viewMenu_ = nullptr;
+  QAction* resetLayoutAction_ = nullptr;
+  QAction* tourAction_ = nullptr;
+  QPointer<TourOverlay> tour_;
+  bool firstShowSeen_ = false;
+  bool tourSuppressed_ = false;
   bool closeRequested_ = false;
   int exitCode_ = -1;  // >= 0: exit the event loop with it once closed
 };

@@ -36,6 +36,12 @@ struct PageServices {
   std::function<void(const QString& pageId)> showPage;
 };
 
+// One entry of Help → Tour: a panel's title as its dock shows it, and what it shows.
+struct TourStop {
+  QString title;
+  QString text;
+};
+
 class Page {
  public:
   virtual ~Page() = default;
@@ -49,6 +55,9 @@ class Page {
   // "Reset layout" calling resetLayout(). None: no submenu.
   virtual QList<QDockWidget*> docks() const { return {}; }
   virtual void resetLayout() {}
+  // Help → Tour (shown once on a first launch): what each panel of the page is. The
+  // window tours the first page that has stops.
+  virtual QList<TourStop> tourStops() const { return {}; }
   // Menus the page adds to the window's menu bar (before View), and actions on the window's
   // main tool bar; both stay there whichever page is shown (the Train page's Run menu: F5
   // starts a run from any page).

@@ -46,15 +46,6 @@ PresetCatalog PresetCatalog::load() {
 PresetCatalog PresetCatalog::loadFrom(const QString& folder) {
   PresetCatalog c;
   const QDir dir(folder);
-  // A disk folder resources/presets sits two levels below the repository root; for the
-  // built-in copy the source tree (if still there) or the working directory stands in.
-  if (folder.startsWith(QLatin1Char(':'))) {
-#ifdef LWB_SOURCE_DIR
-    c.repoRoot_ = QStringLiteral(LWB_SOURCE_DIR);
-#endif
-  } else {
-    c.repoRoot_ = QDir::cleanPath(dir.absoluteFilePath(QStringLiteral("../..")));
-  }
   for (const QFileInfo& fi : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
     QFile f(fi.filePath());
     if (!f.open(QIODevice::ReadOnly) || f.size() > (1 << 20)) {
@@ -82,23 +73,6 @@ const Preset* PresetCatalog::find(const QString& id) const {
   for (const auto& p : presets_)
     if (p.id == id) return &p;
   return nullptr;
-}
-
-QString PresetCatalog::resolveDataPath(const QString& path) const {
-  if (path.isEmpty() || QFileInfo(path).isAbsolute()) return path;
-  if (QFileInfo::exists(path)) return QFileInfo(path).absoluteFilePath();
-  if (!repoRoot_.isEmpty()) {
-    const QString fromRoot = QDir(repoRoot_).absoluteFilePath(path);
-    if (QFileInfo::exists(fromRoot)) return QDir::cleanPath(fromRoot);
-  }
-  return path;
-}
-
-json PresetCatalog::withResolvedPaths(const json& config) const {
-  json out = config;
-  if (const auto it = out.find("data_path"); it != out.end() && it->is_string())
-    *it = resolveDataPath(QString::fromStdString(it->get<std::string>())).toStdString();
-  return out;
 }
 
 }  // namespace lwb::app

@@ -1,6 +1,7 @@
 // The presets the run panel offers: resources/presets/<id>.json. Looked up in
 // $LWB_PRESETS_DIR, then the source tree's resources/presets (a developer build), then
-// the copy compiled into the app (:/presets), so an installed app still has them.
+// the copy compiled into the app (:/presets), so an installed app still has them. Presets
+// name bundled data as "@data/...", which the engine resolves (data/data_location.h).
 #pragma once
 
 #include <QString>
@@ -29,15 +30,7 @@ class PresetCatalog {
   const Preset* find(const QString& id) const;
   QStringList problems() const { return problems_; }
 
-  // Presets' data paths are relative to the repository root. Returns an absolute path:
-  // relative to the working directory when it exists there, else to the repository root;
-  // unchanged when neither has it (the form then says it does not exist).
-  QString resolveDataPath(const QString& path) const;
-  // The config with data_path resolved as above.
-  nlohmann::json withResolvedPaths(const nlohmann::json& config) const;
-
  private:
-  QString repoRoot_;
   std::vector<Preset> presets_;
   QStringList problems_;
 };

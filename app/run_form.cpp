@@ -1,5 +1,6 @@
 #include "app/run_form.h"
 
+#include "data/data_location.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 
@@ -108,9 +109,11 @@ void RunForm::buildEditors() {
 void RunForm::browseDataPath(QLineEdit* line) {
   const QString task = fieldText(QStringLiteral("task"));
   // chars reads one text file; mnist and cifar10 read a folder of files.
+  // A bundled name ("@data/...") opens the dialog where that file really is.
+  const QString start = QString::fromStdString(data::findDataPath(line->text().toStdString()).value_or(std::string()));
   const QString path = task == QLatin1String("chars")
-                           ? QFileDialog::getOpenFileName(this, tr("Text file for the chars task"), line->text())
-                           : QFileDialog::getExistingDirectory(this, tr("Data folder"), line->text());
+                           ? QFileDialog::getOpenFileName(this, tr("Text file for the chars task"), start)
+                           : QFileDialog::getExistingDirectory(this, tr("Data folder"), start);
   if (path.isEmpty()) return;
   line->setText(path);
   revalidate();
@@ -237,7 +240,10 @@ void RunForm::revalidate() {
       const bool needsFile = parsed.task == "mnist" || parsed.task == "cifar10" || parsed.task == "chars";
       const QString path = QString::fromStdString(parsed.dataPath);
       if (needsFile && path.isEmpty()) error = tr("data_path: the %1 task needs a data file or folder").arg(QString::fromStdString(parsed.task));
-      else if (needsFile && !QFileInfo::exists(path)) error = tr("data_path: '%1' does not exist").arg(path);
+      // The trainer's own lookup: "@data/..." (bundled, InputError naming the folders searched
+      // when absent) or the user's path as given.
+      else if (needsFile && !QFileInfo::exists(QString::fromStdString(data::resolveDataPath(parsed.dataPath))))
+        error = tr("data_path: '%1' does not exist").arg(path);
     } catch (const InputError& e) {
       error = QString::fromStdString(e.what());
     }

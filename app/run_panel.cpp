@@ -68,7 +68,7 @@ bool RunPanel::selectPreset(const QString& id) {
   const Preset* p = catalog_.find(id);
   if (!p) return false;
   presets_->setCurrentIndex(presets_->findData(id));
-  form_->setConfig(catalog_.withResolvedPaths(p->config));
+  form_->setConfig(p->config);  // "@data/..." stays as the preset names it: portable run configs
   return true;
 }
 

@@ -27,7 +27,7 @@ const QString kLayoutKey = QStringLiteral("trainPage/layout");
 }  // namespace
 
 TrainPage::TrainPage(const PageServices& services, QWidget* parent)
-    : QMainWindow(parent), runs_(services.runs), status_(services.status) {
+    : QMainWindow(parent), runs_(services.runs), status_(services.status), showPage_(services.showPage) {
   setObjectName(QStringLiteral("trainPage"));
   // Embedded as a page, not a top-level window.
   setWindowFlags(Qt::Widget);
@@ -103,7 +103,11 @@ void TrainPage::startRun(const nlohmann::json& config, const QString& label) {
   if (!runs_->startRun(config, label, &error)) {
     status_->showMessage(tr("Cannot start: %1").arg(error));
     QMessageBox::warning(this, tr("Cannot start the run"), error);
+    return;
   }
+  // F5 works from every page: the new run (now current, so selected in the run list) is
+  // watched here.
+  if (showPage_) showPage_(id());
 }
 
 void TrainPage::updateActions() {
@@ -154,11 +158,32 @@ bool TrainPage::applyOptions(const AppOptions& options, QString* error) {
   return true;
 }
 
-void TrainPage::saveSettings(QSettings& settings) const { settings.setValue(kLayoutKey, saveState(kLayoutVersion)); }
+void TrainPage::saveSettings(QSettings& settings) const {
+  const QByteArray state = isVisible() ? saveState(kLayoutVersion) : shownLayout_;
+  if (!state.isEmpty()) settings.setValue(kLayoutKey, state);
+}
 
 void TrainPage::restoreSettings(const QSettings& settings) {
   const QByteArray state = settings.value(kLayoutKey).toByteArray();
   restored_ = !state.isEmpty() && restoreState(state, kLayoutVersion);
+}
+
+bool TrainPage::layoutIsUsable() const {
+  return std::all_of(docks_.begin(), docks_.end(), [](const QDockWidget* d) {
+    return !d->isVisible() || (d->width() >= kMinDockSize.width() && d->height() >= kMinDockSize.height());
+  });
+}
+
+QList<TourStop> TrainPage::tourStops() const {
+  QList<TourStop> stops{
+      {dock(QStringLiteral("run_setup"))->windowTitle(),
+       tr("The run's configuration: a preset, or every field by hand. The engine checks each value as you type; "
+          "Start run (F5) trains it on its own thread.")},
+      {dock(QStringLiteral("runs"))->windowTitle(),
+       tr("This session's runs, each in its own colour, with state, step and speed. The selected run is the one "
+          "the single-run plots and the status bar follow.")}};
+  for (const Dashboard::Panel& p : dashboard_->panels()) stops.push_back({p.title, p.what});
+  return stops;
 }
 
 void TrainPage::beforeScreenshot() { dashboard_->replotNow(); }
@@ -180,8 +205,8 @@ QDockWidget* TrainPage::dock(const QString& id) const {
 
 void TrainPage::resetLayout() {
   for (QDockWidget* d : docks_) {
+    d->setFloating(false);  // before removing: a removed dock ignores it and floats on
     removeDockWidget(d);
-    d->setFloating(false);
   }
   QDockWidget* setup = dock(QStringLiteral("run_setup"));
   QDockWidget* runs = dock(QStringLiteral("runs"));
@@ -223,7 +248,17 @@ void TrainPage::showEvent(QShowEvent* event) {
   if (shown_) return;
   shown_ = true;
   // After the event loop has laid the window out, so width() and height() are final.
-  if (!restored_) QTimer::singleShot(0, this, &TrainPage::applyDefaultSizes);
+  QTimer::singleShot(0, this, &TrainPage::settleLayout);
+}
+
+void TrainPage::settleLayout() {
+  if (!restored_) applyDefaultSizes();
+  else if (!layoutIsUsable()) resetLayout();  // e.g. a layout saved while the page was hidden
+}
+
+void TrainPage::hideEvent(QHideEvent* event) {
+  if (shown_) shownLayout_ = saveState(kLayoutVersion);
+  QMainWindow::hideEvent(event);
 }
 
 }  // namespace lwb::app

@@ -11,6 +11,9 @@
 #include <QLatin1String>
 #include <QList>
 #include <QMainWindow>
+#include <QSize>
+
+#include <functional>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -29,6 +32,10 @@ class TrainPage : public QMainWindow, public Page {
   static constexpr QLatin1String kId{"train"};
   // Bump when docks are added or renamed, so an old saved layout is not restored.
   static constexpr int kLayoutVersion = 1;
+  // The smallest a shown dock may be for a restored layout to be kept: below this a plot
+  // is an unreadable strip (the plots' own minimum is ~190 × 160), and the default layout
+  // is used instead. The default layout gives every plot more from 1024 × 700 up.
+  static constexpr QSize kMinDockSize{200, 120};
 
   explicit TrainPage(const PageServices& services, QWidget* parent = nullptr);
 
@@ -39,12 +46,19 @@ class TrainPage : public QMainWindow, public Page {
   QList<QDockWidget*> docks() const override { return docks_; }
   // Run setup and run list on the left, the plots in a 2 × 3 grid.
   void resetLayout() override;
+  QList<TourStop> tourStops() const override;
   QList<QMenu*> menus() const override { return {runMenu_}; }
   QList<QAction*> toolBarActions() const override { return {startAction_, pauseAction_, stopAction_}; }
   // --preset ID [--set key=value]... [--start]
   bool applyOptions(const AppOptions& options, QString* error) override;
+  // Writes the layout only as the page was last shown (a page never shown this session
+  // leaves the saved one alone): a hidden QMainWindow's docks have no real sizes.
   void saveSettings(QSettings& settings) const override;
+  // Restores a saved layout; once the page is first shown, a layout that leaves a shown
+  // dock smaller than kMinDockSize is replaced by the default one.
   void restoreSettings(const QSettings& settings) override;
+  // Every shown dock at least kMinDockSize (meaningful once the page is laid out).
+  bool layoutIsUsable() const;
   void beforeScreenshot() override;
 
   Dashboard* dashboard() const { return dashboard_; }
@@ -56,6 +70,7 @@ class TrainPage : public QMainWindow, public Page {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void hideEvent(QHideEvent* event) override;
 
  private:
   // Loads a preset, applies "key=value" overrides and starts it; false (and *error) when
@@ -68,6 +83,8 @@ class TrainPage : public QMainWindow, public Page {
   void updateActions();
   // Dock sizes only take once the page has its real size.
   void applyDefaultSizes();
+  // After the first show: the default sizes, or the restored layout if it is usable.
+  void settleLayout();
   QDockWidget* addDock(const QString& id, const QString& title, QWidget* content);
 
   RunManager* runs_ = nullptr;
@@ -81,6 +98,8 @@ class TrainPage : public QMainWindow, public Page {
   QAction* pauseAction_ = nullptr;
   QAction* stopAction_ = nullptr;
   QAction* removeAction_ = nullptr;
+  std::function<void(const QString&)> showPage_;  // Start shows this page, from any page
+  QByteArray shownLayout_;  // saveState() when the page was last hidden after being shown
   bool restored_ = false;
   bool shown_ = false;
 };

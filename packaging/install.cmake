@@ -10,8 +10,8 @@
 #   share/icons/hicolor/{scalable,NxN}/apps/lipschitz-workbench.*     } PNGs by rsvg-convert
 #   share/doc/lipschitz-workbench/{copyright,changelog.gz}
 #
-# Bundled data and translations install through their own rules (next to their files), into
-# ${LWB_INSTALL_SHAREDIR} (data) — see docs/DESIGN.md "Packaging".
+# Bundled data and presets install through resources/install_data.cmake, translations through
+# translations/CMakeLists.txt — see docs/DESIGN.md "Packaging".
 include(GNUInstallDirs)
 
 set(LWB_INSTALL_SHAREDIR ${CMAKE_INSTALL_DATADIR}/lipschitz-workbench)
@@ -47,9 +47,7 @@ endif()
 set_target_properties(${lwb_programs} PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${lwb_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/presets/
-        DESTINATION ${LWB_INSTALL_SHAREDIR}/presets
-        FILES_MATCHING PATTERN "*.json")
+# Presets and bundled data: resources/install_data.cmake (one place for both).
 
 # --- Man pages: help2man runs each built program's --help and --version. -------------------
 find_program(LWB_HELP2MAN help2man)

@@ -43,7 +43,7 @@ std::unique_ptr<Dataset> makeCharsDataset(const std::string& path, int64_t seqLe
 
 // MNIST IDX files (gzip-compressed or raw). `path` is a folder holding
 // t10k-images-idx3-ubyte[.gz] + t10k-labels-idx1-ubyte[.gz] (and/or the train-* pair).
-// With only the test split present (../shared/datasets/mnist) its first `trainCount`
+// With only the test split present (the bundled @data/mnist) its first `trainCount`
 // images train and the rest validate (likewise with only the train pair); with both pairs,
 // train-* trains, t10k-* validates and `trainCount` is unused. Images must be 28x28.
 // inputs [B, 784] float32 in [0, 1], targets [B].

@@ -1,5 +1,5 @@
 // MNIST from a folder of IDX files (gzip or raw). Only the test split ships with the
-// project (../shared/datasets/mnist), so one split alone is divided first-N / rest.
+// project (resources/data/mnist), so one split alone is divided first-N / rest.
 #include "data/array_dataset.h"
 #include "data/idx.h"
 

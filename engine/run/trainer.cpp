@@ -1,6 +1,7 @@
 #include "run/trainer.h"
 
 #include "common/threads.h"
+#include "data/data_location.h"
 #include "io/input_error.h"
 #include "models/factory.h"
 #include "optim/constraint_step.h"
@@ -70,9 +71,11 @@ void copyActivationMaxima(const models::ActivationStats& a, RunSummary& summary)
 std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
   const bool needsFile = cfg.task == "mnist" || cfg.task == "cifar10" || cfg.task == "chars";
   if (needsFile && cfg.dataPath.empty()) throw InputError("data_path: task '" + cfg.task + "' needs a data file or folder");
-  if (cfg.task == "chars") return data::makeCharsDataset(cfg.dataPath, cfg.model.seqLen);
-  if (cfg.task == "mnist") return data::makeMnistDataset(cfg.dataPath, cfg.mnistTrainCount);
-  if (cfg.task == "cifar10") return data::makeCifar10Dataset(cfg.dataPath);
+  // "@data/..." names a bundled dataset (data/data_location.h); other paths are the user's.
+  const std::string path = needsFile ? data::resolveDataPath(cfg.dataPath) : cfg.dataPath;
+  if (cfg.task == "chars") return data::makeCharsDataset(path, cfg.model.seqLen);
+  if (cfg.task == "mnist") return data::makeMnistDataset(path, cfg.mnistTrainCount);
+  if (cfg.task == "cifar10") return data::makeCifar10Dataset(path);
   if (cfg.task == "modular_addition")
     return data::makeModularDataset(data::ModularOp::Addition, cfg.modulus, cfg.trainFraction, cfg.seed);
   if (cfg.task == "modular_multiplication")

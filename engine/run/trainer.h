@@ -21,7 +21,8 @@ struct TrainerControl {
   std::atomic<bool> stop{false};
 };
 
-// The dataset a config asks for (data_path resolved against the current directory).
+// The dataset a config asks for: a bundled "@data/..." name resolved by data::resolveDataPath,
+// any other data_path against the current directory.
 std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg);
 
 class Trainer {

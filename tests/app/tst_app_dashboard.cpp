@@ -5,6 +5,7 @@
 #include "app/dashboard.h"
 #include "app/mailbox.h"
 #include "app/run_list.h"
+#include "support/scratch_home.h"
 #include "support/train_page_host.h"
 #include "widgets/activation_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
@@ -72,6 +73,8 @@ void feed(RunSession* s, const QString& prefix, int layers, int steps, double si
 
 class TestAppDashboard : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void severalRunsReachEveryPlot();

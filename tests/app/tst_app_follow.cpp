@@ -9,6 +9,7 @@
 #include "app/run_manager.h"
 #include "run/results_json.h"
 #include "run/run_directory.h"
+#include "support/scratch_home.h"
 #include "support/test_files.h"
 #include "support/train_page_host.h"
 #include "widgets/loss_accuracy_plot.h"
@@ -52,6 +53,8 @@ struct LiveRun {
 
 class TestAppFollow : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void tailsIncrementallyAndWaitsForTornLines();

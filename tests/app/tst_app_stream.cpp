@@ -6,6 +6,7 @@
 #include "app/dashboard.h"
 #include "app/mailbox.h"
 #include "app/mailbox_sink.h"
+#include "support/scratch_home.h"
 #include "support/train_page_host.h"
 #include "widgets/loss_accuracy_plot.h"
 #include "widgets/spectrum_plot.h"
@@ -52,6 +53,8 @@ run::StepMetrics stepAt(int64_t step) {
 
 class TestAppStream : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void mailboxSignalsOncePerSwap();

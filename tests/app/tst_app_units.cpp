@@ -7,6 +7,7 @@
 #include "app/run_json.h"
 #include "app/scalar_map.h"
 #include "spectral/softcap_alpha.h"
+#include "support/scratch_home.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -19,6 +20,8 @@ using nlohmann::json;
 
 class TestAppUnits : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void options_data();
@@ -175,17 +178,19 @@ void TestAppUnits::presetsAllLoadAndValidate() {
   for (const char* id : {"shakespeare_softcap", "shakespeare_normalize", "shakespeare_adamw_wd", "mnist_muon_softcap",
                          "mnist_adamw_wd", "modular_addition_grokking", "chars_small_cpu"})
     QVERIFY2(catalog.find(QString::fromLatin1(id)), id);
-  // Every preset fills the form without a complaint about its own keys (data files may
-  // be absent on a test machine: only data_path may be refused).
+  // Every preset fills the form without a complaint: its data is bundled (resources/data)
+  // and named "@data/...", which the form resolves as the trainer does.
   RunForm form;
   for (const QString& id : catalog.ids()) {
-    form.setConfig(catalog.withResolvedPaths(catalog.find(id)->config));
-    QVERIFY2(form.valid() || form.validationError().startsWith(QLatin1String("data_path")), qPrintable(id + ": " + form.validationError()));
+    form.setConfig(catalog.find(id)->config);
+    QVERIFY2(form.valid(), qPrintable(id + ": " + form.validationError()));
   }
-  // Relative data paths resolve against the repository root.
-  const QString resolved = catalog.resolveDataPath(QStringLiteral("resources/presets/chars_small_cpu.json"));
-  QVERIFY(QFileInfo(resolved).isAbsolute());
-  QVERIFY(QFileInfo::exists(resolved));
+  form.setConfig(catalog.find(QStringLiteral("chars_small_cpu"))->config);
+  QCOMPARE(form.fieldText(QStringLiteral("data_path")), QStringLiteral("@data/tinyshakespeare/input.txt"));
+  // A bundled name that is not there is refused, naming the file.
+  QVERIFY(form.setFieldText(QStringLiteral("data_path"), QStringLiteral("@data/nope.txt")));
+  QVERIFY(!form.valid());
+  QVERIFY2(form.validationError().contains(QLatin1String("'@data/nope.txt' not found")), qPrintable(form.validationError()));
 }
 
 void TestAppUnits::formRefusesInvalidValuesWithTheEnginesReason_data() {

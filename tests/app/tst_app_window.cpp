@@ -10,6 +10,8 @@
 #include "app/run_panel.h"
 #include "app/status_panel.h"
 #include "app/train_page.h"
+#include "support/scratch_home.h"
+#include "support/tiny_run.h"
 #include "widgets/activation_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
 #include "widgets/loss_accuracy_plot.h"
@@ -34,14 +36,7 @@ using nlohmann::json;
 
 namespace {
 
-// A modular-addition MLP small enough for hundreds of steps per second on one core.
-json tinyConfig(int64_t steps) {
-  return json{{"task", "modular_addition"}, {"modulus", 23}, {"train_fraction", 0.5}, {"steps", steps},
-              {"batch_size", 64}, {"log_every", 5}, {"eval_every", 10}, {"spectra_every", 10},
-              {"model", {{"kind", "modular_mlp"}, {"embed_dim", 23}, {"width", 32}}},
-              {"optimizer", {{"kind", "muon"}, {"lr", 0.1}}},
-              {"constraint", {{"method", "spectral_soft_cap"}, {"sigma_max", 2.0}, {"alpha", "auto"}}}};
-}
+using lwb::test::tinyConfig;
 
 QString readStatus(const QString& runDir) {
   QFile f(runDir + QStringLiteral("/status"));
@@ -81,14 +76,11 @@ class TestAppWindow : public QObject {
 
  private:
   RunSession* startFromPanel(MainWindow& w, const json& config);
-  QTemporaryDir home_;
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 };
 
 void TestAppWindow::initTestCase() {
   QVERIFY(home_.isValid());
-  // Settings and runs go to a scratch folder, never the user's.
-  qputenv("XDG_CONFIG_HOME", home_.filePath(QStringLiteral("config")).toUtf8());
-  qputenv("LWB_RUNS_DIR", home_.filePath(QStringLiteral("runs")).toUtf8());
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchTest"));
   QCoreApplication::setApplicationName(QStringLiteral("tst_app_window"));
 }

@@ -11,6 +11,7 @@
 #include "app/pages/common/slider_field.h"
 #include "app/scalar_map.h"
 #include "io/input_error.h"
+#include "support/scratch_home.h"
 #include "widgets/scalar_map_plot.h"
 #include "widgets/spectrum_plot.h"
 
@@ -45,6 +46,8 @@ int csvRows(widgets::PlotView* plot) { return static_cast<int>(plot->toCsv().tri
 
 class TestPagesClipLab : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void latestWinsRunsTheRunningAndTheNewestOnly() {

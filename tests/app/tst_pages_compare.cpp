@@ -2,6 +2,7 @@
 // figures, the frontier scatter's points, the metric overlay, CSV and PNG/PDF export.
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/compare/compare_table_model.h"
+#include "support/scratch_home.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
 
@@ -57,6 +58,8 @@ QString cell(ComparePage& page, int row, int column) { return page.tableModel()-
 
 class TestPagesCompare : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void tableScatterAndMetricsMatchTheRuns() {

@@ -9,6 +9,7 @@
 #include "app/pages/inspector/tensor_table_model.h"
 #include "app/pages/inspector/what_if_panel.h"
 #include "io/safetensors.h"
+#include "support/scratch_home.h"
 #include "widgets/bar_chart_plot.h"
 #include "widgets/qcp.h"
 #include "widgets/spectrum_plot.h"
@@ -66,6 +67,8 @@ QByteArray runCli(const QStringList& args) {
 
 class TestPagesInspector : public QObject {
   Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
   void coreFixturesExist() {

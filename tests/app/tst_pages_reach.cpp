@@ -8,6 +8,7 @@
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/page_registry.h"
 #include "app/train_page.h"
+#include "support/scratch_home.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -30,14 +31,10 @@ ParsedOptions parse(const QStringList& args) { return parseAppOptions(QStringLis
 class TestPagesReach : public QObject {
   Q_OBJECT
 
-  QTemporaryDir home_;
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
-  void initTestCase() {
-    qputenv("LWB_RUNS_DIR", home_.filePath(QStringLiteral("runs")).toUtf8());
-    QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchPagesTest"));
-    QStandardPaths::setTestModeEnabled(true);
-  }
+  void initTestCase() { QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchPagesTest")); }
 
   void commandLine() {
     QCOMPARE(parse({QStringLiteral("--page"), QStringLiteral("cliplab")}).options.page, QStringLiteral("cliplab"));

@@ -2,11 +2,10 @@
 lwb_add_test(tst_data engine/tst_data.cpp)              # chars + modular
 lwb_add_test(tst_data_mnist engine/tst_data_mnist.cpp)  # gzip, IDX, MNIST
 lwb_add_test(tst_data_cifar10 engine/tst_data_cifar10.cpp)
-# The real files live next to the clone (../shared/datasets); $LWB_DATASETS overrides at run
-# time, and the suites QSKIP those cases when neither exists.
-foreach(t tst_data tst_data_mnist)
-  target_compile_definitions(${t} PRIVATE LWB_SHARED_DATASETS="${CMAKE_SOURCE_DIR}/../shared/datasets")
-endforeach()
+# The real datasets are the bundled copies (resources/data), named "@data/..." as presets
+# name them; tst_bundled_data checks their bytes and where "@data/..." resolves.
+lwb_add_test(tst_bundled_data engine/tst_bundled_data.cpp)
+target_compile_definitions(tst_bundled_data PRIVATE LWB_SOURCE_DATA_DIR="${PROJECT_SOURCE_DIR}/resources/data")
 # tst_data_mnist writes gzip files of its own.
 find_package(ZLIB REQUIRED)
 target_link_libraries(tst_data_mnist PRIVATE ZLIB::ZLIB)

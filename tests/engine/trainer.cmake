@@ -1,5 +1,5 @@
 lwb_add_test(tst_trainer engine/tst_trainer.cpp)
-target_compile_definitions(tst_trainer PRIVATE LWB_SHARED_DATASETS="${CMAKE_SOURCE_DIR}/../shared/datasets"
-                                               LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>"
+target_compile_definitions(tst_trainer PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>"
+                                               LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                LWB_PROJECT_VERSION="${PROJECT_VERSION}")
 add_dependencies(tst_trainer lipschitz-cli)

@@ -1,6 +1,7 @@
 // Character-level text and modular-arithmetic datasets: exact contents, split sizes,
 // determinism for a generator seed, and every bad argument or file.
 #include "data/chars_dataset.h"
+#include "data/data_location.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/equal.h>
@@ -31,11 +32,6 @@ using lwb::test::inputErrorOf;
 using lwb::test::writeFile;
 
 at::Generator seeded(uint64_t seed) { return at::make_generator<at::CPUGeneratorImpl>(seed); }
-
-QString datasetsDir() {
-  const QByteArray env = qgetenv("LWB_DATASETS");
-  return env.isEmpty() ? QStringLiteral(LWB_SHARED_DATASETS) : QString::fromLocal8Bit(env);
-}
 
 }  // namespace
 
@@ -157,8 +153,8 @@ class TestData : public QObject {
   }
 
   void charsTinyShakespeare() {
-    const QString path = datasetsDir() + QStringLiteral("/tinyshakespeare/input.txt");
-    if (!QFile::exists(path)) QSKIP("shared datasets not found (set LWB_DATASETS)");
+    // The bundled copy (resources/data), found as a preset names it; never skipped.
+    const QString path = QString::fromStdString(lwb::data::resolveDataPath("@data/tinyshakespeare/input.txt"));
     CharsDataset ds(path.toStdString(), 1);
     QCOMPARE(ds.numClasses(), int64_t{65});
     QCOMPARE(ds.vocabulary(), std::string("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"));

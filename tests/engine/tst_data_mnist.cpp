@@ -1,5 +1,6 @@
 // MNIST: the real t10k files, generated raw and gzipped IDX files, and every corruption of
 // them (IDX header, sizes, labels, gzip stream, missing files).
+#include "data/data_location.h"
 #include "data/dataset.h"
 #include "data/file_bytes.h"
 
@@ -58,11 +59,6 @@ std::string gzipBytes(const std::string& raw) {
 using lwb::test::inputErrorOf;
 using lwb::test::writeFile;
 
-QString datasetsDir() {
-  const QByteArray env = qgetenv("LWB_DATASETS");
-  return env.isEmpty() ? QStringLiteral(LWB_SHARED_DATASETS) : QString::fromLocal8Bit(env);
-}
-
 // Rows of `b` hold images first..first+n-1 of a generated file, labels included.
 bool matchesGenerated(const Batch& b, int first, int salt = 0) {
   const auto x = b.inputs.accessor<float, 2>();
@@ -84,9 +80,8 @@ class TestDataMnist : public QObject {
 
  private Q_SLOTS:
   void realTestSplit() {
-    const QString dir = datasetsDir() + QStringLiteral("/mnist");
-    if (!QFile::exists(dir + QStringLiteral("/t10k-images-idx3-ubyte.gz")))
-      QSKIP("shared datasets not found (set LWB_DATASETS)");
+    // The bundled copy (resources/data), found as a preset names it; never skipped.
+    const QString dir = QString::fromStdString(lwb::data::resolveDataPath("@data/mnist"));
     QCOMPARE(readMaybeGzipped((dir + QStringLiteral("/t10k-images-idx3-ubyte.gz")).toStdString()).size(),
              size_t{7840016});
     const auto ds = makeMnistDataset(dir.toStdString());
@@ -102,7 +97,7 @@ class TestDataMnist : public QObject {
     // The well-known first ten test labels.
     const std::vector<int64_t> first{7, 2, 1, 0, 4, 1, 4, 9, 5, 9};
     for (int i = 0; i < 10; ++i) QCOMPARE(train.targets[i].item<int64_t>(), first[i]);
-    // Label counts from shared/datasets/README.md, over both parts of the split.
+    // Label counts from resources/data/README.md, over both parts of the split.
     const std::vector<int64_t> counts{980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009};
     for (int64_t c = 0; c < 10; ++c)
       QCOMPARE((train.targets == c).sum().item<int64_t>() + (val.targets == c).sum().item<int64_t>(), counts[c]);

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <fstream>
 #include <thread>
+#include <utility>
 
 using namespace lwb;
 
@@ -28,11 +29,6 @@ class Recorder final : public run::MetricsSink {
   void onSpectra(int64_t, const run::SpectraSnapshot& s, const run::SpectraSnapshot&) override { spectra += s.empty() ? 0 : 1; }
   void onFinished(const run::RunSummary& s) override { summary = s; }
 };
-
-QString datasets() {
-  const QByteArray env = qgetenv("LWB_DATASETS");
-  return env.isEmpty() ? QStringLiteral(LWB_SHARED_DATASETS) : QString::fromLocal8Bit(env);
-}
 
 run::RunConfig base(const std::string& task, const std::string& model) {
   nlohmann::json j{{"task", task}, {"steps", 60}, {"batch_size", 32}, {"seed", 3}, {"eval_every", 30},
@@ -117,11 +113,8 @@ class TestTrainer : public QObject {
     c.model.width = 16;
     c.model.widths = {32};
     c.mnistTrainCount = 8000;
-    if (task == QLatin1String("mnist")) {
-      const QString mnist = datasets() + QStringLiteral("/mnist");
-      if (!QFileInfo::exists(mnist)) QSKIP("shared MNIST files not found");
-      c.dataPath = mnist.toStdString();
-    }
+    // The bundled MNIST split, named as the presets name it: the trainer resolves it.
+    if (task == QLatin1String("mnist")) c.dataPath = "@data/mnist";
     if (task == QLatin1String("cifar10")) c.dataPath = cifarFolder_;
     c.constraint.method = *spectral::parseConstraintMethod("spectral_hard_cap");
     run::Trainer t(c);
@@ -222,6 +215,41 @@ class TestTrainer : public QObject {
     QVERIFY(again.waitForFinished(60000));
     QCOMPARE(again.exitCode(), 2);
     QVERIFY(again.readAllStandardError().contains("not empty"));
+  }
+
+  // "@data/..." resolves next to the program (an installed package: bin/ + share/) and
+  // from any working directory; a bundled name found nowhere is refused, naming it.
+  void cliFindsBundledDataWhereverItRuns() {
+    const QString prefix = dir_.filePath(QStringLiteral("prefix"));
+    const QString data = prefix + QStringLiteral("/share/lipschitz-workbench/data");
+    QVERIFY(QDir().mkpath(prefix + QStringLiteral("/bin")) && QDir().mkpath(data));
+    const QString cli = prefix + QStringLiteral("/bin/lipschitz-cli");
+    QVERIFY(QFile::copy(QStringLiteral(LWB_CLI_PATH), cli));
+    QVERIFY(QFile::copy(QString::fromStdString(textPath_), data + QStringLiteral("/only_installed.txt")));
+    auto c = charsConfig();
+    c.dataPath = "@data/only_installed.txt";
+    const QString cfg = dir_.filePath(QStringLiteral("installed.json"));
+    std::ofstream(cfg.toStdString()) << run::toJson(c).dump();
+    const auto train = [&](const QString& program, const QString& config, const QString& out) {
+      QProcess p;
+      p.setWorkingDirectory(dir_.path());  // not the source tree
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.remove(QStringLiteral("LWB_DATA_DIR"));
+      p.setProcessEnvironment(env);
+      p.start(program, {"train", "--config", config, "--set", "steps=2", "--out", dir_.filePath(out)});
+      p.waitForFinished(120000);
+      return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+    };
+    const auto installed = train(cli, cfg, QStringLiteral("installed_run"));
+    QVERIFY2(installed.first == 0, qPrintable(installed.second));
+    // The build's own CLI has no share/ beside it: that name is found nowhere.
+    const auto missing = train(QStringLiteral(LWB_CLI_PATH), cfg, QStringLiteral("missing_run"));
+    QCOMPARE(missing.first, 2);
+    QVERIFY2(missing.second.contains(QLatin1String("'@data/only_installed.txt' not found")), qPrintable(missing.second));
+    // A shipped preset, as it is, from a folder far from the repository.
+    const auto preset = train(QStringLiteral(LWB_CLI_PATH), QStringLiteral(LWB_SOURCE_DIR "/resources/presets/chars_small_cpu.json"),
+                              QStringLiteral("preset_run"));
+    QVERIFY2(preset.first == 0, qPrintable(preset.second));
   }
 
   void cliTrainBadInput() {

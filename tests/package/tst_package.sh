@@ -45,7 +45,9 @@ root="$tmp/root"
 dpkg -x "$deb" "$root"
 share="$root/usr/share"
 for f in usr/bin/lipschitz-cli usr/share/man/man1/lipschitz-cli.1.gz \
-         usr/share/lipschitz-workbench/presets/modular_addition_grokking.json \
+         usr/share/lipschitz-workbench/presets/mnist_adamw_wd.json \
+         usr/share/lipschitz-workbench/data/mnist/t10k-images-idx3-ubyte.gz \
+         usr/share/lipschitz-workbench/data/tinyshakespeare/input.txt \
          usr/share/doc/lipschitz-workbench/copyright usr/share/doc/lipschitz-workbench/changelog.gz; do
   [ -e "$root/$f" ] || fail "package lacks /$f"
 done
@@ -90,10 +92,9 @@ if [ "$gui" = ON ]; then
 fi
 
 echo "== 20-step run of an installed preset"
-# modular_addition_grokking generates its data. When the bundled data is merged (issue 16 §1),
-# the coordinator switches this to a preset whose "@data/..." path resolves from the
-# installed share folder (e.g. chars_small_cpu).
-preset="$share/lipschitz-workbench/presets/modular_addition_grokking.json"
+# A preset whose data is bundled ("@data/mnist"): it must resolve from the installed share
+# folder (engine/data/data_location.cpp), not from the source tree.
+preset="$share/lipschitz-workbench/presets/mnist_adamw_wd.json"
 # One intra-op thread: on a loaded machine (ctest -j2 beside other builds) OpenMP threads
 # spin at every barrier; measured 2 s with 1 thread against 32 s with 2 for these 20 steps.
 LWB_THREADS=1 "$root/usr/bin/lipschitz-cli" train --config "$preset" --steps 20 --out "$tmp/run" --json \

@@ -5,7 +5,7 @@ function(lwb_add_widget_test name)
   set_target_properties(${name} PROPERTIES AUTOMOC ON)
   target_link_libraries(${name} PRIVATE widgets Qt6::Test lwb_options)
   add_test(NAME ${name} COMMAND ${name})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${LWB_TEST_ENV};QT_QPA_PLATFORM=offscreen")
 endfunction()
 
 lwb_add_widget_test(tst_widget_data widgets/tst_widget_data.cpp)
@@ -19,7 +19,7 @@ add_executable(lwb-widget-gallery widgets/widget_gallery.cpp)
 set_target_properties(lwb-widget-gallery PROPERTIES AUTOMOC ON)
 target_link_libraries(lwb-widget-gallery PRIVATE widgets lwb_options)
 add_test(NAME tst_widget_gallery COMMAND lwb-widget-gallery ${CMAKE_CURRENT_BINARY_DIR}/widget_gallery)
-set_tests_properties(tst_widget_gallery PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+set_tests_properties(tst_widget_gallery PROPERTIES ENVIRONMENT "${LWB_TEST_ENV};QT_QPA_PLATFORM=offscreen")
 
 # lwb-widget-bench: replot and decimation timings for docs/BENCHMARKS.md (not a test).
 add_executable(lwb-widget-bench widgets/widget_bench.cpp)

@@ -1,0 +1,158 @@
+// The Train page's remembered dock layout never comes back degenerate: a page that was
+// never shown writes no layout, a saved layout that would squeeze a plot below
+// TrainPage::kMinDockSize at 1600×1000 is replaced by the default one when the page is
+// first shown, and View → Reset layout puts every panel back.
+#include "app/main_window.h"
+#include "app/train_page.h"
+#include "support/scratch_home.h"
+#include "support/train_page_host.h"
+
+#include <QDockWidget>
+#include <QSettings>
+#include <QtTest>
+
+using namespace lwb::app;
+
+namespace {
+
+const QString kLayoutKey = QStringLiteral("trainPage/layout");
+const QStringList kPlots{QStringLiteral("loss"), QStringLiteral("norms"), QStringLiteral("bound"),
+                         QStringLiteral("spectrum"), QStringLiteral("activations"), QStringLiteral("scalar_map")};
+
+// Shown at the size a first launch gets (MainWindow::restoreSettings), laid out.
+void showAt1600x1000(MainWindow& w) {
+  w.resize(1600, 1000);
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QCoreApplication::processEvents();  // the page's queued settleLayout()
+}
+
+QString sizes(const TrainPage* page) {
+  QStringList out;
+  for (QDockWidget* d : page->docks())
+    out << QStringLiteral("%1 %2x%3%4").arg(d->objectName()).arg(d->width()).arg(d->height()).arg(d->isVisible() ? "" : " hidden");
+  return out.join(QStringLiteral(", "));
+}
+
+// Every plot visible and at least a usable size, in the default 2 × 3 grid's area.
+void verifyUsable(const TrainPage* page) {
+  QVERIFY2(page->layoutIsUsable(), qPrintable(sizes(page)));
+  for (const QString& id : kPlots) {
+    const QDockWidget* d = page->dock(id);
+    QVERIFY2(d->isVisible(), qPrintable(id));
+    QVERIFY2(d->width() >= TrainPage::kMinDockSize.width() && d->height() >= TrainPage::kMinDockSize.height(),
+             qPrintable(sizes(page)));
+  }
+}
+
+}  // namespace
+
+class TestAppLayout : public QObject {
+  Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_app_layout"));
+    QSettings().setValue(QStringLiteral("tour/shown"), true);  // no overlay over the docks
+  }
+  void init() { QSettings().remove(kLayoutKey); }
+
+  void aPageNeverShownSavesNoLayout() {
+    lwb::test::TrainPageHost host;
+    QSettings s;
+    host.page->saveSettings(s);
+    QVERIFY(!s.contains(kLayoutKey));
+    // The window does not write one either when the user closed it on another page.
+    QSettings().setValue(QStringLiteral("mainWindow/page"), QStringLiteral("compare"));
+    {
+      MainWindow w;
+      showAt1600x1000(w);
+      QCOMPARE(w.currentPageId(), QStringLiteral("compare"));
+      w.close();
+    }
+    QVERIFY(!QSettings().contains(kLayoutKey));
+    QSettings().remove(QStringLiteral("mainWindow/page"));
+  }
+
+  void degenerateLayoutIsReplacedOnRestore_data() {
+    QTest::addColumn<QByteArray>("state");
+    // What the window used to save when closed on another page: the state of a page that
+    // was never laid out at a real size.
+    {
+      lwb::test::TrainPageHost hidden;
+      QTest::newRow("saved while hidden") << hidden.page->saveState(TrainPage::kLayoutVersion);
+    }
+    // Made by hand: the loss, norm and bound plots squeezed into strips (as narrow as their
+    // minimum size lets them be).
+    {
+      MainWindow w;
+      showAt1600x1000(w);
+      TrainPage* page = w.page<TrainPage>();
+      page->resizeDocks({page->dock(QStringLiteral("loss")), page->dock(QStringLiteral("norms")), page->dock(QStringLiteral("bound"))},
+                        {940, 10, 10}, Qt::Vertical);
+      page->resizeDocks({page->dock(QStringLiteral("run_setup")), page->dock(QStringLiteral("spectrum"))}, {1500, 10},
+                        Qt::Horizontal);
+      QCoreApplication::processEvents();
+      QVERIFY2(!page->layoutIsUsable(), qPrintable(sizes(page)));  // else this row would prove nothing
+      QTest::newRow("squeezed by hand") << page->saveState(TrainPage::kLayoutVersion);
+    }
+  }
+  void degenerateLayoutIsReplacedOnRestore() {
+    QFETCH(QByteArray, state);
+    QSettings().setValue(kLayoutKey, state);
+    MainWindow w;
+    showAt1600x1000(w);
+    QCOMPARE(w.currentPageId(), QStringLiteral("train"));
+    verifyUsable(w.page<TrainPage>());
+    // The good layout is what is remembered now.
+    w.close();
+    MainWindow again;
+    showAt1600x1000(again);
+    verifyUsable(again.page<TrainPage>());
+  }
+
+  void aUsableLayoutIsKept() {
+    {
+      MainWindow w;
+      showAt1600x1000(w);
+      TrainPage* page = w.page<TrainPage>();
+      page->dock(QStringLiteral("activations"))->close();
+      w.close();
+    }
+    MainWindow again;
+    showAt1600x1000(again);
+    QVERIFY(!again.page<TrainPage>()->dock(QStringLiteral("activations"))->isVisible());  // not reset
+    QVERIFY(again.page<TrainPage>()->layoutIsUsable());
+  }
+
+  void resetLayoutRestoresTheDefaults() {
+    MainWindow w;
+    showAt1600x1000(w);
+    TrainPage* page = w.page<TrainPage>();
+    QVERIFY(w.resetLayoutAction() && w.resetLayoutAction()->isEnabled());
+    page->dock(QStringLiteral("activations"))->close();
+    page->dock(QStringLiteral("loss"))->setFloating(true);
+    page->addDockWidget(Qt::LeftDockWidgetArea, page->dock(QStringLiteral("scalar_map")));
+    w.resetLayoutAction()->trigger();  // View → Reset layout
+    QCoreApplication::processEvents();
+    verifyUsable(page);
+    for (const QString& id : kPlots) {
+      QVERIFY2(!page->dock(id)->isFloating(), qPrintable(id));
+      QCOMPARE(page->dockWidgetArea(page->dock(id)), Qt::RightDockWidgetArea);
+    }
+    // The plots share the height in thirds and the width in halves (give or take separators).
+    const int h = page->dock(QStringLiteral("loss"))->height();
+    QVERIFY2(h > page->height() / 4, qPrintable(sizes(page)));
+    QVERIFY2(qAbs(page->dock(QStringLiteral("loss"))->width() - page->dock(QStringLiteral("spectrum"))->width()) < 40,
+             qPrintable(sizes(page)));
+    // Only pages with docks have a layout to reset.
+    w.showPage(QStringLiteral("compare"));
+    QCOMPARE(w.resetLayoutAction()->isEnabled(), !w.currentPage()->docks().isEmpty());
+  }
+};
+
+QTEST_MAIN(TestAppLayout)
+#include "tst_app_layout.moc"
