@@ -653,6 +653,30 @@
         <source>Constraint map f(σ)</source>
         <translation>Beschränkungsabbildung f(σ)</translation>
     </message>
+    <message>
+        <source>Training and validation loss (and accuracy) of every run over steps: is it learning?</source>
+        <translation>Trainings- und Validierungsverlust (und Genauigkeit) jedes Laufs über die Schritte: Lernt das Netz?</translation>
+    </message>
+    <message>
+        <source>Each layer&apos;s RMS→RMS weight norm against the σmax target the constraint holds them to.</source>
+        <translation>Die RMS→RMS-Gewichtsnorm jeder Schicht gegen das σmax-Ziel, auf dem die Beschränkung sie hält.</translation>
+    </message>
+    <message>
+        <source>The singular values of one layer, before and after the constraint step; the scrubber walks through the recorded steps.</source>
+        <translation>Die Singulärwerte einer Schicht vor und nach dem Beschränkungsschritt; der Schieberegler läuft durch die aufgezeichneten Schritte.</translation>
+    </message>
+    <message>
+        <source>The network&apos;s certified Lipschitz bound over steps, and the per-layer trace it is built from.</source>
+        <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte und die schichtweise Spur, aus der sie entsteht.</translation>
+    </message>
+    <message>
+        <source>The largest activation entry and token RMS per block, against the ranges of bf16, fp8 and fp4: bounded weights keep them small.</source>
+        <translation>Der größte Aktivierungseintrag und der größte Token-RMS je Block, gegen die Wertebereiche von bf16, fp8 und fp4: beschränkte Gewichte halten sie klein.</translation>
+    </message>
+    <message>
+        <source>What the constraint does to a singular value σ (the soft cap&apos;s f at the current α*), with the chosen layer&apos;s σ marked on it.</source>
+        <translation>Was die Beschränkung mit einem Singulärwert σ macht (beim Soft Cap f zum aktuellen α*), mit den σ der gewählten Schicht darauf markiert.</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::MainWindow</name>
@@ -739,6 +763,14 @@
     <message>
         <source>Stopping runs before closing…</source>
         <translation>Läufe werden vor dem Schließen angehalten…</translation>
+    </message>
+    <message>
+        <source>Put the shown page&apos;s panels back where they start</source>
+        <translation>Die Bereiche der angezeigten Seite an ihren Ausgangsplatz zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Tour: what am I looking at?</source>
+        <translation>&amp;Rundgang: Was sehe ich hier?</translation>
     </message>
 </context>
 <context>
@@ -948,6 +980,25 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::TourOverlay</name>
+    <message>
+        <source>&lt;h2&gt;What am I looking at?&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;Was sehe ich hier?&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Pick a preset on the left (or change any field) and press &lt;b&gt;Start run&lt;/b&gt; (F5). While it trains, each panel shows one part of the story:</source>
+        <translation>Wählen Sie links eine Voreinstellung (oder ändern Sie ein Feld) und drücken Sie &lt;b&gt;Lauf starten&lt;/b&gt; (F5). Während trainiert wird, zeigt jeder Bereich einen Teil der Geschichte:</translation>
+    </message>
+    <message>
+        <source>Panels can be moved, tabbed, floated or closed; View → Reset layout brings the default back. Help → Tour shows this again.</source>
+        <translation>Bereiche lassen sich verschieben, als Reiter stapeln, lösen oder schließen; Ansicht → Layout zurücksetzen stellt die Standardanordnung wieder her. Hilfe → Rundgang zeigt dies erneut.</translation>
+    </message>
+    <message>
+        <source>Got it</source>
+        <translation>Verstanden</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::TrainPage</name>
     <message>
         <source>Run setup</source>
@@ -1024,6 +1075,14 @@
     <message>
         <source>&amp;Train</source>
         <translation>&amp;Training</translation>
+    </message>
+    <message>
+        <source>The run&apos;s configuration: a preset, or every field by hand. The engine checks each value as you type; Start run (F5) trains it on its own thread.</source>
+        <translation>Die Konfiguration des Laufs: eine Voreinstellung oder jedes Feld von Hand. Die Engine prüft jeden Wert bei der Eingabe; Lauf starten (F5) trainiert ihn in einem eigenen Thread.</translation>
+    </message>
+    <message>
+        <source>This session&apos;s runs, each in its own colour, with state, step and speed. The selected run is the one the single-run plots and the status bar follow.</source>
+        <translation>Die Läufe dieser Sitzung, jeder in eigener Farbe, mit Zustand, Schritt und Tempo. Dem ausgewählten Lauf folgen die Einzellauf-Diagramme und die Statusleiste.</translation>
     </message>
 </context>
 <context>
