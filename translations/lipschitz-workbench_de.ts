@@ -987,7 +987,7 @@
     </message>
     <message>
         <source>Pick a preset on the left (or change any field) and press &lt;b&gt;Start run&lt;/b&gt; (F5). While it trains, each panel shows one part of the story:</source>
-        <translation>Wählen Sie links eine Voreinstellung (oder ändern Sie ein Feld) und drücken Sie &lt;b&gt;Lauf starten&lt;/b&gt; (F5). Während trainiert wird, zeigt jeder Bereich einen Teil der Geschichte:</translation>
+        <translation>Wählen Sie links eine Vorlage (oder ändern Sie ein Feld) und drücken Sie &lt;b&gt;Lauf starten&lt;/b&gt; (F5). Während trainiert wird, zeigt jeder Bereich einen Teil der Geschichte:</translation>
     </message>
     <message>
         <source>Panels can be moved, tabbed, floated or closed; View → Reset layout brings the default back. Help → Tour shows this again.</source>
@@ -1078,7 +1078,7 @@
     </message>
     <message>
         <source>The run&apos;s configuration: a preset, or every field by hand. The engine checks each value as you type; Start run (F5) trains it on its own thread.</source>
-        <translation>Die Konfiguration des Laufs: eine Voreinstellung oder jedes Feld von Hand. Die Engine prüft jeden Wert bei der Eingabe; Lauf starten (F5) trainiert ihn in einem eigenen Thread.</translation>
+        <translation>Die Konfiguration des Laufs: eine Vorlage oder jedes Feld von Hand. Die Engine prüft jeden Wert bei der Eingabe; Lauf starten (F5) trainiert ihn in einem eigenen Thread.</translation>
     </message>
     <message>
         <source>This session&apos;s runs, each in its own colour, with state, step and speed. The selected run is the one the single-run plots and the status bar follow.</source>
