@@ -31,7 +31,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                  QStringLiteral("SECONDS"));
   const QCommandLineOption runsDir({QStringLiteral("runs-dir")}, QStringLiteral("Folder for new run directories."),
                                    QStringLiteral("DIR"));
-  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector or compare."),
+  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare or sweeps."),
                                 QStringLiteral("ID"));
   const QCommandLineOption inspect({QStringLiteral("inspect")},
                                    QStringLiteral("Open a .safetensors, .npz, .npy or .pt file in the Checkpoint Inspector."),

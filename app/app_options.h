@@ -2,7 +2,7 @@
 //   --preset ID [--set key=value]... [--start]   load a preset (and start it)
 //   --open RUN_DIR                                follow a run directory (repeatable)
 //   --screenshot FILE.png [--after SECONDS]       render the window, then exit
-//   --page train|cliplab|inspector|compare        the page shown first
+//   --page train|cliplab|inspector|compare|sweeps the page shown first
 //   --inspect FILE                                open FILE in the Checkpoint Inspector
 //   --compare RUN_DIR...                          compare run directories (or folders of them)
 //   --lang de|en                                  the UI language for this session

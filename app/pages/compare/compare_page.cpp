@@ -456,6 +456,8 @@ void ComparePage::showMetric() {
       metric_->setSeries(first.dir + suffix, steps, *values);
     }
   }
+  if (order.empty() && !runs_.empty())
+    metric_->setTitle(tr("Select runs in the table to plot their curves (runs from a run index are read on demand)"));
   metric_->requestReplot();
 }
 

@@ -233,7 +233,12 @@ QWidget* SweepsPage::createPoints() {
   table_->setObjectName(QStringLiteral("sweepPoints"));
   table_->setModel(model_);
   table_->verticalHeader()->setVisible(false);
-  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setWordWrap(false);
+  table_->horizontalHeader()->setResizeContentsPrecision(50);  // thousands of rows: measure a few
+  table_->horizontalHeader()->setSectionResizeMode(SweepPointsModel::Assignment, QHeaderView::Stretch);
+  for (int c : {SweepPointsModel::Id, SweepPointsModel::Status, SweepPointsModel::Progress, SweepPointsModel::ValLoss,
+                SweepPointsModel::Bound})
+    table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   table_->setAlternatingRowColors(true);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   auto* layout = new QVBoxLayout(pane);
@@ -455,6 +460,7 @@ bool SweepsPage::openSweep(const QString& dir, QString* error) {
   sweepDir_ = QDir(dir).absolutePath();
   out_->setText(sweepDir_);
   pollIndex();
+  poll_->start();  // a sweep run from a terminal or on Slurm: followed through its index
   return true;
 }
 
@@ -480,6 +486,8 @@ void SweepsPage::pollIndex() {
     const int done = model_->countWithStatus(QStringLiteral("finished")) + model_->countWithStatus(QStringLiteral("diverged"));
     bar_->setRange(0, std::max(1, total));
     bar_->setValue(done);
+    const bool active = model_->countWithStatus(QStringLiteral("running")) + model_->countWithStatus(QStringLiteral("pending")) > 0;
+    if (!process_->isRunning() && !active) poll_->stop();
     if (!process_->isRunning())
       progress_->setText(tr("%1 of %2 points done, %3 failed, %4 stopped, %5 pending")
                              .arg(done)
