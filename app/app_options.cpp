@@ -31,7 +31,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                  QStringLiteral("SECONDS"));
   const QCommandLineOption runsDir({QStringLiteral("runs-dir")}, QStringLiteral("Folder for new run directories."),
                                    QStringLiteral("DIR"));
-  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector or compare."),
+  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare or sweeps."),
                                 QStringLiteral("ID"));
   const QCommandLineOption inspect({QStringLiteral("inspect")},
                                    QStringLiteral("Open a .safetensors, .npz, .npy or .pt file in the Checkpoint Inspector."),
@@ -42,7 +42,9 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption lang({QStringLiteral("lang")},
                                 QStringLiteral("UI language for this session: de or en (default: View > Language, else the system's)."),
                                 QStringLiteral("LANG"));
-  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, lang}) p.addOption(o);
+  const QCommandLineOption sweepOpt({QStringLiteral("sweep")}, QStringLiteral("Show a sweep folder's points in the Sweeps page."),
+                                    QStringLiteral("SWEEP_DIR"));
+  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, lang, sweepOpt}) p.addOption(o);
 
   ParsedOptions out;
   if (!p.parse(args)) {
@@ -72,7 +74,9 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   o.inspectFile = p.value(inspect);
   o.compareDirs = p.values(compare) + p.positionalArguments();
   o.language = p.value(lang);
-  o.page = p.isSet(page) ? p.value(page) : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
+  o.sweepDir = p.value(sweepOpt);
+  o.page = p.isSet(page) ? p.value(page) : !o.sweepDir.isEmpty() ? QStringLiteral("sweeps")
+                                         : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
                                          : !o.compareDirs.isEmpty() ? QStringLiteral("compare") : QString();
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
   else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
@@ -97,6 +101,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
     out.error = QStringLiteral("--inspect: '%1' is not a file").arg(o.inspectFile);
   for (const QString& dir : o.compareDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
+  if (out.error.isEmpty() && !o.sweepDir.isEmpty() && !QFileInfo(o.sweepDir).isDir())
+    out.error = QStringLiteral("--sweep: '%1' is not a folder").arg(o.sweepDir);
   if (out.error.isEmpty() && p.isSet(lang) && !availableLanguages().contains(o.language))
     out.error = QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
   return out;

@@ -2,10 +2,11 @@
 //   --preset ID [--set key=value]... [--start]   load a preset (and start it)
 //   --open RUN_DIR                                follow a run directory (repeatable)
 //   --screenshot FILE.png [--after SECONDS]       render the window, then exit
-//   --page train|cliplab|inspector|compare        the page shown first
+//   --page train|cliplab|inspector|compare|sweeps the page shown first
 //   --inspect FILE                                open FILE in the Checkpoint Inspector
 //   --compare RUN_DIR...                          compare run directories (or folders of them)
 //   --lang de|en                                  the UI language for this session
+//   --sweep SWEEP_DIR                             show a sweep folder in the Sweeps page
 // Parsed without a QApplication (so --help works without a display).
 #pragma once
 
@@ -28,6 +29,7 @@ struct AppOptions {
   QString inspectFile;    // --inspect FILE
   QStringList compareDirs;  // --compare RUN_DIR... (later positional arguments count too)
   QString language;         // --lang: "de" or "en" (empty: View → Language, else the system's)
+  QString sweepDir;         // --sweep SWEEP_DIR: a sweep folder shown in the Sweeps page
 };
 
 struct ParsedOptions {

@@ -39,6 +39,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)           # Depends from the binaries (dp
 # Debian's LibTorch links libblas.so.3; with the reference BLAS training is ~25x slower
 # (README), so OpenBLAS is recommended rather than left to chance.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libopenblas0-openmp")
+# `lipschitz-cli sweep --backend slurm` calls sbatch/squeue/scancel (issue 18).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client")
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 
 set(CPACK_SOURCE_GENERATOR "")

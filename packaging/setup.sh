@@ -17,6 +17,9 @@ PACKAGES=(
   # the Debian package (packaging/package.sh, tst_package): CPack's DEB generator needs
   # dpkg-dev (dpkg-shlibdeps) and file; man pages, icons, and the checks of the package
   dpkg-dev file help2man gzip librsvg2-bin lintian appstream desktop-file-utils
+  # sweeps (issue 18): the run index (SQLite C API), and a real single-node Slurm that the
+  # sweep tests start on localhost (tests/sweep/slurm_fixture.sh)
+  libsqlite3-dev slurm-wlm munge
 )
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo -n); fi

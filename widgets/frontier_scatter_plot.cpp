@@ -5,6 +5,8 @@
 
 #include "widgets/qcp.h"
 
+#include <QSet>
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +33,20 @@ FrontierScatterPlot::FrontierScatterPlot(QWidget* parent) : PlotView(parent) {
 }
 
 void FrontierScatterPlot::setPoints(const std::vector<ScatterPoint>& points) {
+  // Groups that no longer have points leave the plot and the legend (Compare's "colour by"
+  // replaces every group at once).
+  QSet<QString> present;
+  for (const ScatterPoint& pt : points) present.insert(pt.group);
+  for (const QString& group : QStringList(groupOrder_)) {
+    if (present.contains(group)) continue;
+    for (QCPGraph* g : {groupGraphs_.take(group), groupFrontiers_.take(group)})
+      if (g) {
+        forgetGraph(g);
+        customPlot()->removeGraph(g);
+      }
+    if (QCPErrorBars* bars = groupErrors_.take(group)) customPlot()->removePlottable(bars);
+    groupOrder_.removeAll(group);
+  }
   points_ = points;
   for (const ScatterPoint& pt : points_) groupColor(pt.group);
   dirty_ = true;
@@ -59,6 +75,11 @@ void FrontierScatterPlot::setBinsPerDecade(int bins) {
   dirty_ = true;
 }
 
+void FrontierScatterPlot::setFrontierPerGroup(bool perGroup) {
+  perGroup_ = perGroup;
+  dirty_ = true;
+}
+
 std::vector<std::size_t> FrontierScatterPlot::frontierIndices() const {
   std::vector<double> xs, ys;
   for (const ScatterPoint& pt : points_) {
@@ -66,6 +87,20 @@ std::vector<std::size_t> FrontierScatterPlot::frontierIndices() const {
     ys.push_back(pt.y);
   }
   return bestPerLogBin(xs, ys, binsPerDecade_);
+}
+
+std::vector<std::size_t> FrontierScatterPlot::frontierIndices(const QString& group) const {
+  std::vector<double> xs, ys;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    if (points_[i].group != group) continue;
+    xs.push_back(points_[i].x);
+    ys.push_back(points_[i].y);
+    at.push_back(i);
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t k : bestPerLogBin(xs, ys, binsPerDecade_)) out.push_back(at[k]);
+  return out;
 }
 
 void FrontierScatterPlot::syncData() {
@@ -80,20 +115,64 @@ void FrontierScatterPlot::syncData() {
     }
     const QColor c = groupColor(group);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(c.darker(130)), QBrush(c), 8));
-    std::vector<double> xs, ys;
-    for (const ScatterPoint& pt : points_) {
-      if (pt.group != group) continue;
-      xs.push_back(pt.x);
-      ys.push_back(pt.y);
+    // Sorted by x as the graph keeps them, so error bar i belongs to data point i.
+    std::vector<const ScatterPoint*> mine;
+    for (const ScatterPoint& pt : points_)
+      if (pt.group == group) mine.push_back(&pt);
+    std::stable_sort(mine.begin(), mine.end(), [](const ScatterPoint* a, const ScatterPoint* b) { return a->x < b->x; });
+    std::vector<double> xs, ys, errors;
+    bool anyError = false;
+    for (const ScatterPoint* pt : mine) {
+      xs.push_back(pt->x);
+      ys.push_back(pt->y);
+      errors.push_back(pt->yStd);
+      anyError = anyError || pt->yStd > 0;
+    }
+    QCPErrorBars* bars = groupErrors_.value(group);
+    if (anyError && !bars) {
+      bars = new QCPErrorBars(customPlot()->xAxis, customPlot()->yAxis);
+      bars->removeFromLegend();
+      groupErrors_.insert(group, bars);
+      markDecoration(bars);
+    }
+    if (bars) {
+      bars->setPen(QPen(c, 1));
+      bars->setData(QVector<double>(errors.begin(), errors.end()));
+      bars->setDataPlottable(anyError ? g : nullptr);
+      bars->setVisible(anyError);
     }
     setGraphData(g, std::move(xs), std::move(ys));
+    // Per-group frontier: a line through the group's best point per bound bin.
+    QCPGraph* f = groupFrontiers_.value(group);
+    if (perGroup_ && !f) {
+      f = customPlot()->addGraph();
+      f->setLayer(QStringLiteral("frontier"));
+      markDecoration(f);
+      groupFrontiers_.insert(group, f);
+    }
+    if (f) {
+      f->setPen(QPen(c, 2));
+      f->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(c.darker(140), 1.5), Qt::NoBrush, 12));
+      std::vector<double> gx, gy;
+      if (perGroup_)
+        for (std::size_t i : frontierIndices(group)) {
+          gx.push_back(points_[i].x);
+          gy.push_back(points_[i].y);
+        }
+      setGraphData(f, std::move(gx), std::move(gy));
+      f->setVisible(perGroup_);
+    }
   }
   std::vector<double> fx, fy;
-  for (std::size_t i : frontierIndices()) {
-    fx.push_back(points_[i].x);
-    fy.push_back(points_[i].y);
-  }
+  if (!perGroup_)
+    for (std::size_t i : frontierIndices()) {
+      fx.push_back(points_[i].x);
+      fy.push_back(points_[i].y);
+    }
   setGraphData(frontier_, std::move(fx), std::move(fy));
+  frontier_->setVisible(!perGroup_);
+  if (perGroup_) frontier_->removeFromLegend();
+  else if (!customPlot()->legend->hasItemWithPlottable(frontier_)) frontier_->addToLegend();
   dirty_ = false;
 }
 

@@ -8,12 +8,15 @@
 #include <QColor>
 #include <QMap>
 
+class QCPErrorBars;
+
 namespace lwb::widgets {
 
 struct ScatterPoint {
   QString group;  // e.g. the constraint method id
   QString label;  // e.g. the run name (hover)
   double x = 0, y = 0;
+  double yStd = 0;  // > 0: drawn as an error bar (a mean over seeds ± one standard deviation)
 };
 
 class FrontierScatterPlot : public PlotView {
@@ -29,8 +32,12 @@ class FrontierScatterPlot : public PlotView {
   void setAxisLabels(const QString& x, const QString& y);
 
   void setBinsPerDecade(int bins);          // default 4
-  // Indices into points() of the highlighted frontier, ordered by x.
+  // One frontier per group (the paper's panels: best loss per bound bin for each
+  // optimizer/method), each in its group's colour; off (default): one over all points.
+  void setFrontierPerGroup(bool perGroup);
+  // Indices into points() of the highlighted frontier, ordered by x (per group: of `group`).
   std::vector<std::size_t> frontierIndices() const;
+  std::vector<std::size_t> frontierIndices(const QString& group) const;
 
  Q_SIGNALS:
   void pointClicked(int index);
@@ -48,7 +55,10 @@ class FrontierScatterPlot : public PlotView {
   QStringList groupOrder_;
   int binsPerDecade_ = 4;
   bool dirty_ = false;
+  bool perGroup_ = false;
   QMap<QString, QCPGraph*> groupGraphs_;
+  QMap<QString, QCPGraph*> groupFrontiers_;
+  QMap<QString, QCPErrorBars*> groupErrors_;
   QCPGraph* frontier_ = nullptr;
   int pointAt(QCPAbstractPlottable* plottable, int dataIndex) const;
 };

@@ -3,6 +3,7 @@
 #include "app/pages/cliplab/cliplab_page.h"
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
+#include "app/pages/sweeps/sweeps_page.h"
 #include "app/train_page.h"
 
 namespace lwb::app::pages {
@@ -17,9 +18,11 @@ QList<Page*> createPages(const PageServices& services, QWidget* parent) {
                      lab->useTensor(std::move(file), name);
                      show(ClipLabPage::kId);
                    });
-  return {train, lab, inspector, compare};
+  auto* sweeps = new SweepsPage(services, parent);
+  return {train, lab, inspector, compare, sweeps};
 }
 
-QStringList pageIds() { return {TrainPage::kId, ClipLabPage::kId, InspectorPage::kId, ComparePage::kId}; }
+QStringList pageIds() { return {TrainPage::kId, ClipLabPage::kId, InspectorPage::kId, ComparePage::kId,
+                                  SweepsPage::kId}; }
 
 }  // namespace lwb::app::pages

@@ -24,3 +24,13 @@ target_sources(workbench PRIVATE
   pages/compare/compare_page.h pages/compare/compare_page.cpp
   pages/page_registry.h pages/page_registry.cpp
 )
+# Sweeps page (issue 18): runs lipschitz-cli sweep as a child process; the build tree's CLI
+# is the last place sweep_process.cpp looks for it.
+target_sources(workbench PRIVATE
+  pages/sweeps/sweep_spec_text.h pages/sweeps/sweep_spec_text.cpp
+  pages/sweeps/sweep_process.h pages/sweeps/sweep_process.cpp
+  pages/sweeps/sweep_points_model.h pages/sweeps/sweep_points_model.cpp
+  pages/sweeps/sweeps_page.h pages/sweeps/sweeps_page.cpp
+)
+set_source_files_properties(pages/sweeps/sweep_process.cpp PROPERTIES
+  COMPILE_DEFINITIONS LWB_CLI_BUILD_PATH="$<TARGET_FILE:lipschitz-cli>")

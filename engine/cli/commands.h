@@ -22,5 +22,8 @@ Command addTrainCommand(CLI::App& app);
 Command addBenchCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);
 Command addBoundCommand(CLI::App& app);
+// issue 18: sweeps and the run index
+Command addSweepCommand(CLI::App& app);
+Command addIndexCommand(CLI::App& app);
 
 }  // namespace lwb::cli

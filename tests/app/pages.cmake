@@ -21,3 +21,6 @@ add_dependencies(tst_pages_inspector lipschitz-cli)
 lwb_add_pages_test(tst_pages_compare app/tst_pages_compare.cpp)
 # The command line and the main window reach every page.
 lwb_add_pages_test(tst_pages_reach app/tst_pages_reach.cpp)
+# Sweeps page and Compare on a sweep's run index (issue 18): launches lipschitz-cli sweep.
+lwb_add_pages_test(tst_pages_sweeps app/tst_pages_sweeps.cpp)
+add_dependencies(tst_pages_sweeps lipschitz-cli)

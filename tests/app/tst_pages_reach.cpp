@@ -57,6 +57,10 @@ class TestPagesReach : public QObject {
     QCOMPARE(compare.options.compareDirs, (QStringList{a, b}));
     QCOMPARE(compare.options.page, QStringLiteral("compare"));
     QVERIFY(parse({QStringLiteral("--compare"), a, kFixture}).error.contains(QStringLiteral("is not a folder")));
+    const ParsedOptions sweep = parse({QStringLiteral("--sweep"), a});
+    QVERIFY2(sweep.error.isEmpty(), qPrintable(sweep.error));
+    QCOMPARE(sweep.options.page, QStringLiteral("sweeps"));
+    QVERIFY(parse({QStringLiteral("--sweep"), kFixture}).error.contains(QStringLiteral("is not a folder")));
     // Without --compare a stray argument is still an error.
     QVERIFY(parse({a}).error.contains(QStringLiteral("unexpected argument")));
     // --page wins over the page --inspect implies.
@@ -71,7 +75,8 @@ class TestPagesReach : public QObject {
     QStringList ids;
     for (const Page* p : w.pages()) ids << p->id();
     QCOMPARE(ids, pages::pageIds());
-    QCOMPARE(ids, (QStringList{QStringLiteral("train"), QStringLiteral("cliplab"), QStringLiteral("inspector"), QStringLiteral("compare")}));
+    QCOMPARE(ids, (QStringList{QStringLiteral("train"), QStringLiteral("cliplab"), QStringLiteral("inspector"), QStringLiteral("compare"),
+                               QStringLiteral("sweeps")}));
 
     auto* view = w.menuBar()->findChild<QMenu*>(QStringLiteral("viewMenu"));
     QVERIFY(view);

@@ -13,7 +13,9 @@
 
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
+class QLineEdit;
 class QHBoxLayout;
 class QLabel;
 class QSortFilterProxyModel;
@@ -47,6 +49,15 @@ class ComparePage : public QWidget, public Page {
   // Reads the folders on a worker (each a run directory, or a folder of them); folders
   // already shown are read again. Bad folders are named in the message line.
   void addRunDirectories(const QStringList& dirs);
+  // Every run of a run index file (or of the index.sqlite in a folder).
+  void openIndex(const QString& file);
+  // Table filter: a regular expression on one column (-1: any column).
+  bool setFilter(const QString& regex, int column = -1);
+  // "method", "optimizer/method", "optimizer" or a dotted config key.
+  void setColorBy(const QString& key);
+  void setGroupSeeds(bool on);
+  void setFrontierPerGroup(bool on);
+  int visibleRunCount() const;
   void removeRun(int index);
   bool isLoading() const { return pending_ > 0; }
 
@@ -82,6 +93,10 @@ class ComparePage : public QWidget, public Page {
   void chooseFolder(bool scanChildren);
   void exportDialog();
   void savePlotsDialog();
+  QWidget* createFilterRow();
+  void updateScatter();
+  QString colorKeyOf(const RunRecord& r) const;
+  void loadSelectedSeries();
 
   std::vector<RunRecord> runs_;
   std::vector<QColor> colors_;
@@ -94,6 +109,11 @@ class ComparePage : public QWidget, public Page {
   QLabel* message_ = nullptr;
   widgets::MetricPlot* metric_ = nullptr;
   widgets::FrontierScatterPlot* scatter_ = nullptr;
+  QComboBox* colorBy_ = nullptr;
+  QCheckBox* groupSeeds_ = nullptr;
+  QCheckBox* perGroup_ = nullptr;
+  QComboBox* filterColumn_ = nullptr;
+  QLineEdit* filter_ = nullptr;
 };
 
 }  // namespace lwb::app::pages

@@ -3,6 +3,7 @@
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 #include "spectral/constraint_methods.h"
+#include "sweep/run_index.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -66,7 +67,68 @@ void addPoint(RunRecord& r, const QString& name, double step, const json& value)
   s.values.push_back(value.get<double>());
 }
 
+void describeConfig(RunRecord& r, const json& config) {
+  r.config = config;
+  const json& c = member(config, "constraint");
+  r.method = str(c, "method");
+  r.sigmaMax = finite(c, "sigma_max");
+  r.parameters = describeParameters(c);
+  const json& o = member(config, "optimizer");
+  r.optimizer = str(o, "kind");
+  if (o.contains("lr")) r.optimizer += QStringLiteral(" lr %1").arg(str(o, "lr"));
+  if (o.contains("weight_decay")) r.optimizer += QStringLiteral(" wd %1").arg(str(o, "weight_decay"));
+  r.model = str(member(config, "model"), "kind");
+  r.task = str(config, "task");
+}
+
+std::optional<double> finiteValue(double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; }
+
 }  // namespace
+
+std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
+  sweep::RunIndex index(indexFile.toStdString());
+  std::vector<RunRecord> out;
+  for (const sweep::IndexRow& row : index.rows()) {
+    if (row.status == sweep::kPendingStatus) continue;  // a sweep point that has not run yet
+    RunRecord r;
+    r.dir = QString::fromStdString(row.path);
+    r.name = QString::fromStdString(row.id);
+    r.status = QString::fromStdString(row.status);
+    r.statusMessage = QString::fromStdString(row.message);
+    const json config = json::parse(row.config, nullptr, false);
+    describeConfig(r, config.is_object() ? config : json::object());
+    if (r.method.isEmpty()) r.method = QStringLiteral("none");
+    r.valLoss = finiteValue(row.valLoss);
+    r.valAcc = finiteValue(row.valAcc);
+    r.lipschitzBound = finiteValue(row.lipschitzBound);
+    r.maxActEntry = finiteValue(row.maxActEntry);
+    r.stepsPerSecond = finiteValue(row.stepsPerSecond);
+    r.steps = row.stepDone > 0 ? row.stepDone : row.steps;
+    r.seriesLoaded = false;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+QString configValue(const RunRecord& r, const QString& dottedKey) {
+  const json* node = &r.config;
+  for (const QString& part : dottedKey.split(QLatin1Char('.'))) {
+    if (!node->is_object()) return {};
+    const auto it = node->find(part.toStdString());
+    if (it == node->end()) return {};
+    node = &*it;
+  }
+  return node->is_string() ? QString::fromStdString(node->get<std::string>()) : QString::fromStdString(node->dump());
+}
+
+QString seedGroupKey(const RunRecord& r) {
+  json c = r.config;
+  if (c.is_object()) {
+    c.erase("seed");
+    c.erase("data_path");  // the same data, possibly reached through another path
+  }
+  return QString::fromStdString(c.dump());
+}
 
 RunRecord loadRunRecord(const QString& dir) {
   const QFileInfo info(dir);
@@ -78,18 +140,7 @@ RunRecord loadRunRecord(const QString& dir) {
   RunRecord r;
   r.dir = info.absoluteFilePath();
   r.name = info.fileName();
-  if (const auto config = reader.config()) {
-    const json& c = member(*config, "constraint");
-    r.method = str(c, "method");
-    r.sigmaMax = finite(c, "sigma_max");
-    r.parameters = describeParameters(c);
-    const json& o = member(*config, "optimizer");
-    r.optimizer = str(o, "kind");
-    if (o.contains("lr")) r.optimizer += QStringLiteral(" lr %1").arg(str(o, "lr"));
-    if (o.contains("weight_decay")) r.optimizer += QStringLiteral(" wd %1").arg(str(o, "weight_decay"));
-    r.model = str(member(*config, "model"), "kind");
-    r.task = str(*config, "task");
-  }
+  if (const auto config = reader.config()) describeConfig(r, *config);
   if (r.method.isEmpty()) r.method = QStringLiteral("none");
 
   // Every key of every row becomes a series, also keys this version does not know.

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <optional>
 #include <utility>
@@ -27,11 +29,26 @@ struct RunRecord {
   std::optional<double> valLoss, valAcc, lipschitzBound, maxActEntry, maxActRms, stepsPerSecond;
   long long steps = 0;
   std::map<QString, MetricSeries> series;  // "val_loss", "train_loss", "rms_norms.layers.0", ...
+  nlohmann::json config = nlohmann::json::object();  // config.json (colour by any key, seed groups)
+  // False for runs read from a run index: their curves are read from the folder on demand.
+  bool seriesLoaded = true;
 };
+
+
 
 // Reads RUN_DIR. Throws InputError naming the folder when it is not a run directory (no
 // config.json and no metrics.jsonl) or a file in it is malformed.
 RunRecord loadRunRecord(const QString& dir);
+
+// Every row of a run index file (sweep/run_index.h) as records without curves: thousands of
+// runs in one query instead of a read of every folder. InputError for an unusable file.
+std::vector<RunRecord> loadIndexRecords(const QString& indexFile);
+
+// A dotted config key's value as text ("" when absent): Compare's "colour by".
+QString configValue(const RunRecord& r, const QString& dottedKey);
+// The config without its seed (and without what only tells runs apart by where they were
+// written): runs that differ only by seed share it.
+QString seedGroupKey(const RunRecord& r);
 
 // `root` itself when it is a run directory, else its immediate subfolders that are.
 QStringList findRunDirectories(const QString& root);

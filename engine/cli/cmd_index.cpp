@@ -1,0 +1,58 @@
+// lipschitz-cli index RUNS_DIR… --db index.sqlite: adds or refreshes every run directory
+// found under the folders (runs synced back from a cluster included); --rebuild starts the
+// file afresh (a corrupted or foreign file is moved aside, never overwritten in place).
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "sweep/run_index.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+namespace lwb::cli {
+namespace {
+
+struct IndexArgs {
+  std::vector<std::string> roots;
+  std::string db;
+  bool rebuild = false;
+};
+
+int runIndex(const IndexArgs& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json out;
+  if (a.rebuild) {
+    const std::string aside = sweep::RunIndex::discard(a.db);
+    if (!aside.empty()) out["moved_aside"] = aside;
+  }
+  sweep::RunIndex index(a.db);
+  std::vector<std::filesystem::path> roots(a.roots.begin(), a.roots.end());
+  const auto report = index.scan(roots);
+  out["db"] = a.db;
+  out["added"] = report.added;
+  out["updated"] = report.updated;
+  out["unchanged"] = report.unchanged;
+  out["removed"] = report.removed;
+  out["runs"] = index.count();
+  out["problems"] = report.problems;
+  out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  printJson(out);
+  for (const std::string& p : report.problems) std::cerr << "lipschitz-cli index: skipped " << p << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Command addIndexCommand(CLI::App& app) {
+  auto args = std::make_shared<IndexArgs>();
+  auto* sub = app.add_subcommand("index", "add or refresh every run directory under the folders in a SQLite run index");
+  sub->add_option("roots", args->roots, "folders holding run directories (searched recursively)")->required();
+  sub->add_option("--db", args->db, "the run index file (created if absent)")->required();
+  sub->add_flag("--rebuild", args->rebuild,
+                "start the index afresh from the run directories (an unreadable or foreign file is moved to FILE.bak)");
+  return {sub, [args] { return runIndex(*args); }};
+}
+
+}  // namespace lwb::cli

@@ -1,0 +1,164 @@
+// lipschitz-cli sweep --spec SWEEP.json --out SWEEP_DIR: expands the spec, then runs what is
+// left of it (finished points are skipped, interrupted ones restarted, failed ones with
+// --retry-failed) locally or as one Slurm job array, keeping SWEEP_DIR/index.sqlite
+// current. Ctrl-C stops every run cleanly (status `stopped`; a Slurm array is cancelled).
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "io/input_error.h"
+#include "sweep/process.h"
+#include "sweep/sweep_runner.h"
+
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+namespace lwb::cli {
+namespace {
+
+struct SweepArgs {
+  std::string spec, out, backend = "local";
+  int jobs = 0;
+  bool dryRun = false, json = false, retryFailed = false, detach = false;
+  std::vector<std::string> slurmArgs;
+  double poll = 2.0;
+};
+
+std::atomic<bool> gStop{false};
+extern "C" void onSweepSignal(int) { gStop.store(true); }
+
+std::string clock(double s) {
+  if (s < 0) return "?";
+  char buf[32];
+  const int t = static_cast<int>(s + 0.5);
+  if (t >= 3600) std::snprintf(buf, sizeof buf, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+  else std::snprintf(buf, sizeof buf, "%d:%02d", t / 60, t % 60);
+  return buf;
+}
+
+nlohmann::json progressJson(const sweep::SweepProgress& p) {
+  nlohmann::json active = nlohmann::json::array();
+  for (const auto& a : p.active) active.push_back({{"id", a.id}, {"status", a.status}, {"step", a.step}, {"steps", a.steps}});
+  return {{"event", "progress"}, {"total", p.total}, {"done", p.done}, {"running", p.running}, {"failed", p.failed},
+          {"stopped", p.stopped}, {"pending", p.pending}, {"eta_s", p.etaSeconds < 0 ? nlohmann::json() : nlohmann::json(p.etaSeconds)},
+          {"active", active}};
+}
+
+int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::vector<sweep::SweepPoint>& points,
+              const sweep::SweepOptions& options) {
+  const auto plan = sweep::planSweep(dir, points, a.retryFailed);
+  std::vector<std::string> ids;
+  for (const auto& p : plan.toRun) ids.push_back(p.id);
+  const std::string script = options.backend == sweep::Backend::Slurm ? sweep::slurmBatchScript(dir, ids, options) : "";
+  if (a.json) {
+    nlohmann::json j{{"event", "plan"}, {"out", dir.path().string()}, {"points", points.size()}, {"to_run", ids},
+                     {"done", plan.done}, {"failed_kept", plan.failedKept}};
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& p : points) list.push_back({{"id", p.id}, {"assignment", p.assignment}});
+    j["assignments"] = list;
+    if (!script.empty()) j["batch_script"] = script;
+    printJson(j);
+    return 0;
+  }
+  std::printf("%zu points, %zu to run, %d done, %d failed (kept; --retry-failed runs them again)\n", points.size(),
+              ids.size(), plan.done, plan.failedKept);
+  for (const auto& p : points) std::printf("%s  %s\n", p.id.c_str(), sweep::describe(p.assignment).c_str());
+  if (!script.empty()) std::printf("\n%s", script.c_str());
+  return 0;
+}
+
+int runSweep(const SweepArgs& a) {
+  const auto spec = sweep::loadSweepSpec(a.spec);
+  const auto points = sweep::expandSweep(spec);
+  sweep::SweepOptions options;
+  options.backend = a.backend == "slurm" ? sweep::Backend::Slurm : sweep::Backend::Local;
+  options.jobs = a.jobs;
+  options.retryFailed = a.retryFailed;
+  options.slurmArgs = a.slurmArgs;
+  options.detach = a.detach;
+  options.cli = sweep::selfExecutable();
+  options.pollSeconds = options.backend == sweep::Backend::Slurm ? a.poll : 1.0;
+  if (options.backend == sweep::Backend::Local && (!a.slurmArgs.empty() || a.detach))
+    throw InputError("--slurm-arg and --detach apply to --backend slurm only");
+  sweep::SweepDirectory dir(a.out);
+  if (a.dryRun) return printPlan(a, dir, points, options);
+  dir.prepare(spec, points);
+
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  sweep::SweepEvents events;
+  auto lastLine = std::chrono::steady_clock::time_point{};
+  std::string lastCounts;
+  events.progress = [&](const sweep::SweepProgress& p) {
+    if (a.json) {
+      printJson(progressJson(p));
+      return;
+    }
+    char counts[160];
+    std::snprintf(counts, sizeof counts, "sweep: %d/%d done, %d running, %d failed, %d stopped, %d pending", p.done,
+                  p.total, p.running, p.failed, p.stopped, p.pending);
+    const auto now = std::chrono::steady_clock::now();
+    // Logs (no terminal) get a line when the counts change, else every 30 s.
+    if (!tty && counts == lastCounts && now - lastLine < std::chrono::seconds(30)) return;
+    lastCounts = counts;
+    lastLine = now;
+    std::fprintf(stderr, "%s%s, ETA %s%s", tty ? "\r\033[K" : "", counts, clock(p.etaSeconds).c_str(), tty ? "" : "\n");
+    std::fflush(stderr);
+  };
+  events.pointEnded = [&](const sweep::SweepPoint& p, const std::string& status, const std::string& message) {
+    if (a.json) {
+      printJson({{"event", "point"}, {"id", p.id}, {"status", status}, {"message", message}});
+    } else if (status != "finished") {
+      std::fprintf(stderr, "%s%s %s: %s%s\n", tty ? "\r\033[K" : "", p.id.c_str(), status.c_str(),
+                   sweep::describe(p.assignment).c_str(), message.empty() ? "" : (" — " + message).c_str());
+    }
+  };
+  events.note = [&](const std::string& text) {
+    if (a.json) printJson({{"event", "note"}, {"text", text}});
+    else std::fprintf(stderr, "%s%s\n", tty ? "\r\033[K" : "", text.c_str());
+  };
+
+  gStop.store(false);
+  std::signal(SIGINT, onSweepSignal);
+  std::signal(SIGTERM, onSweepSignal);
+  const auto outcome = options.backend == sweep::Backend::Slurm ? sweep::runSlurm(dir, points, options, events, gStop)
+                                                                : sweep::runLocal(dir, points, options, events, gStop);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (tty && !a.json) std::fprintf(stderr, "\n");
+  nlohmann::json summary{{"event", "summary"}, {"out", dir.path().string()}, {"total", outcome.total},
+                         {"done", outcome.done}, {"failed", outcome.failed}, {"stopped", outcome.stopped},
+                         {"pending", outcome.pending}, {"interrupted", outcome.interrupted},
+                         {"index", dir.indexFile().string()}};
+  if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
+  if (a.json) printJson(summary);
+  else std::fprintf(stderr, "%s\n", summary.dump().c_str());
+  if (outcome.interrupted) return 130;
+  return outcome.failed > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+Command addSweepCommand(CLI::App& app) {
+  auto args = std::make_shared<SweepArgs>();
+  auto* sub = app.add_subcommand("sweep", "run a grid of configs (local processes or a Slurm job array); resumable");
+  sub->add_option("--spec", args->spec, "sweep spec (JSON): {\"base\", \"grid\", \"seeds\", \"steps\"}")->required();
+  sub->add_option("--out", args->out, "sweep directory (created; re-running resumes it)")->required();
+  sub->add_option("--backend", args->backend, "local (default) or slurm")->check(CLI::IsMember({"local", "slurm"}));
+  sub->add_option("--jobs", args->jobs, "runs at a time (local default: one per core; slurm: the array's %limit)")
+      ->check(CLI::Range(1, 100000));
+  sub->add_flag("--dry-run", args->dryRun, "print the plan (and the Slurm batch script) and run nothing");
+  sub->add_flag("--json", args->json, "print JSON events (plan, progress, point, summary) on stdout");
+  sub->add_flag("--retry-failed", args->retryFailed, "run failed points again (interrupted ones always are)");
+  sub->add_option("--slurm-arg", args->slurmArgs, "an sbatch option for the array, e.g. --slurm-arg=--partition=gpu (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_flag("--detach", args->detach, "slurm: submit the array and return without watching it");
+  sub->add_option("--poll", args->poll, "slurm: seconds between squeue polls (default 2)")->check(CLI::Range(0.1, 3600.0));
+  return {sub, [args] { return runSweep(*args); }};
+}
+
+}  // namespace lwb::cli

@@ -1,0 +1,209 @@
+// The local backend: N `lipschitz-cli train` children at a time, each with its share of the
+// cores, its output in logs/<id>.log, its run directory in runs/<id>.
+#include "sweep/sweep_runner.h"
+
+#include "run/run_directory.h"
+#include "run/run_directory_reader.h"
+#include "sweep/process.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace lwb::sweep {
+namespace {
+
+struct Child {
+  SweepPoint point;
+  Clock::time_point started;
+  run::MetricsCursor cursor;
+  int64_t step = 0;
+};
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// The point's status once its process ended: its run directory's, or failed with the log's
+// last line when it never wrote one (a config the trainer refused, a missing dataset).
+std::pair<std::string, std::string> endedStatus(const SweepDirectory& dir, const SweepPoint& p, int waitStatus) {
+  try {
+    if (const auto s = run::RunDirectoryReader(dir.runDir(p.id)).status()) {
+      // Killed hard (SIGKILL, out of memory) while running: it will never update the file.
+      if (s->status == run::RunStatus::Running)
+        return {"failed", "the process ended while running (" +
+                              (WIFSIGNALED(waitStatus) ? "signal " + std::to_string(WTERMSIG(waitStatus))
+                                                       : "exit " + std::to_string(WEXITSTATUS(waitStatus))) +
+                              ")"};
+      return {run::toString(s->status), s->message};
+    }
+  } catch (const std::exception&) {
+  }
+  return {"failed", dir.lastLogLine(p.id)};
+}
+
+}  // namespace
+
+int availableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+int threadsPerRun(int jobs, int cores) { return std::max(1, cores / std::max(1, jobs)); }
+
+SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& points, bool retryFailed) {
+  SweepPlan plan;
+  for (const SweepPoint& p : points) {
+    switch (dir.state(p.id)) {
+      case PointState::Done: ++plan.done; break;
+      case PointState::Failed:
+        if (retryFailed) plan.toRun.push_back(p);
+        else ++plan.failedKept;
+        break;
+      default: plan.toRun.push_back(p);
+    }
+  }
+  return plan;
+}
+
+SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop) {
+  RunIndex index(dir.indexFile());
+  dir.syncIndex(index, points);
+  const SweepPlan plan = planSweep(dir, points, options.retryFailed);
+  const int cores = options.cores > 0 ? options.cores : availableCores();
+  const int jobs = std::max(1, options.jobs > 0 ? options.jobs : cores);
+  const int threads = threadsPerRun(jobs, cores);
+
+  SweepOutcome out;
+  out.total = static_cast<int>(points.size());
+  out.done = plan.done;
+  out.failed = plan.failedKept;
+  std::map<pid_t, Child> running;
+  size_t next = 0;
+  std::vector<double> durations;
+  bool stopSent = false;
+  Clock::time_point stopAt{}, lastProgress{};
+
+  const auto report = [&] {
+    if (!events.progress) return;
+    SweepProgress pr;
+    pr.total = out.total;
+    pr.done = out.done;
+    pr.failed = out.failed;
+    pr.stopped = out.stopped;
+    pr.running = static_cast<int>(running.size());
+    pr.pending = static_cast<int>(plan.toRun.size() - next);
+    for (auto& [pid, c] : running) {
+      try {  // the child may not have created its folder yet
+        const auto chunk = run::RunDirectoryReader(dir.runDir(c.point.id)).metricsSince(c.cursor);
+        c.cursor = chunk.next;
+        if (chunk.restarted) c.step = 0;
+        if (!chunk.rows.empty()) c.step = chunk.rows.back().value("step", c.step);
+      } catch (const std::exception&) {
+      }
+      pr.active.push_back({c.point.id, "running", c.step, c.point.config.value("steps", int64_t{0})});
+    }
+    // ETA: the mean duration of the points finished so far, spread over the parallel slots;
+    // before the first one ends, the running points' own pace.
+    const double left = static_cast<double>(pr.pending + pr.running);
+    if (!durations.empty()) {
+      double mean = 0;
+      for (double d : durations) mean += d / static_cast<double>(durations.size());
+      pr.etaSeconds = mean * left / jobs;
+    } else {
+      for (const auto& [pid, c] : running) {
+        const double total = static_cast<double>(c.point.config.value("steps", int64_t{0}));
+        if (c.step > 0 && total > 0)
+          pr.etaSeconds = std::max(pr.etaSeconds, seconds(Clock::now() - c.started) * total / c.step * left / jobs);
+      }
+    }
+    events.progress(pr);
+  };
+
+  while (!running.empty() || (!stop.load() && next < plan.toRun.size())) {
+    if (stop.load() && !stopSent) {
+      for (const auto& [pid, c] : running) kill(pid, SIGTERM);
+      stopSent = true;
+      stopAt = Clock::now();
+      out.interrupted = true;
+    }
+    // A child that ignores SIGTERM for 30 s (stuck in a long step) is killed.
+    if (stopSent && seconds(Clock::now() - stopAt) > 30)
+      for (const auto& [pid, c] : running) kill(pid, SIGKILL);
+    while (!stopSent && static_cast<int>(running.size()) < jobs && next < plan.toRun.size()) {
+      const SweepPoint& p = plan.toRun[next++];
+      if (dir.state(p.id) != PointState::Pending) {
+        if (events.note) events.note("restarting " + p.id + " (" + toString(dir.state(p.id)) + ")");
+        dir.retire(p.id);
+      }
+      const std::vector<std::string> argv = {options.cli.string(), "--threads", std::to_string(threads), "train",
+                                             "--config", dir.configFile(p.id).string(), "--out",
+                                             dir.runDir(p.id).string()};
+      try {
+        running[spawnLogged(argv, dir.logFile(p.id))] = {p, Clock::now(), {}, 0};
+      } catch (const std::exception& e) {
+        ++out.failed;
+        if (events.pointEnded) events.pointEnded(p, "failed", e.what());
+      }
+    }
+    bool ended = false;
+    for (auto it = running.begin(); it != running.end();) {
+      int status = 0;
+      const pid_t r = waitpid(it->first, &status, WNOHANG);
+      if (r == 0 || (r < 0 && errno == EINTR)) {
+        ++it;
+        continue;
+      }
+      const Child c = it->second;
+      it = running.erase(it);
+      ended = true;
+      auto [word, message] = endedStatus(dir, c.point, status);
+      // Stopped before it wrote anything: still to run, not a failure.
+      if (stopSent && word == "failed" && !run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id)))
+        word = "stopped";
+      if (word == "finished" || word == "diverged") {
+        ++out.done;
+        durations.push_back(seconds(Clock::now() - c.started));
+      } else if (word == "stopped") {
+        ++out.stopped;
+      } else {
+        ++out.failed;
+      }
+      if (word == "failed" && !run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id))) {
+        // It never wrote its folder: write one that says why, so the point reads as failed
+        // (and is kept unless --retry-failed), in the index as on disk.
+        try {
+          run::RunDirectory failed(dir.runDir(c.point.id).string());
+          failed.writeConfig(c.point.config);
+          failed.setStatus(run::RunStatus::Failed, message);
+        } catch (const std::exception&) {
+        }
+      }
+      dir.syncIndex(index, {c.point});
+      if (events.pointEnded) events.pointEnded(c.point, word, message);
+    }
+    if (ended || seconds(Clock::now() - lastProgress) >= options.pollSeconds) {
+      if (!ended) {  // the running points' latest figures, for Compare and the Sweeps page
+        std::vector<SweepPoint> active;
+        for (const auto& [pid, c] : running) active.push_back(c.point);
+        dir.syncIndex(index, active);
+      }
+      report();
+      lastProgress = Clock::now();
+    }
+    if (!running.empty() || next < plan.toRun.size()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  out.interrupted = out.interrupted || stop.load();
+  out.pending = out.total - out.done - out.failed - out.stopped;
+  report();
+  return out;
+}
+
+}  // namespace lwb::sweep

@@ -1,0 +1,32 @@
+// Child processes for the sweep backends (POSIX posix_spawn): training runs whose output
+// goes to a log file, and short scheduler commands (sbatch, squeue, sacct, scancel) whose
+// output is read back. No LibTorch, no Qt.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lwb::sweep {
+
+// Starts argv[0] (looked up in PATH) with stdout and stderr appended to `log`. Throws
+// std::runtime_error when it cannot be started.
+pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesystem::path& log);
+
+struct CommandResult {
+  int exitCode = -1;  // -1: could not be started or killed by a signal
+  std::string out, err;
+};
+// Runs argv to completion (killed after timeoutSeconds), collecting its output.
+CommandResult runCommand(const std::vector<std::string>& argv, double timeoutSeconds = 60);
+
+// Whether `name` is an executable in PATH.
+bool inPath(const std::string& name);
+
+// The path of the running program (/proc/self/exe).
+std::filesystem::path selfExecutable();
+
+}  // namespace lwb::sweep

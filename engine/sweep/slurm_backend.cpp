@@ -1,0 +1,237 @@
+// The Slurm backend: one job array (sbatch --array=0-<n-1>%<jobs>) whose task i trains point
+// ids[i] with `lipschitz-cli train`; squeue (and sacct where accounting is on) tell the
+// scheduler state, which goes into the index next to what the run directories say.
+// slurm/jobs.json records every submitted array and its ids, so a re-run never submits a
+// point whose task is still queued or running.
+#include "sweep/sweep_runner.h"
+
+#include "io/input_error.h"
+#include "run/run_directory_reader.h"
+#include "sweep/process.h"
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace lwb::sweep {
+namespace {
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+json readJobs(const SweepDirectory& dir) {
+  std::ifstream in(dir.slurmDir() / "jobs.json");
+  if (!in) return json::array();
+  json j = json::parse(in, nullptr, false);
+  return j.is_array() ? j : json::array();
+}
+
+void writeJobs(const SweepDirectory& dir, const json& jobs) {
+  const fs::path file = dir.slurmDir() / "jobs.json", tmp = file.string() + ".tmp";
+  std::ofstream(tmp) << jobs.dump(1) << "\n";
+  fs::rename(tmp, file);
+}
+
+// "12_3" -> state for every task of `job` squeue still lists (pending, running, completing).
+// A pending array shows as one line "12_[0-4%2]": expanded over `taskCount`.
+std::map<std::string, std::string> squeueStates(const std::string& job, size_t taskCount) {
+  std::map<std::string, std::string> out;
+  const auto r = runCommand({"squeue", "-h", "-r", "-j", job, "-o", "%i|%T"}, 30);
+  if (r.exitCode != 0) return out;  // an ended job id is an error for squeue: nothing queued
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const auto bar = line.find('|');
+    if (bar == std::string::npos) continue;
+    const std::string id = line.substr(0, bar), state = line.substr(bar + 1);
+    if (id.find('[') != std::string::npos) {
+      for (size_t i = 0; i < taskCount; ++i) out.emplace(job + "_" + std::to_string(i), state);
+    } else {
+      out[id] = state;
+    }
+  }
+  return out;
+}
+
+// Final states from accounting (COMPLETED, FAILED, CANCELLED, TIMEOUT, OUT_OF_MEMORY, …);
+// empty where accounting is off (sacct then fails, which is fine).
+std::map<std::string, std::string> sacctStates(const std::string& job) {
+  std::map<std::string, std::string> out;
+  if (!inPath("sacct")) return out;
+  const auto r = runCommand({"sacct", "-n", "-P", "-X", "-j", job, "-o", "JobID,State"}, 30);
+  if (r.exitCode != 0) return out;
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const auto bar = line.find('|');
+    if (bar == std::string::npos) continue;
+    std::string state = line.substr(bar + 1);
+    state = state.substr(0, state.find(' '));  // "CANCELLED by 0"
+    out[line.substr(0, bar)] = state;
+  }
+  return out;
+}
+
+void requireSlurm() {
+  for (const char* tool : {"sbatch", "squeue", "scancel"})
+    if (!inPath(tool))
+      throw InputError(std::string("--backend slurm: `") + tool + "` is not in PATH (install slurm-client, or use --backend local)");
+}
+
+}  // namespace
+
+std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::string>& ids, const SweepOptions& options) {
+  for (const std::string& a : options.slurmArgs)
+    if (a.empty() || a[0] != '-' || a.find_first_of("\n\r") != std::string::npos)
+      throw InputError("--slurm-arg '" + a + "': expected one sbatch option such as --partition=gpu or --time=01:00:00");
+  std::ostringstream s;
+  s << "#!/bin/bash\n"
+    << "# Lipschitz Workbench sweep " << dir.path().string() << ": " << ids.size() << " points, one array task each\n"
+    << "#SBATCH --job-name=lwb-sweep\n"
+    << "#SBATCH --array=0-" << (ids.empty() ? 0 : ids.size() - 1);
+  if (options.jobs > 0) s << "%" << options.jobs;
+  s << "\n#SBATCH --output=" << (dir.path() / "logs" / "slurm-%A_%a.out").string() << "\n"
+    << "#SBATCH --cpus-per-task=1\n";
+  for (const std::string& a : options.slurmArgs) s << "#SBATCH " << a << "\n";  // later lines win
+  s << "set -eu\n"
+    << "ids=(";
+  for (size_t i = 0; i < ids.size(); ++i) s << (i ? " " : "") << ids[i];
+  s << ")\n"
+    << "id=${ids[$SLURM_ARRAY_TASK_ID]}\n"
+    << "sweep=" << shellQuote(dir.path().string()) << "\n"
+    << "exec >>\"$sweep/logs/$id.log\" 2>&1\n"
+    << "echo \"slurm job ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID} on $(hostname)\"\n"
+    << "exec " << shellQuote(options.cli.string()) << " --threads \"${SLURM_CPUS_PER_TASK:-1}\" train"
+    << " --config \"$sweep/configs/$id.json\" --out \"$sweep/runs/$id\"\n";
+  return s.str();
+}
+
+SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop) {
+  requireSlurm();
+  RunIndex index(dir.indexFile());
+  dir.syncIndex(index, points);
+  std::map<std::string, const SweepPoint*> byId;
+  for (const SweepPoint& p : points) byId[p.id] = &p;
+
+  // Points whose task of an earlier submission is still queued or running stay with it.
+  json jobs = readJobs(dir);
+  std::set<std::string> inFlight;
+  for (const json& j : jobs) {
+    const std::string job = j.value("job", std::string());
+    const json ids = j.value("ids", json::array());
+    for (const auto& [task, state] : squeueStates(job, ids.size())) {
+      const size_t i = std::stoul(task.substr(task.find('_') + 1));
+      if (i < ids.size()) inFlight.insert(ids[i].get<std::string>());
+    }
+  }
+  SweepPlan plan = planSweep(dir, points, options.retryFailed);
+  std::vector<SweepPoint> toRun;
+  for (const SweepPoint& p : plan.toRun)
+    if (!inFlight.count(p.id)) toRun.push_back(p);
+  if (!inFlight.empty() && events.note)
+    events.note(std::to_string(inFlight.size()) + " points are still queued or running in Slurm: not submitted again");
+
+  SweepOutcome out;
+  out.total = static_cast<int>(points.size());
+  std::vector<std::string> ids;
+  for (const SweepPoint& p : toRun) {
+    if (dir.state(p.id) != PointState::Pending) dir.retire(p.id);
+    ids.push_back(p.id);
+  }
+  std::string job;
+  if (!ids.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir.slurmDir(), ec);
+    const fs::path script = dir.slurmDir() / ("array-" + std::to_string(jobs.size() + 1) + ".sbatch");
+    std::ofstream(script) << slurmBatchScript(dir, ids, options);
+    const auto r = runCommand({"sbatch", "--parsable", script.string()}, 60);
+    if (r.exitCode != 0)
+      throw std::runtime_error("sbatch refused the job array: " + (r.err.empty() ? r.out : r.err));
+    job = r.out.substr(0, r.out.find_first_of(";\n"));
+    jobs.push_back({{"job", job}, {"ids", ids}, {"script", script.string()}});
+    writeJobs(dir, jobs);
+    for (size_t i = 0; i < ids.size(); ++i)
+      index.setSchedulerState(indexPath(dir.runDir(ids[i])), job + "_" + std::to_string(i), "PENDING");
+    if (events.note) events.note("submitted Slurm job array " + job + " (" + std::to_string(ids.size()) + " tasks)");
+  }
+  out.slurmJob = job;
+
+  // Watch every array that still has tasks (this one and earlier ones still in flight).
+  bool cancelled = false;
+  std::map<std::string, std::string> lastState;
+  for (;;) {
+    bool anyQueued = false;
+    SweepProgress pr;
+    pr.total = out.total;
+    for (const json& j : jobs) {
+      const std::string jid = j.value("job", std::string());
+      const json jids = j.value("ids", json::array());
+      const auto queued = squeueStates(jid, jids.size());
+      const auto accounted = queued.size() < jids.size() ? sacctStates(jid) : std::map<std::string, std::string>{};
+      for (size_t i = 0; i < jids.size(); ++i) {
+        const std::string task = jid + "_" + std::to_string(i), id = jids[i].get<std::string>();
+        std::string state;
+        if (const auto q = queued.find(task); q != queued.end()) {
+          state = q->second;
+          anyQueued = true;
+        } else if (const auto a = accounted.find(task); a != accounted.end()) {
+          state = a->second;
+        } else {
+          state = "ENDED";  // left the queue; accounting is off or has not caught up
+        }
+        if (lastState[task] != state) {
+          lastState[task] = state;
+          index.setSchedulerState(indexPath(dir.runDir(id)), task, state);
+        }
+        if (state == "RUNNING") pr.active.push_back({id, "running", 0, 0});
+      }
+    }
+    dir.syncIndex(index, points);
+    for (const SweepPoint& p : points) {
+      switch (dir.state(p.id)) {
+        case PointState::Done: ++pr.done; break;
+        case PointState::Failed: ++pr.failed; break;
+        default: break;
+      }
+    }
+    for (PointProgress& a : pr.active) {
+      try {
+        const auto rows = run::RunDirectoryReader(dir.runDir(a.id)).metricsSince({}).rows;
+        if (!rows.empty()) a.step = rows.back().value("step", int64_t{0});
+      } catch (const std::exception&) {  // not created yet
+      }
+      a.steps = byId.count(a.id) ? byId[a.id]->config.value("steps", int64_t{0}) : 0;
+    }
+    pr.running = static_cast<int>(pr.active.size());
+    pr.pending = pr.total - pr.done - pr.failed - pr.running;
+    if (events.progress) events.progress(pr);
+    out.done = pr.done;
+    out.failed = pr.failed;
+    if (options.detach || !anyQueued) break;
+    if (stop.load() && !cancelled) {
+      for (const json& j : jobs) runCommand({"scancel", j.value("job", std::string())}, 30);
+      cancelled = true;
+      out.interrupted = true;
+      if (events.note) events.note("cancelled the Slurm job arrays (scancel)");
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.pollSeconds));
+  }
+  for (const SweepPoint& p : points) {
+    const auto s = dir.state(p.id);
+    if (s == PointState::Interrupted) ++out.stopped;
+  }
+  out.pending = out.total - out.done - out.failed - out.stopped;
+  return out;
+}
+
+}  // namespace lwb::sweep

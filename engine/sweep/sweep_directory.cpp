@@ -1,0 +1,213 @@
+#include "sweep/sweep_directory.h"
+
+#include "io/input_error.h"
+#include "run/run_directory_reader.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <system_error>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace lwb::sweep {
+namespace {
+
+constexpr uint64_t kMaxPointsFileBytes = uint64_t{256} << 20;
+
+// Temp name + rename: a sweep killed while writing leaves the old file or the new one.
+void writeFileAtomically(const fs::path& file, const std::string& text) {
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) throw InputError(file.string() + ": cannot write");
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) throw InputError(file.string() + ": cannot write (" + ec.message() + ")");
+}
+
+json readJson(const fs::path& file) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec) throw InputError(file.string() + ": cannot read (" + ec.message() + ")");
+  if (size > kMaxPointsFileBytes) throw InputError(file.string() + ": too large");
+  std::ifstream in(file);
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) throw InputError(file.string() + ": not valid JSON");
+  return j;
+}
+
+json pointsJson(const std::vector<SweepPoint>& points) {
+  json out = json::array();
+  for (const SweepPoint& p : points) out.push_back({{"index", p.index}, {"id", p.id}, {"assignment", p.assignment}});
+  return out;
+}
+
+}  // namespace
+
+const char* toString(PointState s) {
+  switch (s) {
+    case PointState::Pending: return "pending";
+    case PointState::Done: return "done";
+    case PointState::Failed: return "failed";
+    case PointState::Interrupted: return "interrupted";
+  }
+  return "pending";
+}
+
+SweepDirectory::SweepDirectory(const fs::path& dir) : dir_(indexPath(dir)) {}
+
+SweepDirectory::~SweepDirectory() {
+  if (lockFd_ >= 0) close(lockFd_);  // releases the flock
+}
+
+void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
+  std::error_code ec;
+  if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": exists and is not a folder");
+  for (const char* sub : {"runs", "configs", "logs"}) {
+    fs::create_directories(dir_ / sub, ec);
+    if (ec) throw InputError((dir_ / sub).string() + ": cannot create (" + ec.message() + ")");
+  }
+  // One sweep process per folder: a second would start the same points again.
+  lockFd_ = open((dir_ / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lockFd_ < 0) throw InputError((dir_ / ".lock").string() + ": cannot create the sweep lock");
+  if (flock(lockFd_, LOCK_EX | LOCK_NB) != 0)
+    throw InputError(dir_.string() + ": another `lipschitz-cli sweep` is running in this folder");
+
+  const fs::path pointsFile = dir_ / "points.json";
+  if (fs::exists(pointsFile, ec)) {
+    const json before = readJson(pointsFile);
+    const json now = pointsJson(points);
+    if (before.size() != now.size())
+      throw InputError(dir_.string() + ": holds a different sweep (" + std::to_string(before.size()) +
+                       " points, this spec has " + std::to_string(now.size()) + "); choose another --out");
+    for (size_t i = 0; i < now.size(); ++i) {
+      const fs::path cfg = configFile(points[i].id);
+      if (before[i] != now[i] || !fs::exists(cfg, ec) || readJson(cfg) != points[i].config)
+        throw InputError(dir_.string() + ": holds a different sweep (point " + points[i].id +
+                         " differs); choose another --out");
+    }
+    return;
+  }
+  json specFile = spec.source;
+  specFile["base_config"] = spec.base;
+  writeFileAtomically(dir_ / "spec.json", specFile.dump(2) + "\n");
+  for (const SweepPoint& p : points) writeFileAtomically(configFile(p.id), p.config.dump(2) + "\n");
+  writeFileAtomically(pointsFile, pointsJson(points).dump(1) + "\n");  // last: marks the sweep complete
+}
+
+PointState SweepDirectory::state(const std::string& id) const {
+  const fs::path run = runDir(id);
+  std::error_code ec;
+  if (!fs::exists(run, ec)) return PointState::Pending;
+  try {
+    const auto status = run::RunDirectoryReader(run).status();
+    if (!status) return PointState::Interrupted;
+    switch (status->status) {
+      case run::RunStatus::Finished:
+      case run::RunStatus::Diverged: return PointState::Done;
+      case run::RunStatus::Failed: return PointState::Failed;
+      default: return PointState::Interrupted;
+    }
+  } catch (const std::exception&) {
+    return PointState::Interrupted;
+  }
+}
+
+void SweepDirectory::retire(const std::string& id) {
+  const fs::path run = runDir(id);
+  std::error_code ec;
+  if (!fs::exists(run, ec)) return;
+  fs::create_directories(dir_ / "attempts", ec);
+  for (int n = 1;; ++n) {
+    const fs::path to = dir_ / "attempts" / (id + "." + std::to_string(n));
+    if (fs::exists(to, ec)) continue;
+    fs::rename(run, to, ec);
+    if (ec) throw InputError(run.string() + ": cannot move the earlier attempt aside (" + ec.message() + ")");
+    return;
+  }
+}
+
+std::string SweepDirectory::lastLogLine(const std::string& id) const {
+  std::ifstream in(logFile(id), std::ios::binary);
+  if (!in) return {};
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<int64_t>(in.tellg());
+  in.seekg(std::max<int64_t>(0, size - 4096));
+  std::string tail((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream lines(tail);
+  std::string line, last;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto cr = line.rfind('\r');  // progress lines overwrite themselves with \r
+    if (cr != std::string::npos) line = line.substr(cr + 1);
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
+void SweepDirectory::syncIndex(RunIndex& index, const std::vector<SweepPoint>& points) const {
+  // One pass over the sweep's rows, one transaction for everything that changed.
+  std::map<std::string, IndexRow> known;
+  for (IndexRow& r : index.rows({dir_.string(), false})) known.emplace(r.path, std::move(r));
+  std::vector<IndexRow> changed;
+  for (const SweepPoint& p : points) {
+    const fs::path run = runDir(p.id);
+    const std::string key = indexPath(run);
+    const auto it = known.find(key);
+    IndexRow r;
+    if (run::RunDirectoryReader::isRunDirectory(run)) {
+      if (it != known.end() && it->second.signature == runDirectorySignature(run)) continue;
+      try {
+        r = rowFromRunDirectory(run);
+      } catch (const std::exception& e) {
+        r.path = key;
+        r.id = p.id;
+        r.status = run::toString(run::RunStatus::Failed);
+        r.message = e.what();
+        setConfigColumns(r, p.config);
+      }
+    } else {
+      if (it != known.end() && it->second.status == kPendingStatus) continue;
+      r.path = key;
+      r.id = p.id;
+      r.status = kPendingStatus;
+      setConfigColumns(r, p.config);
+    }
+    r.sweep = dir_.string();
+    r.point = p.index;
+    changed.push_back(std::move(r));
+  }
+  if (!changed.empty()) index.upsert(changed);
+}
+
+std::vector<SweepPoint> SweepDirectory::readPoints(const fs::path& dir) {
+  const json points = readJson(dir / "points.json");
+  if (!points.is_array()) throw InputError((dir / "points.json").string() + ": not a list of points");
+  std::vector<SweepPoint> out;
+  for (const json& p : points) {
+    if (!p.is_object() || !p.contains("id") || !p["id"].is_string() || !p.contains("index") ||
+        !p["index"].is_number_integer())
+      throw InputError((dir / "points.json").string() + ": a point without id or index");
+    SweepPoint s;
+    s.index = p["index"].get<int64_t>();
+    s.id = p["id"].get<std::string>();
+    if (s.id.empty() || s.id.find('/') != std::string::npos || s.id.find("..") != std::string::npos)
+      throw InputError((dir / "points.json").string() + ": bad point id '" + s.id + "'");
+    s.assignment = p.value("assignment", json::object());
+    const fs::path cfg = dir / "configs" / (s.id + ".json");
+    std::error_code ec;
+    s.config = fs::exists(cfg, ec) ? readJson(cfg) : json::object();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace lwb::sweep

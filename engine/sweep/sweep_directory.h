@@ -1,0 +1,68 @@
+// A sweep directory is self-describing and resumable:
+//   spec.json          the spec as written, plus the base config it resolved to
+//   points.json        [{index, id, assignment}] in point order
+//   configs/<id>.json  the full config of each point (what `lipschitz-cli train` gets)
+//   runs/<id>/         one ordinary run directory per point (ARCHITECTURE.md "Run directory")
+//   logs/<id>.log      the point's console output (local and Slurm alike)
+//   attempts/<id>.<n>/ earlier attempts of a point that was restarted (never indexed)
+//   slurm/             batch scripts and jobs.json (Slurm backend)
+//   index.sqlite       the run index of the sweep (sweep/run_index.h)
+// A point's state comes from its run directory's status file, so a sweep killed at any
+// moment resumes from what is on disk. No LibTorch, no Qt.
+#pragma once
+
+#include "sweep/run_index.h"
+#include "sweep/sweep_spec.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace lwb::sweep {
+
+enum class PointState {
+  Pending,      // no run directory
+  Done,         // finished or diverged: a result, never run again
+  Failed,       // status failed: run again only with --retry-failed
+  Interrupted,  // running (stale), stopped, or no status yet: run again
+};
+const char* toString(PointState s);
+
+class SweepDirectory {
+ public:
+  explicit SweepDirectory(const std::filesystem::path& dir);
+  ~SweepDirectory();
+  SweepDirectory(const SweepDirectory&) = delete;
+  SweepDirectory& operator=(const SweepDirectory&) = delete;
+
+  const std::filesystem::path& path() const { return dir_; }
+  std::filesystem::path runDir(const std::string& id) const { return dir_ / "runs" / id; }
+  std::filesystem::path configFile(const std::string& id) const { return dir_ / "configs" / (id + ".json"); }
+  std::filesystem::path logFile(const std::string& id) const { return dir_ / "logs" / (id + ".log"); }
+  std::filesystem::path slurmDir() const { return dir_ / "slurm"; }
+  std::filesystem::path indexFile() const { return dir_ / "index.sqlite"; }
+
+  // Takes the folder's lock (InputError when another sweep process holds it), then writes
+  // the spec, points and configs — or, for a folder that already holds a sweep, checks that
+  // it is the same one (InputError naming the first point that differs).
+  void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points);
+
+  PointState state(const std::string& id) const;
+  // Moves runs/<id> to attempts/<id>.<n> before the point runs again.
+  void retire(const std::string& id);
+  // The last non-empty line of logs/<id>.log (why a run failed before writing its folder).
+  std::string lastLogLine(const std::string& id) const;
+
+  // Brings the sweep's rows of `index` for these points up to date, in one transaction: a
+  // row per point, "pending" until its run directory appears.
+  void syncIndex(RunIndex& index, const std::vector<SweepPoint>& points) const;
+
+  // points.json of an existing sweep directory (configs read back from configs/).
+  static std::vector<SweepPoint> readPoints(const std::filesystem::path& dir);
+
+ private:
+  std::filesystem::path dir_;
+  int lockFd_ = -1;
+};
+
+}  // namespace lwb::sweep

@@ -1,0 +1,79 @@
+// Running a sweep: the points still to run (finished and diverged points are results and
+// are skipped; interrupted ones run again; failed ones with retryFailed), on the local
+// machine (N child `lipschitz-cli train` processes) or as one Slurm job array. Progress is
+// reported through callbacks; the run index is kept current throughout. No LibTorch, no Qt.
+#pragma once
+
+#include "sweep/sweep_directory.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lwb::sweep {
+
+enum class Backend { Local, Slurm };
+
+struct SweepOptions {
+  Backend backend = Backend::Local;
+  int jobs = 0;            // local: runs at a time (0: one per core); slurm: the array's %limit (0: none)
+  int cores = 0;           // local: cores to share (0: what this process may use)
+  bool retryFailed = false;
+  std::vector<std::string> slurmArgs;  // each one an "#SBATCH <arg>" line, e.g. --partition=gpu
+  bool detach = false;     // slurm: submit and return without watching
+  std::filesystem::path cli;  // the lipschitz-cli that trains each point (absolute)
+  double pollSeconds = 1.0;
+};
+
+struct PointProgress {
+  std::string id;
+  std::string status;  // pending | running | finished | diverged | stopped | failed (+ Slurm: queued)
+  int64_t step = 0, steps = 0;
+};
+
+struct SweepProgress {
+  int total = 0;         // points in the sweep
+  int done = 0;          // finished or diverged (this invocation and before)
+  int running = 0, failed = 0, stopped = 0, pending = 0;
+  double etaSeconds = -1;  // -1: not known yet
+  std::vector<PointProgress> active;  // the running points
+};
+
+struct SweepEvents {
+  std::function<void(const SweepProgress&)> progress;
+  std::function<void(const SweepPoint&, const std::string& status, const std::string& message)> pointEnded;
+  std::function<void(const std::string&)> note;  // "submitted Slurm job 12", "restarting 0003 (stopped)"
+};
+
+struct SweepOutcome {
+  int total = 0, done = 0, failed = 0, stopped = 0, pending = 0;
+  bool interrupted = false;  // stop was requested
+  std::string slurmJob;      // the submitted array (Slurm)
+};
+
+// Runs per process for `jobs` runs on `cores` cores, so jobs × threads ≤ cores.
+int threadsPerRun(int jobs, int cores);
+int availableCores();
+
+// Which points this invocation runs (in point order), and the counts of the rest.
+struct SweepPlan {
+  std::vector<SweepPoint> toRun;
+  int done = 0, failedKept = 0;
+};
+SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& points, bool retryFailed);
+
+// Runs the plan with `jobs` child processes; `stop` (set from a signal handler) stops every
+// child with SIGTERM (their status becomes `stopped`) and starts no more.
+SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop);
+
+// The batch script of one job array over `ids` (what --dry-run prints).
+std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::string>& ids,
+                             const SweepOptions& options);
+// Submits the plan as one job array and, unless detach, watches squeue/sacct until every task
+// ended, reflecting the scheduler state in the index; `stop` cancels the array (scancel).
+SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop);
+
+}  // namespace lwb::sweep

@@ -1,0 +1,121 @@
+// Sweeps page (offscreen): the grid/seed text fields, the point count and the errors that
+// name the key, a sweep launched from the page running to the end through lipschitz-cli
+// (every point finished in the table), and Compare opening that sweep through its run
+// index: filter (regex), colour by a config key, seeds grouped into mean ± std, the
+// frontier per group.
+#include "app/pages/compare/compare_page.h"
+#include "app/pages/sweeps/sweep_points_model.h"
+#include "app/pages/sweeps/sweep_spec_text.h"
+#include "app/pages/sweeps/sweeps_page.h"
+#include "support/scratch_home.h"
+#include "support/tiny_run.h"
+#include "widgets/frontier_scatter_plot.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace lwb::app;
+using namespace lwb::app::pages;
+using nlohmann::json;
+
+class TestPagesSweeps : public QObject {
+  Q_OBJECT
+
+  lwb::test::ScratchHome home_;
+  QTemporaryDir presets_;
+
+  PageServices services() {
+    PageServices s;
+    s.presets = PresetCatalog::loadFrom(presets_.path());
+    return s;
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QFile f(presets_.path() + "/tiny.json");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(lwb::test::tinyConfig(20).dump()));
+  }
+
+  void textFields() {
+    QString error;
+    QCOMPARE(*parseGridValues("0.1, 0.2, spectral_hammer", &error), json({0.1, 0.2, "spectral_hammer"}));
+    QCOMPARE(*parseGridValues("0.001..0.1 x3 log", &error),
+             json({{"from", 0.001}, {"to", 0.1}, {"count", 3}, {"scale", "log"}}));
+    QCOMPARE(*parseGridValues("1..4 x4", &error), json({{"from", 1.0}, {"to", 4.0}, {"count", 4}, {"scale", "linear"}}));
+    QVERIFY(!parseGridValues("0.1,,0.2", &error));
+    QVERIFY2(error.contains("empty value"), qPrintable(error));
+    QVERIFY(!parseGridValues("  ", &error));
+    QCOMPARE(*parseSeeds("0..3", &error), json({0, 1, 2, 3}));
+    QCOMPARE(*parseSeeds("4, 7", &error), json({4, 7}));
+    QVERIFY(parseSeeds("", &error)->is_null());
+    QVERIFY(!parseSeeds("1, x", &error));
+    QVERIFY2(error.contains("'x'"), qPrintable(error));
+  }
+
+  void pointCountAndErrorsNameTheKey() {
+    SweepsPage page(services());
+    page.setPreset("tiny");
+    QString error;
+    QCOMPARE(page.pointCount(&error), 0LL);
+    QVERIFY2(error.contains("grid: empty"), qPrintable(error));
+    page.addGridRow("optimizer.lr", "0.05, 0.1, 0.2");
+    page.addGridRow("constraint.sigma_max", "1..4 x4");
+    page.setSeeds("0, 1");
+    QCOMPARE(page.pointCount(&error), 24LL);
+    page.addGridRow("optimizer.weight_decay", "-1");
+    QCOMPARE(page.pointCount(&error), 0LL);
+    QVERIFY2(error.contains("grid.optimizer.weight_decay: value -1"), qPrintable(error));
+  }
+
+  void launchRunsEveryPointThenCompareReadsTheIndex() {
+    QTemporaryDir tmp;
+    const QString out = tmp.path() + "/sweep";
+    SweepsPage page(services());
+    page.setPreset("tiny");
+    page.addGridRow("optimizer.lr", "0.05, 0.1");
+    page.setSeeds("0, 1");
+    page.setSteps(20);
+    page.setOutputFolder(out);
+    page.setJobs(2);
+    QSignalSpy finished(&page, &SweepsPage::sweepFinished);
+    QString error;
+    QVERIFY2(page.launch(&error), qPrintable(error));
+    QVERIFY(page.isRunning());
+    QVERIFY(finished.wait(180000));
+    QCOMPARE(finished.first().first().toInt(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(page.pointsModel()->countWithStatus("finished"), 4, 10000);
+    QCOMPARE(page.pointsModel()->rowCount(), 4);
+    QVERIFY(page.pointsModel()->points()[3].assignment.contains("optimizer.lr=0.1"));
+
+    ComparePage compare;
+    compare.addRunDirectories({out});  // a sweep folder: read through its index.sqlite
+    QTRY_VERIFY_WITH_TIMEOUT(!compare.isLoading(), 30000);
+    QCOMPARE(static_cast<int>(compare.runs().size()), 4);
+    QVERIFY2(compare.errorText().isEmpty(), qPrintable(compare.errorText()));
+    QCOMPARE(compare.scatterPlot()->points().size(), size_t{4});
+    compare.setColorBy("optimizer.lr");
+    QCOMPARE(compare.scatterPlot()->points().front().group, QString("optimizer.lr = 0.05"));
+    compare.setGroupSeeds(true);
+    const auto grouped = compare.scatterPlot()->points();
+    QCOMPARE(grouped.size(), size_t{2});  // two learning rates, two seeds each
+    QVERIFY(grouped[0].yStd > 0);
+    QVERIFY(grouped[0].label.contains("2 seed"));
+    QVERIFY(compare.setFilter("^000[01]$", 0));
+    QCOMPARE(compare.visibleRunCount(), 2);
+    QCOMPARE(compare.scatterPlot()->points().size(), size_t{1});
+    QVERIFY(!compare.setFilter("([", -1));  // not a regular expression: refused, shown
+    QCOMPARE(compare.visibleRunCount(), 2);
+  }
+
+  void openSweepFolderErrors() {
+    SweepsPage page(services());
+    QString error;
+    QVERIFY(!page.openSweep("/nonexistent/sweep", &error));
+    QVERIFY2(error.contains("points.json"), qPrintable(error));
+  }
+};
+
+QTEST_MAIN(TestPagesSweeps)
+#include "tst_pages_sweeps.moc"
