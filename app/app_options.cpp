@@ -31,7 +31,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                  QStringLiteral("SECONDS"));
   const QCommandLineOption runsDir({QStringLiteral("runs-dir")}, QStringLiteral("Folder for new run directories."),
                                    QStringLiteral("DIR"));
-  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector or compare."),
+  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare or robustness."),
                                 QStringLiteral("ID"));
   const QCommandLineOption inspect({QStringLiteral("inspect")},
                                    QStringLiteral("Open a .safetensors, .npz, .npy or .pt file in the Checkpoint Inspector."),
@@ -39,10 +39,13 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption compare({QStringLiteral("compare")},
                                    QStringLiteral("Compare run directories (or folders of them); more may follow as arguments."),
                                    QStringLiteral("RUN_DIR"));
+  const QCommandLineOption robustness({QStringLiteral("robustness")},
+                                      QStringLiteral("Attack and certify a run directory or checkpoint on the Robustness page (repeatable)."),
+                                      QStringLiteral("RUN_DIR"));
   const QCommandLineOption lang({QStringLiteral("lang")},
                                 QStringLiteral("UI language for this session: de or en (default: View > Language, else the system's)."),
                                 QStringLiteral("LANG"));
-  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, lang}) p.addOption(o);
+  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, robustness, lang}) p.addOption(o);
 
   ParsedOptions out;
   if (!p.parse(args)) {
@@ -72,8 +75,10 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   o.inspectFile = p.value(inspect);
   o.compareDirs = p.values(compare) + p.positionalArguments();
   o.language = p.value(lang);
+  o.robustnessTargets = p.values(robustness);
   o.page = p.isSet(page) ? p.value(page) : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
-                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare") : QString();
+                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare")
+                                         : !o.robustnessTargets.isEmpty() ? QStringLiteral("robustness") : QString();
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
   else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
   for (const QString& a : o.overrides)
@@ -97,6 +102,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
     out.error = QStringLiteral("--inspect: '%1' is not a file").arg(o.inspectFile);
   for (const QString& dir : o.compareDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
+  for (const QString& t : o.robustnessTargets)
+    if (out.error.isEmpty() && !QFileInfo::exists(t)) out.error = QStringLiteral("--robustness: '%1' does not exist").arg(t);
   if (out.error.isEmpty() && p.isSet(lang) && !availableLanguages().contains(o.language))
     out.error = QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
   return out;

@@ -3,6 +3,7 @@
 #include "app/pages/cliplab/cliplab_page.h"
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
+#include "app/pages/robustness/robustness_page.h"
 #include "app/train_page.h"
 
 namespace lwb::app::pages {
@@ -17,9 +18,12 @@ QList<Page*> createPages(const PageServices& services, QWidget* parent) {
                      lab->useTensor(std::move(file), name);
                      show(ClipLabPage::kId);
                    });
-  return {train, lab, inspector, compare};
+  auto* robustness = new RobustnessPage(services.runs, parent);
+  return {train, lab, inspector, compare, robustness};
 }
 
-QStringList pageIds() { return {TrainPage::kId, ClipLabPage::kId, InspectorPage::kId, ComparePage::kId}; }
+QStringList pageIds() {
+  return {TrainPage::kId, ClipLabPage::kId, InspectorPage::kId, ComparePage::kId, RobustnessPage::kId};
+}
 
 }  // namespace lwb::app::pages

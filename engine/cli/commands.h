@@ -22,5 +22,6 @@ Command addTrainCommand(CLI::App& app);
 Command addBenchCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);
 Command addBoundCommand(CLI::App& app);
+Command addRobustnessCommand(CLI::App& app);
 
 }  // namespace lwb::cli

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
       lwb::cli::addBenchCommand(app),
       lwb::cli::addInspectCommand(app),
       lwb::cli::addBoundCommand(app),
+      lwb::cli::addRobustnessCommand(app),
   };
   // CLI11 reports an unknown command word as "A subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     bool known = false;
     for (const auto& c : commands) known = known || c.sub->check_name(arg);
     if (!known) {
-      std::cerr << "lipschitz-cli: unknown command '" << arg << "' (one of: spectral, softcap-alpha, demo, train, bench, inspect, bound)\n";
+      std::cerr << "lipschitz-cli: unknown command '" << arg << "' (one of: spectral, softcap-alpha, demo, train, bench, inspect, bound, robustness)\n";
       return 2;
     }
     break;

@@ -21,3 +21,9 @@ add_dependencies(tst_pages_inspector lipschitz-cli)
 lwb_add_pages_test(tst_pages_compare app/tst_pages_compare.cpp)
 # The command line and the main window reach every page.
 lwb_add_pages_test(tst_pages_reach app/tst_pages_reach.cpp)
+# Robustness page (issue 13): computes on a run lipschitz-cli trains, compared with
+# `lipschitz-cli robustness` on it.
+lwb_add_pages_test(tst_pages_robustness app/tst_pages_robustness.cpp)
+target_compile_definitions(tst_pages_robustness PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>"
+                                                        LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(tst_pages_robustness lipschitz-cli)

@@ -71,7 +71,8 @@ class TestPagesReach : public QObject {
     QStringList ids;
     for (const Page* p : w.pages()) ids << p->id();
     QCOMPARE(ids, pages::pageIds());
-    QCOMPARE(ids, (QStringList{QStringLiteral("train"), QStringLiteral("cliplab"), QStringLiteral("inspector"), QStringLiteral("compare")}));
+    QCOMPARE(ids, (QStringList{QStringLiteral("train"), QStringLiteral("cliplab"), QStringLiteral("inspector"), QStringLiteral("compare"),
+                               QStringLiteral("robustness")}));
 
     auto* view = w.menuBar()->findChild<QMenu*>(QStringLiteral("viewMenu"));
     QVERIFY(view);
@@ -107,7 +108,7 @@ class TestPagesReach : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(w.page<TrainPage>() && w.page<pages::ClipLabPage>() && w.page<pages::InspectorPage>() && w.page<pages::ComparePage>());
-    // View menu shortcuts Ctrl+1 … Ctrl+4, and the same actions on the "Pages" toolbar.
+    // View menu shortcuts Ctrl+1 … Ctrl+5, and the same actions on the "Pages" toolbar.
     auto* bar = w.findChild<QToolBar*>(QStringLiteral("pagesToolBar"));
     QVERIFY(bar);
     QStringList ids;
