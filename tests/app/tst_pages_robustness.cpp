@@ -26,7 +26,7 @@ constexpr int kTimeoutMs = 300000;
 
 QByteArray runCli(const QStringList& args) {
   QProcess p;
-  p.start(QStringLiteral(LWB_CLI_PATH), args);
+  p.start(QStringLiteral(LWB_CLI_PATH), QStringList{QStringLiteral("--threads"), QStringLiteral("1")} + args);
   if (!p.waitForFinished(kTimeoutMs) || p.exitCode() != 0)
     qWarning("lipschitz-cli %s: %s", qPrintable(args.join(QLatin1Char(' '))), p.readAllStandardError().constData());
   return p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
