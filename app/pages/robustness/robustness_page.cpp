@@ -290,6 +290,8 @@ void RobustnessPage::showOutcomes(std::vector<RobustnessOutcome> outcomes, const
       const QStringList cells = rowCells(o, r, false);
       for (int c = 0; c < cells.size(); ++c) table_->setItem(row, c, new QTableWidgetItem(cells[c]));
       table_->item(row, 0)->setForeground(color);
+      table_->item(row, 0)->setToolTip(tr("%1, step %2, %3 examples").arg(o.file).arg(o.step).arg(o.examples));
+      table_->item(row, 6)->setToolTip(tr("σ₁ of every matrix: %1 (an upper bound, never an estimate)").arg(o.sigmaMethod));
     }
     accuracy_->setCurve(tr("%1 · PGD").arg(label), xs, pgd, {color, Qt::SolidLine, 1.8, true});
     accuracy_->setCurve(tr("%1 · certified").arg(label), xs, cert, {color, Qt::DashLine, 1.6, true});
