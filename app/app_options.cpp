@@ -31,7 +31,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                  QStringLiteral("SECONDS"));
   const QCommandLineOption runsDir({QStringLiteral("runs-dir")}, QStringLiteral("Folder for new run directories."),
                                    QStringLiteral("DIR"));
-  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare or sweeps."),
+  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare, robustness or sweeps."),
                                 QStringLiteral("ID"));
   const QCommandLineOption inspect({QStringLiteral("inspect")},
                                    QStringLiteral("Open a .safetensors, .npz, .npy or .pt file in the Checkpoint Inspector."),
@@ -39,12 +39,16 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption compare({QStringLiteral("compare")},
                                    QStringLiteral("Compare run directories (or folders of them); more may follow as arguments."),
                                    QStringLiteral("RUN_DIR"));
+  const QCommandLineOption robustness({QStringLiteral("robustness")},
+                                      QStringLiteral("Attack and certify a run directory or checkpoint on the Robustness page (repeatable)."),
+                                      QStringLiteral("RUN_DIR"));
   const QCommandLineOption lang({QStringLiteral("lang")},
                                 QStringLiteral("UI language for this session: de or en (default: View > Language, else the system's)."),
                                 QStringLiteral("LANG"));
   const QCommandLineOption sweepOpt({QStringLiteral("sweep")}, QStringLiteral("Show a sweep folder's points in the Sweeps page."),
                                     QStringLiteral("SWEEP_DIR"));
-  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, lang, sweepOpt}) p.addOption(o);
+  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, robustness, lang, sweepOpt})
+    p.addOption(o);
 
   ParsedOptions out;
   if (!p.parse(args)) {
@@ -75,9 +79,11 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   o.compareDirs = p.values(compare) + p.positionalArguments();
   o.language = p.value(lang);
   o.sweepDir = p.value(sweepOpt);
+  o.robustnessTargets = p.values(robustness);
   o.page = p.isSet(page) ? p.value(page) : !o.sweepDir.isEmpty() ? QStringLiteral("sweeps")
                                          : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
-                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare") : QString();
+                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare")
+                                         : !o.robustnessTargets.isEmpty() ? QStringLiteral("robustness") : QString();
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
   else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
   for (const QString& a : o.overrides)
@@ -103,6 +109,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
   if (out.error.isEmpty() && !o.sweepDir.isEmpty() && !QFileInfo(o.sweepDir).isDir())
     out.error = QStringLiteral("--sweep: '%1' is not a folder").arg(o.sweepDir);
+  for (const QString& t : o.robustnessTargets)
+    if (out.error.isEmpty() && !QFileInfo::exists(t)) out.error = QStringLiteral("--robustness: '%1' does not exist").arg(t);
   if (out.error.isEmpty() && p.isSet(lang) && !availableLanguages().contains(o.language))
     out.error = QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
   return out;

@@ -5,6 +5,7 @@
 //   --page train|cliplab|inspector|compare|sweeps the page shown first
 //   --inspect FILE                                open FILE in the Checkpoint Inspector
 //   --compare RUN_DIR...                          compare run directories (or folders of them)
+//   --robustness RUN_DIR|CHECKPOINT               attack and certify it on the Robustness page (repeatable)
 //   --lang de|en                                  the UI language for this session
 //   --sweep SWEEP_DIR                             show a sweep folder in the Sweeps page
 // Parsed without a QApplication (so --help works without a display).
@@ -25,9 +26,10 @@ struct AppOptions {
   QString screenshot;
   double screenshotAfter = 5.0;
   QString runsDir;        // --runs-dir: where new runs go (else settings / default)
-  QString page;           // --page (implied by --inspect / --compare)
+  QString page;           // --page (implied by --inspect / --compare / --robustness)
   QString inspectFile;    // --inspect FILE
   QStringList compareDirs;  // --compare RUN_DIR... (later positional arguments count too)
+  QStringList robustnessTargets;  // --robustness RUN_DIR|CHECKPOINT (repeatable): computed at once
   QString language;         // --lang: "de" or "en" (empty: View → Language, else the system's)
   QString sweepDir;         // --sweep SWEEP_DIR: a sweep folder shown in the Sweeps page
 };

@@ -42,7 +42,7 @@ void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms
     if (s.valLoss) loss->appendPoint(id, Metric::ValLoss, x, *s.valLoss);
     if (s.valAcc) loss->appendPoint(id, Metric::ValAcc, x, *s.valAcc);
     for (const auto& n : s.norms) norms->appendPoint(id, QString::fromStdString(n.name), x, n.rmsNorm);
-    if (s.lipschitzBound) bound->appendBound(id, x, *s.lipschitzBound);
+    if (s.lipschitzBound) bound->appendBound(id, x, *s.lipschitzBound, s.boundTrace.singleHeadBound);
   }
 }
 

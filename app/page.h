@@ -48,7 +48,7 @@ class Page {
 
   virtual QString id() const = 0;           // "train": --page, settings keys
   virtual QString title() const = 0;        // View menu and "Pages" tool bar, with its & mnemonic
-  virtual QKeySequence shortcut() const = 0;  // Ctrl+1 … Ctrl+4
+  virtual QKeySequence shortcut() const = 0;  // Ctrl+1 … Ctrl+6
   virtual QWidget* widget() = 0;            // what the window stacks
 
   // Docks the View menu lists under "<title> panels" (a closed one can be shown again), with

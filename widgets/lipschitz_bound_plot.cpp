@@ -11,6 +11,7 @@ namespace lwb::widgets {
 
 namespace {
 const QString kBoundKey = QStringLiteral("lipschitz_bound");
+const QString kSingleHeadKey = QStringLiteral("lipschitz_bound_app_d");
 }
 
 LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
@@ -62,15 +63,22 @@ LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   setLogY(true);
 }
 
-void LipschitzBoundPlot::appendBound(const QString& runId, double step, double bound) {
+void LipschitzBoundPlot::appendBound(const QString& runId, double step, double bound, double singleHeadBound) {
   MultiRunPlot::appendPoint(runId, kBoundKey, step, bound);
+  if (singleHeadBound > 0 && std::isfinite(singleHeadBound))
+    MultiRunPlot::appendPoint(runId, kSingleHeadKey, step, singleHeadBound);
 }
 
-QList<QCPGraph*> LipschitzBoundPlot::createSeriesGraphs(const QString& runId, const QString&) {
+QString LipschitzBoundPlot::seriesName(const QString& label, const QString& key) const {
+  return key == kSingleHeadKey ? label + tr(" · App. D, single-head argument") : label;
+}
+
+QList<QCPGraph*> LipschitzBoundPlot::createSeriesGraphs(const QString& runId, const QString& key) {
   QCPGraph* g = customPlot()->addGraph();
   const RunStyle style = runStyle(runId);
-  g->setPen(QPen(style.color, 1.6));
-  g->setName(style.label);
+  // The sound bound solid; the paper's App. D value (not a bound for several heads) dotted.
+  g->setPen(QPen(style.color, key == kSingleHeadKey ? 1.2 : 1.6, key == kSingleHeadKey ? Qt::DotLine : Qt::SolidLine));
+  g->setName(seriesName(style.label, key));
   return {g};
 }
 
@@ -92,7 +100,7 @@ LipschitzBoundPlot::TraceGraphs& LipschitzBoundPlot::traceGraphsFor(const QStrin
 void LipschitzBoundPlot::restyleRun(const RunStyle& style) {
   MultiRunPlot::restyleRun(style);
   for (const auto& [id, s] : allSeries())
-    if (id.first == style.id) s->graphs.front()->setName(style.label);
+    if (id.first == style.id) s->graphs.front()->setName(seriesName(style.label, id.second));
   auto it = traceGraphs_.find(style.id);
   if (it == traceGraphs_.end()) return;
   it->second.bars->setPen(QPen(style.color.darker(120)));

@@ -1,4 +1,5 @@
-// The Lipschitz upper bound over steps (log-y, several runs) on top, and below it the
+// The Lipschitz upper bound over steps (log-y, several runs; for transformers the paper's
+// App. D single-head value dotted beside the sound bound) on top, and below it the
 // bound's per-layer trace at the current step (dashboard plot 4): bars of each layer's
 // factor (L_block, or the weight norm for MLP layers; left axis, linear, a reference line
 // at 1) and the running bound after each layer as a line (right axis, log).
@@ -30,7 +31,9 @@ class LipschitzBoundPlot : public MultiRunPlot {
  public:
   explicit LipschitzBoundPlot(QWidget* parent = nullptr);
 
-  void appendBound(const QString& runId, double step, double bound);
+  // `bound` is drawn solid; `singleHeadBound` (> 0: 000 App. D's value beside a sound
+  // transformer bound, labelled "App. D, single-head argument") dotted in the run's colour.
+  void appendBound(const QString& runId, double step, double bound, double singleHeadBound = 0);
 
   // The trace at `step` (the caller's current step) replaces the run's previous trace.
   // Runs' traces are grouped by layer name in first-seen order.
@@ -56,6 +59,7 @@ class LipschitzBoundPlot : public MultiRunPlot {
     std::vector<TraceFactor> rows;
   };
   void rebuildTrace();
+  QString seriesName(const QString& runLabel, const QString& key) const;
   TraceGraphs& traceGraphsFor(const QString& runId);
 
   std::map<QString, Trace> traces_;

@@ -3,6 +3,7 @@
 #include "app/pages/cliplab/cliplab_page.h"
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
+#include "app/pages/robustness/robustness_page.h"
 #include "app/pages/sweeps/sweeps_page.h"
 #include "app/train_page.h"
 
@@ -18,11 +19,14 @@ QList<Page*> createPages(const PageServices& services, QWidget* parent) {
                      lab->useTensor(std::move(file), name);
                      show(ClipLabPage::kId);
                    });
+  auto* robustness = new RobustnessPage(services.runs, parent);
   auto* sweeps = new SweepsPage(services, parent);
-  return {train, lab, inspector, compare, sweeps};
+  return {train, lab, inspector, compare, robustness, sweeps};
 }
 
-QStringList pageIds() { return {TrainPage::kId, ClipLabPage::kId, InspectorPage::kId, ComparePage::kId,
-                                  SweepsPage::kId}; }
+QStringList pageIds() {
+  return {TrainPage::kId, ClipLabPage::kId, InspectorPage::kId, ComparePage::kId, RobustnessPage::kId,
+          SweepsPage::kId};
+}
 
 }  // namespace lwb::app::pages

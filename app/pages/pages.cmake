@@ -1,5 +1,6 @@
 # Pages of lipschitz-workbench, added to the `workbench` library by app/CMakeLists.txt.
-# Only inspector/inspector_loader.cpp includes LibTorch headers (engine/inspect, engine/run);
+# Only inspector/inspector_loader.cpp and robustness/robustness_job.cpp include LibTorch
+# headers (engine/inspect, engine/run);
 # the Clip Lab reaches the engine through engine/lab/lab.h, which has none.
 target_sources(workbench PRIVATE
   pages/common/latest_wins.h pages/common/latest_wins.cpp
@@ -7,6 +8,7 @@ target_sources(workbench PRIVATE
   pages/common/method_form.h pages/common/method_form.cpp
   pages/common/curve_plot.h pages/common/curve_plot.cpp
   pages/common/page_frame.h pages/common/page_frame.cpp
+  pages/common/page_export.h pages/common/page_export.cpp
   pages/cliplab/matrix_source_panel.h pages/cliplab/matrix_source_panel.cpp
   pages/cliplab/constraint_view.h pages/cliplab/constraint_view.cpp
   pages/cliplab/ns_steps_view.h pages/cliplab/ns_steps_view.cpp
@@ -22,6 +24,8 @@ target_sources(workbench PRIVATE
   pages/compare/run_record.h pages/compare/run_record.cpp
   pages/compare/compare_table_model.h pages/compare/compare_table_model.cpp
   pages/compare/compare_page.h pages/compare/compare_page.cpp
+  pages/robustness/robustness_job.h pages/robustness/robustness_job.cpp
+  pages/robustness/robustness_page.h pages/robustness/robustness_page.cpp
   pages/page_registry.h pages/page_registry.cpp
 )
 # Sweeps page (issue 18): runs lipschitz-cli sweep as a child process; the build tree's CLI

@@ -20,6 +20,9 @@ struct TraceEntry {
 struct BoundTrace {
   double bound = 0;
   std::vector<TraceEntry> layers;
+  // The paper's App. D value beside the sound bound ("App. D, single-head argument"): not an
+  // upper bound for multi-head attention (docs/DESIGN.md). 0 for models without one (MLPs).
+  double singleHeadBound = 0;
   bool operator==(const BoundTrace&) const = default;
 };
 

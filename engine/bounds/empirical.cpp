@@ -14,6 +14,7 @@
 #include <ATen/ops/zeros_like.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
@@ -123,6 +124,17 @@ double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
     eta = at::where(better, eta * 1.5, eta * 0.5);
   }
   return ratio.max().item<double>();
+}
+
+double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
+                          const at::Tensor& x0, const EmpiricalOptions& o) {
+  if (o.restarts < 1) throw std::invalid_argument("empiricalLipschitz needs restarts >= 1");
+  double best = 0;
+  for (int r = 0; r < o.restarts; ++r) {
+    const double radius = o.initialRadius * std::pow(10.0, r % 3);
+    best = std::max(best, empiricalLipschitz(f, x0, o.steps, o.stepSize, radius, o.seed + static_cast<uint64_t>(r)));
+  }
+  return best;
 }
 
 double maxAbsEntry(const at::Tensor& x) {

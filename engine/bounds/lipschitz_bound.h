@@ -25,6 +25,10 @@ BoundTrace mlpBound(const std::vector<std::string>& names, const std::vector<dou
 struct TransformerBlockNorms {
   double query = 0, key = 0, value = 0, attnOut = 0;  // W_Q, W_K, W_V, W_O
   double mlpIn = 0, mlpOut = 0;                       // W_in, W_out
+  // RMS(d_in) -> RMS(d_head) norms of each head's row slice of W_Q, W_K, W_V (one entry per
+  // head). Empty: not measured, and the multi-head bound charges each head sqrt(heads)
+  // times the whole matrix's norm, which is never smaller (docs/DESIGN.md, issue 13).
+  std::vector<double> queryHeads{}, keyHeads{}, valueHeads{};
 };
 
 struct TransformerBoundInput {
@@ -38,7 +42,17 @@ struct TransformerBoundInput {
   double gelu = 1.1289;        // MLP nonlinearity GeLU / gelu (max derivative of GeLU)
   // alpha of the residual (1 - alpha) x + alpha block(x); 0 means 1 / (2 * blocks).
   double residualAlpha = 0;
+  int heads = 1;               // attention heads per block (d_model = heads * dHead)
 };
+
+// Which attention argument the bound uses.
+//   MultiHead: sound for any number of heads (docs/DESIGN.md "A sound multi-head bound"):
+//     each head's slices in their own RMS(d_head) norms, heads combined by the RMS over the
+//     concatenation, and s_attn != 1/d_head handled by max(1, c) max(1, c x), c = sqrt(s d).
+//   AppendixD: the paper's App. D as published (eq. 16, 20, 21 with whole-matrix norms),
+//     proved for a single head only: with several heads ||A x|| <= ||A||_inf-op ||x|| fails
+//     for the concatenation, so this is not an upper bound then.
+enum class AttentionBound { MultiHead, AppendixD };
 
 // The two-pass algorithm of App. D: first activation-norm bounds a_i through every residual
 // connection (attention raises by attnOutScale ||W_O|| ||W_V||, the MLP by
@@ -51,8 +65,11 @@ struct TransformerBoundInput {
 // s_attn enters as the factor sqrt(s_attn d_head) of 000 eq. (20), as the paper states it;
 // see lipschitz_bound.cpp for why that factor is only exact at s_attn = 1 / d_head.
 // Throws std::invalid_argument for negative / non-finite inputs, d_head <= 0, gelu <= 0,
-// or residualAlpha > 1.
-BoundTrace transformerBound(const TransformerBoundInput& in);
+// residualAlpha > 1, heads < 1 or per-head lists whose length is not `heads`.
+// With `kind` MultiHead (the default) the trace is the sound bound and its singleHeadBound
+// holds the App. D value beside it; with AppendixD, singleHeadBound equals bound.
+BoundTrace transformerBound(const TransformerBoundInput& in,
+                            AttentionBound kind = AttentionBound::MultiHead);
 
 // Largest ||f(x) - f(y)|| / ||x - y|| found by `steps` of normalised gradient ascent on
 // (x, y) from `x0` and a random nearby `y0`, per example of the batch (dim 0), maximised
@@ -70,6 +87,19 @@ double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
                           const at::Tensor& x0, int steps = 50, double stepSize = 0.1,
                           double initialRadius = 1e-2, uint64_t seed = 0);
 
+// The stronger search: `restarts` runs of the ascent above, restart r from seed + r with
+// initial radius initialRadius * 10^(r mod 3) (local pairs and distant pairs both tried),
+// maximised. Still a lower bound on the Lipschitz constant.
+struct EmpiricalOptions {
+  int steps = 50;
+  double stepSize = 0.1;
+  double initialRadius = 1e-2;
+  uint64_t seed = 0;
+  int restarts = 1;
+};
+double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
+                          const at::Tensor& x0, const EmpiricalOptions& options);
+
 // Activation statistics of an activation tensor [..., d]: max |entry| and the max over all
 // leading positions of the RMS over the last dimension (0-dim: |x|). Accumulated in float32
 // at least; empty tensors give 0.
@@ -79,5 +109,19 @@ double maxTokenRms(const at::Tensor& x);
 // RMS->RMS norm of a (d_out, d_in) matrix, sigma1 exact by SVD (float32+): 000 §3.1,
 // sigma1 sqrt(d_in / d_out). Throws std::invalid_argument unless w has rank 2.
 double rmsToRmsNorm(const at::Tensor& w);
+
+// sigma1 for a certificate: never below the true sigma1 (a power-iteration estimate is a
+// lower bound and must not be used). Matrices whose smaller side is at most
+// kExactSvdMaxSide get the exact float64 SVD; larger ones the Gram iteration bound
+// sigma1(W) <= ||G_k||_F^(1/2^k), G_0 = W, G_{t+1} = G_t^T G_t (Delattre et al. 2023),
+// rescaled every step so nothing overflows, in float64 with `gramSteps` squarings.
+enum class SigmaMethod { ExactSvd, GramIteration };
+struct SigmaUpper {
+  double value = 0;
+  SigmaMethod method = SigmaMethod::ExactSvd;
+};
+inline constexpr int64_t kExactSvdMaxSide = 1024;
+SigmaUpper sigmaMaxUpper(const at::Tensor& w, int gramSteps = 10);
+const char* toString(SigmaMethod m);  // "exact SVD (float64)" or "Gram iteration upper bound"
 
 }  // namespace lwb::bounds

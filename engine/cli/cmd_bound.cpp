@@ -1,6 +1,7 @@
 // lipschitz-cli bound RUN_DIR|CHECKPOINT: the Lipschitz upper bound of a saved model and
 // its per-layer trace (000 §3.2, App. D), from the newest checkpoint of a run directory or a
-// given checkpoint file.
+// given checkpoint file. sigma1 of every matrix is an upper bound (bounds::sigmaMaxUpper),
+// and each norm says how it was obtained ("sigma1_method").
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "models/model.h"
@@ -19,10 +20,18 @@ int runBound(const std::string& target) {
   const auto ckpt = run::readCheckpoint(path);
   auto saved = run::loadSavedModel(ckpt, path.string());
   const auto b = run::boundOf(*saved.model);
+  auto norms = run::toJson(b.norms);
+  for (size_t i = 0; i < b.sigmaMethods.size() && i < norms.size(); ++i)
+    norms[i]["sigma1_method"] = bounds::toString(b.sigmaMethods[i]);
   nlohmann::json j{{"file", path.string()}, {"step", saved.step}, {"model", saved.config.model.kind},
-                   {"task", saved.config.task}, {"norms", run::toJson(b.norms)}};
+                   {"task", saved.config.task}, {"norms", norms}};
   if (b.trace) {
     j["lipschitz_bound"] = b.trace->bound;
+    j["bound_kind"] = b.trace->singleHeadBound > 0 ? "sound multi-head bound (docs/DESIGN.md, issue 13)"
+                                                    : "product of layer norms";
+    // The paper's App. D number beside it: proved for one head only, not an upper bound
+    // for multi-head attention.
+    if (b.trace->singleHeadBound > 0) j["lipschitz_bound_app_d"] = b.trace->singleHeadBound;
     j["trace"] = run::toJson(*b.trace);
   } else {
     j["lipschitz_bound"] = nullptr;

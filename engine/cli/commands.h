@@ -25,5 +25,7 @@ Command addBoundCommand(CLI::App& app);
 // issue 18: sweeps and the run index
 Command addSweepCommand(CLI::App& app);
 Command addIndexCommand(CLI::App& app);
+// issue 13: robustness
+Command addRobustnessCommand(CLI::App& app);
 
 }  // namespace lwb::cli

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
       lwb::cli::addBenchCommand(app),
       lwb::cli::addInspectCommand(app),
       lwb::cli::addBoundCommand(app),
+      lwb::cli::addRobustnessCommand(app),
       lwb::cli::addSweepCommand(app),
       lwb::cli::addIndexCommand(app),
   };
@@ -49,7 +50,9 @@ int main(int argc, char** argv) {
     bool known = false;
     for (const auto& c : commands) known = known || c.sub->check_name(arg);
     if (!known) {
-      std::cerr << "lipschitz-cli: unknown command '" << arg << "' (one of: spectral, softcap-alpha, demo, train, bench, inspect, bound, sweep, index)\n";
+      std::string names;  // from the command table, so a new command is listed without editing this line
+      for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.sub->get_name();
+      std::cerr << "lipschitz-cli: unknown command '" << arg << "' (one of: " << names << ")\n";
       return 2;
     }
     break;

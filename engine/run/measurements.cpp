@@ -47,6 +47,32 @@ std::vector<MatrixNorm> normsFrom(const std::vector<MatrixSpectrum>& spectra) {
   return norms;
 }
 
+std::vector<MatrixNorm> certifiedNorms(const std::vector<models::Param>& params,
+                                       std::vector<bounds::SigmaMethod>* methods) {
+  at::NoGradGuard noGrad;
+  std::vector<MatrixNorm> norms;
+  for (const auto& p : params) {
+    if (!p.isMatrix()) continue;
+    const auto s = bounds::sigmaMaxUpper(p.tensor);
+    const double scale = std::sqrt(static_cast<double>(p.tensor.size(1)) / static_cast<double>(p.tensor.size(0)));
+    norms.push_back({p.name, models::toString(p.role), s.value * scale, s.value});
+    if (methods) methods->push_back(s.method);
+  }
+  return norms;
+}
+
+std::vector<double> headSliceNorms(const at::Tensor& w, int64_t heads) {
+  at::NoGradGuard noGrad;
+  const int64_t dOut = w.size(0), dIn = w.size(1), dHead = dOut / heads;
+  // Rows [h d_head, (h + 1) d_head) of W produce head h's slice (the model's view/split).
+  const auto slices = w.detach().to(at::kDouble).reshape({heads, dHead, dIn});
+  const auto sigma = compat::svdvals(slices).amax(1).contiguous();
+  const double scale = std::sqrt(static_cast<double>(dIn) / static_cast<double>(dHead));
+  std::vector<double> out;
+  for (int64_t h = 0; h < heads; ++h) out.push_back(sigma[h].item<double>() * scale);
+  return out;
+}
+
 std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std::vector<MatrixNorm>& norms) {
   std::map<std::string, double> byName;
   for (const auto& n : norms) byName[n.name] = n.rmsNorm;
@@ -74,10 +100,11 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
     if (p.block < 0 || p.block >= gpt->shape().blocks) continue;
     auto& b = in.blocks[static_cast<size_t>(p.block)];
     const double v = byName[p.name];
+    const int64_t heads = gpt->shape().heads;
     switch (p.role) {
-      case models::Role::Query: b.query = v; break;
-      case models::Role::Key: b.key = v; break;
-      case models::Role::Value: b.value = v; break;
+      case models::Role::Query: b.query = v; b.queryHeads = headSliceNorms(p.tensor, heads); break;
+      case models::Role::Key: b.key = v; b.keyHeads = headSliceNorms(p.tensor, heads); break;
+      case models::Role::Value: b.value = v; b.valueHeads = headSliceNorms(p.tensor, heads); break;
       case models::Role::AttnOut: b.attnOut = v; break;
       case models::Role::MlpIn: b.mlpIn = v; break;
       case models::Role::MlpOut: b.mlpOut = v; break;
@@ -90,7 +117,8 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
   in.dHead = static_cast<double>(gpt->shape().dModel / gpt->shape().heads);
   in.attnScale = gpt->attentionScale();
   in.residualAlpha = gpt->residualAlpha();
-  return bounds::transformerBound(in);
+  in.heads = static_cast<int>(gpt->shape().heads);
+  return bounds::transformerBound(in);  // sound multi-head bound, App. D value beside it
 }
 
 }  // namespace lwb::run

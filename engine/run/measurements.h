@@ -2,6 +2,7 @@
 // (batched by shape, on the training device) and the Lipschitz upper bound with its trace.
 #pragma once
 
+#include "bounds/lipschitz_bound.h"
 #include "models/model.h"
 #include "run/metrics.h"
 
@@ -22,8 +23,21 @@ std::vector<MatrixSpectrum> measureSpectra(const std::vector<models::Param>& par
 
 std::vector<MatrixNorm> normsFrom(const std::vector<MatrixSpectrum>& spectra);
 
+// Norms for a certificate (lipschitz-cli bound / robustness, the Inspector): sigma1 of every
+// matrix parameter from bounds::sigmaMaxUpper (exact float64 SVD, or the Gram iteration
+// upper bound for large matrices), never an estimate from below. `methods`, when given,
+// receives the method used for each returned norm.
+std::vector<MatrixNorm> certifiedNorms(const std::vector<models::Param>& params,
+                                       std::vector<bounds::SigmaMethod>* methods = nullptr);
+
+// RMS(d_in) -> RMS(d_head) norm of each head's row slice of a (heads * d_head, d_in)
+// projection (W_Q, W_K, W_V), by exact float64 SVD: the per-head norms of the sound
+// multi-head bound.
+std::vector<double> headSliceNorms(const at::Tensor& w, int64_t heads);
+
 // The bound for the model kinds that have one: mlp (product of norms, ReLU),
-// modular_mlp (product times GeLU's max slope 1.1289), lipschitz_gpt (000 App. D). Empty for
+// modular_mlp (product times GeLU's max slope 1.1289), lipschitz_gpt (the sound multi-head
+// bound, with 000 App. D's single-head value in trace.singleHeadBound). Empty for
 // the standard GPT baseline (LayerNorm has no global bound).
 std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std::vector<MatrixNorm>& norms);
 

@@ -58,6 +58,7 @@ std::vector<MatrixNorm> normsFromJson(const json& row) {
 bounds::BoundTrace traceFromJson(const json& row, double bound) {
   bounds::BoundTrace t;
   t.bound = bound;
+  t.singleHeadBound = numberAt(row, "lipschitz_bound_app_d", 0);
   if (const auto it = row.find("bound_trace"); it != row.end() && it->is_array())
     for (const json& e : *it)
       if (e.is_object())
@@ -113,6 +114,8 @@ json toJson(const StepMetrics& m) {
   if (!m.norms.empty()) j["matrices"] = toJson(m.norms);
   if (m.lipschitzBound) {
     j["lipschitz_bound"] = number(*m.lipschitzBound);
+    // 000 App. D's single-head value beside the sound bound (transformers only).
+    if (m.boundTrace.singleHeadBound > 0) j["lipschitz_bound_app_d"] = number(m.boundTrace.singleHeadBound);
     j["bound_trace"] = toJson(m.boundTrace);
   }
   if (m.valLoss) j["val_loss"] = number(*m.valLoss);

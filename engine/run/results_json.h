@@ -14,7 +14,8 @@ namespace lwb::run {
 
 // A metrics.jsonl row. Keys scripts rely on: step, lr, train_loss, train_acc, steps_per_s,
 // eta_s, constraint_s_per_step, step_s_per_step, alpha (soft cap only), rms_norms
-// {name: norm}, lipschitz_bound + bound_trace, val_loss, val_acc, activations, max_act_entry,
+// {name: norm}, lipschitz_bound + bound_trace (+ lipschitz_bound_app_d for transformers:
+// 000 App. D's single-head value beside the sound bound), val_loss, val_acc, activations, max_act_entry,
 // max_act_rms. "matrices" [{name, role, rms_norm, sigma1}] carries each matrix in full.
 nlohmann::json toJson(const StepMetrics& m);
 // nullopt unless `row` is an object with an integer "step" (not a metrics row). Absent keys

@@ -69,7 +69,7 @@ fs::path resolveCheckpointPath(const fs::path& p) {
 SavedBound boundOf(models::Model& model) {
   at::NoGradGuard noGrad;
   SavedBound b;
-  b.norms = normsFrom(measureSpectra(model.parameters()));
+  b.norms = certifiedNorms(model.parameters(), &b.sigmaMethods);
   b.trace = lipschitzBound(model, b.norms);
   return b;
 }

@@ -29,8 +29,10 @@ SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what);
 // RUN_DIR -> its newest checkpoint; a file -> itself. InputError when neither.
 std::filesystem::path resolveCheckpointPath(const std::filesystem::path& runDirOrFile);
 
+// The bound as a certificate: norms from certifiedNorms (sigma1 never underestimated).
 struct SavedBound {
   std::vector<MatrixNorm> norms;
+  std::vector<bounds::SigmaMethod> sigmaMethods;  // one per norm
   std::optional<bounds::BoundTrace> trace;  // absent for the standard GPT baseline
 };
 SavedBound boundOf(models::Model& model);

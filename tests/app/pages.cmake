@@ -24,3 +24,9 @@ lwb_add_pages_test(tst_pages_reach app/tst_pages_reach.cpp)
 # Sweeps page and Compare on a sweep's run index (issue 18): launches lipschitz-cli sweep.
 lwb_add_pages_test(tst_pages_sweeps app/tst_pages_sweeps.cpp)
 add_dependencies(tst_pages_sweeps lipschitz-cli)
+# Robustness page (issue 13): computes on a run lipschitz-cli trains, compared with
+# `lipschitz-cli robustness` on it.
+lwb_add_pages_test(tst_pages_robustness app/tst_pages_robustness.cpp)
+target_compile_definitions(tst_pages_robustness PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>"
+                                                        LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(tst_pages_robustness lipschitz-cli)

@@ -11,6 +11,7 @@
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -179,12 +180,20 @@ void TestAppUnits::presetsAllLoadAndValidate() {
                          "mnist_adamw_wd", "modular_addition_grokking", "chars_small_cpu"})
     QVERIFY2(catalog.find(QString::fromLatin1(id)), id);
   // Every preset fills the form without a complaint: its data is bundled (resources/data)
-  // and named "@data/...", which the form resolves as the trainer does.
+  // and named "@data/...", which the form resolves as the trainer does. CIFAR-10 is not
+  // bundled: its presets (issue 13) leave data_path empty and the form asks for it, nothing
+  // else; with an existing folder they are valid.
   RunForm form;
+  QTemporaryDir cifarDir;
   for (const QString& id : catalog.ids()) {
     form.setConfig(catalog.find(id)->config);
+    if (id.startsWith(QLatin1String("cifar10_"))) {
+      QVERIFY2(form.validationError().startsWith(QLatin1String("data_path:")), qPrintable(id + ": " + form.validationError()));
+      QVERIFY(form.setFieldText(QStringLiteral("data_path"), cifarDir.path()));
+    }
     QVERIFY2(form.valid(), qPrintable(id + ": " + form.validationError()));
   }
+  QVERIFY(catalog.find(QStringLiteral("cifar10_mlp_adamw_wd")) && catalog.find(QStringLiteral("cifar10_mlp_muon_softcap")));
   form.setConfig(catalog.find(QStringLiteral("chars_small_cpu"))->config);
   QCOMPARE(form.fieldText(QStringLiteral("data_path")), QStringLiteral("@data/tinyshakespeare/input.txt"));
   // A bundled name that is not there is refused, naming the file.

@@ -76,7 +76,7 @@ class TestPagesReach : public QObject {
     for (const Page* p : w.pages()) ids << p->id();
     QCOMPARE(ids, pages::pageIds());
     QCOMPARE(ids, (QStringList{QStringLiteral("train"), QStringLiteral("cliplab"), QStringLiteral("inspector"), QStringLiteral("compare"),
-                               QStringLiteral("sweeps")}));
+                               QStringLiteral("robustness"), QStringLiteral("sweeps")}));
 
     auto* view = w.menuBar()->findChild<QMenu*>(QStringLiteral("viewMenu"));
     QVERIFY(view);
@@ -112,7 +112,7 @@ class TestPagesReach : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(w.page<TrainPage>() && w.page<pages::ClipLabPage>() && w.page<pages::InspectorPage>() && w.page<pages::ComparePage>());
-    // View menu shortcuts Ctrl+1 … Ctrl+4, and the same actions on the "Pages" toolbar.
+    // View menu shortcuts Ctrl+1 … Ctrl+6, and the same actions on the "Pages" toolbar.
     auto* bar = w.findChild<QToolBar*>(QStringLiteral("pagesToolBar"));
     QVERIFY(bar);
     QStringList ids;

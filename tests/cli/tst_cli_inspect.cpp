@@ -4,6 +4,7 @@
 #include "common/torch_compat.h"
 #include "spectral/matrix_stats.h"
 #include "spectral/synthetic.h"
+#include "support/cli_run.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,18 +18,7 @@ using namespace lwb;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  QByteArray out, err;
-};
-
-Result runCli(const QStringList& args) {
-  QProcess p;
-  p.start(QStringLiteral(LWB_CLI_PATH), args);
-  if (!p.waitForFinished(120000)) return {};
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-          p.readAllStandardError()};
-}
+using lwb::test::runCli;
 
 QString fixture(const char* name) { return QStringLiteral(LWB_FIXTURES_DIR "/") + QString::fromUtf8(name); }
 

@@ -3,3 +3,5 @@ target_compile_definitions(tst_trainer PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipsc
                                                LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                LWB_PROJECT_VERSION="${PROJECT_VERSION}")
 add_dependencies(tst_trainer lipschitz-cli)
+lwb_add_test(tst_robustness engine/tst_robustness.cpp)
+target_compile_definitions(tst_robustness PRIVATE LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

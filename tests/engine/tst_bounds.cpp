@@ -76,6 +76,43 @@ class TestBounds : public QObject {
     expectRow(t.layers[1], "block0.mlp", 2.0, 4.125, 1.125);
     expectRow(t.layers[2], "head", 1.5, 6.1875, 1.6875);
     EXPECT_NEAR_REL(t.bound, 6.1875);
+    // One head at s_attn = 1/d_head: the sound bound is App. D's, reported beside it.
+    EXPECT_NEAR_REL(t.singleHeadBound, 6.1875);
+  }
+
+  void twoHeadsByHand() {
+    // Two heads with measured slice norms; whole-matrix norms W_Q 1, W_K 1, W_V 2.
+    TransformerBoundInput in;
+    in.blocks = {{1.0, 1.0, 2.0, 1.5, 0.0, 0.0}};
+    in.blocks[0].queryHeads = {1.0, 0.5};
+    in.blocks[0].keyHeads = {0.5, 1.0};
+    in.blocks[0].valueHeads = {2.0, 1.0};
+    in.heads = 2;  // alpha = 1/2, a0 = 1, c = 1
+    const auto t = transformerBound(in);
+    // Growth: (1/3) 1.5 sqrt((2^2 + 1^2) / 2) = 0.5 sqrt(2.5); a1 = 0.5 + 0.5 * growth.
+    // Head 0: max(1, 2 * max(1, 0.5)) (1 + 0.5 + 2) = 2 * 3.5 = 7.
+    // Head 1: max(1, 1 * max(0.5, 1)) (0.5 + 1 + 1) = 2.5.
+    // L_attn = (1/3) 1.5 sqrt((49 + 6.25) / 2) = 0.5 sqrt(27.625); L = 0.5 + 0.5 L_attn.
+    const double growth = 0.5 * std::sqrt(2.5), attn = 0.5 * std::sqrt(27.625);
+    expectRow(t.layers[0], "block0.attn", attn, 0.5 + 0.5 * attn, 0.5 + 0.5 * growth);
+    // App. D with the whole norms: growth 0.5 * 2 = 1; max(1, 2 * 1) (1 + 1 + 2) = 8,
+    // L_attn = 4, L = 2.5; the MLP (norm 0) halves it: 1.25.
+    EXPECT_NEAR_REL(t.singleHeadBound, 1.25);
+    // Without slices each head is charged sqrt(2) times the whole norms:
+    // q = k = sqrt2, v = 2 sqrt2: max(1, 2 sqrt2 sqrt2) = 4, (sqrt2 + sqrt2 + 2 sqrt2) = 4 sqrt2,
+    // both heads alike: L_attn = 0.5 * 16 sqrt2 = 8 sqrt2; growth 0.5 * 2 sqrt2 = sqrt2.
+    in.blocks[0].queryHeads.clear();
+    in.blocks[0].keyHeads.clear();
+    in.blocks[0].valueHeads.clear();
+    const auto whole = transformerBound(in);
+    expectRow(whole.layers[0], "block0.attn", 8 * std::sqrt(2.0), 0.5 + 4 * std::sqrt(2.0),
+              0.5 + 0.5 * std::sqrt(2.0));
+    // Wrong list lengths and bad head counts are rejected.
+    in.blocks[0].valueHeads = {1.0};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, transformerBound(in));
+    in.blocks[0].valueHeads.clear();
+    in.heads = 0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, transformerBound(in));
   }
 
   void twoBlocksByHand() {
@@ -129,19 +166,24 @@ class TestBounds : public QObject {
     QCOMPARE(QString::fromStdString(t.layers[2].name), QStringLiteral("block1.attn"));
   }
 
-  void sqrtAttentionScaleUsesEq20() {
+  void sqrtAttentionScaleEq20AndSound() {
     // d_head = 16, s_attn = 1/sqrt(16) = 1/4 => sqrt(s_attn d_head) = sqrt(4) = 2.
     TransformerBoundInput in;
     in.blocks = {{1.0, 1.0, 1.0, 3.0, 0.0, 0.0}};  // MLP norms 0: L_mlp = 0
     in.dHead = 16;
     in.embeddingRms = 2.0;  // alpha = 1/2
     in.attnScale = 0.25;
-    const auto t = transformerBound(in);
+    const auto t = transformerBound(in, AttentionBound::AppendixD);
     // a0 = 2: q = k = v = 2 => max(1, 2 * 2) = 4, times 2 (eq. 20) = 8
     // L_attn = (1/3) * 3 * 8 * (1 + 1 + 1) = 24; L = 0.5 + 0.5 * 24 = 12.5
     // a1 = 0.5 * 2 + 0.5 * (1/3 * 3 * 1) * 2 = 2; MLP: L = 0.5 * 12.5 = 6.25, a2 = 1
     expectRow(t.layers[0], "block0.attn", 24.0, 12.5, 2.0);
     expectRow(t.layers[1], "block0.mlp", 0.0, 6.25, 1.0);
+    // The sound form: max(1, c) max(1, c v max(q, k)) = 2 * max(1, 2 * 4) = 16,
+    // L_attn = (1/3) 3 * 16 * 3 = 48, L = 0.5 + 0.5 * 48 = 24.5, then the MLP halves it.
+    const auto sound = transformerBound(in);
+    expectRow(sound.layers[0], "block0.attn", 48.0, 24.5, 2.0);
+    EXPECT_NEAR_REL(sound.singleHeadBound, 6.25);
     // The 1/d_head default (attnScale 0 and 1/16 alike) has factor 1: L_attn = 12.
     in.attnScale = 0;
     EXPECT_NEAR_REL(transformerBound(in).layers[0].blockLipschitz, 12.0);

@@ -18,6 +18,8 @@
 #include <QProcess>
 #include <QtTest/QtTest>
 
+#include <cmath>
+
 #include <filesystem>
 #include <fstream>
 
@@ -142,7 +144,10 @@ class TestCheckpoint : public QObject {
     auto saved = run::loadSavedModel(t.checkpoint(cfg.steps), "mem");
     const auto b = run::boundOf(*saved.model);
     QVERIFY(b.trace.has_value());
-    QCOMPARE(b.trace->bound, rows.rows.rbegin()->second["lipschitz_bound"].get<double>());
+    // The saved model's bound is a certificate (float64 SVD, bounds::sigmaMaxUpper); the
+    // trainer's comes from its float32 spectra: equal to float32 rounding.
+    const double trainer = rows.rows.rbegin()->second["lipschitz_bound"].get<double>();
+    QVERIFY2(std::abs(b.trace->bound - trainer) <= 1e-5 * trainer, qPrintable(QString::number(b.trace->bound - trainer)));
   }
 
   void mismatchedOrHostileCheckpointsAreRefused_data() {
@@ -251,7 +256,8 @@ class TestCheckpoint : public QObject {
 
     const auto bound = nlohmann::json::parse(runCli({"bound", a}, 0).toStdString());
     QCOMPARE(bound["step"].get<int>(), 40);
-    QCOMPARE(bound["lipschitz_bound"].get<double>(), ra.back()["lipschitz_bound"].get<double>());
+    const double trainerBound = ra.back()["lipschitz_bound"].get<double>();  // float32 spectra vs float64 SVD
+    QVERIFY(std::abs(bound["lipschitz_bound"].get<double>() - trainerBound) <= 1e-5 * trainerBound);
     QVERIFY(bound["trace"].size() >= 2);
     QVERIFY(runCli({"bound", tmp_.filePath(QStringLiteral("nope"))}, 2).contains("no such file"));
   }

@@ -30,6 +30,7 @@ StepMetrics fullStep() {
   m.norms = {{"layers.1", "hidden", 1.5, 3.0}, {"head", "head", 2.5, 1.25}};  // parameter order, not sorted
   m.lipschitzBound = 3.75;
   m.boundTrace = {3.75, {{"layers.1", 1.5, 1.5, 1.5}, {"head", 2.5, 3.75, 3.75}}};
+  m.boundTrace.singleHeadBound = 2.5;  // a transformer's App. D value: lipschitz_bound_app_d
   m.valLoss = 2.0;
   m.valAcc = 0.25;
   m.activations = models::ActivationStats{{"block0.attn", "block0.mlp"}, {4.0, 6.0}, {1.0, 0.5}};
@@ -55,7 +56,7 @@ class TestRunResults : public QObject {
   void stepKeepsTheKeysScriptsReadAndAddsMatrices() {
     const json j = toJson(fullStep());
     for (const char* k : {"step", "lr", "train_loss", "train_acc", "steps_per_s", "eta_s", "constraint_s_per_step",
-                          "step_s_per_step", "alpha", "rms_norms", "lipschitz_bound", "bound_trace", "val_loss", "val_acc",
+                          "step_s_per_step", "alpha", "rms_norms", "lipschitz_bound", "lipschitz_bound_app_d", "bound_trace", "val_loss", "val_acc",
                           "activations", "max_act_entry", "max_act_rms", "matrices"})
       QVERIFY2(j.contains(k), k);
     QCOMPARE(j["rms_norms"], (json{{"head", 2.5}, {"layers.1", 1.5}}));

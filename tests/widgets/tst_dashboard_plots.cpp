@@ -209,6 +209,22 @@ class TestDashboardPlots : public QObject {
     QCOMPARE(plot.toCsv(), QStringLiteral("step,run A lipschitz_bound\n10,2\n20,4\n30,8\n40,16\n"));
   }
 
+  // A transformer's App. D value (issue 13) is drawn beside the sound bound, dotted, labelled.
+  void singleHeadBoundBesideTheSoundOne() {
+    LipschitzBoundPlot plot;
+    plot.setRun(QStringLiteral("a"), QStringLiteral("run A"), Qt::darkCyan);
+    plot.appendBound(QStringLiteral("a"), 10, 40.0, 5.0);
+    plot.appendBound(QStringLiteral("a"), 20, 80.0, 6.0);
+    plot.appendBound(QStringLiteral("a"), 30, 90.0);  // none: nothing appended to it
+    plot.requestReplot();
+    QCOMPARE(values(graphNamed(plot, QStringLiteral("run A"))), (V{40, 80, 90}));
+    QCPGraph* appD = graphNamed(plot, QStringLiteral("run A · App. D, single-head argument"));
+    QVERIFY(appD);
+    QCOMPARE(values(appD), (V{5, 6}));
+    QCOMPARE(appD->pen().style(), Qt::DotLine);
+    QCOMPARE(appD->pen().color(), QColor(Qt::darkCyan));
+  }
+
   void activationLimitsFollowTheData() {
     ActivationPlot plot;
     const QStringList blocks = {QStringLiteral("b0"), QStringLiteral("b1")};

@@ -35,6 +35,8 @@ class CurvePlot : public widgets::PlotView {
 
   void setAxisLabels(const QString& x, const QString& y);
   void setLogXAvailable(bool on);
+  // Legend entries per row below the plot (default 4).
+  void setLegendColumns(int columns) { placeLegend(LegendPlace::Below, columns); }
   // Adds or replaces a curve; points are drawn in x order.
   void setCurve(const QString& name, std::vector<double> xs, std::vector<double> ys, const Style& style);
   void removeCurve(const QString& name);

@@ -1,6 +1,7 @@
 #include "app/pages/compare/compare_page.h"
 
 #include "app/app_options.h"
+#include "app/pages/common/page_export.h"
 #include "app/pages/common/page_frame.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "app/run_manager.h"
@@ -16,14 +17,11 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -462,25 +460,11 @@ void ComparePage::showMetric() {
 }
 
 bool ComparePage::exportTableCsv(const QString& path, QString* error) const {
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly) || f.write(widgets::toCsvText(model_->toCsvTable()).toUtf8()) < 0 || !f.commit()) {
-    if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
-    return false;
-  }
-  return true;
+  return writeCsvFile(path, model_->toCsvTable(), error);
 }
 
 bool ComparePage::savePlots(const QString& path, QString* error) {
-  const QFileInfo info(path);
-  const QString ext = info.suffix().toLower();
-  if (ext != QLatin1String("png") && ext != QLatin1String("pdf")) {
-    if (error) *error = tr("%1: the file name must end in .png or .pdf").arg(path);
-    return false;
-  }
-  const QString stem = info.absolutePath() + QLatin1Char('/') + info.completeBaseName();
-  const QString metricPath = stem + QStringLiteral("-metric.") + ext, frontierPath = stem + QStringLiteral("-frontier.") + ext;
-  if (ext == QLatin1String("png")) return metric_->savePng(metricPath, 0, 0, error) && scatter_->savePng(frontierPath, 0, 0, error);
-  return metric_->savePdf(metricPath, 0, 0, error) && scatter_->savePdf(frontierPath, 0, 0, error);
+  return savePlotPair(path, metric_, QStringLiteral("metric"), scatter_, QStringLiteral("frontier"), error);
 }
 
 void ComparePage::replotNow() {
@@ -495,16 +479,11 @@ void ComparePage::chooseFolder(bool scanChildren) {
 }
 
 void ComparePage::exportDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export the table as CSV"), QStringLiteral("runs.csv"), tr("CSV (*.csv)"));
-  QString error;
-  if (!path.isEmpty() && !exportTableCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+  exportCsvDialog(this, QStringLiteral("runs.csv"), [this](const QString& path, QString* error) { return exportTableCsv(path, error); });
 }
 
 void ComparePage::savePlotsDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save both plots"), QStringLiteral("compare.png"),
-                                                    tr("PNG image (*.png);;PDF document (*.pdf)"));
-  QString error;
-  if (!path.isEmpty() && !savePlots(path, &error)) QMessageBox::warning(this, tr("Saving failed"), error);
+  pages::savePlotsDialog(this, QStringLiteral("compare.png"), [this](const QString& path, QString* error) { return savePlots(path, error); });
 }
 
 }  // namespace lwb::app::pages

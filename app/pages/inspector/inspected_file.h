@@ -41,6 +41,7 @@ struct InspectedFile {
   std::optional<double> sigmaMax;  // constraint.sigma_max of the run
   bool sigmaMaxRms = true;         // constraint.norm is rms (the default)
   std::optional<double> lipschitzBound;
+  double singleHeadBound = 0;  // 000 App. D's value beside a transformer's sound bound; 0: none
   std::vector<bounds::TraceEntry> trace;
   QString boundNote;  // why there is no bound (baseline model, unreadable config, ...)
 

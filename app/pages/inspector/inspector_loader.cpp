@@ -51,6 +51,7 @@ void addBound(InspectedFile& out, const io::TensorFile& file, const std::string&
       return;
     }
     out.lipschitzBound = b.trace->bound;
+    out.singleHeadBound = b.trace->singleHeadBound;
     out.trace = b.trace->layers;
   } catch (const std::exception& e) {
     out.boundNote = QObject::tr("no bound: %1").arg(QString::fromUtf8(e.what()));

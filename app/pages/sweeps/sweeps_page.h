@@ -41,7 +41,7 @@ class SweepsPage : public QWidget, public Page {
 
   QString id() const override { return kId; }
   QString title() const override { return tr("S&weeps"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_5); }
+  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_6); }
   QWidget* widget() override { return this; }
   // --sweep SWEEP_DIR: shows that sweep's points and statuses.
   bool applyOptions(const AppOptions& options, QString* error) override;

@@ -1,0 +1,55 @@
+#include "app/pages/common/page_export.h"
+
+#include "widgets/csv_table.h"
+#include "widgets/plot_view.h"
+
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSaveFile>
+
+namespace lwb::app::pages {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("PageExport", text); }
+
+}  // namespace
+
+bool writeCsvFile(const QString& path, const widgets::CsvTable& table, QString* error) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(widgets::toCsvText(table).toUtf8()) < 0 || !f.commit()) {
+    if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  return true;
+}
+
+bool savePlotPair(const QString& path, widgets::PlotView* first, const QString& firstSuffix, widgets::PlotView* second,
+                  const QString& secondSuffix, QString* error) {
+  const QFileInfo info(path);
+  const QString ext = info.suffix().toLower();
+  if (ext != QLatin1String("png") && ext != QLatin1String("pdf")) {
+    if (error) *error = tr("%1: the file name must end in .png or .pdf").arg(path);
+    return false;
+  }
+  const QString stem = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + QLatin1Char('-');
+  const QString a = stem + firstSuffix + QLatin1Char('.') + ext, b = stem + secondSuffix + QLatin1Char('.') + ext;
+  if (ext == QLatin1String("png")) return first->savePng(a, 0, 0, error) && second->savePng(b, 0, 0, error);
+  return first->savePdf(a, 0, 0, error) && second->savePdf(b, 0, 0, error);
+}
+
+void exportCsvDialog(QWidget* parent, const QString& defaultName, const FileWriter& write) {
+  const QString path = QFileDialog::getSaveFileName(parent, tr("Export the table as CSV"), defaultName, tr("CSV (*.csv)"));
+  QString error;
+  if (!path.isEmpty() && !write(path, &error)) QMessageBox::warning(parent, tr("Export failed"), error);
+}
+
+void savePlotsDialog(QWidget* parent, const QString& defaultName, const FileWriter& save) {
+  const QString path = QFileDialog::getSaveFileName(parent, tr("Save both plots"), defaultName,
+                                                    tr("PNG image (*.png);;PDF document (*.pdf)"));
+  QString error;
+  if (!path.isEmpty() && !save(path, &error)) QMessageBox::warning(parent, tr("Saving failed"), error);
+}
+
+}  // namespace lwb::app::pages

@@ -1,0 +1,151 @@
+// Robustness page (offscreen) on an MNIST run that lipschitz-cli trains here: the worker's
+// results match `lipschitz-cli robustness` on the same run, both plots get one PGD (solid)
+// and one certified (dashed) curve per run, the table and CSV hold every (run, eps), PNG/PDF
+// export, attacked example images, bad eps lists and non-classifier runs are refused with a
+// message, and Cancel stops the worker.
+#include "app/pages/common/curve_plot.h"
+#include "app/pages/robustness/robustness_page.h"
+#include "support/scratch_home.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace lwb::app::pages;
+
+namespace {
+
+constexpr int kTimeoutMs = 300000;
+
+QByteArray runCli(const QStringList& args) {
+  QProcess p;
+  p.start(QStringLiteral(LWB_CLI_PATH), QStringList{QStringLiteral("--threads"), QStringLiteral("1")} + args);
+  if (!p.waitForFinished(kTimeoutMs) || p.exitCode() != 0)
+    qWarning("lipschitz-cli %s: %s", qPrintable(args.join(QLatin1Char(' '))), p.readAllStandardError().constData());
+  return p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
+}
+
+bool computeAndWait(RobustnessPage& page) {
+  QSignalSpy done(&page, &RobustnessPage::computed);
+  page.compute();
+  return QTest::qWaitFor([&] { return done.count() > 0 || (!page.isBusy() && !page.errorText().isEmpty()); }, kTimeoutMs) &&
+         done.count() == 1;
+}
+
+}  // namespace
+
+class TestPagesRobustness : public QObject {
+  Q_OBJECT
+
+  lwb::test::ScratchHome home_;
+  QTemporaryDir dir_;
+  QString run_;
+
+ private Q_SLOTS:
+  void initTestCase() {
+    run_ = dir_.filePath(QStringLiteral("mnist"));
+    QVERIFY(!runCli({QStringLiteral("train"), QStringLiteral("--config"), QStringLiteral(LWB_SOURCE_DIR "/resources/presets/mnist_adamw_wd.json"),
+                     QStringLiteral("--steps"), QStringLiteral("40"), QStringLiteral("--out"), run_, QStringLiteral("--json")})
+                 .isEmpty());
+  }
+
+  void computesWhatTheCliComputes() {
+    RobustnessPage page;
+    page.resize(1500, 900);
+    page.show();
+    page.findChild<QLineEdit*>(QStringLiteral("epsList"))->setText(QStringLiteral("0, 0.5, 1.5"));
+    page.findChild<QSpinBox*>(QStringLiteral("examplesSpin"))->setValue(200);
+    page.findChild<QSpinBox*>(QStringLiteral("attackStepsSpin"))->setValue(10);
+    page.addTargets({run_, run_});  // the same target twice is listed once
+    QCOMPARE(page.targets(), QStringList{run_});
+    QVERIFY2(computeAndWait(page), qPrintable(page.errorText()));
+    QCOMPARE(page.outcomes().size(), size_t{1});
+    const RobustnessOutcome& o = page.outcomes().front();
+    QCOMPARE(o.rows.size(), size_t{3});
+
+    // The CLI on the same run, same examples, steps and seed: the same numbers.
+    const QJsonObject cli = QJsonDocument::fromJson(runCli({QStringLiteral("robustness"), run_, QStringLiteral("--eps"), QStringLiteral("0,0.5,1.5"),
+                                                            QStringLiteral("--examples"), QStringLiteral("200"), QStringLiteral("--attack-steps"),
+                                                            QStringLiteral("10"), QStringLiteral("--json")}))
+                                .object();
+    QCOMPARE(o.cleanAcc, cli.value(QStringLiteral("clean_acc")).toDouble());
+    QVERIFY(std::abs(o.bound - cli.value(QStringLiteral("bound")).toDouble()) < 1e-9 * o.bound);
+    const QJsonArray points = cli.value(QStringLiteral("points")).toArray();
+    for (int i = 0; i < 3; ++i) {
+      QCOMPARE(o.rows[size_t(i)].pgdAcc, points[i].toObject().value(QStringLiteral("pgd_acc")).toDouble());
+      QCOMPARE(o.rows[size_t(i)].certifiedAcc, points[i].toObject().value(QStringLiteral("certified_acc")).toDouble());
+      QVERIFY(o.rows[size_t(i)].certifiedAcc <= o.rows[size_t(i)].pgdAcc && o.rows[size_t(i)].pgdAcc <= o.cleanAcc);
+    }
+
+    // Plots: PGD solid and certified dashed in the accuracy plot, p(correct) in the other.
+    QCOMPARE(page.accuracyPlot()->curveNames().size(), 2);
+    QVERIFY(page.accuracyPlot()->curveNames()[1].endsWith(QLatin1String("certified")));
+    QCOMPARE(page.accuracyPlot()->curveData(page.accuracyPlot()->curveNames()[0]).second.size(), size_t{3});
+    QCOMPARE(page.pCorrectPlot()->curveNames().size(), 1);
+    QCOMPARE(page.table()->rowCount(), 3);
+    // Attacked example images: one per eps, MNIST-sized.
+    QCOMPARE(o.images.size(), size_t{3});
+    QCOMPARE(o.images[0].image.size(), QSize(28, 28));
+    QCOMPARE(o.images[0].predicted >= 0, true);
+
+    QTemporaryDir out;
+    QString error;
+    QVERIFY2(page.exportTableCsv(out.filePath(QStringLiteral("r.csv")), &error), qPrintable(error));
+    QFile csv(out.filePath(QStringLiteral("r.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 4);
+    QVERIFY(lines[0].startsWith("run,eps,pgd_acc,certified_acc,mean_p_correct"));
+    QVERIFY(page.savePlots(out.filePath(QStringLiteral("p.png")), &error));
+    QVERIFY(QFile::exists(out.filePath(QStringLiteral("p-accuracy.png"))) && QFile::exists(out.filePath(QStringLiteral("p-pcorrect.png"))));
+    QVERIFY(page.savePlots(out.filePath(QStringLiteral("p.pdf")), &error));
+    QVERIFY(!page.savePlots(out.filePath(QStringLiteral("p.jpg")), &error));
+  }
+
+  void badInputGetsAMessage() {
+    RobustnessPage page;
+    page.show();
+    auto* eps = page.findChild<QLineEdit*>(QStringLiteral("epsList"));
+    RobustnessRequest req;
+    QString error;
+    eps->setText(QStringLiteral("0, 1, 0.5"));
+    QVERIFY(!page.request(&req, &error) && error.contains(QLatin1String("increase")));
+    eps->setText(QStringLiteral("0, x"));
+    QVERIFY(!page.request(&req, &error) && error.contains(QLatin1String("'x'")));
+    eps->setText(QString());
+    QVERIFY(!page.request(&req, &error));
+    page.compute();  // no targets
+    QVERIFY(!page.errorText().isEmpty());
+
+    eps->setText(QStringLiteral("0, 1"));
+    page.addTargets({dir_.filePath(QStringLiteral("missing"))});
+    QSignalSpy done(&page, &RobustnessPage::computed);
+    page.compute();
+    QVERIFY(QTest::qWaitFor([&] { return done.count() > 0; }, kTimeoutMs));
+    QVERIFY(page.outcomes().empty());
+    QVERIFY2(page.errorText().contains(QLatin1String("missing")), qPrintable(page.errorText()));
+  }
+
+  void cancelStopsTheWorker() {
+    RobustnessPage page;
+    page.show();
+    page.findChild<QLineEdit*>(QStringLiteral("epsList"))->setText(QStringLiteral("0, 0.5, 1, 2, 3"));
+    page.addTargets({run_, run_ + QStringLiteral("/")});
+    page.compute();
+    QVERIFY(page.isBusy());
+    page.cancel();
+    QVERIFY(QTest::qWaitFor([&] { return !page.isBusy(); }, kTimeoutMs));
+    QVERIFY(page.outcomes().empty());
+    QVERIFY(page.errorText().contains(QLatin1String("cancelled")));
+  }
+};
+
+QTEST_MAIN(TestPagesRobustness)
+#include "tst_pages_robustness.moc"
