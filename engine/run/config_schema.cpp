@@ -117,9 +117,14 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "model.kind") return kindIds(models::modelKinds());
   if (key == "optimizer.kind") return kindIds(optim::optimizerKinds());
   if (key == "optimizer.ns_coeffs" || key == "constraint.ns_coeffs") return keysOf(spectral::nsCoefficientSets());
-  if (key == "optimizer.schedule") return {"constant", "linear", "cosine"};
+  if (key == "optimizer.schedule") return {"constant", "linear", "cosine", "stable_decay"};
   if (key == "optimizer.muon_scale") return {"paper", "jordan"};
   if (key == "optimizer.embed_update") return {"column_normalize", "adamw"};
+  if (key == "optimizer.mode") return {"online", "offline"};
+  if (key == "model.norm") return {"none", "rms"};
+  if (key == "model.residual_count") return {"layers", "sublayers"};
+  if (key == "icl.order") return {"random", "x_first"};
+  if (key == "optimizer.lambda_init") return {"zero", "riemannian"};
   if (key == "device") return {"cpu", "cuda"};
   if (key == "constraint.method") return keysOf(spectral::constraintMethods());
   if (key == "constraint.impl") return keysOf(spectral::clipImpls());

@@ -263,7 +263,8 @@ class TestRunConfig : public QObject {
     const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     for (const char* id : {"shakespeare_softcap", "shakespeare_normalize", "shakespeare_adamw_wd",
                            "mnist_muon_softcap", "mnist_adamw_wd", "modular_addition_grokking",
-                           "chars_small_cpu"})
+                           "chars_small_cpu", "icl_adamw_cpu", "icl_muon_cpu", "icl_manifold_muon_cpu", "icl_adamw",
+                           "icl_muon", "icl_manifold_muon"})
       QVERIFY2(files.contains(QString::fromUtf8(id) + ".json"), id);
     for (const QString& name : files) {
       const std::string path = dir.filePath(name).toStdString();
