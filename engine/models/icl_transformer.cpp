@@ -58,10 +58,11 @@ IclTransformer::IclTransformer(const IclShape& s, at::Generator& gen, const at::
     gains_.push_back(g);
     return g;
   };
-  // App. 8.2: N(0, 1/s) with s = D + 2 active inputs per token.
-  embed_ = add("embed", Role::Embedding,
-               at::randn({d, s.inputDim}, gen, at::TensorOptions().dtype(at::kFloat)) /
-                   std::sqrt(static_cast<double>(s.activeInputs)), -1);
+  // App. 8.2: N(0, 1/s) with s = D + 2 active inputs per token, part of the Lipschitz
+  // modifications; without them N(0, 1) (see docs/DESIGN.md, issue 14: the reading that
+  // reproduces §5.1's "NaN on the first loss").
+  const double embedStd = s.lipschitz ? 1.0 / std::sqrt(static_cast<double>(s.activeInputs)) : 1.0;
+  embed_ = add("embed", Role::Embedding, at::randn({d, s.inputDim}, gen, at::TensorOptions().dtype(at::kFloat)) * embedStd, -1);
   for (int64_t l = 0; l < s.layers; ++l) {
     const std::string p = "layers." + std::to_string(l) + ".";
     const int b = static_cast<int>(l);
