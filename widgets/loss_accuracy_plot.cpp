@@ -140,8 +140,34 @@ void LossAccuracyPlot::pushSeries(const QString&, const QString& key, LiveSeries
   }
 }
 
+void LossAccuracyPlot::setReferenceLevels(const QVector<QPair<double, QString>>& levels) {
+  QCustomPlot* p = customPlot();
+  for (QCPItemStraightLine* line : std::as_const(levelLines_)) p->removeItem(line);
+  levelLines_.clear();
+  levels_ = levels;
+  for (const auto& [value, label] : levels) {
+    auto* line = new QCPItemStraightLine(p);
+    line->setPen(QPen(referenceColor(), 1, Qt::DashDotLine));
+    line->point1->setCoords(0, value);
+    line->point2->setCoords(1, value);
+    levelLines_ << line;
+  }
+  setReferenceTicks(p->yAxis, levels);
+  requestReplot();
+}
+
 void LossAccuracyPlot::fitView() {
   MultiRunPlot::fitView();
+  // Reference levels stay in view: a loss is read against them.
+  if (!levels_.isEmpty()) {
+    QCPRange y = customPlot()->yAxis->range();
+    const bool log = customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic;
+    for (const auto& level : std::as_const(levels_)) {
+      if (level.first > y.upper) y.upper = log ? level.first * 1.15 : level.first + 0.05 * y.size();
+      if (level.first < y.lower && (!log || level.first > 0)) y.lower = log ? level.first / 1.15 : level.first - 0.05 * y.size();
+    }
+    customPlot()->yAxis->setRange(y);
+  }
   customPlot()->yAxis2->setRange(0, 1.02);
 }
 

@@ -12,6 +12,7 @@ target_sources(workbench PRIVATE
   pages/cliplab/ns_steps_view.h pages/cliplab/ns_steps_view.cpp
   pages/cliplab/cap_sweep_view.h pages/cliplab/cap_sweep_view.cpp
   pages/cliplab/equilibrium_view.h pages/cliplab/equilibrium_view.cpp
+  pages/cliplab/stiefel_view.h pages/cliplab/stiefel_view.cpp
   pages/cliplab/cliplab_presets.h pages/cliplab/cliplab_presets.cpp
   pages/cliplab/cliplab_page.h pages/cliplab/cliplab_page.cpp
   pages/inspector/inspected_file.h
@@ -22,5 +23,6 @@ target_sources(workbench PRIVATE
   pages/compare/run_record.h pages/compare/run_record.cpp
   pages/compare/compare_table_model.h pages/compare/compare_table_model.cpp
   pages/compare/compare_page.h pages/compare/compare_page.cpp
+  pages/compare/lr_robustness_demo.h pages/compare/lr_robustness_demo.cpp
   pages/page_registry.h pages/page_registry.cpp
 )

@@ -78,6 +78,15 @@ std::vector<FormField> makeFields() {
       {"optimizer.beta2", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "β₂"), T::Number, ""},
       {"optimizer.ns_steps", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Muon NS steps"), T::Integer, ""},
       {"optimizer.schedule", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Schedule"), T::Choice, ""},
+      // Seed 002 (issue 14): the ICL task, model and Manifold Muon keys a form edits.
+      {"icl.pairs", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Pairs per sequence T"), T::Integer, ""},
+      {"icl.order", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Pair order"), T::Choice, LWB_TR_NOOP("RunForm", "random: half the sequences show y before x (the paper's data)")},
+      {"icl.noise", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Input noise"), T::Number, ""},
+      {"model.layers", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Layers"), T::Integer, ""},
+      {"model.norm", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Normalisation"), T::Choice, ""},
+      {"optimizer.mode", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Dual solver"), T::Choice, ""},
+      {"optimizer.dual_lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Dual step α"), T::Number, ""},
+      {"optimizer.adam_lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "AdamW group lr"), T::Number, LWB_TR_NOOP("RunForm", "embeddings, head and scalars")},
   };
   // The constraint section is the method registry's settings (lr and the update norm come
   // from the optimizer in training; the polishing tail and power iterations keep their

@@ -207,6 +207,20 @@ json knownPart(const json& input, const json& schema) {
 
 }  // namespace
 
+std::vector<data::ReferenceLevel> lossReferenceLevels(const RunConfig& c) {
+  if (c.task != "icl_least_squares") return {};
+  return data::iclReferenceLevels(c.icl.pairs, c.icl.dim, c.icl.order == "x_first");
+}
+
+std::vector<data::ReferenceLevel> storedLossReferenceLevels(const json& config) {
+  if (!config.is_object()) return {};
+  try {
+    return lossReferenceLevels(parseRunConfig(knownPart(config, toJson(RunConfig{}))));
+  } catch (const InputError&) {
+    return {};
+  }
+}
+
 std::optional<spectral::ConstraintSettings> storedTrainingConstraint(const json& config) {
   if (!config.is_object()) return std::nullopt;
   try {

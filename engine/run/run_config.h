@@ -3,6 +3,7 @@
 // Key names are a contract (ARCHITECTURE.md "Config keys that scripts rely on").
 #pragma once
 
+#include "data/icl_levels.h"
 #include "io/input_error.h"
 #include "spectral/constraint_methods.h"
 
@@ -120,6 +121,10 @@ spectral::ConstraintSettings trainingConstraint(const RunConfig& c);
 // another version): keys this version does not know are dropped before parsing; nullopt when
 // what remains is refused.
 std::optional<spectral::ConstraintSettings> storedTrainingConstraint(const nlohmann::json& config);
+// Loss levels a plot draws for this config's task (icl_least_squares: predict 0, copy only,
+// Bayes floor); empty for other tasks. The stored form drops unknown keys like the above.
+std::vector<data::ReferenceLevel> lossReferenceLevels(const RunConfig& c);
+std::vector<data::ReferenceLevel> storedLossReferenceLevels(const nlohmann::json& config);
 // Applies "a.b.c=value" (value parsed as JSON, else taken as a string) to a config JSON
 // before parsing; unknown keys are reported by parseRunConfig.
 void applyOverride(nlohmann::json& j, const std::string& assignment);

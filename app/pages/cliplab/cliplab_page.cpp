@@ -4,6 +4,7 @@
 #include "app/pages/cliplab/cliplab_presets.h"
 #include "app/pages/cliplab/constraint_view.h"
 #include "app/pages/cliplab/equilibrium_view.h"
+#include "app/pages/cliplab/stiefel_view.h"
 #include "app/pages/cliplab/matrix_source_panel.h"
 #include "app/pages/cliplab/ns_steps_view.h"
 #include "app/pages/common/latest_wins.h"
@@ -147,6 +148,8 @@ QWidget* ClipLabPage::createViews() {
   tabs_->addTab(ns_, tr("Newton–Schulz steps"));
   tabs_->addTab(sweep_, tr("Nested vs ABD"));
   tabs_->addTab(equilibrium_, tr("Equilibrium"));
+  stiefel_ = new StiefelView(this);
+  tabs_->addTab(stiefel_, tr("Stiefel retraction"));
   return tabs_;
 }
 
