@@ -42,7 +42,10 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption lang({QStringLiteral("lang")},
                                 QStringLiteral("UI language for this session: de or en (default: View > Language, else the system's)."),
                                 QStringLiteral("LANG"));
-  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, lang}) p.addOption(o);
+  const QCommandLineOption labPreset({QStringLiteral("lab-preset")},
+                                     QStringLiteral("Open the Clip Lab on this lecture preset (e.g. stiefel_retraction)."),
+                                     QStringLiteral("ID"));
+  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, lang, labPreset}) p.addOption(o);
 
   ParsedOptions out;
   if (!p.parse(args)) {
@@ -64,6 +67,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   }
   AppOptions& o = out.options;
   o.preset = p.value(preset);
+  o.labPreset = p.value(labPreset);
   o.overrides = p.values(set);
   o.start = p.isSet(start);
   o.openRunDirs = p.values(open);
@@ -73,7 +77,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   o.compareDirs = p.values(compare) + p.positionalArguments();
   o.language = p.value(lang);
   o.page = p.isSet(page) ? p.value(page) : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
-                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare") : QString();
+                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare")
+                                         : !o.labPreset.isEmpty()   ? QStringLiteral("cliplab") : QString();
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
   else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
   for (const QString& a : o.overrides)

@@ -27,6 +27,7 @@ struct AppOptions {
   QString page;           // --page (implied by --inspect / --compare)
   QString inspectFile;    // --inspect FILE
   QStringList compareDirs;  // --compare RUN_DIR... (later positional arguments count too)
+  QString labPreset;        // --lab-preset: a Clip Lab lecture preset (implies --page cliplab)
   QString language;         // --lang: "de" or "en" (empty: View → Language, else the system's)
 };
 

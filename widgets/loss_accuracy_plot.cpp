@@ -142,17 +142,24 @@ void LossAccuracyPlot::pushSeries(const QString&, const QString& key, LiveSeries
 
 void LossAccuracyPlot::setReferenceLevels(const QVector<QPair<double, QString>>& levels) {
   QCustomPlot* p = customPlot();
-  for (QCPItemStraightLine* line : std::as_const(levelLines_)) p->removeItem(line);
-  levelLines_.clear();
+  for (QCPAbstractItem* item : std::as_const(levelItems_)) p->removeItem(item);
+  levelItems_.clear();
   levels_ = levels;
+  // Labels sit on the line at the left edge, inside the plot: the right axis is accuracy's.
   for (const auto& [value, label] : levels) {
     auto* line = new QCPItemStraightLine(p);
     line->setPen(QPen(referenceColor(), 1, Qt::DashDotLine));
     line->point1->setCoords(0, value);
     line->point2->setCoords(1, value);
-    levelLines_ << line;
+    auto* text = new QCPItemText(p);
+    text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    text->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    text->position->setCoords(0.01, value);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    text->setColor(referenceColor());
+    text->setText(QStringLiteral("%1 = %2").arg(label).arg(value, 0, 'g', 3));
+    levelItems_ << line << text;
   }
-  setReferenceTicks(p->yAxis, levels);
   requestReplot();
 }
 

@@ -7,7 +7,7 @@
 
 #include "widgets/multi_run_plot.h"
 
-class QCPItemStraightLine;
+class QCPAbstractItem;
 class QSlider;
 class QLabel;
 
@@ -56,7 +56,7 @@ class LossAccuracyPlot : public MultiRunPlot {
   // The legend explains colours (one entry per run) and line styles (train / validation /
   // accuracy) separately: runs × metrics entries would not fit.
   QMap<QString, QCPGraph*> runProxies_;
-  QList<QCPItemStraightLine*> levelLines_;
+  QList<QCPAbstractItem*> levelItems_;
   QVector<QPair<double, QString>> levels_;
 };
 

@@ -45,6 +45,8 @@ class ClipLabPage : public QWidget, public Page {
   QString title() const override { return tr("Clip &Lab"); }
   QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_2); }
   QWidget* widget() override { return this; }
+  // --lab-preset ID: applies that lecture preset.
+  bool applyOptions(const AppOptions& options, QString* error) override;
 
   // Lecture presets (cliplab_presets.h), by id; false for an unknown id.
   bool applyPreset(const QString& id);

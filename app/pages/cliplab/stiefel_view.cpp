@@ -3,11 +3,9 @@
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/common/id_combo.h"
 #include "app/pages/common/latest_wins.h"
-#include "spectral/ns_coefficients.h"
 #include "widgets/palette.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -124,10 +122,8 @@ void StiefelView::show(const lab::StiefelRetraction& r) {
                      .arg(r.before.empty() ? 0.0 : r.before.front(), 0, 'g', 4);
   int colour = 0;
   for (const auto& o : r.after) {
-    const auto set = spectral::parseNsCoefficients(o.coefficients);
-    const QString title = set ? QCoreApplication::translate("Registry", spectral::nsCoefficientSet(*set).title.data())
-                              : QString::fromStdString(o.coefficients);
-    const QString name = tr("%1 × %2").arg(title).arg(o.steps);
+    // The registry key, not the long title: the legend has four of them side by side.
+    const QString name = tr("%1 × %2").arg(QString::fromStdString(o.coefficients)).arg(o.steps);
     const QColor c = widgets::runColor(colour++);
     sigma_->setCurve(name, ranks(o.singularValues.size()), o.singularValues, {c, Qt::SolidLine, 1.8, false});
     std::vector<double> dev;
