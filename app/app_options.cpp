@@ -47,7 +47,11 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                 QStringLiteral("LANG"));
   const QCommandLineOption sweepOpt({QStringLiteral("sweep")}, QStringLiteral("Show a sweep folder's points in the Sweeps page."),
                                     QStringLiteral("SWEEP_DIR"));
-  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, robustness, lang, sweepOpt})
+  const QCommandLineOption labPreset({QStringLiteral("lab-preset")},
+                                     QStringLiteral("Open the Clip Lab on this lecture preset (e.g. stiefel_retraction)."),
+                                     QStringLiteral("ID"));
+  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, robustness, lang, sweepOpt,
+                        labPreset})
     p.addOption(o);
 
   ParsedOptions out;
@@ -70,6 +74,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   }
   AppOptions& o = out.options;
   o.preset = p.value(preset);
+  o.labPreset = p.value(labPreset);
   o.overrides = p.values(set);
   o.start = p.isSet(start);
   o.openRunDirs = p.values(open);
@@ -83,7 +88,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   o.page = p.isSet(page) ? p.value(page) : !o.sweepDir.isEmpty() ? QStringLiteral("sweeps")
                                          : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
                                          : !o.compareDirs.isEmpty() ? QStringLiteral("compare")
-                                         : !o.robustnessTargets.isEmpty() ? QStringLiteral("robustness") : QString();
+                                         : !o.robustnessTargets.isEmpty() ? QStringLiteral("robustness")
+                                         : !o.labPreset.isEmpty()   ? QStringLiteral("cliplab") : QString();
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
   else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
   for (const QString& a : o.overrides)

@@ -30,6 +30,7 @@ struct AppOptions {
   QString inspectFile;    // --inspect FILE
   QStringList compareDirs;  // --compare RUN_DIR... (later positional arguments count too)
   QStringList robustnessTargets;  // --robustness RUN_DIR|CHECKPOINT (repeatable): computed at once
+  QString labPreset;        // --lab-preset: a Clip Lab lecture preset (implies --page cliplab)
   QString language;         // --lang: "de" or "en" (empty: View → Language, else the system's)
   QString sweepDir;         // --sweep SWEEP_DIR: a sweep folder shown in the Sweeps page
 };

@@ -9,6 +9,8 @@
 #include "widgets/spectrum_plot.h"
 #include "widgets/weight_norm_plot.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -31,6 +33,22 @@ std::vector<double> scaled(const std::vector<float>& values, double scale) {
 
 double spectraScale(const RunHistory& h, const std::string& layer) {
   return h.constraint().norm == spectral::ThresholdNorm::Spectral ? 1.0 : h.rmsScale(layer);
+}
+
+// Seed 002's per-step series: Manifold Muon's σ band and tangency per matrix, and the
+// per-module activation RMS on evaluation steps.
+void appendSeed002(widgets::WeightNormPlot* stiefel, widgets::WeightNormPlot* tangency, widgets::WeightNormPlot* actRms,
+                   const QString& id, const run::StepMetrics& s) {
+  const double x = static_cast<double>(s.step);
+  for (const auto& m : s.stiefel) {
+    const QString name = QString::fromStdString(m.name);
+    stiefel->appendPoint(id, name + QStringLiteral(" σmax"), x, m.sigmaMax);
+    stiefel->appendPoint(id, name + QStringLiteral(" σmin"), x, m.sigmaMin);
+    tangency->appendPoint(id, name, x, m.tangency);
+  }
+  if (s.activations)
+    for (size_t i = 0; i < s.activations->names.size() && i < s.activations->meanTokenRms.size(); ++i)
+      actRms->appendPoint(id, QString::fromStdString(s.activations->names[i]), x, s.activations->meanTokenRms[i]);
 }
 
 void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms, widgets::LipschitzBoundPlot* bound,
@@ -79,6 +97,17 @@ void Dashboard::createPlots(QWidget* plotParent) {
   bound_ = new widgets::LipschitzBoundPlot(plotParent);
   activations_ = new widgets::ActivationPlot(plotParent);
   scalarMap_ = new widgets::ScalarMapPlot(plotParent);
+  stiefel_ = new widgets::WeightNormPlot(plotParent);
+  stiefel_->setValueLabel(tr("σ of constrained matrices"));
+  // The band is the tolerance beyond which a Manifold Muon run stops as diverged.
+  stiefel_->setTargetNames(tr("diverged beyond"), tr("1 + 10⁻³"), tr("1 − 10⁻³"));
+  stiefel_->setTarget(1.0 + 1e-3, 1.0 - 1e-3);
+  tangency_ = new widgets::WeightNormPlot(plotParent);
+  tangency_->setValueLabel(tr("tangency violation rms(WᵀM + MᵀW)"));
+  tangency_->setLogY(true);
+  actRms_ = new widgets::WeightNormPlot(plotParent);
+  actRms_->setValueLabel(tr("mean token RMS of the module output"));
+  actRms_->setLogY(true);
   // `what` is the Help → Tour's one-line answer to "what am I looking at".
   panels_ = {{QStringLiteral("loss"), tr("Loss and accuracy"), loss_,
               tr("Training and validation loss (and accuracy) of every run over steps: is it learning?")},
@@ -94,7 +123,15 @@ void Dashboard::createPlots(QWidget* plotParent) {
                  "fp4: bounded weights keep them small.")},
              {QStringLiteral("scalar_map"), tr("Constraint map f(σ)"), scalarMap_,
               tr("What the constraint does to a singular value σ (the soft cap's f at the current α*), with "
-                 "the chosen layer's σ marked on it.")}};
+                 "the chosen layer's σ marked on it.")},
+             {QStringLiteral("stiefel"), tr("Stiefel band"), stiefel_,
+              tr("Manifold Muon: the smallest and largest singular value of every constrained matrix after each "
+                 "logged step — a flat line at 1 while the matrices stay on the manifold.")},
+             {QStringLiteral("tangency"), tr("Tangency violation"), tangency_,
+              tr("Manifold Muon: how far each matrix's update direction is from the tangent space, rms(WᵀM + MᵀW).")},
+             {QStringLiteral("activation_rms"), tr("Activation RMS"), actRms_,
+              tr("Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps "
+                 "(seed 002 Fig. 3).")}};
   for (const Panel& p : panels_) p.plot->setObjectName(p.id + QStringLiteral("_plot"));
 
   // Plots over steps share their x range when the user zooms one of them.
@@ -102,16 +139,21 @@ void Dashboard::createPlots(QWidget* plotParent) {
   linker_->add(loss_);
   linker_->add(norms_);
   linker_->add(bound_);
+  linker_->add(stiefel_);
+  linker_->add(tangency_);
+  linker_->add(actRms_);
+}
+
+QList<widgets::MultiRunPlot*> Dashboard::runPlots() const {
+  return {loss_, norms_, spectrum_, bound_, activations_, stiefel_, tangency_, actRms_};
 }
 
 void Dashboard::addRun(RunSession* s) {
-  for (widgets::MultiRunPlot* p : std::initializer_list<widgets::MultiRunPlot*>{loss_, norms_, spectrum_, bound_, activations_})
-    p->setRun(s->id(), s->label(), s->color());
+  for (widgets::MultiRunPlot* p : runPlots()) p->setRun(s->id(), s->label(), s->color());
 }
 
 void Dashboard::removeRun(RunSession* s) {
-  for (widgets::MultiRunPlot* p : std::initializer_list<widgets::MultiRunPlot*>{loss_, norms_, spectrum_, bound_, activations_})
-    p->removeRun(s->id());
+  for (widgets::MultiRunPlot* p : runPlots()) p->removeRun(s->id());
   if (current_ == s) setCurrentRun(nullptr);
   requestReplots();
 }
@@ -121,7 +163,16 @@ void Dashboard::setCurrentRun(RunSession* s) {
   shownAlpha_ = -1;
   updateTargets();
   updateScalarMap();
+  updateLevels();
   requestReplots();
+}
+
+void Dashboard::updateLevels() {
+  QVector<QPair<double, QString>> levels;
+  if (current_)
+    for (const auto& l : current_->history().referenceLevels())
+      levels.append({l.value, QCoreApplication::translate("Registry", l.label.c_str())});
+  loss_->setReferenceLevels(levels);
 }
 
 void Dashboard::apply(const QList<SessionDelta>& batch) {
@@ -137,8 +188,9 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
     for (const Panel& p : panels_) touched_.insert(p.plot);
   } else {
     appendSteps(loss_, norms_, bound_, s->id(), d.steps);
+    for (const run::StepMetrics& m : d.steps) appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
     for (const run::SpectraRecord& sample : d.spectra) addSpectra(s, sample);
-    if (!d.steps.empty()) touched_ += {loss_, norms_, bound_};
+    if (!d.steps.empty()) touched_ += {loss_, norms_, bound_, stiefel_, tangency_, actRms_};
     if (!d.spectra.empty()) touched_.insert(spectrum_);
   }
   for (auto it = d.steps.rbegin(); it != d.steps.rend(); ++it)
@@ -156,6 +208,10 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
     touched_.insert(activations_);
   }
   if (s != current_) return;
+  if (d.levels || d.reset) {
+    updateLevels();
+    touched_.insert(loss_);
+  }
   if (d.constraint || d.reset) {
     updateTargets();
     touched_ += {norms_, spectrum_};
@@ -181,11 +237,12 @@ void Dashboard::addSpectra(RunSession* s, const run::SpectraRecord& sample) {
 }
 
 void Dashboard::reloadRun(RunSession* s) {
-  for (widgets::MultiRunPlot* p : std::initializer_list<widgets::MultiRunPlot*>{loss_, norms_, spectrum_, bound_, activations_}) {
+  for (widgets::MultiRunPlot* p : runPlots()) {
     p->removeRun(s->id());
     p->setRun(s->id(), s->label(), s->color());
   }
   appendSteps(loss_, norms_, bound_, s->id(), s->history().steps());
+  for (const run::StepMetrics& m : s->history().steps()) appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
   for (const auto& [step, sample] : s->history().spectra()) addSpectra(s, sample);
 }
 

@@ -23,6 +23,7 @@ namespace lwb::widgets {
 class ActivationPlot;
 class LipschitzBoundPlot;
 class LossAccuracyPlot;
+class MultiRunPlot;
 class PlotLinker;
 class PlotView;
 class ScalarMapPlot;
@@ -61,6 +62,11 @@ class Dashboard : public QObject {
   widgets::LipschitzBoundPlot* boundPlot() const { return bound_; }
   widgets::ActivationPlot* activationPlot() const { return activations_; }
   widgets::ScalarMapPlot* scalarMapPlot() const { return scalarMap_; }
+  // Seed 002 panels (issue 14): Manifold Muon's σ band and tangency per matrix, per-module
+  // activation RMS over steps (they stay empty for runs that do not report them).
+  widgets::WeightNormPlot* stiefelPlot() const { return stiefel_; }
+  widgets::WeightNormPlot* tangencyPlot() const { return tangency_; }
+  widgets::WeightNormPlot* activationRmsPlot() const { return actRms_; }
 
  Q_SIGNALS:
   // After each batch has been handed to the plots (one per throttle tick).
@@ -78,6 +84,9 @@ class Dashboard : public QObject {
   void reloadRun(RunSession* s);  // re-feeds a run from its history (reset, re-add)
   void updateTargets();
   void updateScalarMap();
+  void updateLevels();  // the current run's loss reference levels on the loss plot
+  // Every multi-run plot, for adding, removing and re-feeding a run.
+  QList<widgets::MultiRunPlot*> runPlots() const;
   void requestReplots();  // every plot
   void requestTouchedReplots();  // only the plots this batch changed
 
@@ -88,6 +97,9 @@ class Dashboard : public QObject {
   widgets::LipschitzBoundPlot* bound_ = nullptr;
   widgets::ActivationPlot* activations_ = nullptr;
   widgets::ScalarMapPlot* scalarMap_ = nullptr;
+  widgets::WeightNormPlot* stiefel_ = nullptr;
+  widgets::WeightNormPlot* tangency_ = nullptr;
+  widgets::WeightNormPlot* actRms_ = nullptr;
   widgets::PlotLinker* linker_ = nullptr;
   QSet<widgets::PlotView*> touched_;
   QPointer<RunSession> current_;

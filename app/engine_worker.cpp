@@ -58,6 +58,7 @@ void EngineWorker::run() {
     const run::RunConfig cfg = run::parseRunConfig(json);
     mailbox_->postTotalSteps(cfg.steps);
     mailbox_->postConstraint(run::trainingConstraint(cfg));
+    mailbox_->postLevels(run::lossReferenceLevels(cfg));
 
     // The Trainer validates data and model first, so a bad data path leaves no directory.
     run::Trainer trainer(cfg);

@@ -33,6 +33,10 @@ void Mailbox::postConstraint(ConstraintInfo c) {
   post([&](RunDelta& d) { d.constraint = std::move(c); });
 }
 
+void Mailbox::postLevels(std::vector<data::ReferenceLevel> levels) {
+  post([&](RunDelta& d) { d.levels = std::move(levels); });
+}
+
 void Mailbox::postState(RunState s) {
   post([&](RunDelta& d) { d.state = s; });
 }

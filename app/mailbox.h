@@ -26,6 +26,7 @@ class Mailbox : public QObject {
   void postSpectra(run::SpectraRecord s);
   void postTotalSteps(int64_t steps);
   void postConstraint(ConstraintInfo c);
+  void postLevels(std::vector<data::ReferenceLevel> levels);
   void postState(RunState s);
   void postEnd(run::RunSummary e);
   // Everything posted before is obsolete (a followed run's metrics were rewritten).

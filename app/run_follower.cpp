@@ -4,6 +4,7 @@
 #include "app/run_json.h"
 #include "io/input_error.h"
 #include "run/results_json.h"
+#include "run/run_config.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -69,6 +70,7 @@ void RunFollower::readConfig() {
     configRead_ = true;
     if (const auto steps = totalStepsFromJson(*config)) mailbox_->postTotalSteps(*steps);
     mailbox_->postConstraint(constraintInfoFromJson(*config));
+    mailbox_->postLevels(run::storedLossReferenceLevels(*config));
   } catch (const InputError&) {
   }
 }

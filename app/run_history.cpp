@@ -11,12 +11,15 @@ void RunHistory::apply(const RunDelta& delta) {
     const auto total = totalSteps_;
     const auto constraint = constraint_;
     const bool has = hasConstraint_;
+    const auto levels = levels_;
     clear();
+    levels_ = levels;
     totalSteps_ = total;
     constraint_ = constraint;
     hasConstraint_ = has;
   }
   if (delta.totalSteps) totalSteps_ = delta.totalSteps;
+  if (delta.levels) levels_ = *delta.levels;
   if (delta.constraint) {
     constraint_ = *delta.constraint;
     hasConstraint_ = true;

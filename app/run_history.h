@@ -34,6 +34,8 @@ class RunHistory {
   std::optional<int64_t> totalSteps() const { return totalSteps_; }
   const ConstraintInfo& constraint() const { return constraint_; }
   bool hasConstraint() const { return hasConstraint_; }
+  // The task's loss reference levels (icl_least_squares), empty for other tasks.
+  const std::vector<data::ReferenceLevel>& referenceLevels() const { return levels_; }
 
   // √(d_in/d_out) of a layer (RMS→RMS norm / σ₁), learnt from a step that has both; 1 when
   // unknown. Spectra times this are in the units of an rms-norm σmax.
@@ -49,6 +51,7 @@ class RunHistory {
   std::optional<int64_t> totalSteps_;
   ConstraintInfo constraint_;
   bool hasConstraint_ = false;
+  std::vector<data::ReferenceLevel> levels_;
 };
 
 }  // namespace lwb::app

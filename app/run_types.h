@@ -4,6 +4,7 @@
 // draws, and the batch a mailbox hands over.
 #pragma once
 
+#include "data/icl_levels.h"
 #include "run/run_results.h"
 #include "spectral/constraint_methods.h"
 
@@ -33,11 +34,12 @@ struct RunDelta {
   std::vector<run::SpectraRecord> spectra;
   std::optional<int64_t> totalSteps;        // known once the config is read
   std::optional<ConstraintInfo> constraint; // ditto
+  std::optional<std::vector<data::ReferenceLevel>> levels;  // ditto: the task's loss levels
   std::optional<RunState> state;            // latest state change (Running, Paused, ...)
   std::optional<run::RunSummary> end;
   bool reset = false;  // a followed run's metrics were rewritten (resumed run): start over
   bool empty() const {
-    return steps.empty() && spectra.empty() && !totalSteps && !constraint && !state && !end && !reset;
+    return steps.empty() && spectra.empty() && !totalSteps && !constraint && !levels && !state && !end && !reset;
   }
 };
 

@@ -94,6 +94,8 @@ void TrainPage::connectRuns(const PageServices& services) {
     if (s == runs_->currentRun()) updateActions();
   });
   connect(runs_, &RunManager::deltasReady, this, &TrainPage::updateActions);
+  connect(dashboard_, &Dashboard::refreshed, this, &TrainPage::raiseSeed002Panels);
+  connect(runs_, &RunManager::currentRunChanged, this, &TrainPage::raiseSeed002Panels);
   DeviceQuery* devices = services.devices;
   connect(devices, &DeviceQuery::ready, this, [this, devices] { runPanel_->setDevices(devices->devices()); });
 }
@@ -108,6 +110,26 @@ void TrainPage::startRun(const nlohmann::json& config, const QString& label) {
   // F5 works from every page: the new run (now current, so selected in the run list) is
   // watched here.
   if (showPage_) showPage_(id());
+}
+
+void TrainPage::raiseSeed002Panels() {
+  // Once per current run: a Manifold Muon run shows its Stiefel band, an ICL run (activation
+  // RMS per module) its activation RMS panel.
+  const RunSession* s = runs_->currentRun();
+  if (!s || s->id() == seed002RaisedFor_) return;
+  const run::StepMetrics* latest = s->history().latest();
+  if (!latest) return;
+  seed002RaisedFor_ = s->id();
+  const auto open = [this](const char* id) {
+    QDockWidget* d = dock(QString::fromLatin1(id));
+    d->show();
+    d->raise();
+  };
+  if (!latest->stiefel.empty()) {
+    dock(QStringLiteral("tangency"))->show();
+    open("stiefel");
+  }
+  if (!s->history().referenceLevels().empty()) open("activation_rms");
 }
 
 void TrainPage::updateActions() {
@@ -225,7 +247,17 @@ void TrainPage::resetLayout() {
   splitDockWidget(norms, bound, Qt::Vertical);
   splitDockWidget(spectrum, acts, Qt::Vertical);
   splitDockWidget(acts, map, Qt::Vertical);
-  for (QDockWidget* d : docks_) d->show();
+  // Seed 002's panels share tabs with the bound and the activation panels and stay closed
+  // until a run that reports them becomes current (raiseSeed002Panels opens them).
+  const QList<QDockWidget*> seed002{dock(QStringLiteral("stiefel")), dock(QStringLiteral("tangency")),
+                                    dock(QStringLiteral("activation_rms"))};
+  tabifyDockWidget(bound, seed002[0]);
+  tabifyDockWidget(bound, seed002[1]);
+  tabifyDockWidget(acts, seed002[2]);
+  for (QDockWidget* d : docks_) d->setVisible(!seed002.contains(d));
+  bound->raise();
+  acts->raise();
+  seed002RaisedFor_.clear();
   if (isVisible()) applyDefaultSizes();
 }
 

@@ -81,6 +81,7 @@ class TrainPage : public QMainWindow, public Page {
   void connectRuns(const PageServices& services);
   void startRun(const nlohmann::json& config, const QString& label);
   void updateActions();
+  void raiseSeed002Panels();
   // Dock sizes only take once the page has its real size.
   void applyDefaultSizes();
   // After the first show: the default sizes, or the restored layout if it is usable.
@@ -102,6 +103,7 @@ class TrainPage : public QMainWindow, public Page {
   QByteArray shownLayout_;  // saveState() when the page was last hidden after being shown
   bool restored_ = false;
   bool shown_ = false;
+  QString seed002RaisedFor_;  // the run whose seed 002 panels were last brought to the front
 };
 
 }  // namespace lwb::app

@@ -140,8 +140,41 @@ void LossAccuracyPlot::pushSeries(const QString&, const QString& key, LiveSeries
   }
 }
 
+void LossAccuracyPlot::setReferenceLevels(const QVector<QPair<double, QString>>& levels) {
+  QCustomPlot* p = customPlot();
+  for (QCPAbstractItem* item : std::as_const(levelItems_)) p->removeItem(item);
+  levelItems_.clear();
+  levels_ = levels;
+  // Labels sit on the line at the left edge, inside the plot: the right axis is accuracy's.
+  for (const auto& [value, label] : levels) {
+    auto* line = new QCPItemStraightLine(p);
+    line->setPen(QPen(referenceColor(), 1, Qt::DashDotLine));
+    line->point1->setCoords(0, value);
+    line->point2->setCoords(1, value);
+    auto* text = new QCPItemText(p);
+    text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    text->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    text->position->setCoords(0.01, value);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    text->setColor(referenceColor());
+    text->setText(QStringLiteral("%1 = %2").arg(label).arg(value, 0, 'g', 3));
+    levelItems_ << line << text;
+  }
+  requestReplot();
+}
+
 void LossAccuracyPlot::fitView() {
   MultiRunPlot::fitView();
+  // Reference levels stay in view: a loss is read against them.
+  if (!levels_.isEmpty()) {
+    QCPRange y = customPlot()->yAxis->range();
+    const bool log = customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic;
+    for (const auto& level : std::as_const(levels_)) {
+      if (level.first > y.upper) y.upper = log ? level.first * 1.15 : level.first + 0.05 * y.size();
+      if (level.first < y.lower && (!log || level.first > 0)) y.lower = log ? level.first / 1.15 : level.first - 0.05 * y.size();
+    }
+    customPlot()->yAxis->setRange(y);
+  }
   customPlot()->yAxis2->setRange(0, 1.02);
 }
 

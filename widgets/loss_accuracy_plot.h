@@ -7,6 +7,7 @@
 
 #include "widgets/multi_run_plot.h"
 
+class QCPAbstractItem;
 class QSlider;
 class QLabel;
 
@@ -30,6 +31,10 @@ class LossAccuracyPlot : public MultiRunPlot {
   void setSmoothing(double weight);
   double smoothing() const { return smoothing_; }
 
+  // Horizontal reference lines on the loss axis, labelled on the axis (seed 002's ICL levels:
+  // predict 0, copy only, Bayes floor); empty removes them.
+  void setReferenceLevels(const QVector<QPair<double, QString>>& levels);
+
   static QString metricKey(Metric metric);  // "train_loss", "val_loss", "train_acc", "val_acc"
 
  Q_SIGNALS:
@@ -51,6 +56,8 @@ class LossAccuracyPlot : public MultiRunPlot {
   // The legend explains colours (one entry per run) and line styles (train / validation /
   // accuracy) separately: runs × metrics entries would not fit.
   QMap<QString, QCPGraph*> runProxies_;
+  QList<QCPAbstractItem*> levelItems_;
+  QVector<QPair<double, QString>> levels_;
 };
 
 }  // namespace lwb::widgets

@@ -31,6 +31,17 @@ WeightNormPlot::WeightNormPlot(QWidget* parent) : MultiRunPlot(parent) {
   minLine_->setPen(QPen(referenceColor(), 1, Qt::DotLine));
   targetProxy_ = addLegendProxy(tr("σmax target"), targetLine_->pen());
   targetProxy_->removeFromLegend();
+  maxTick_ = tr("σmax");
+  minTick_ = tr("σmin");
+  updateTargetItems();
+}
+
+void WeightNormPlot::setValueLabel(const QString& yLabel) { customPlot()->yAxis->setLabel(yLabel); }
+
+void WeightNormPlot::setTargetNames(const QString& legend, const QString& maxTick, const QString& minTick) {
+  targetProxy_->setName(legend);
+  maxTick_ = maxTick;
+  minTick_ = minTick;
   updateTargetItems();
 }
 
@@ -110,8 +121,8 @@ void WeightNormPlot::updateTargetItems() {
   band_->topLeft->setCoords(0, targetMax_);
   band_->bottomRight->setCoords(1, targetMin_);
   QVector<QPair<double, QString>> ticks;
-  if (haveMax) ticks.append({targetMax_, tr("σmax")});
-  if (haveBand) ticks.append({targetMin_, tr("σmin")});
+  if (haveMax) ticks.append({targetMax_, maxTick_});
+  if (haveBand) ticks.append({targetMin_, minTick_});
   setReferenceTicks(customPlot()->yAxis, ticks);
 }
 

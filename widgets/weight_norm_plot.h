@@ -31,6 +31,11 @@ class WeightNormPlot : public MultiRunPlot {
   void setTarget(double sigmaMax, double sigmaMin = std::numeric_limits<double>::quiet_NaN());
   double targetMax() const { return targetMax_; }
 
+  // The same plot for other per-matrix series over steps (seed 002's Stiefel band, tangency
+  // and activation RMS panels): the y-axis title and the names of the target lines.
+  void setValueLabel(const QString& yLabel);
+  void setTargetNames(const QString& legend, const QString& maxTick, const QString& minTick);
+
   // Layers seen so far, in first-seen order.
   QStringList layers() const { return layers_; }
 
@@ -51,6 +56,7 @@ class WeightNormPlot : public MultiRunPlot {
   QCPItemStraightLine* minLine_ = nullptr;
   QCPItemRect* band_ = nullptr;
   QCPGraph* targetProxy_ = nullptr;  // legend entry for the (item) target line
+  QString maxTick_, minTick_;
 };
 
 }  // namespace lwb::widgets

@@ -14,6 +14,7 @@ target_sources(workbench PRIVATE
   pages/cliplab/ns_steps_view.h pages/cliplab/ns_steps_view.cpp
   pages/cliplab/cap_sweep_view.h pages/cliplab/cap_sweep_view.cpp
   pages/cliplab/equilibrium_view.h pages/cliplab/equilibrium_view.cpp
+  pages/cliplab/stiefel_view.h pages/cliplab/stiefel_view.cpp
   pages/cliplab/cliplab_presets.h pages/cliplab/cliplab_presets.cpp
   pages/cliplab/cliplab_page.h pages/cliplab/cliplab_page.cpp
   pages/inspector/inspected_file.h
@@ -26,6 +27,7 @@ target_sources(workbench PRIVATE
   pages/compare/compare_page.h pages/compare/compare_page.cpp
   pages/robustness/robustness_job.h pages/robustness/robustness_job.cpp
   pages/robustness/robustness_page.h pages/robustness/robustness_page.cpp
+  pages/compare/lr_robustness_demo.h pages/compare/lr_robustness_demo.cpp
   pages/page_registry.h pages/page_registry.cpp
 )
 # Sweeps page (issue 18): runs lipschitz-cli sweep as a child process; the build tree's CLI

@@ -65,9 +65,9 @@ spectral::ConstraintParams paramsFromArgs(const SpectralArgs& a) {
   p.impl = spectral::ClipImpl::AbdBlock;  // the CLI's documented default
   if (!a.coeffs.empty()) {
     j["ns_coeffs"] = a.coeffs;
-    // A set of several tuples (you6) runs each once by default.
+    // A set of several tuples (you6, polar_express) runs its registry default by default.
     if (const auto c = spectral::parseNsCoefficients(a.coeffs); c && spectral::nsCoefficientSet(*c).tuples.size() > 1)
-      j["ns_steps"] = spectral::nsCoefficientSet(*c).tuples.size();
+      j["ns_steps"] = spectral::nsCoefficientSet(*c).defaultSteps;
   }
   if (a.steps) j["ns_steps"] = *a.steps;
   if (a.polishSteps) j["ns_polish_steps"] = *a.polishSteps;

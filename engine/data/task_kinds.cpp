@@ -10,6 +10,10 @@ std::span<const KindInfo> taskKinds() {
       {"chars", LWB_TR_NOOP("Registry", "characters of a text"), {"data_path"}, LWB_TR_NOOP("Registry", "any text file, next-character prediction")},
       {"modular_addition", LWB_TR_NOOP("Registry", "modular addition"), {"modulus", "train_fraction"}, LWB_TR_NOOP("Registry", "(a + b) mod p, generated")},
       {"modular_multiplication", LWB_TR_NOOP("Registry", "modular multiplication"), {"modulus", "train_fraction"}, LWB_TR_NOOP("Registry", "(a · b) mod p, generated")},
+      {"icl_least_squares",
+       LWB_TR_NOOP("Registry", "in-context least squares"),
+       {"icl.pairs", "icl.dim", "icl.order", "icl.noise", "icl.max_cond", "icl.bias_feature"},
+       LWB_TR_NOOP("Registry", "seed 002: predict y = x W in context, a fresh W per sequence; generated")},
   };
   return kinds;
 }

@@ -10,3 +10,4 @@
 #include "lab/lab_types.h"
 #include "lab/matrix_source.h"
 #include "lab/ns_trace.h"
+#include "lab/stiefel_retraction.h"

@@ -36,11 +36,13 @@ NsTrace newtonSchulzTrace(const LabMatrix& matrix, const NsTraceRequest& r, cons
   const at::Tensor& w = matrix.impl().w;
   at::Tensor x = w.size(0) > w.size(1) ? w.t() : w;  // the Gram side is the small one, as in msign
   out.frobenius = x.norm().item<double>();
-  // Same normalisation as spectral::msign: divide in float64, then round to the dtype.
-  x = (x / (out.frobenius + 1e-30)).to(dtype).contiguous();
+  // Same normalisation as spectral::msign (with the set's safety margin): divide in float64,
+  // then round to the dtype.
+  const double scale = out.frobenius * spectral::nsCoefficientSet(config.coefficients).normSafety + 1e-30;
+  x = (x / scale).to(dtype).contiguous();
 
   std::vector<double> x0;
-  for (double s : matrix.singularValues()) x0.push_back(s / (out.frobenius + 1e-30));
+  for (double s : matrix.singularValues()) x0.push_back(s / scale);
   out.matrix.push_back(spectral::singularValuesViaGram(x));
   out.scalar.push_back(x0);
   for (size_t k = 0; k < out.schedule.size(); ++k) {

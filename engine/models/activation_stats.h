@@ -12,6 +12,9 @@ struct ActivationStats {
   std::vector<std::string> names;     // "block0.attn", "block0.mlp", ...
   std::vector<double> maxAbsEntry;    // max |entry|
   std::vector<double> maxTokenRms;    // max over tokens of the per-token RMS
+  // Mean over tokens of the per-token RMS (seed 002 Fig. 3's monitor); may be shorter than
+  // `names` in rows written before it existed.
+  std::vector<double> meanTokenRms;
   bool operator==(const ActivationStats&) const = default;
 };
 

@@ -1,6 +1,7 @@
 #include "models/factory.h"
 
 #include "io/input_error.h"
+#include "models/icl_transformer.h"
 #include "models/lipschitz_gpt.h"
 #include "models/mlp.h"
 #include "models/modular_mlp.h"
@@ -13,7 +14,7 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
   const bool tokens = cfg.task == "chars";
   const bool modular = cfg.task == "modular_addition" || cfg.task == "modular_multiplication";
   if (m.kind == "mlp") {
-    if (tokens || modular) throw InputError("model.kind: mlp needs a feature task (mnist, cifar10), not " + cfg.task);
+    if (tokens || modular || cfg.task == "icl_least_squares") throw InputError("model.kind: mlp needs a feature task (mnist, cifar10), not " + cfg.task);
     return std::make_unique<Mlp>(task.inputDim, m.widths, task.numClasses, gen, device);
   }
   if (m.kind == "modular_mlp") {
@@ -35,6 +36,26 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)
       throw InputError("model.d_model: must split into model.heads heads of even size");
     return std::make_unique<LipschitzGpt>(s, gen, device);
+  }
+  if (m.kind == "icl_transformer") {
+    if (cfg.task != "icl_least_squares")
+      throw InputError("model.kind: icl_transformer needs the icl_least_squares task, not " + cfg.task);
+    if (m.dModel % m.heads != 0 || (m.dModel / m.heads) % 2 != 0)
+      throw InputError("model.d_model: must split into model.heads heads of even size");
+    IclShape s;
+    s.inputDim = task.inputDim;
+    s.outputDim = task.numClasses;
+    s.activeInputs = cfg.icl.dim + 1 + (cfg.icl.biasFeature ? 1 : 0);
+    s.dModel = m.dModel;
+    s.layers = m.layers;
+    s.heads = m.heads;
+    s.lipschitz = m.lipschitz;
+    s.rmsNorm = m.norm == "rms";
+    s.attnScaleThird = m.attnScaleThird;
+    s.mlpScaleThird = m.mlpScaleThird;
+    s.gainCap = m.gainCap;
+    s.residualPerSublayer = m.residualCount == "sublayers";
+    return std::make_unique<IclTransformer>(s, gen, device);
   }
   throw InputError("model.kind: unknown model '" + m.kind + "'");
 }

@@ -2,6 +2,7 @@
 
 #include "bounds/lipschitz_bound.h"
 
+#include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 
 namespace lwb::models {
@@ -27,6 +28,7 @@ void recordActivation(ActivationStats& stats, const std::string& name, const at:
   stats.names.push_back(name);
   stats.maxAbsEntry.push_back(bounds::maxAbsEntry(x.detach()));
   stats.maxTokenRms.push_back(bounds::maxTokenRms(x.detach()));
+  stats.meanTokenRms.push_back(x.detach().to(at::kFloat).square().mean({-1}).sqrt().mean().item<double>());
 }
 
 }  // namespace lwb::models

@@ -12,6 +12,11 @@ std::span<const KindInfo> modelKinds() {
         "model.standard"},
        LWB_TR_NOOP("Registry", "000 §4: convex residuals, 1/d_head attention, GeLU/1.1289")},
       {"modular_mlp", LWB_TR_NOOP("Registry", "modular-arithmetic MLP"), {"model.embed_dim", "model.width"}, LWB_TR_NOOP("Registry", "001 §6.2.1: two embeddings, two layers")},
+      {"icl_transformer",
+       LWB_TR_NOOP("Registry", "norm-free ICL transformer"),
+       {"model.d_model", "model.heads", "model.layers", "model.norm", "model.lipschitz", "model.attn_scale_third",
+        "model.mlp_scale_third", "model.gain_cap", "model.residual_count"},
+       LWB_TR_NOOP("Registry", "seed 002 §4: no normalisation, 1/d_head scores, ×1/3 attention and SwiGLU, convex residuals 1/L, RoPE")},
   };
   return kinds;
 }

@@ -2,6 +2,7 @@
 
 #include "io/input_error.h"
 #include "optim/adamw.h"
+#include "optim/manifold_muon.h"
 #include "optim/muon.h"
 #include "optim/sgd.h"
 
@@ -30,6 +31,7 @@ std::unique_ptr<Optimizer> makeOptimizer(const run::OptimizerConfig& cfg, std::v
   if (cfg.kind == "adamw") return std::make_unique<AdamW>(cfg, std::move(slots));
   if (cfg.kind == "sgd") return std::make_unique<Sgd>(cfg, std::move(slots));
   if (cfg.kind == "muon") return std::make_unique<Muon>(cfg, std::move(slots));
+  if (cfg.kind == "manifold_muon") return std::make_unique<ManifoldMuon>(cfg, std::move(slots));
   throw InputError("optimizer.kind: unknown optimizer '" + cfg.kind + "'");
 }
 

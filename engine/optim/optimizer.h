@@ -6,6 +6,7 @@
 #include "models/model.h"
 #include "optim/state_io.h"
 #include "run/run_config.h"
+#include "run/run_results.h"
 
 #include <ATen/core/grad_mode.h>
 
@@ -35,6 +36,10 @@ class Optimizer {
   // "<field>.<param name>". loadState replaces the state with what saveState wrote.
   virtual void saveState(TensorMap& out) const = 0;
   virtual void loadState(StateIn& in) = 0;
+  // Manifold optimizers: tangency violation and σ range of each constrained matrix after the
+  // last step (empty for the others), and why the last step left the manifold (empty: fine).
+  virtual std::vector<run::StiefelStat> stiefelStats() const { return {}; }
+  virtual std::string divergence() const { return {}; }
 
  protected:
   explicit Optimizer(std::vector<ParamSlot> slots) : slots_(std::move(slots)) {}

@@ -13,6 +13,12 @@ std::span<const KindInfo> optimizerKinds() {
         "optimizer.embed_update", "optimizer.embed_max_inflation"},
        LWB_TR_NOOP("Registry", "msign of the momentum (Jordan et al. 2024): updates of known RMS→RMS norm")},
       {"sgd", LWB_TR_NOOP("Registry", "SGD"), {"optimizer.momentum", "optimizer.nesterov"}, ""},
+      {"manifold_muon",
+       LWB_TR_NOOP("Registry", "Manifold Muon"),
+       {"optimizer.momentum", "optimizer.dual_lr", "optimizer.dual_steps", "optimizer.dual_tol", "optimizer.mode",
+        "optimizer.normalize_dual", "optimizer.lambda_init", "optimizer.adam_lr", "optimizer.clip_grad_norm",
+        "optimizer.beta1", "optimizer.beta2", "optimizer.eps", "optimizer.bias_correction"},
+       LWB_TR_NOOP("Registry", "seed 002: steepest descent on the Stiefel manifold, dual step + msign retraction; embeddings, head and scalars by AdamW")},
   };
   return kinds;
 }

@@ -6,19 +6,22 @@
 
 namespace lwb::optim {
 
-enum class ScheduleKind { Constant, Linear, Cosine };
+// StableDecay: seed 002's schedule (bluey training.py): warm-up, constant, then linear to 0 over
+// the last `decaySteps` steps.
+enum class ScheduleKind { Constant, Linear, Cosine, StableDecay };
 
 struct LrSchedule {
   ScheduleKind kind = ScheduleKind::Constant;
   int64_t totalSteps = 1;
   int64_t warmupSteps = 0;
+  int64_t decaySteps = 0;  // StableDecay only
 
   // Multiplier at step s (0-based): linear warm-up from 1/(warmup+1) to 1 over the warm-up
   // steps, then constant, linear decay to 0 at the last step, or cosine decay to 0.
   double factor(int64_t step) const;
 };
 
-// "constant" | "linear" | "cosine"; throws std::invalid_argument otherwise.
+// "constant" | "linear" | "cosine" | "stable_decay"; throws std::invalid_argument otherwise.
 ScheduleKind parseScheduleKind(const std::string& id);
 
 }  // namespace lwb::optim

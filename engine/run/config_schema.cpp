@@ -78,6 +78,15 @@ std::vector<FormField> makeFields() {
       {"optimizer.beta2", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "β₂"), T::Number, ""},
       {"optimizer.ns_steps", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Muon NS steps"), T::Integer, ""},
       {"optimizer.schedule", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Schedule"), T::Choice, ""},
+      // Seed 002 (issue 14): the ICL task, model and Manifold Muon keys a form edits.
+      {"icl.pairs", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Pairs per sequence T"), T::Integer, ""},
+      {"icl.order", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Pair order"), T::Choice, LWB_TR_NOOP("RunForm", "random: half the sequences show y before x (the paper's data)")},
+      {"icl.noise", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Input noise"), T::Number, ""},
+      {"model.layers", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Layers"), T::Integer, ""},
+      {"model.norm", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Normalisation"), T::Choice, ""},
+      {"optimizer.mode", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Dual solver"), T::Choice, ""},
+      {"optimizer.dual_lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Dual step α"), T::Number, ""},
+      {"optimizer.adam_lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "AdamW group lr"), T::Number, LWB_TR_NOOP("RunForm", "embeddings, head and scalars")},
   };
   // The constraint section is the method registry's settings (lr and the update norm come
   // from the optimizer in training; the polishing tail and power iterations keep their
@@ -117,9 +126,14 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "model.kind") return kindIds(models::modelKinds());
   if (key == "optimizer.kind") return kindIds(optim::optimizerKinds());
   if (key == "optimizer.ns_coeffs" || key == "constraint.ns_coeffs") return keysOf(spectral::nsCoefficientSets());
-  if (key == "optimizer.schedule") return {"constant", "linear", "cosine"};
+  if (key == "optimizer.schedule") return {"constant", "linear", "cosine", "stable_decay"};
   if (key == "optimizer.muon_scale") return {"paper", "jordan"};
   if (key == "optimizer.embed_update") return {"column_normalize", "adamw"};
+  if (key == "optimizer.mode") return {"online", "offline"};
+  if (key == "model.norm") return {"none", "rms"};
+  if (key == "model.residual_count") return {"layers", "sublayers"};
+  if (key == "icl.order") return {"random", "x_first"};
+  if (key == "optimizer.lambda_init") return {"zero", "riemannian"};
   if (key == "device") return {"cpu", "cuda"};
   if (key == "constraint.method") return keysOf(spectral::constraintMethods());
   if (key == "constraint.impl") return keysOf(spectral::clipImpls());

@@ -35,6 +35,7 @@ json activationsJson(const models::ActivationStats& a, double& maxEntry, double&
   maxRms = 0;
   for (size_t i = 0; i < a.names.size(); ++i) {
     acts.push_back({{"name", a.names[i]}, {"max_entry", number(a.maxAbsEntry[i])}, {"max_rms", number(a.maxTokenRms[i])}});
+    if (i < a.meanTokenRms.size()) acts.back()["mean_rms"] = number(a.meanTokenRms[i]);
     maxEntry = std::max(maxEntry, a.maxAbsEntry[i]);
     maxRms = std::max(maxRms, a.maxTokenRms[i]);
   }
@@ -76,6 +77,7 @@ std::optional<models::ActivationStats> activationsFromJson(const json& row) {
     a.names.push_back(textAt(e, "name"));
     a.maxAbsEntry.push_back(numberAt(e, "max_entry", kNotMeasured));
     a.maxTokenRms.push_back(numberAt(e, "max_rms", kNotMeasured));
+    if (e.contains("mean_rms")) a.meanTokenRms.push_back(numberAt(e, "mean_rms", kNotMeasured));
   }
   return a;
 }
@@ -120,6 +122,13 @@ json toJson(const StepMetrics& m) {
   }
   if (m.valLoss) j["val_loss"] = number(*m.valLoss);
   if (m.valAcc) j["val_acc"] = number(*m.valAcc);
+  if (!m.stiefel.empty()) {
+    json st = json::array();
+    for (const auto& s : m.stiefel)
+      st.push_back({{"name", s.name}, {"tangency", number(s.tangency)}, {"sigma_min", number(s.sigmaMin)},
+                    {"sigma_max", number(s.sigmaMax)}});
+    j["stiefel"] = st;
+  }
   if (m.activations) {
     double maxEntry = 0, maxRms = 0;
     j["activations"] = activationsJson(*m.activations, maxEntry, maxRms);
@@ -151,6 +160,11 @@ std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
   m.valLoss = optionalAt(row, "val_loss");
   m.valAcc = optionalAt(row, "val_acc");
   m.activations = activationsFromJson(row);
+  if (const auto it = row.find("stiefel"); it != row.end() && it->is_array())
+    for (const json& e : *it)
+      if (e.is_object())
+        m.stiefel.push_back({textAt(e, "name"), numberAt(e, "tangency", kNotMeasured), numberAt(e, "sigma_min", kNotMeasured),
+                             numberAt(e, "sigma_max", kNotMeasured)});
   return m;
 }
 
@@ -160,7 +174,7 @@ json toJson(const RunSummary& s) {
           {"val_acc", number(s.valAcc)},       {"lipschitz_bound", number(s.lipschitzBound)},
           {"max_act_entry", number(s.maxActEntry)}, {"max_act_rms", number(s.maxActRms)},
           {"seconds", number(s.seconds)},      {"steps_per_s", number(s.stepsPerSecond)},
-          {"constraint_fraction", number(s.constraintFraction)}};
+          {"constraint_fraction", number(s.constraintFraction)}, {"train_loss_last50", number(s.trainLossLast50)}};
 }
 
 RunSummary runSummaryFromJson(const json& j) {
@@ -180,6 +194,7 @@ RunSummary runSummaryFromJson(const json& j) {
   s.seconds = numberAt(j, "seconds", kNotMeasured);
   s.stepsPerSecond = numberAt(j, "steps_per_s", kNotMeasured);
   s.constraintFraction = numberAt(j, "constraint_fraction", kNotMeasured);
+  s.trainLossLast50 = numberAt(j, "train_loss_last50", kNotMeasured);
   return s;
 }
 

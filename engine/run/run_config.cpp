@@ -36,6 +36,13 @@ void readModel(const json& j, ModelConfig& m) {
   r.boolean("standard", m.standard);
   r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
   r.integer("width", m.width, 1, kMaxWidth);
+  r.integer("layers", m.layers, 1, 1000);
+  r.choice("norm", m.norm, choicesFor("model.norm"));
+  r.boolean("lipschitz", m.lipschitz);
+  r.boolean("attn_scale_third", m.attnScaleThird);
+  r.boolean("mlp_scale_third", m.mlpScaleThird);
+  r.number("gain_cap", m.gainCap, {0.0, kMaxNorm});
+  r.choice("residual_count", m.residualCount, choicesFor("model.residual_count"));
   if (m.dModel % m.heads != 0)
     fields::fail("model.heads", "must divide model.d_model (" + std::to_string(m.dModel) + "), got " +
                                     std::to_string(m.heads));
@@ -63,7 +70,28 @@ void readOptimizer(const json& j, OptimizerConfig& o) {
   r.number("head_lr", o.headLr, {0.0, kMaxRate});
   r.choice("schedule", o.schedule, choicesFor("optimizer.schedule"));
   r.integer("warmup_steps", o.warmupSteps, 0, kMaxCount);
+  r.number("decay_fraction", o.decayFraction, {0.0, 1.0});
   r.number("depth_decay", o.depthDecay, {0.0, 1.0, true});
+  r.number("dual_lr", o.dualLr, {0.0, kMaxRate, true});
+  r.integer("dual_steps", o.dualSteps, 1, 10000);
+  r.number("dual_tol", o.dualTol, {0.0, 1.0});
+  r.choice("mode", o.mmMode, choicesFor("optimizer.mode"));
+  r.boolean("normalize_dual", o.normalizeDual);
+  r.choice("lambda_init", o.lambdaInit, choicesFor("optimizer.lambda_init"));
+  r.number("adam_lr", o.adamLr, {0.0, kMaxRate});
+  r.number("clip_grad_norm", o.clipGradNorm, {0.0, kMaxNorm});
+}
+
+void readIcl(const json& j, IclSettings& s) {
+  FieldReader r(j, "icl.");
+  r.integer("pairs", s.pairs, 1, 100000);
+  r.integer("dim", s.dim, 1, 1024);
+  r.choice("order", s.order, choicesFor("icl.order"));
+  r.number("noise", s.noise, {0.0, kMaxNorm});
+  r.number("max_cond", s.maxCond, {1.0, 1e12});
+  r.boolean("bias_feature", s.biasFeature);
+  if (s.dim > s.pairs)
+    fields::fail("icl.dim", "must not exceed icl.pairs (" + std::to_string(s.pairs) + "), got " + std::to_string(s.dim));
 }
 
 void readConstraint(const json& j, ConstraintConfig& c) {
@@ -111,6 +139,7 @@ RunConfig parseRunConfig(const json& j) {
   r.number("train_fraction", c.trainFraction, {0.0, 1.0, true, true});
   r.integer("mnist_train_count", c.mnistTrainCount, 1, 10'000'000);
   // checkKnownKeys has already made sure these are objects.
+  if (const json* i = r.find("icl")) readIcl(*i, c.icl);
   if (const json* m = r.find("model")) readModel(*m, c.model);
   if (const json* o = r.find("optimizer")) readOptimizer(*o, c.optimizer);
   if (const json* k = r.find("constraint")) readConstraint(*k, c.constraint);
@@ -178,6 +207,20 @@ json knownPart(const json& input, const json& schema) {
 
 }  // namespace
 
+std::vector<data::ReferenceLevel> lossReferenceLevels(const RunConfig& c) {
+  if (c.task != "icl_least_squares") return {};
+  return data::iclReferenceLevels(c.icl.pairs, c.icl.dim, c.icl.order == "x_first");
+}
+
+std::vector<data::ReferenceLevel> storedLossReferenceLevels(const json& config) {
+  if (!config.is_object()) return {};
+  try {
+    return lossReferenceLevels(parseRunConfig(knownPart(config, toJson(RunConfig{}))));
+  } catch (const InputError&) {
+    return {};
+  }
+}
+
 std::optional<spectral::ConstraintSettings> storedTrainingConstraint(const json& config) {
   if (!config.is_object()) return std::nullopt;
   try {
@@ -202,7 +245,12 @@ json toJson(const RunConfig& c) {
        {{"kind", m.kind}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
         {"final_logit_scale", m.finalLogitScale}, {"standard", m.standard},
-        {"embed_dim", m.embedDim}, {"width", m.width}}},
+        {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", m.norm},
+        {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
+        {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}}},
+      {"icl",
+       {{"pairs", c.icl.pairs}, {"dim", c.icl.dim}, {"order", c.icl.order}, {"noise", c.icl.noise},
+        {"max_cond", c.icl.maxCond}, {"bias_feature", c.icl.biasFeature}}},
       {"optimizer",
        {{"kind", o.kind}, {"lr", o.lr}, {"weight_decay", o.weightDecay}, {"beta1", o.beta1},
         {"beta2", o.beta2}, {"eps", o.eps}, {"bias_correction", o.biasCorrection},
@@ -210,7 +258,10 @@ json toJson(const RunConfig& c) {
         {"ns_steps", o.nsSteps}, {"muon_scale", o.muonScale}, {"embed_update", o.embedUpdate},
         {"embed_max_inflation", o.embedMaxInflation}, {"embed_lr", o.embedLr},
         {"hidden_lr", o.hiddenLr}, {"head_lr", o.headLr}, {"schedule", o.schedule},
-        {"warmup_steps", o.warmupSteps}, {"depth_decay", o.depthDecay}}},
+        {"warmup_steps", o.warmupSteps}, {"decay_fraction", o.decayFraction}, {"depth_decay", o.depthDecay},
+        {"dual_lr", o.dualLr}, {"dual_steps", o.dualSteps}, {"dual_tol", o.dualTol}, {"mode", o.mmMode},
+        {"normalize_dual", o.normalizeDual}, {"lambda_init", o.lambdaInit}, {"adam_lr", o.adamLr},
+        {"clip_grad_norm", o.clipGradNorm}}},
       {"constraint", constraintJson(k)},
   };
 }

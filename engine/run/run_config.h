@@ -3,6 +3,7 @@
 // Key names are a contract (ARCHITECTURE.md "Config keys that scripts rely on").
 #pragma once
 
+#include "data/icl_levels.h"
 #include "io/input_error.h"
 #include "spectral/constraint_methods.h"
 
@@ -24,6 +25,22 @@ struct ModelConfig {
   bool standard = false;               // baseline: LayerNorm, 1/sqrt(d_head), x + block
   // modular_mlp (post 001 §6.2.1): embedding dim per operand, hidden width, 2 layers
   int64_t embedDim = 113, width = 200;
+  // icl_transformer (seed 002 §4, SEEDS-002-004 §B.2); d_model and heads as above
+  int64_t layers = 4;
+  std::string norm = "none";           // none | rms (the "Type 1" baseline)
+  bool lipschitz = true;               // 1/d_head, ×1/3 attention and MLP, convex residuals, orthogonal init
+  bool attnScaleThird = true, mlpScaleThird = true;  // the two ×1/3 separately (§6.1), with lipschitz
+  double gainCap = 0.0;                // diagonal gains clamped to [0.001, cap] (§6.2); 0: off
+  std::string residualCount = "layers";  // convex residual weight 1/layers (002) or 1/(2 layers)
+};
+
+// The icl_least_squares task (SEEDS-002-004 §B.1).
+struct IclSettings {
+  int64_t pairs = 64, dim = 5;
+  std::string order = "random";        // random (faithful, half the targets leak) | x_first
+  double noise = 0.01;                 // input noise on x-tokens during training
+  double maxCond = 1e3;
+  bool biasFeature = true;
 };
 
 struct OptimizerConfig {
@@ -42,7 +59,19 @@ struct OptimizerConfig {
   double embedLr = 1.0, hiddenLr = 1.0, headLr = 1.0;  // per-group multipliers of lr
   std::string schedule = "linear";     // constant | linear (decay to 0) | cosine
   int64_t warmupSteps = 0;
+  double decayFraction = 0.1;          // stable_decay: share of the steps at the end spent decaying to 0
   double depthDecay = 1.0;             // lr multiplier per residual block (App. F uses 0.5)
+  // manifold_muon (seed 002, SEEDS-002-004 §A): dual step α, offline steps and tolerance,
+  // online | offline, G/rms(G) before the dual step, Λ start, the AdamW group's own lr,
+  // optional global gradient clipping (0: off).
+  double dualLr = 0.1;
+  int dualSteps = 100;
+  double dualTol = 1e-6;
+  std::string mmMode = "online";
+  bool normalizeDual = false;
+  std::string lambdaInit = "zero";     // zero (bluey) | riemannian (TM)
+  double adamLr = 0.01;
+  double clipGradNorm = 0.0;
 };
 
 // The constraint section: the method registry's settings (spectral/constraint_methods.h;
@@ -72,6 +101,7 @@ struct RunConfig {
   int64_t modulus = 113;               // modular tasks
   double trainFraction = 0.3;          // modular tasks
   int64_t mnistTrainCount = 8000;
+  IclSettings icl;
   ModelConfig model;
   OptimizerConfig optimizer;
   ConstraintConfig constraint;
@@ -91,6 +121,10 @@ spectral::ConstraintSettings trainingConstraint(const RunConfig& c);
 // another version): keys this version does not know are dropped before parsing; nullopt when
 // what remains is refused.
 std::optional<spectral::ConstraintSettings> storedTrainingConstraint(const nlohmann::json& config);
+// Loss levels a plot draws for this config's task (icl_least_squares: predict 0, copy only,
+// Bayes floor); empty for other tasks. The stored form drops unknown keys like the above.
+std::vector<data::ReferenceLevel> lossReferenceLevels(const RunConfig& c);
+std::vector<data::ReferenceLevel> storedLossReferenceLevels(const nlohmann::json& config);
 // Applies "a.b.c=value" (value parsed as JSON, else taken as a string) to a config JSON
 // before parsing; unknown keys are reported by parseRunConfig.
 void applyOverride(nlohmann::json& j, const std::string& assignment);

@@ -36,6 +36,15 @@ struct MatrixNorm {
   bool operator==(const MatrixNorm&) const = default;
 };
 
+// Manifold Muon, one constrained matrix after one step: rms(WᵀM + MᵀW) of the direction
+// applied (how far from tangent it was) and the smallest and largest singular value after
+// the retraction (a flat band at 1 when the manifold holds).
+struct StiefelStat {
+  std::string name;
+  double tangency = 0, sigmaMin = 0, sigmaMax = 0;
+  bool operator==(const StiefelStat&) const = default;
+};
+
 // One logged step: a metrics.jsonl row. Non-finite values (a diverged loss) are NaN.
 struct StepMetrics {
   int64_t step = 0;  // 1-based: steps completed
@@ -54,6 +63,7 @@ struct StepMetrics {
   // On evaluation steps:
   std::optional<double> valLoss, valAcc;
   std::optional<models::ActivationStats> activations;
+  std::vector<StiefelStat> stiefel;     // manifold_muon: the logged step's own, per matrix
   bool operator==(const StepMetrics&) const = default;
 };
 
@@ -81,6 +91,8 @@ struct RunSummary {
   double maxActEntry = kNotMeasured, maxActRms = kNotMeasured;
   double seconds = kNotMeasured, stepsPerSecond = kNotMeasured;
   double constraintFraction = kNotMeasured;  // share of step time spent in the constraint step
+  // Mean of the last (up to) 50 training losses: seed 002's reported "loss" (bluey last_k).
+  double trainLossLast50 = kNotMeasured;
 };
 
 }  // namespace lwb::run

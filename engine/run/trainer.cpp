@@ -2,6 +2,7 @@
 
 #include "common/threads.h"
 #include "data/data_location.h"
+#include "data/icl_least_squares.h"
 #include "io/input_error.h"
 #include "models/factory.h"
 #include "optim/constraint_step.h"
@@ -34,7 +35,10 @@ struct LossAcc {
   double acc = 0;
 };
 
-LossAcc lossAndAccuracy(const at::Tensor& logits, const at::Tensor& targets, bool needAcc) {
+LossAcc lossAndAccuracy(const at::Tensor& logits, const data::Batch& batch, const at::Device& device, bool needAcc) {
+  // Regression tasks (icl_least_squares) mark where the loss reads the outputs; no accuracy.
+  if (batch.positions.defined()) return {data::iclLoss(logits, batch), kNotMeasured};
+  const auto targets = batch.targets.to(device);
   const auto flat = logits.reshape({-1, logits.size(-1)});
   const auto t = targets.reshape({-1});
   LossAcc r{at::cross_entropy_loss(flat, t), 0.0};
@@ -80,6 +84,17 @@ std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
     return data::makeModularDataset(data::ModularOp::Addition, cfg.modulus, cfg.trainFraction, cfg.seed);
   if (cfg.task == "modular_multiplication")
     return data::makeModularDataset(data::ModularOp::Multiplication, cfg.modulus, cfg.trainFraction, cfg.seed);
+  if (cfg.task == "icl_least_squares") {
+    data::IclConfig c;
+    c.pairs = cfg.icl.pairs;
+    c.dim = cfg.icl.dim;
+    c.xFirst = cfg.icl.order == "x_first";
+    c.noise = cfg.icl.noise;
+    c.maxCond = cfg.icl.maxCond;
+    c.biasFeature = cfg.icl.biasFeature;
+    c.seed = cfg.seed;
+    return data::makeIclDataset(c);
+  }
   throw InputError("task: unknown task '" + cfg.task + "'");
 }
 
@@ -100,7 +115,8 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   const int64_t residualLayers = cfg.model.kind == "lipschitz_gpt" ? 2 * cfg.model.blocks : 0;
   s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg.optimizer, residualLayers));
   s.constraint = std::make_unique<optim::ConstraintStep>(cfg);
-  s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps};
+  s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps,
+                static_cast<int64_t>(std::floor(cfg.optimizer.decayFraction * static_cast<double>(cfg.steps)))};
   s.dataGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + 0x9e3779b97f4a7c15ULL);
 }
 
@@ -115,7 +131,13 @@ RunSummary Trainer::run(TrainerControl& control) {
   s.beginRun();
   for (int64_t step = s.startStep; step < s.cfg.steps; ++step) {
     if (stopRequested(control)) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
-    const auto t = s.trainStep(step);
+    auto t = s.trainStep(step);
+    // Manifold optimizers check the manifold every step; the row of the failing step is sent
+    // first so plots show it.
+    if (const auto off = s.optimizer->divergence(); !off.empty()) {
+      s.logRow(t);
+      return s.endRun(RunStatus::Diverged, off + " at step " + std::to_string(t.step));
+    }
     if (t.logNow && !s.logRow(t))
       return s.endRun(RunStatus::Diverged, "non-finite training loss at step " + std::to_string(t.step));
     // After the step's metrics row, so a resumed run's metrics.jsonl (truncated to the
@@ -143,7 +165,7 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
   auto batch = dataset->sample(data::Split::Train, cfg.batchSize, dataGen);
   const auto logits = model->forward(batch.inputs.to(device));
   // Accuracy needs an argmax and a read-back (a sync on CUDA): only log steps report it.
-  const auto la = lossAndAccuracy(logits, batch.targets.to(device), t.logNow);
+  const auto la = lossAndAccuracy(logits, batch, device, t.logNow);
   for (auto& p : model->parameters()) p.tensor.mutable_grad() = at::Tensor();
   la.loss.backward();
   optimizer->step(t.lr);
@@ -155,6 +177,9 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
   model->afterStep();
   t.loss = la.loss.detach();
   t.acc = la.acc;
+  // The last 50 losses stay on the device until the run ends (no sync per step).
+  progress.recentLosses.push_back(t.loss);
+  if (progress.recentLosses.size() > RunProgress::kRecentLosses) progress.recentLosses.pop_front();
 
   progress.summary.steps = t.step;
   progress.stepSeconds += secondsSince(stepStart);
@@ -190,6 +215,7 @@ StepMetrics Trainer::Impl::metricsRow(const TrainStep& t) const {
   m.etaSeconds = static_cast<double>(cfg.steps - t.step) / std::max(1e-9, m.stepsPerSecond);
   m.constraintSecondsPerStep = progress.windowConstraintSeconds / windowSteps;
   m.stepSecondsPerStep = windowSeconds / windowSteps;
+  m.stiefel = optimizer->stiefelStats();
   return m;
 }
 
@@ -220,7 +246,7 @@ void Trainer::Impl::evaluate(StepMetrics& m) {
     const int64_t n = std::min(cfg.batchSize, valSize - begin);
     if (n <= 0) break;
     auto batch = dataset->slice(data::Split::Val, begin, n);
-    const auto inputs = batch.inputs.to(device), targets = batch.targets.to(device);
+    const auto inputs = batch.inputs.to(device);
     at::Tensor logits;
     if (b == 0) {
       models::ActivationStats stats;
@@ -229,7 +255,7 @@ void Trainer::Impl::evaluate(StepMetrics& m) {
     } else {
       logits = model->forward(inputs);
     }
-    const auto la = lossAndAccuracy(logits, targets, true);
+    const auto la = lossAndAccuracy(logits, batch, device, true);
     lossSum += la.loss.item<double>() * static_cast<double>(n);
     accSum += la.acc * static_cast<double>(n);
     count += static_cast<double>(n);
@@ -270,6 +296,11 @@ RunSummary Trainer::Impl::endRun(RunStatus status, const std::string& message) {
   summary.seconds = secondsSince(progress.start);
   summary.stepsPerSecond = summary.steps / std::max(1e-9, summary.seconds);
   summary.constraintFraction = progress.stepSeconds > 0 ? progress.constraintSeconds / progress.stepSeconds : 0.0;
+  if (!progress.recentLosses.empty()) {
+    double sum = 0;
+    for (const auto& l : progress.recentLosses) sum += l.item<double>();
+    summary.trainLossLast50 = sum / static_cast<double>(progress.recentLosses.size());
+  }
   if (const auto& last = progress.lastEval) {
     summary.valLoss = last->valLoss.value_or(kNotMeasured);
     summary.valAcc = last->valAcc.value_or(kNotMeasured);

@@ -17,6 +17,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,8 @@ struct RunProgress {
   double constraintSeconds = 0, stepSeconds = 0;  // whole-run totals, for constraintFraction
   std::optional<StepMetrics> lastEval;            // the newest row with validation numbers
   RunSummary summary;
+  static constexpr size_t kRecentLosses = 50;     // seed 002 reports the mean of the last 50
+  std::deque<at::Tensor> recentLosses;
 };
 
 // One optimizer + constraint step, as run()'s later phases need it.

@@ -58,8 +58,8 @@ at::Tensor msign(const at::Tensor& w, const NewtonSchulzConfig& cfg) {
   const bool tall = w.size(-2) > w.size(-1);
   at::Tensor x = tall ? w.mT() : w;
   // Frobenius norm >= spectral norm, so every singular value starts in [0, 1]; the tiny
-  // epsilon keeps msign(0) = 0 instead of NaN.
-  const auto norm = frobeniusNorm(x) + 1e-30;
+  // epsilon keeps msign(0) = 0 instead of NaN. Some sets want a margin below 1 (normSafety).
+  const auto norm = frobeniusNorm(x) * nsCoefficientSet(cfg.coefficients).normSafety + 1e-30;
   x = (x.to(norm.scalar_type()) / norm).to(w.scalar_type()).contiguous();
   x = newtonSchulzIterate(std::move(x), nsSchedule(cfg));
   return tall ? x.mT().contiguous() : x;

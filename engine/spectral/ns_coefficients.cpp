@@ -23,10 +23,29 @@ constexpr std::array<NsTuple, 6> kYou{{
     {2172 / 1024.0, -1833 / 1024.0, 682 / 1024.0},
 }};
 
-const std::array<NsCoefficientSet, 3> kSets{{
-    {NsCoefficients::Jordan5, "jordan5", LWB_TR_NOOP("Registry", "Jordan (3.4445, −4.7750, 2.0315)"), kJordan},
-    {NsCoefficients::You6, "you6", LWB_TR_NOOP("Registry", "You, six tuples"), kYou},
-    {NsCoefficients::Polish, "polish", LWB_TR_NOOP("Registry", "polish (15/8, −10/8, 3/8)"), kPolish},
+// Polar Express (Amsel et al. 2025), as seed 002's code (bluey / TM manifolds) uses it: the
+// first seven tuples divided as (a/1.01, b/1.01³, c/1.01⁵) so that the iteration tolerates
+// inputs up to 1.01 (rounding), the last, (15/8, −10/8, 3/8), exact. SEEDS-002-004 §A.4.
+constexpr NsTuple safe(double a, double b, double c) {
+  constexpr double s = 1.01;
+  return {a / s, b / (s * s * s), c / (s * s * s * s * s)};
+}
+constexpr std::array<NsTuple, 8> kPolarExpress{{
+    safe(8.28721201814563, -23.595886519098837, 17.300387312530933),
+    safe(4.107059111542203, -2.9478499167379106, 0.5448431082926601),
+    safe(3.9486908534822946, -2.908902115962949, 0.5518191394370137),
+    safe(3.3184196573706015, -2.488488024314874, 0.51004894012372),
+    safe(2.300652019954817, -1.6689039845747493, 0.4188073119525673),
+    safe(1.891301407787398, -1.2679958271945868, 0.37680408948524835),
+    safe(1.8750014808534479, -1.2500016453999487, 0.3750001645474248),
+    {1.875, -1.25, 0.375},
+}};
+
+const std::array<NsCoefficientSet, 4> kSets{{
+    {NsCoefficients::Jordan5, "jordan5", LWB_TR_NOOP("Registry", "Jordan (3.4445, −4.7750, 2.0315)"), kJordan, 1.0, 5},
+    {NsCoefficients::You6, "you6", LWB_TR_NOOP("Registry", "You, six tuples"), kYou, 1.0, 6},
+    {NsCoefficients::Polish, "polish", LWB_TR_NOOP("Registry", "polish (15/8, −10/8, 3/8)"), kPolish, 1.0, 5},
+    {NsCoefficients::PolarExpress, "polar_express", LWB_TR_NOOP("Registry", "Polar Express, eight tuples"), kPolarExpress, 1.01, 10},
 }};
 
 }  // namespace

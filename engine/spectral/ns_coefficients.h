@@ -20,6 +20,7 @@ enum class NsCoefficients {
   Jordan5,  // (3.4445, -4.7750, 2.0315) repeated: fast growth, settles in ~[0.7, 1.2]
   You6,     // You (2025): six tuples / 1024, converging to ~1; the last repeats beyond six
   Polish,   // (15/8, -10/8, 3/8): p(1) = 1, p'(1) = p''(1) = 0, converges but grows slowly
+  PolarExpress,  // Amsel et al. (2025): eight tuples with 1.01 safety, converges to 1 (seed 002's retraction)
 };
 
 // A registry entry. `tuples` are applied in order; steps beyond their count repeat the last.
@@ -28,6 +29,12 @@ struct NsCoefficientSet {
   std::string_view key;    // canonical id (ARCHITECTURE.md): "jordan5", "you6", "polish"
   std::string_view title;  // for forms and legends
   std::span<const NsTuple> tuples;
+  // msign divides W by ‖W‖_F times this first: Polar Express's tuples are designed for
+  // singular values in (0, 1/1.01] (its 1.01 safety factor); 1 for the others.
+  double normSafety = 1.0;
+  // Steps a caller runs when it names the set without a count (CLI, lab): every tuple once,
+  // and for Polar Express the two extra repeats of the last tuple of seed 002's code.
+  int defaultSteps = 5;
 };
 
 // Every set, in the order forms list them.

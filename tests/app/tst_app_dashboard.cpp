@@ -5,6 +5,7 @@
 #include "app/dashboard.h"
 #include "app/mailbox.h"
 #include "app/run_list.h"
+#include "data/icl_levels.h"
 #include "support/scratch_home.h"
 #include "support/train_page_host.h"
 #include "widgets/activation_plot.h"
@@ -14,6 +15,7 @@
 #include "widgets/spectrum_plot.h"
 #include "widgets/weight_norm_plot.h"
 
+#include <QDockWidget>
 #include <QtTest>
 
 using namespace lwb;
@@ -78,7 +80,50 @@ class TestAppDashboard : public QObject {
 
  private Q_SLOTS:
   void severalRunsReachEveryPlot();
+  void seed002PanelsAndReferenceLevels();
 };
+
+// A Manifold Muon ICL run (issue 14): the Stiefel band, tangency and activation RMS panels
+// get one series per matrix (two for the band) and per module; the loss plot draws the
+// task's reference levels while that run is current, and the band's panel comes to the front.
+void TestAppDashboard::seed002PanelsAndReferenceLevels() {
+  test::TrainPageHost host;
+  host.page->resize(1600, 1000);
+  host.page->show();
+  RunManager& runs = *host.runs;
+  Dashboard& dash = *host.page->dashboard();
+  RunSession* s = runs.addRun(QStringLiteral("icl mm"));
+  Mailbox& box = *s->mailbox();
+  box.postTotalSteps(20);
+  box.postLevels(data::iclReferenceLevels(32, 5, false));
+  box.postState(RunState::Running);
+  for (int step = 1; step <= 20; ++step) {
+    run::StepMetrics m;
+    m.step = step;
+    m.trainLoss = 5.0 - 0.1 * step;
+    for (const char* name : {"layers.0.attn.qkv", "layers.0.mlp.fc2"})
+      m.stiefel.push_back({name, 0.01 / step, 1.0 - 2e-7, 1.0 + 3e-7});
+    if (step % 10 == 0) {
+      m.activations.emplace();
+      for (const char* name : {"embed", "layers.0.attn", "layers.0.mlp"}) {
+        m.activations->names.push_back(name);
+        m.activations->maxAbsEntry.push_back(2.0);
+        m.activations->maxTokenRms.push_back(1.0);
+        m.activations->meanTokenRms.push_back(0.5);
+      }
+    }
+    box.postStep(m);
+  }
+  QTRY_COMPARE(s->history().steps().size(), size_t{20});
+  QTest::qWait(100);
+  QCOMPARE(dash.stiefelPlot()->layers().size(), 4);  // σmin and σmax of two matrices
+  QCOMPARE(dash.stiefelPlot()->seriesSize(s->id(), QStringLiteral("layers.0.attn.qkv σmax")), size_t{20});
+  QCOMPARE(dash.stiefelPlot()->targetMax(), 1.0 + 1e-3);
+  QCOMPARE(dash.tangencyPlot()->layers().size(), 2);
+  QCOMPARE(dash.activationRmsPlot()->seriesSize(s->id(), QStringLiteral("layers.0.mlp")), size_t{2});
+  QCOMPARE(s->history().referenceLevels().size(), size_t{3});
+  QTRY_VERIFY(!host.page->dock(QStringLiteral("stiefel"))->visibleRegion().isEmpty());
+}
 
 void TestAppDashboard::severalRunsReachEveryPlot() {
   test::TrainPageHost host;

@@ -5,6 +5,8 @@
 #include "app/pages/cliplab/equilibrium_view.h"
 #include "app/pages/cliplab/matrix_source_panel.h"
 #include "app/pages/cliplab/ns_steps_view.h"
+#include "app/pages/cliplab/stiefel_view.h"
+#include "spectral/ns_coefficients.h"
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/method_form.h"
@@ -50,6 +52,22 @@ class TestPagesClipLab : public QObject {
   lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
+  // Issue 14: the Stiefel retraction tab (lecture preset 11) compares every coefficient set;
+  // only Polar Express stays within 1e−5 of the manifold, and its curves are drawn.
+  void stiefelRetractionTab() {
+    ClipLabPage page;
+    page.resize(1500, 950);
+    page.show();
+    QVERIFY(page.applyPreset(QStringLiteral("stiefel_retraction")));
+    StiefelView* view = page.stiefelView();
+    QTRY_VERIFY_WITH_TIMEOUT(view->hasResult(), kTimeoutMs);
+    QCOMPARE(view->result().after.size(), spectral::nsCoefficientSets().size());
+    for (const auto& o : view->result().after)
+      if (o.coefficients == "polar_express") QVERIFY(o.maxDeviation <= 1e-5);
+      else if (o.coefficients == "jordan5") QVERIFY(o.maxDeviation > 0.05);
+    QCOMPARE(view->sigmaPlot()->curveNames().size(), static_cast<qsizetype>(1 + spectral::nsCoefficientSets().size()));
+  }
+
   void latestWinsRunsTheRunningAndTheNewestOnly() {
     LatestWins runner;
     QSemaphore gate;
@@ -142,9 +160,10 @@ class TestPagesClipLab : public QObject {
     QVERIFY(!page.applyPreset(QStringLiteral("no_such_demo")));
     for (const QString& id : page.presetIds()) {
       if (id == QLatin1String("nested_vs_abd")) continue;  // the sweep is tested in tst_lab
+      if (id == QLatin1String("stiefel_retraction")) continue;  // its own tab: stiefelRetractionTab
       QVERIFY2(page.applyPreset(id), qPrintable(id));
     }
-    // The last preset (random updates, ρ = 0.3) is on the Equilibrium tab.
+    // The last preset applied (random updates, ρ = 0.3) is on the Equilibrium tab.
     EquilibriumView* eq = page.equilibriumView();
     QTRY_VERIFY_WITH_TIMEOUT(eq->hasResult() && eq->request().alignment == 0.3, kTimeoutMs);
     QVERIFY(page.applyPreset(QStringLiteral("wd_equilibrium")));

@@ -1,6 +1,7 @@
 // Compare page (offscreen) on two small run directories written here: the table's final
 // figures, the frontier scatter's points, the metric overlay, CSV and PNG/PDF export.
 #include "app/pages/compare/compare_page.h"
+#include "app/pages/compare/lr_robustness_demo.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "support/scratch_home.h"
 #include "widgets/frontier_scatter_plot.h"
@@ -62,6 +63,21 @@ class TestPagesCompare : public QObject {
   lwb::test::ScratchHome home_;  // settings and runs, never the user's
 
  private Q_SLOTS:
+  // Issue 14: the learning-rate robustness demo is the three CPU ICL presets at their best
+  // lr and at 10×, shortened to kDemoSteps.
+  void lrRobustnessDemoRuns() {
+    QString error;
+    const auto runs = lrRobustnessRuns(lwb::app::PresetCatalog::load(), &error);
+    QVERIFY2(runs.size() == 6, qPrintable(error));
+    QCOMPARE(runs[0].config["optimizer"]["kind"].get<std::string>(), std::string("adamw"));
+    QCOMPARE(runs[5].config["optimizer"]["kind"].get<std::string>(), std::string("manifold_muon"));
+    QCOMPARE(runs[5].config["optimizer"]["lr"].get<double>(), 10 * runs[4].config["optimizer"]["lr"].get<double>());
+    QCOMPARE(runs[5].config["steps"].get<int>(), kDemoSteps);
+    QVERIFY(runs[5].label.contains(QStringLiteral("10×")));
+    QVERIFY(lrRobustnessRuns(lwb::app::PresetCatalog::loadFrom(QStringLiteral("/nonexistent")), &error).isEmpty());
+    QVERIFY(!error.isEmpty());
+  }
+
   void tableScatterAndMetricsMatchTheRuns() {
     QTemporaryDir tmp;
     const QDir root(tmp.path());

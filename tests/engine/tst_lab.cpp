@@ -83,6 +83,22 @@ class TestLab : public QObject {
     QVERIFY(std::abs(exact.front() - 12.0) < 1e-11);
   }
 
+  // The Stiefel retraction demo (issue 14): after W − 0.1A only Polar Express lands every σ
+  // within 1e−5 of 1; Jordan's quintic does not; the step itself is off the manifold.
+  void stiefelRetractionComparesTheSets() {
+    const auto r = lab::stiefelRetraction({128, 64, 0.1, 3, "float32"});
+    QCOMPARE(r.before.size(), size_t{64});
+    QVERIFY(r.before.front() > 1.001);
+    QCOMPARE(r.after.size(), spectral::nsCoefficientSets().size());
+    for (const auto& o : r.after) {
+      qInfo("%s x%d: max|sigma - 1| = %.2e", o.coefficients.c_str(), o.steps, o.maxDeviation);
+      if (o.coefficients == "polar_express") QVERIFY(o.maxDeviation <= 1e-5);
+      if (o.coefficients == "jordan5") QVERIFY(o.maxDeviation > 0.05);
+    }
+    QVERIFY_THROWS_EXCEPTION(InputError, lab::stiefelRetraction({1, 64, 0.1, 0, "float32"}));
+    QVERIFY_THROWS_EXCEPTION(InputError, lab::stiefelRetraction({8, 8, 0.0, 0, "float32"}));
+  }
+
   void badSpecsNameTheField() {
     lab::MatrixSpec spec;
     spec.rows = 2048;

@@ -24,7 +24,7 @@ class TestNewtonSchulz : public QObject {
     QCOMPARE(you[0].a, 3955 / 1024.0);
     QCOMPARE(you[7].c, 682 / 1024.0);     // last tuple repeats beyond six
     QCOMPARE(you[9].a, 15.0 / 8.0);       // polishing tail
-    for (const auto c : {NsCoefficients::Jordan5, NsCoefficients::You6, NsCoefficients::Polish})
+    for (const auto c : {NsCoefficients::Jordan5, NsCoefficients::You6, NsCoefficients::Polish, NsCoefficients::PolarExpress})
       QVERIFY(spectral::parseNsCoefficients(spectral::toString(c)) == c);
     QVERIFY(!spectral::parseNsCoefficients("jordan"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, spectral::nsSchedule({NsCoefficients::Jordan5, -1, 0}));
@@ -72,6 +72,48 @@ class TestNewtonSchulz : public QObject {
     const auto s = test::singularValues(spectral::msign(w.to(at::kFloat), NewtonSchulzConfig::muon()));
     QVERIFY2(*std::min_element(s.begin(), s.end()) > 0.6, qPrintable(QString::number(s.back())));
     QVERIFY2(s.front() < 1.25, qPrintable(QString::number(s.front())));
+  }
+
+  // Polar Express (SEEDS-002-004 §A.4): the registry holds the published tuples with the
+  // 1.01 safety factors (first seven divided, the last exact) and repeats the last.
+  void polarExpressTuples() {
+    const auto& set = spectral::nsCoefficientSet(NsCoefficients::PolarExpress);
+    QCOMPARE(set.key, std::string_view("polar_express"));
+    QCOMPARE(set.tuples.size(), size_t{8});
+    QCOMPARE(set.normSafety, 1.01);
+    QCOMPARE(set.defaultSteps, 10);
+    QCOMPARE(set.tuples[0].a, 8.28721201814563 / 1.01);
+    QCOMPARE(set.tuples[0].b, -23.595886519098837 / (1.01 * 1.01 * 1.01));
+    QCOMPARE(set.tuples[6].c, 0.3750001645474248 / (1.01 * 1.01 * 1.01 * 1.01 * 1.01));
+    const auto sched = spectral::nsSchedule({NsCoefficients::PolarExpress, 10, 0});
+    QCOMPARE(sched[9].a, 1.875);
+    QCOMPARE(sched[9].b, -1.25);
+    QCOMPARE(sched[7].c, 0.375);
+    // The scalar map never leaves [0, 1.0001] on (0, 1]: no inflation beyond rounding.
+    QVERIFY(spectral::nsMaxInflation({NsCoefficients::PolarExpress, 10, 0}) < 1.0001);
+  }
+
+  // The retraction test of SEEDS §H.1: W on the Stiefel manifold (msign of a Gaussian, by
+  // SVD), a step -0.1 A with A = msign(Gaussian); Polar Express x 10 in float32 lands every
+  // singular value within 1e-5 of 1 (measured ~4e-7) and matches the exact polar factor.
+  // Jordan x 5 on the same input stays far off (~0.3): it cannot serve as a retraction.
+  void polarExpressRetractsToStiefel() {
+    const auto w = test::applySpectralMap(at::randn({128, 64}, at::kDouble), [](double) { return 1.0; });
+    const auto a = test::applySpectralMap(at::randn({128, 64}, at::kDouble), [](double) { return 1.0; });
+    const auto step = (w - 0.1 * a).to(at::kFloat);
+    const auto pe = spectral::msign(step, {NsCoefficients::PolarExpress, 10, 0});
+    const auto s = test::singularValues(pe);
+    const double dev = std::max(std::abs(s.front() - 1.0), std::abs(s.back() - 1.0));
+    qInfo("polar_express x10: max|sigma - 1| = %.2e", dev);
+    QVERIFY2(dev <= 1e-5, qPrintable(QString::number(dev)));
+    const auto exact = test::applySpectralMap(step.to(at::kDouble), [](double) { return 1.0; });
+    QVERIFY(test::spectralDistance(pe, exact) < 1e-5);
+    // Condition number 1e3 still converges (SEEDS §A.4: [checked]).
+    const auto hard = test::spectrumMatrix(64, 128, 1.0, 1e-3, 5).to(at::kFloat);
+    const auto sh = test::singularValues(spectral::msign(hard, {NsCoefficients::PolarExpress, 10, 0}));
+    QVERIFY2(std::abs(sh.back() - 1.0) < 1e-3 && std::abs(sh.front() - 1.0) < 1e-5, qPrintable(QString::number(sh.back())));
+    const auto sj = test::singularValues(spectral::msign(step, NewtonSchulzConfig::muon()));
+    QVERIFY(std::max(std::abs(sj.front() - 1.0), std::abs(sj.back() - 1.0)) > 0.05);
   }
 
   void batchedEqualsPerMatrix() {

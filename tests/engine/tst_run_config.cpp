@@ -24,12 +24,17 @@ const char* kEveryKey = R"({
   "modulus": 97, "train_fraction": 0.5, "mnist_train_count": 500,
   "model": {"kind": "lipschitz_gpt", "widths": [64, 32], "d_model": 96, "blocks": 5, "heads": 6,
             "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "standard": true,
-            "embed_dim": 64, "width": 100},
+            "embed_dim": 64, "width": 100,
+            "layers": 3, "norm": "rms", "lipschitz": false, "attn_scale_third": false, "mlp_scale_third": false,
+            "gain_cap": 3.0, "residual_count": "sublayers"},
+  "icl": {"pairs": 16, "dim": 4, "order": "x_first", "noise": 0.0, "max_cond": 100.0, "bias_feature": false},
   "optimizer": {"kind": "adamw", "lr": 0.003, "weight_decay": 0.1, "beta1": 0.8, "beta2": 0.99,
                 "eps": 1e-6, "bias_correction": true, "momentum": 0.9, "nesterov": false,
                 "ns_coeffs": "you6", "ns_steps": 7, "muon_scale": "jordan", "embed_update": "adamw",
                 "embed_max_inflation": 4.0, "embed_lr": 0.5, "hidden_lr": 2.0, "head_lr": 0.25,
-                "schedule": "cosine", "warmup_steps": 10, "depth_decay": 0.5},
+                "schedule": "cosine", "warmup_steps": 10, "depth_decay": 0.5,
+                "decay_fraction": 0.2, "dual_lr": 0.05, "dual_steps": 20, "dual_tol": 1e-5, "mode": "offline",
+                "normalize_dual": true, "lambda_init": "riemannian", "adam_lr": 0.02, "clip_grad_norm": 1.0},
   "constraint": {"method": "spectral_clip", "sigma_max": 3.0, "sigma_min": 0.5, "alpha": 0.125,
                  "lambda": 0.01, "impl": "abd_dense", "ns_coeffs": "polish", "ns_steps": 12,
                  "ns_polish_steps": 2, "power_iters": 3, "norm": "spectral",
@@ -145,10 +150,14 @@ class TestRunConfig : public QObject {
     row("power iters huge", R"({"constraint": {"power_iters": 1001}})", "constraint.power_iters: must be <= 1000");
     row("polish steps", R"({"constraint": {"ns_polish_steps": -1}})", "constraint.ns_polish_steps: must be >= 0");
     // Enumerations.
-    row("bad task", R"({"task": "imagenet"})", "task: must be one of mnist, cifar10, chars, modular_addition, modular_multiplication; got 'imagenet'");
+    row("icl dim above pairs", R"({"icl": {"pairs": 4, "dim": 5}})", "icl.dim: must not exceed icl.pairs (4), got 5");
+    row("icl bad order", R"({"icl": {"order": "y_first"}})", "icl.order: must be one of random, x_first; got 'y_first'");
+    row("mm dual lr", R"({"optimizer": {"dual_lr": 0}})", "optimizer.dual_lr: must be > 0");
+    row("bad model norm", R"({"model": {"norm": "layer"}})", "model.norm: must be one of none, rms; got 'layer'");
+    row("bad task", R"({"task": "imagenet"})", "task: must be one of mnist, cifar10, chars, modular_addition, modular_multiplication, icl_least_squares; got 'imagenet'");
     row("bad device", R"({"device": "tpu"})", "device: must be one of cpu, cuda; got 'tpu'");
     row("bad model kind", R"({"model": {"kind": "gpt"}})", "model.kind: must be one of mlp, lipschitz_gpt, modular_mlp");
-    row("bad optimizer", R"({"optimizer": {"kind": "adam"}})", "optimizer.kind: must be one of adamw, muon, sgd; got 'adam' (did you mean 'adamw'?)");
+    row("bad optimizer", R"({"optimizer": {"kind": "adam"}})", "optimizer.kind: must be one of adamw, muon, sgd, manifold_muon; got 'adam' (did you mean 'adamw'?)");
     row("bad schedule", R"({"optimizer": {"schedule": "step"}})", "optimizer.schedule: must be one of constant, linear, cosine");
     row("bad muon scale", R"({"optimizer": {"muon_scale": "keller"}})", "optimizer.muon_scale: must be one of paper, jordan");
     row("bad embed update", R"({"optimizer": {"embed_update": "sgd"}})", "optimizer.embed_update: must be one of column_normalize, adamw");
@@ -263,7 +272,8 @@ class TestRunConfig : public QObject {
     const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     for (const char* id : {"shakespeare_softcap", "shakespeare_normalize", "shakespeare_adamw_wd",
                            "mnist_muon_softcap", "mnist_adamw_wd", "modular_addition_grokking",
-                           "chars_small_cpu"})
+                           "chars_small_cpu", "icl_adamw_cpu", "icl_muon_cpu", "icl_manifold_muon_cpu", "icl_adamw",
+                           "icl_muon", "icl_manifold_muon"})
       QVERIFY2(files.contains(QString::fromUtf8(id) + ".json"), id);
     for (const QString& name : files) {
       const std::string path = dir.filePath(name).toStdString();

@@ -1,9 +1,11 @@
 #include "app/pages/cliplab/cliplab_page.h"
 
 #include "app/pages/cliplab/cap_sweep_view.h"
+#include "app/app_options.h"
 #include "app/pages/cliplab/cliplab_presets.h"
 #include "app/pages/cliplab/constraint_view.h"
 #include "app/pages/cliplab/equilibrium_view.h"
+#include "app/pages/cliplab/stiefel_view.h"
 #include "app/pages/cliplab/matrix_source_panel.h"
 #include "app/pages/cliplab/ns_steps_view.h"
 #include "app/pages/common/latest_wins.h"
@@ -147,6 +149,8 @@ QWidget* ClipLabPage::createViews() {
   tabs_->addTab(ns_, tr("Newton–Schulz steps"));
   tabs_->addTab(sweep_, tr("Nested vs ABD"));
   tabs_->addTab(equilibrium_, tr("Equilibrium"));
+  stiefel_ = new StiefelView(this);
+  tabs_->addTab(stiefel_, tr("Stiefel retraction"));
   return tabs_;
 }
 
@@ -166,6 +170,12 @@ void ClipLabPage::connectComputations() {
   connect(matrixRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { source_->setStatus(m, true); });
   connect(fileRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { source_->setStatus(m, true); });
   connect(updateRunner_, &LatestWins::errorOccurred, this, [this](const QString& m) { status_->setText(tr("Cannot apply: %1").arg(m)); });
+}
+
+bool ClipLabPage::applyOptions(const AppOptions& options, QString* error) {
+  if (options.labPreset.isEmpty() || applyPreset(options.labPreset)) return true;
+  *error = tr("--lab-preset: unknown Clip Lab preset '%1' (%2)").arg(options.labPreset, presetIds().join(QStringLiteral(", ")));
+  return false;
 }
 
 QStringList ClipLabPage::presetIds() const {

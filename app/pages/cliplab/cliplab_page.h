@@ -27,6 +27,7 @@ namespace lwb::app::pages {
 class CapSweepView;
 class ConstraintView;
 class EquilibriumView;
+class StiefelView;
 class LatestWins;
 class MatrixSourcePanel;
 class MethodForm;
@@ -44,6 +45,8 @@ class ClipLabPage : public QWidget, public Page {
   QString title() const override { return tr("Clip &Lab"); }
   QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_2); }
   QWidget* widget() override { return this; }
+  // --lab-preset ID: applies that lecture preset.
+  bool applyOptions(const AppOptions& options, QString* error) override;
 
   // Lecture presets (cliplab_presets.h), by id; false for an unknown id.
   bool applyPreset(const QString& id);
@@ -62,6 +65,7 @@ class ClipLabPage : public QWidget, public Page {
   ConstraintView* constraintView() const { return constraint_; }
   NsStepsView* newtonSchulzView() const { return ns_; }
   EquilibriumView* equilibriumView() const { return equilibrium_; }
+  StiefelView* stiefelView() const { return stiefel_; }
   LatestWins* matrixRunner() const { return matrixRunner_; }
   LatestWins* updateRunner() const { return updateRunner_; }
 
@@ -88,6 +92,7 @@ class ClipLabPage : public QWidget, public Page {
   NsStepsView* ns_ = nullptr;
   CapSweepView* sweep_ = nullptr;
   EquilibriumView* equilibrium_ = nullptr;
+  StiefelView* stiefel_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QComboBox* presets_ = nullptr;
   QLabel* cue_ = nullptr;

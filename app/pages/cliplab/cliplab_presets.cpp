@@ -140,6 +140,14 @@ std::vector<ClipLabPreset> build() {
     x.equilibrium = r;
     p.push_back(x);
   }
+  {
+    // Seed 002 (issue 14): the tab has its own matrix (W on the manifold, a step off it).
+    ClipLabPreset x = preset(QStringLiteral("stiefel_retraction"), QCoreApplication::translate("ClipLabPresets", "11 · Stiefel retraction: which msign converges"),
+                    QCoreApplication::translate("ClipLabPresets", "Manifold Muon retracts W − ηA with msign: only Polar Express puts every σ back on 1 (to ~1e−7); "
+                       "Jordan's quintic (Muon's msign) leaves them far off 1 (here ≈ 0.7)."),
+                    ClipLabTab::Stiefel);
+    p.push_back(x);
+  }
   return p;
 }
 

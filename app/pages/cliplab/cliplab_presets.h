@@ -11,7 +11,7 @@
 
 namespace lwb::app::pages {
 
-enum class ClipLabTab { Constraint = 0, NewtonSchulz = 1, CapSweep = 2, Equilibrium = 3 };
+enum class ClipLabTab { Constraint = 0, NewtonSchulz = 1, CapSweep = 2, Equilibrium = 3, Stiefel = 4 };
 
 struct ClipLabPreset {
   QString id;

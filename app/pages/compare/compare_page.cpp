@@ -4,8 +4,10 @@
 #include "app/pages/common/page_export.h"
 #include "app/pages/common/page_frame.h"
 #include "app/pages/compare/compare_table_model.h"
+#include "app/pages/compare/lr_robustness_demo.h"
 #include "app/run_manager.h"
 #include "run/config_schema.h"
+#include "app/run_session.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
 #include "widgets/palette.h"
@@ -26,6 +28,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -102,8 +105,14 @@ QHBoxLayout* ComparePage::createButtonBar() {
   auto* remove = new QPushButton(tr("Remove selected"), this);
   auto* exportCsv = new QPushButton(tr("Export table as CSV…"), this);
   auto* savePlotsButton = new QPushButton(tr("Save plots…"), this);
+  auto* demo = new QPushButton(tr("Learning-rate robustness demo"), this);
+  demo->setObjectName(QStringLiteral("lrDemoButton"));
+  demo->setToolTip(tr("Seed 002 Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best "
+                      "learning rate and at 10×, trained now and compared here"));
+  demo->setEnabled(sessionRuns_ != nullptr);
   auto* bar = new QHBoxLayout;
   for (auto* b : {addOne, addMany, addSession, openIndexButton, reloadButton, remove}) bar->addWidget(b);
+  bar->addWidget(demo);
   bar->addStretch(1);
   bar->addWidget(exportCsv);
   bar->addWidget(savePlotsButton);
@@ -119,7 +128,47 @@ QHBoxLayout* ComparePage::createButtonBar() {
   connect(remove, &QPushButton::clicked, this, &ComparePage::removeSelected);
   connect(exportCsv, &QPushButton::clicked, this, &ComparePage::exportDialog);
   connect(savePlotsButton, &QPushButton::clicked, this, &ComparePage::savePlotsDialog);
+  connect(demo, &QPushButton::clicked, this, [this] {
+    QString error;
+    if (!startLrRobustnessDemo(&error)) QMessageBox::warning(this, tr("Cannot start the demo"), error);
+  });
   return bar;
+}
+
+bool ComparePage::startLrRobustnessDemo(QString* error) {
+  if (!sessionRuns_) {
+    if (error) *error = tr("no run manager in this window");
+    return false;
+  }
+  const QList<DemoRun> runs = lrRobustnessRuns(PresetCatalog::load(), error);
+  if (runs.isEmpty()) return false;
+  demoDirs_.clear();
+  for (const DemoRun& r : runs) {
+    RunSession* s = sessionRuns_->startRun(r.config, r.label, error);
+    if (!s) return false;
+    demoDirs_ << s->runDir();
+  }
+  if (!demoTimer_) {
+    demoTimer_ = new QTimer(this);
+    demoTimer_->setInterval(3000);
+    connect(demoTimer_, &QTimer::timeout, this, &ComparePage::refreshDemo);
+  }
+  demoTimer_->start();
+  setMetric(QStringLiteral("train_loss"));
+  return true;
+}
+
+void ComparePage::refreshDemo() {
+  // The run folders appear once each worker has written its config; read what exists.
+  QStringList ready;
+  bool active = false;
+  for (const RunSession* s : sessionRuns_->sessions())
+    if (demoDirs_.contains(s->runDir())) {
+      active = active || isActive(s->state());
+      if (QFileInfo::exists(s->runDir() + QStringLiteral("/config.json"))) ready << s->runDir();
+    }
+  if (!ready.isEmpty() && pending_ == 0) addRunDirectories(ready);
+  if (!active) demoTimer_->stop();
 }
 
 QWidget* ComparePage::createPlots() {

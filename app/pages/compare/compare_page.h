@@ -20,6 +20,7 @@ class QHBoxLayout;
 class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
+class QTimer;
 
 namespace lwb::widgets {
 class FrontierScatterPlot;
@@ -76,6 +77,11 @@ class ComparePage : public QWidget, public Page {
   widgets::MetricPlot* metricPlot() const { return metric_; }
   widgets::FrontierScatterPlot* scatterPlot() const { return scatter_; }
   QComboBox* metricBox() const { return metricBox_; }
+  // Seed 002 Fig. 2 (lr_robustness_demo.h): starts the six runs in this session and shows
+  // them here, re-read every few seconds until they end. False (and `error`) when the
+  // presets are missing or a run cannot start.
+  bool startLrRobustnessDemo(QString* error = nullptr);
+  QStringList demoRunDirs() const { return demoDirs_; }
 
  Q_SIGNALS:
   void runsChanged();  // after a batch of folders was read (or runs removed)
@@ -98,6 +104,10 @@ class ComparePage : public QWidget, public Page {
   QString colorKeyOf(const RunRecord& r) const;
   void loadSelectedSeries();
 
+  void refreshDemo();
+
+  QStringList demoDirs_;
+  QTimer* demoTimer_ = nullptr;
   std::vector<RunRecord> runs_;
   std::vector<QColor> colors_;
   RunManager* sessionRuns_ = nullptr;

@@ -1,0 +1,148 @@
+#include "app/pages/cliplab/stiefel_view.h"
+
+#include "app/pages/common/curve_plot.h"
+#include "app/pages/common/id_combo.h"
+#include "app/pages/common/latest_wins.h"
+#include "widgets/palette.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lwb::app::pages {
+
+StiefelView::StiefelView(QWidget* parent) : QWidget(parent) {
+  runner_ = new LatestWins(this);
+  rows_ = new QSpinBox(this);
+  rows_->setRange(2, 2048);
+  rows_->setValue(128);
+  cols_ = new QSpinBox(this);
+  cols_->setRange(2, 2048);
+  cols_->setValue(64);
+  eta_ = new QDoubleSpinBox(this);
+  eta_->setObjectName(QStringLiteral("stiefelEta"));
+  eta_->setDecimals(3);
+  eta_->setRange(0.001, 10.0);
+  eta_->setSingleStep(0.05);
+  eta_->setValue(0.1);
+  seed_ = new QSpinBox(this);
+  seed_->setRange(0, 1000000);
+  dtype_ = idCombo(lab::labDtypeIds(), this);
+  info_ = new QLabel(this);
+  info_->setWordWrap(true);
+  info_->setTextFormat(Qt::RichText);
+
+  sigma_ = new CurvePlot(this);
+  sigma_->setTitle(tr("Singular values after the retraction msign(W − ηA)"));
+  sigma_->setAxisLabels(tr("rank i"), tr("σᵢ"));
+  deviation_ = new CurvePlot(this);
+  deviation_->setTitle(tr("Distance from the manifold |σᵢ − 1|"));
+  deviation_->setAxisLabels(tr("rank i"), tr("|σᵢ − 1|"));
+  deviation_->setLogY(true);
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("W"), this));
+  controls->addWidget(rows_);
+  controls->addWidget(new QLabel(tr("×"), this));
+  controls->addWidget(cols_);
+  controls->addWidget(new QLabel(tr("Step η"), this));
+  controls->addWidget(eta_);
+  controls->addWidget(new QLabel(tr("Seed"), this));
+  controls->addWidget(seed_);
+  controls->addWidget(new QLabel(tr("Precision"), this));
+  controls->addWidget(dtype_);
+  controls->addStretch(1);
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->addLayout(controls, 0, 0, 1, 2);
+  grid->addWidget(info_, 1, 0, 1, 2);
+  grid->addWidget(sigma_, 2, 0);
+  grid->addWidget(deviation_, 2, 1);
+  grid->setRowStretch(2, 1);
+
+  const auto changed = [this] {
+    dirty_ = true;
+    if (isVisible()) recompute();
+  };
+  for (QSpinBox* s : {rows_, cols_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
+  connect(eta_, &QDoubleSpinBox::valueChanged, this, changed);
+  connect(dtype_, &QComboBox::currentIndexChanged, this, changed);
+  connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
+}
+
+lab::StiefelRetractionRequest StiefelView::request() const {
+  return {rows_->value(), cols_->value(), eta_->value(), static_cast<uint64_t>(seed_->value()),
+          dtype_->currentData().toString().toStdString()};
+}
+
+void StiefelView::setRequest(const lab::StiefelRetractionRequest& r) {
+  rows_->setValue(static_cast<int>(r.rows));
+  cols_->setValue(static_cast<int>(r.cols));
+  eta_->setValue(r.eta);
+  seed_->setValue(static_cast<int>(r.seed));
+  dtype_->setCurrentIndex(std::max(0, dtype_->findData(QString::fromStdString(r.dtype))));
+}
+
+void StiefelView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (dirty_) recompute();
+}
+
+void StiefelView::recompute() {
+  dirty_ = false;
+  info_->setText(tr("Retracting with every coefficient set…"));
+  const auto r = request();
+  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    auto out = lab::stiefelRetraction(r, &cancel);
+    return [this, out = std::move(out)] { show(out); };
+  });
+}
+
+void StiefelView::show(const lab::StiefelRetraction& r) {
+  result_ = r;
+  hasResult_ = true;
+  sigma_->clearCurves();
+  deviation_->clearCurves();
+  const auto ranks = [](size_t n) {
+    std::vector<double> x(n);
+    for (size_t i = 0; i < n; ++i) x[i] = static_cast<double>(i + 1);
+    return x;
+  };
+  sigma_->setCurve(tr("W − ηA (before)"), ranks(r.before.size()), r.before, {widgets::referenceColor(), Qt::DashLine, 1.4, false});
+  QString text = tr("W on the Stiefel manifold (all σ = 1), A = msign(Gaussian), η = %L1: σ(W − ηA) ∈ [%L2, %L3]. "
+                    "After msign, max |σ − 1|:")
+                     .arg(eta_->value())
+                     .arg(r.before.empty() ? 0.0 : r.before.back(), 0, 'g', 4)
+                     .arg(r.before.empty() ? 0.0 : r.before.front(), 0, 'g', 4);
+  int colour = 0;
+  for (const auto& o : r.after) {
+    // The registry key, not the long title: the legend has four of them side by side.
+    const QString name = tr("%1 × %2").arg(QString::fromStdString(o.coefficients)).arg(o.steps);
+    const QColor c = widgets::runColor(colour++);
+    sigma_->setCurve(name, ranks(o.singularValues.size()), o.singularValues, {c, Qt::SolidLine, 1.8, false});
+    std::vector<double> dev;
+    for (double s : o.singularValues) dev.push_back(std::max(std::abs(s - 1.0), 1e-12));
+    deviation_->setCurve(name, ranks(dev.size()), dev, {c, Qt::SolidLine, 1.8, false});
+    const bool holds = o.maxDeviation <= 1e-5;
+    text += tr(" · <b>%1</b> %L2 %3").arg(name).arg(o.maxDeviation, 0, 'g', 2).arg(holds ? tr("(on the manifold)") : tr("(off)"));
+  }
+  sigma_->setReferenceLines({{1.0, tr("1"), QColor()}});
+  deviation_->setReferenceLines({{1e-5, tr("10⁻⁵"), QColor()}});
+  info_->setText(text);
+  sigma_->requestReplot();
+  deviation_->requestReplot();
+  Q_EMIT resultReady();
+}
+
+void StiefelView::replotNow() {
+  sigma_->replotNow();
+  deviation_->replotNow();
+}
+
+}  // namespace lwb::app::pages

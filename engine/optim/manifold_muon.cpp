@@ -1,0 +1,114 @@
+#include "optim/manifold_muon.h"
+
+#include "optim/manifold_muon_math.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/zeros_like.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace lwb::optim {
+
+ManifoldMuon::ManifoldMuon(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
+    : Optimizer(std::move(slots)), cfg_(cfg), adam_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {}
+
+bool ManifoldMuon::onManifold(const models::Param& p) {
+  return p.isMatrix() && p.role != models::Role::Embedding && p.role != models::Role::Head;
+}
+
+double ManifoldMuon::updateRmsBound(const ParamSlot& slot, double lr) const {
+  if (!onManifold(slot.param)) return -1.0;
+  const auto& w = slot.param.tensor;
+  // ‖W_new − W‖₂ ≤ 2 (both on the manifold) and ≈ lr·‖M‖₂ = lr for small steps; report the
+  // first-order value in RMS→RMS units, like Muon.
+  return lr * slot.lrMultiplier * std::sqrt(static_cast<double>(w.size(1)) / static_cast<double>(w.size(0)));
+}
+
+void ManifoldMuon::saveState(TensorMap& out) const {
+  for (const auto& [name, m] : momentum_) out["momentum." + name] = m;
+  for (const auto& [name, l] : lambda_) out["lambda." + name] = l;
+  adam_.save("adam.", out);
+}
+
+void ManifoldMuon::loadState(StateIn& in) {
+  momentum_.clear();
+  lambda_.clear();
+  for (const auto& slot : slots_) {
+    const auto& p = slot.param;
+    if (!onManifold(p)) continue;
+    if (auto m = in.take("momentum." + p.name, p.tensor); m.defined()) momentum_[p.name] = m;
+    const int64_t k = std::min(p.tensor.size(0), p.tensor.size(1));
+    if (auto l = in.take("lambda." + p.name, at::empty({k, k}, p.tensor.options())); l.defined()) lambda_[p.name] = l;
+  }
+  adam_.load("adam.", in, slots_);
+}
+
+// Global gradient-norm clipping over the manifold matrices (optimizer.clip_grad_norm; bluey
+// meant to clip but never did, SEEDS §A.3, so the default is off).
+void ManifoldMuon::clipGradients() {
+  if (cfg_.clipGradNorm <= 0) return;
+  double total = 0;
+  for (const auto& slot : slots_)
+    if (onManifold(slot.param) && slot.param.tensor.grad().defined())
+      total += slot.param.tensor.grad().square().sum().item<double>();
+  const double norm = std::sqrt(total);
+  if (norm <= cfg_.clipGradNorm || !std::isfinite(norm)) return;
+  for (const auto& slot : slots_)
+    if (onManifold(slot.param) && slot.param.tensor.grad().defined())
+      slot.param.tensor.mutable_grad().mul_(cfg_.clipGradNorm / norm);
+}
+
+void ManifoldMuon::step(double lr) {
+  at::NoGradGuard noGrad;
+  stats_.clear();
+  clipGradients();
+  // The schedule multiplies both groups: the AdamW group runs at adam_lr times the factor.
+  const double factor = cfg_.lr > 0 ? lr / cfg_.lr : 0.0;
+  const double beta = cfg_.momentum;
+  for (auto& slot : slots_) {
+    const auto& p = slot.param;
+    const auto& w = p.tensor;
+    const auto& g = w.grad();
+    if (!g.defined()) continue;
+    if (!onManifold(p)) {
+      const double eta = cfg_.adamLr * factor * slot.lrMultiplier;
+      if (cfg_.weightDecay > 0 && p.role != models::Role::Other) w.mul_(1.0 - eta * cfg_.weightDecay);
+      w.sub_(adam_.direction(p.name, g), eta);
+      continue;
+    }
+    auto& m = momentum_[p.name];
+    if (!m.defined()) m = at::zeros_like(g);
+    m.mul_(beta).add_(g, 1.0 - beta);  // EMA momentum (not Nesterov; β₂ unused, SEEDS §G.1.4)
+    const bool offline = cfg_.mmMode == "offline";
+    auto& lambda = lambda_[p.name];
+    if (offline && cfg_.lambdaInit == "zero" && !lambda.defined()) {
+      const int64_t k = std::min(w.size(0), w.size(1));
+      lambda = at::zeros({k, k}, w.options());
+    }
+    at::Tensor start;
+    if (!offline && !lambda.defined() && cfg_.lambdaInit == "riemannian") {
+      const bool wide = w.size(0) < w.size(1);
+      const auto gm = mm::riemannianLambda(wide ? w.mT() : w, wide ? m.mT() : m);
+      start = cfg_.normalizeDual ? gm / std::max(1e-30, mm::rms(m)) : gm;
+    }
+    // Offline re-solves from the Riemannian init every step (TM) unless lambda_init = zero,
+    // which starts each solve from zeros; online carries Λ from step to step.
+    const auto dir = offline ? mm::offlineDirection(w, m, cfg_.dualLr, cfg_.dualSteps, cfg_.dualTol, cfg_.normalizeDual,
+                                                    cfg_.lambdaInit == "zero" ? lambda : at::Tensor())
+                             : mm::onlineDirection(w, m, lambda.defined() ? lambda : start, cfg_.dualLr, cfg_.normalizeDual);
+    if (!offline) lambda = dir.lambda;
+    w.copy_(mm::retract(w, dir.direction, lr * slot.lrMultiplier));
+    const auto [lo, hi] = mm::sigmaRange(w);
+    stats_.push_back({p.name, dir.tangency.back(), lo, hi});
+    if (divergence_.empty() && !(std::abs(lo - 1.0) <= kStiefelTolerance && std::abs(hi - 1.0) <= kStiefelTolerance)) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "matrix %s left the Stiefel manifold: sigma in [%.7g, %.7g]", p.name.c_str(), lo, hi);
+      divergence_ = buf;
+    }
+  }
+}
+
+}  // namespace lwb::optim
