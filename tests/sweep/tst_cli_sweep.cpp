@@ -77,7 +77,7 @@ class TestCliSweep : public QObject {
   // unfinished points, each once.
   void interruptMidwayThenResume() {
     QTemporaryDir tmp;
-    const QString spec = test::writeSpec(tmp.path(), kGrid, 1500), out = tmp.path() + "/sweep";
+    const QString spec = test::writeSpec(tmp.path(), kGrid, 800), out = tmp.path() + "/sweep";
     QProcess p;
     p.start(QStringLiteral(LWB_CLI_PATH), {"sweep", "--spec", spec, "--out", out, "--jobs", "2", "--json"});
     QVERIFY(p.waitForStarted());
@@ -121,7 +121,7 @@ class TestCliSweep : public QObject {
   // as orphans, and the same command finishes the sweep with each point once.
   void killedSweepLeavesNoOrphans() {
     QTemporaryDir tmp;
-    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05, 0.1}}}, 1500), out = tmp.path() + "/sweep";
+    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05, 0.1}}}, 800), out = tmp.path() + "/sweep";
     QProcess p;
     p.start(QStringLiteral(LWB_CLI_PATH), {"sweep", "--spec", spec, "--out", out, "--jobs", "2"});
     QVERIFY(p.waitForStarted());
