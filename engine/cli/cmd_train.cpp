@@ -9,6 +9,7 @@
 #include "run/run_directory_reader.h"
 #include "run/run_directory_sink.h"
 #include "run/trainer.h"
+#include "sweep/process.h"
 
 #include <CLI/CLI.hpp>
 
@@ -132,6 +133,7 @@ int runTrain(const TrainArgs& a) {
   gControl = &control;
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
+  sweep::dieWithParentIfAsked();  // a point of a sweep stops when the sweep dies (sweep/process.h)
   run::RunSummary summary;
   try {
     summary = trainer.run(control);

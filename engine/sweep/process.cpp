@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,12 +43,12 @@ void defaultSignals(posix_spawnattr_t& attr) {
 }
 
 // posix_spawnp with default signals; the file actions are consumed. 0 or an errno value.
-int spawn(const std::vector<std::string>& argv, posix_spawn_file_actions_t& fa, pid_t* pid) {
+int spawn(const std::vector<std::string>& argv, posix_spawn_file_actions_t& fa, pid_t* pid, char** env = environ) {
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   defaultSignals(attr);
   auto args = cArgs(argv);
-  const int rc = posix_spawnp(pid, args[0], &fa, &attr, args.data(), environ);
+  const int rc = posix_spawnp(pid, args[0], &fa, &attr, args.data(), env);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   return rc;
@@ -61,8 +62,15 @@ pid_t spawnLogged(const std::vector<std::string>& argv, const fs::path& log) {
   posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  // The environment plus kDieWithParentEnv=<our pid>.
+  const std::string mark = std::string(kDieWithParentEnv) + "=" + std::to_string(getpid());
+  std::vector<char*> env;
+  for (char** e = environ; e && *e; ++e)
+    if (std::strncmp(*e, kDieWithParentEnv, std::strlen(kDieWithParentEnv)) != 0) env.push_back(*e);
+  env.push_back(const_cast<char*>(mark.c_str()));
+  env.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = spawn(argv, fa, &pid);
+  const int rc = spawn(argv, fa, &pid, env.data());
   if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
   return pid;
 }
@@ -124,6 +132,13 @@ CommandResult runCommand(const std::vector<std::string>& argv, double timeoutSec
   r.exitCode = !killed && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (killed) r.err += "\n(killed after " + std::to_string(static_cast<int>(timeoutSeconds)) + " s)";
   return r;
+}
+
+void dieWithParentIfAsked() {
+  const char* parent = std::getenv(kDieWithParentEnv);
+  if (!parent || !*parent) return;
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (std::to_string(getppid()) != parent) raise(SIGTERM);  // it died before prctl
 }
 
 bool inPath(const std::string& name) {

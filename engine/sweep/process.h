@@ -12,8 +12,17 @@
 
 namespace lwb::sweep {
 
-// Starts argv[0] (looked up in PATH) with stdout and stderr appended to `log`. Throws
-// std::runtime_error when it cannot be started.
+// The variable a sweep sets for its children: `lipschitz-cli train` then asks the kernel for
+// SIGTERM when its parent dies (prctl PR_SET_PDEATHSIG), so a sweep killed outright (SIGKILL,
+// out of memory) leaves no orphan training on: each child stops cleanly (status `stopped`).
+inline constexpr const char* kDieWithParentEnv = "LWB_DIE_WITH_PARENT";
+// Called first by `lipschitz-cli train`: when kDieWithParentEnv names this process's parent
+// pid, arranges SIGTERM on the parent's death (and sends it now if the parent is already gone).
+void dieWithParentIfAsked();
+
+// Starts argv[0] (looked up in PATH) with stdout and stderr appended to `log` and
+// kDieWithParentEnv set to this process's pid. Throws std::runtime_error when it cannot be
+// started.
 pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesystem::path& log);
 
 struct CommandResult {

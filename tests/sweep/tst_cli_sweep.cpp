@@ -10,6 +10,7 @@
 #include <QThread>
 #include <QtTest/QtTest>
 
+#include <memory>
 #include <signal.h>
 
 using namespace lwb;
@@ -76,7 +77,7 @@ class TestCliSweep : public QObject {
   // unfinished points, each once.
   void interruptMidwayThenResume() {
     QTemporaryDir tmp;
-    const QString spec = test::writeSpec(tmp.path(), kGrid, 1500), out = tmp.path() + "/sweep";
+    const QString spec = test::writeSpec(tmp.path(), kGrid, 800), out = tmp.path() + "/sweep";
     QProcess p;
     p.start(QStringLiteral(LWB_CLI_PATH), {"sweep", "--spec", spec, "--out", out, "--jobs", "2", "--json"});
     QVERIFY(p.waitForStarted());
@@ -113,6 +114,32 @@ class TestCliSweep : public QObject {
     const auto rows = indexRows(out);
     QCOMPARE(rows.size(), size_t{4});  // no duplicate rows for restarted points
     for (const auto& row : rows) QCOMPARE(row.status, std::string("finished"));
+  }
+
+  // The sweep process killed outright (SIGKILL: no chance to stop its children): the kernel
+  // sends each child SIGTERM (PR_SET_PDEATHSIG), so they stop cleanly instead of training on
+  // as orphans, and the same command finishes the sweep with each point once.
+  void killedSweepLeavesNoOrphans() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05, 0.1}}}, 800), out = tmp.path() + "/sweep";
+    QProcess p;
+    p.start(QStringLiteral(LWB_CLI_PATH), {"sweep", "--spec", spec, "--out", out, "--jobs", "2"});
+    QVERIFY(p.waitForStarted());
+    const auto logged = [&](const char* id) {
+      QFile f(out + "/runs/" + id + "/metrics.jsonl");
+      return f.open(QIODevice::ReadOnly) && f.readAll().count('\n') >= 2;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(logged("0000") && logged("0001"), 120000);
+    p.kill();  // SIGKILL
+    QVERIFY(p.waitForFinished(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(test::pointStatuses(out)["0000"] == "stopped" && test::pointStatuses(out)["0001"] == "stopped",
+                             60000);
+    const auto r = test::runCli({"sweep", "--spec", spec, "--out", out, "--jobs", "2"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    for (const auto& [id, s] : test::pointStatuses(out)) QCOMPARE(s, std::string("finished"));
+    QCOMPARE(test::countEntries(out + "/runs"), 2);
+    QCOMPARE(test::countEntries(out + "/attempts"), 2);
+    QCOMPARE(indexRows(out).size(), size_t{2});
   }
 
   void failedPointsAreKeptUnlessRetried() {
@@ -189,6 +216,33 @@ class TestCliSweep : public QObject {
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(expected.toUtf8()), r.err.constData());
     QCOMPARE(r.err.count('\n'), 1);
+  }
+
+  // Several processes index into one file at once (as workers and the GUI would): every row
+  // lands, none fails with "database is locked".
+  void concurrentIndexProcesses() {
+    QTemporaryDir tmp;
+    constexpr int kProcesses = 4, kRuns = 60;
+    for (int p = 0; p < kProcesses; ++p)
+      for (int i = 0; i < kRuns; ++i) {
+        const QString dir = QStringLiteral("%1/root%2/run%3").arg(tmp.path()).arg(p).arg(i);
+        QVERIFY(QDir().mkpath(dir));
+        test::writeFile(dir + "/config.json", test::tinyConfig(10).dump());
+        test::writeFile(dir + "/summary.json", R"({"status": "finished", "steps": 10, "val_loss": 0.5})");
+        test::writeFile(dir + "/status", "finished\n");
+      }
+    const QString db = tmp.path() + "/shared.sqlite";
+    std::vector<std::unique_ptr<QProcess>> procs;
+    for (int p = 0; p < kProcesses; ++p) {
+      procs.push_back(std::make_unique<QProcess>());
+      procs.back()->start(QStringLiteral(LWB_CLI_PATH), {"index", QStringLiteral("%1/root%2").arg(tmp.path()).arg(p), "--db", db});
+    }
+    for (auto& p : procs) {
+      QVERIFY(p->waitForFinished(120000));
+      QVERIFY2(p->exitCode() == 0, p->readAllStandardError().constData());
+    }
+    sweep::RunIndex index(db.toStdString());
+    QCOMPARE(index.count(), int64_t{kProcesses * kRuns});
   }
 
   // Runs synced back from elsewhere are picked up by `index`; --rebuild recovers a damaged file.

@@ -329,6 +329,7 @@ void SweepsPage::updatePreview() {
   QString error;
   const long long n = pointCount(&error);
   if (n == 0) {
+    ++previewGeneration_;
     preview_->setText(tr("Spec: %1").arg(error));
     preview_->setStyleSheet(QStringLiteral("color: #b00020;"));
     return;
@@ -340,9 +341,11 @@ void SweepsPage::updatePreview() {
   const std::string model = p && p->config.contains("model") ? p->config["model"].value("kind", std::string("mlp")) : std::string("mlp");
   // Earlier runs of this task and model (off the GUI thread; the label updates when known).
   auto* watcher = new QFutureWatcher<double>(this);
-  connect(watcher, &QFutureWatcher<double>::finished, this, [this, watcher, n, steps] {
-    stepsPerSecond_ = watcher->result();
+  const int generation = ++previewGeneration_;
+  connect(watcher, &QFutureWatcher<double>::finished, this, [this, watcher, n, steps, generation] {
     watcher->deleteLater();
+    if (generation != previewGeneration_) return;  // the form changed since: a newer estimate follows
+    stepsPerSecond_ = watcher->result();
     const int jobs = jobs_->value() > 0 ? jobs_->value() : QThread::idealThreadCount();
     const bool local = backend_->currentData().toString() == QLatin1String("local");
     QString estimate = tr("time: unknown until a run of this task and model has finished in this folder");
@@ -459,9 +462,39 @@ bool SweepsPage::openSweep(const QString& dir, QString* error) {
   }
   sweepDir_ = QDir(dir).absolutePath();
   out_->setText(sweepDir_);
+  fillFormFromSpec(sweepDir_ + QStringLiteral("/spec.json"));
   pollIndex();
   poll_->start();  // a sweep run from a terminal or on Slurm: followed through its index
   return true;
+}
+
+// The form shows an opened sweep's spec where it can (a preset base and one grid object);
+// anything else leaves the form as it was.
+void SweepsPage::fillFormFromSpec(const QString& specFile) {
+  QFile f(specFile);
+  if (!f.open(QIODevice::ReadOnly) || f.size() > (4 << 20)) return;
+  const QByteArray bytes = f.readAll();
+  const json spec = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+  if (!spec.is_object() || !spec.contains("grid") || !spec["grid"].is_object()) return;
+  if (spec.contains("base") && spec["base"].is_string()) setPreset(QString::fromStdString(spec["base"].get<std::string>()));
+  grid_->setRowCount(0);
+  for (const auto& [key, values] : spec["grid"].items()) {
+    QStringList parts;
+    if (values.is_array()) {
+      for (const json& v : values) parts << QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+    } else if (values.is_object()) {
+      parts << QStringLiteral("%1..%2 x%3%4")
+                   .arg(QString::fromStdString(values.value("from", json(0)).dump()),
+                        QString::fromStdString(values.value("to", json(0)).dump()))
+                   .arg(values.value("count", 1))
+                   .arg(values.value("scale", std::string()) == "log" ? QStringLiteral(" log") : QString());
+    }
+    addGridRow(QString::fromStdString(key), parts.join(QStringLiteral(", ")));
+  }
+  QStringList seeds;
+  for (const json& v : spec.value("seeds", json::array())) seeds << QString::fromStdString(v.dump());
+  setSeeds(seeds.join(QStringLiteral(", ")));
+  setSteps(spec.value("steps", 0));
 }
 
 bool SweepsPage::applyOptions(const AppOptions& options, QString* error) {

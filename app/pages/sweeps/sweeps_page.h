@@ -87,6 +87,7 @@ class SweepsPage : public QWidget, public Page {
   void exportScript();
   void pollIndex();
   void onEvent(const nlohmann::json& e);
+  void fillFormFromSpec(const QString& specFile);
 
   PresetCatalog presets_;
   QString runsRoot_;
@@ -110,6 +111,7 @@ class SweepsPage : public QWidget, public Page {
   QTimer* poll_ = nullptr;
   QString sweepDir_;     // the sweep shown in the table
   bool polling_ = false;
+  int previewGeneration_ = 0;  // the newest preview's number: older estimates are dropped
   double stepsPerSecond_ = 0;  // of earlier runs like these (time estimate), 0: unknown
 };
 
