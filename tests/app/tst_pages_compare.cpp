@@ -2,6 +2,8 @@
 // figures, the frontier scatter's points, the metric overlay, CSV and PNG/PDF export.
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/compare/lr_robustness_demo.h"
+#include "app/run_manager.h"
+#include "app/run_session.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "support/scratch_home.h"
 #include "widgets/frontier_scatter_plot.h"
@@ -76,6 +78,22 @@ class TestPagesCompare : public QObject {
     QVERIFY(runs[5].label.contains(QStringLiteral("10×")));
     QVERIFY(lrRobustnessRuns(lwb::app::PresetCatalog::loadFrom(QStringLiteral("/nonexistent")), &error).isEmpty());
     QVERIFY(!error.isEmpty());
+  }
+
+  // The demo button's action starts the six runs in this session (stopped at once here) and
+  // reads their folders into the page as they appear.
+  void lrRobustnessDemoStartsSixRuns() {
+    lwb::app::RunManager runs;
+    ComparePage page(&runs);
+    QString error;
+    QVERIFY2(page.startLrRobustnessDemo(&error), qPrintable(error));
+    QCOMPARE(runs.sessions().size(), 6);
+    QCOMPARE(page.demoRunDirs().size(), 6);
+    QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(page.runs().size()), 6, kTimeoutMs);
+    for (lwb::app::RunSession* s : runs.sessions()) s->stop();
+    QTRY_VERIFY_WITH_TIMEOUT(std::none_of(runs.sessions().begin(), runs.sessions().end(),
+                                          [](const lwb::app::RunSession* s) { return s->threadRunning(); }),
+                             kTimeoutMs);
   }
 
   void tableScatterAndMetricsMatchTheRuns() {

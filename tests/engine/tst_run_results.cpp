@@ -33,7 +33,8 @@ StepMetrics fullStep() {
   m.boundTrace.singleHeadBound = 2.5;  // a transformer's App. D value: lipschitz_bound_app_d
   m.valLoss = 2.0;
   m.valAcc = 0.25;
-  m.activations = models::ActivationStats{{"block0.attn", "block0.mlp"}, {4.0, 6.0}, {1.0, 0.5}};
+  m.activations = models::ActivationStats{{"block0.attn", "block0.mlp"}, {4.0, 6.0}, {1.0, 0.5}, {0.25, 0.125}};
+  m.stiefel = {{"layers.0.attn.qkv", 0.25, 1.0 - 3e-7, 1.0 + 4e-7}, {"layers.0.mlp.fc2", 0.125, 0.5, 1.0}};
   return m;
 }
 
@@ -177,6 +178,7 @@ class TestRunResults : public QObject {
     s.seconds = 1.5;
     s.stepsPerSecond = 4;
     s.constraintFraction = 0.25;
+    s.trainLossLast50 = 0.469;
     const json j = toJson(s);
     QCOMPARE(j["status"].get<std::string>(), std::string("diverged"));
     QVERIFY(j["lipschitz_bound"].is_null());
@@ -192,6 +194,7 @@ class TestRunResults : public QObject {
     QCOMPARE(back.seconds, s.seconds);
     QCOMPARE(back.stepsPerSecond, s.stepsPerSecond);
     QCOMPARE(back.constraintFraction, s.constraintFraction);
+    QCOMPARE(back.trainLossLast50, s.trainLossLast50);
   }
 
   void summaryDefaultsSayNotMeasured() {

@@ -169,6 +169,22 @@ void NsStepsView::showStep() {
     gy.push_back(std::abs(lab::applyNsPolynomials(trace_.schedule, x, k)));
   }
   poly_->setCurve(tr("p_k ∘ … ∘ p₁ (float64)"), gx, gy, {widgets::runColor(0), Qt::SolidLine, 1.6, false});
+  // Every other coefficient set at its default step count, faint, for comparison (Polar
+  // Express converges to 1, jordan5 oscillates in ~[0.7, 1.2], you6 in between).
+  const QString chosen = coeffs_->currentData().toString();
+  int other = 2;
+  for (const auto& set : spectral::nsCoefficientSets()) {
+    const QString key = QString::fromUtf8(set.key.data(), static_cast<qsizetype>(set.key.size()));
+    const QString name = tr("%1 × %2 (all steps)").arg(key).arg(set.defaultSteps);
+    if (key == chosen) {
+      poly_->removeCurve(name);
+      continue;
+    }
+    const auto schedule = lab::nsSchedule(std::string(set.key), set.defaultSteps, 0);
+    std::vector<double> oy;
+    for (double x : gx) oy.push_back(std::abs(lab::applyNsPolynomials(schedule, x)));
+    poly_->setCurve(name, gx, oy, {widgets::withAlpha(widgets::runColor(other++), 140), Qt::DotLine, 1.2, false});
+  }
   std::vector<double> mx, my;
   for (size_t i = 0; i < x0.size(); ++i)
     if (x0[i] > 0) {
