@@ -17,6 +17,7 @@
 #include <QHash>
 #include <QItemSelectionModel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QFileDialog>
 #include <QFutureWatcher>
