@@ -9,17 +9,18 @@
 #include <QMessageBox>
 #include <QSaveFile>
 
+// A global context so that lupdate and the runtime agree on the name (a tr() helper inside the
+// namespace was extracted under "lwb::app::pages" but looked up under another context).
+struct PageExport {
+  Q_DECLARE_TR_FUNCTIONS(PageExport)
+};
+
 namespace lwb::app::pages {
-namespace {
-
-QString tr(const char* text) { return QCoreApplication::translate("PageExport", text); }
-
-}  // namespace
 
 bool writeCsvFile(const QString& path, const widgets::CsvTable& table, QString* error) {
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(widgets::toCsvText(table).toUtf8()) < 0 || !f.commit()) {
-    if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
+    if (error) *error = PageExport::tr("Cannot write %1: %2").arg(path, f.errorString());
     return false;
   }
   return true;
@@ -30,7 +31,7 @@ bool savePlotPair(const QString& path, widgets::PlotView* first, const QString& 
   const QFileInfo info(path);
   const QString ext = info.suffix().toLower();
   if (ext != QLatin1String("png") && ext != QLatin1String("pdf")) {
-    if (error) *error = tr("%1: the file name must end in .png or .pdf").arg(path);
+    if (error) *error = PageExport::tr("%1: the file name must end in .png or .pdf").arg(path);
     return false;
   }
   const QString stem = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + QLatin1Char('-');
@@ -40,16 +41,16 @@ bool savePlotPair(const QString& path, widgets::PlotView* first, const QString& 
 }
 
 void exportCsvDialog(QWidget* parent, const QString& defaultName, const FileWriter& write) {
-  const QString path = QFileDialog::getSaveFileName(parent, tr("Export the table as CSV"), defaultName, tr("CSV (*.csv)"));
+  const QString path = QFileDialog::getSaveFileName(parent, PageExport::tr("Export the table as CSV"), defaultName, PageExport::tr("CSV (*.csv)"));
   QString error;
-  if (!path.isEmpty() && !write(path, &error)) QMessageBox::warning(parent, tr("Export failed"), error);
+  if (!path.isEmpty() && !write(path, &error)) QMessageBox::warning(parent, PageExport::tr("Export failed"), error);
 }
 
 void savePlotsDialog(QWidget* parent, const QString& defaultName, const FileWriter& save) {
-  const QString path = QFileDialog::getSaveFileName(parent, tr("Save both plots"), defaultName,
-                                                    tr("PNG image (*.png);;PDF document (*.pdf)"));
+  const QString path = QFileDialog::getSaveFileName(parent, PageExport::tr("Save both plots"), defaultName,
+                                                    PageExport::tr("PNG image (*.png);;PDF document (*.pdf)"));
   QString error;
-  if (!path.isEmpty() && !save(path, &error)) QMessageBox::warning(parent, tr("Saving failed"), error);
+  if (!path.isEmpty() && !save(path, &error)) QMessageBox::warning(parent, PageExport::tr("Saving failed"), error);
 }
 
 }  // namespace lwb::app::pages

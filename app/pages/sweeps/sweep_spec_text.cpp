@@ -4,17 +4,18 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+// A global context so that lupdate and the runtime agree on the name (a tr() helper inside the
+// namespace was extracted under "lwb::app::pages" but looked up under another context).
+struct SweepSpecText {
+  Q_DECLARE_TR_FUNCTIONS(SweepSpecText)
+};
+
 namespace lwb::app::pages {
-namespace {
-
-QString tr(const char* s) { return QCoreApplication::translate("SweepsPage", s); }
-
-}  // namespace
 
 std::optional<nlohmann::json> parseGridValues(const QString& text, QString* error) {
   const QString t = text.trimmed();
   if (t.isEmpty()) {
-    if (error) *error = tr("no values");
+    if (error) *error = SweepSpecText::tr("no values");
     return std::nullopt;
   }
   static const QRegularExpression range(
@@ -23,7 +24,7 @@ std::optional<nlohmann::json> parseGridValues(const QString& text, QString* erro
     bool okA = false, okB = false;
     const double a = m.captured(1).toDouble(&okA), b = m.captured(2).toDouble(&okB);
     if (!okA || !okB) {
-      if (error) *error = tr("'%1': a range is FROM..TO xCOUNT [log]").arg(t);
+      if (error) *error = SweepSpecText::tr("'%1': a range is FROM..TO xCOUNT [log]").arg(t);
       return std::nullopt;
     }
     return nlohmann::json{{"from", a}, {"to", b}, {"count", m.captured(3).toLongLong()},
@@ -33,7 +34,7 @@ std::optional<nlohmann::json> parseGridValues(const QString& text, QString* erro
   for (const QString& part : t.split(QLatin1Char(','))) {
     const std::string s = part.trimmed().toStdString();
     if (s.empty()) {
-      if (error) *error = tr("'%1': an empty value between commas").arg(t);
+      if (error) *error = SweepSpecText::tr("'%1': an empty value between commas").arg(t);
       return std::nullopt;
     }
     auto v = nlohmann::json::parse(s, nullptr, false);
@@ -50,7 +51,7 @@ std::optional<nlohmann::json> parseSeeds(const QString& text, QString* error) {
   if (const auto m = span.match(t); m.hasMatch()) {
     const qlonglong a = m.captured(1).toLongLong(), b = m.captured(2).toLongLong();
     if (b < a || b - a >= 1000) {
-      if (error) *error = tr("seeds '%1': FROM..TO with FROM ≤ TO, at most 1000 seeds").arg(t);
+      if (error) *error = SweepSpecText::tr("seeds '%1': FROM..TO with FROM ≤ TO, at most 1000 seeds").arg(t);
       return std::nullopt;
     }
     for (qlonglong s = a; s <= b; ++s) seeds.push_back(s);
@@ -60,7 +61,7 @@ std::optional<nlohmann::json> parseSeeds(const QString& text, QString* error) {
     bool ok = false;
     const qulonglong s = part.trimmed().toULongLong(&ok);
     if (!ok) {
-      if (error) *error = tr("seeds: '%1' is not an integer ≥ 0").arg(part.trimmed());
+      if (error) *error = SweepSpecText::tr("seeds: '%1' is not an integer ≥ 0").arg(part.trimmed());
       return std::nullopt;
     }
     seeds.push_back(s);
