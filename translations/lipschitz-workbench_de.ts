@@ -83,6 +83,14 @@
         <source>With updates only 30 % aligned with the weights, σ₁ settles below every predicted value.</source>
         <translation>Mit Updates, die nur zu 30 % an den Gewichten ausgerichtet sind, pendelt sich σ₁ unter jedem vorhergesagten Wert ein.</translation>
     </message>
+    <message>
+        <source>11 · Stiefel retraction: which msign converges</source>
+        <translation>11 · Stiefel-Retraktion: welches msign konvergiert</translation>
+    </message>
+    <message>
+        <source>Manifold Muon retracts W − ηA with msign: only Polar Express puts every σ back on 1 (to ~1e−7); Jordan&apos;s quintic (Muon&apos;s msign) leaves them far off 1 (here ≈ 0.7).</source>
+        <translation>Manifold Muon retrahiert W − ηA mit msign: nur Polar Express bringt jedes σ zurück auf 1 (bis auf ~1e−7); Jordans Polynom fünften Grades (das msign von Muon) lässt sie weit neben 1 (hier ≈ 0,7).</translation>
+    </message>
 </context>
 <context>
     <name>Language</name>
@@ -101,6 +109,56 @@
     <message>
         <source>The language changes when Lipschitz Workbench is started again.</source>
         <translation>Die Sprache ändert sich beim nächsten Start von Lipschitz Workbench.</translation>
+    </message>
+</context>
+<context>
+    <name>LrDemo</name>
+    <message>
+        <source>preset %1 not found</source>
+        <translation>Vorlage %1 nicht gefunden</translation>
+    </message>
+    <message>
+        <source>%1 · lr %L2</source>
+        <translation>%1 · lr %L2</translation>
+    </message>
+    <message>
+        <source>%1 · lr %L2 (10×)</source>
+        <translation>%1 · lr %L2 (10×)</translation>
+    </message>
+</context>
+<context>
+    <name>PageExport</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: the file name must end in .png or .pdf</source>
+        <translation>%1: der Dateiname muss auf .png oder .pdf enden</translation>
+    </message>
+    <message>
+        <source>Export the table as CSV</source>
+        <translation>Die Tabelle als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Save both plots</source>
+        <translation>Beide Plots speichern</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PDF document (*.pdf)</source>
+        <translation>PNG-Bild (*.png);;PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Saving failed</source>
+        <translation>Speichern fehlgeschlagen</translation>
     </message>
 </context>
 <context>
@@ -381,6 +439,46 @@
         <source>polish (15/8, −10/8, 3/8)</source>
         <translation>Politur (15/8, −10/8, 3/8)</translation>
     </message>
+    <message>
+        <source>predict 0</source>
+        <translation>0 vorhersagen</translation>
+    </message>
+    <message>
+        <source>copy only</source>
+        <translation>nur kopieren</translation>
+    </message>
+    <message>
+        <source>Bayes floor</source>
+        <translation>Bayes-Untergrenze</translation>
+    </message>
+    <message>
+        <source>in-context least squares</source>
+        <translation>kleinste Quadrate im Kontext</translation>
+    </message>
+    <message>
+        <source>seed 002: predict y = x W in context, a fresh W per sequence; generated</source>
+        <translation>seed 002: y = x W im Kontext vorhersagen, ein neues W je Sequenz; generiert</translation>
+    </message>
+    <message>
+        <source>norm-free ICL transformer</source>
+        <translation>normfreier ICL-Transformer</translation>
+    </message>
+    <message>
+        <source>seed 002 §4: no normalisation, 1/d_head scores, ×1/3 attention and SwiGLU, convex residuals 1/L, RoPE</source>
+        <translation>seed 002 §4: keine Normierung, 1/d_head-Scores, ×1/3 Attention und SwiGLU, konvexe Residuen 1/L, RoPE</translation>
+    </message>
+    <message>
+        <source>Manifold Muon</source>
+        <translation>Manifold Muon</translation>
+    </message>
+    <message>
+        <source>seed 002: steepest descent on the Stiefel manifold, dual step + msign retraction; embeddings, head and scalars by AdamW</source>
+        <translation>seed 002: steilster Abstieg auf der Stiefel-Mannigfaltigkeit, dualer Schritt + msign-Retraktion; Embeddings, Kopf und Skalare mit AdamW</translation>
+    </message>
+    <message>
+        <source>Polar Express, eight tuples</source>
+        <translation>Polar Express, acht Tupel</translation>
+    </message>
 </context>
 <context>
     <name>RunForm</name>
@@ -536,6 +634,46 @@
         <source>Constraint</source>
         <translation>Beschränkung</translation>
     </message>
+    <message>
+        <source>Pairs per sequence T</source>
+        <translation>Paare je Sequenz T</translation>
+    </message>
+    <message>
+        <source>Pair order</source>
+        <translation>Paarreihenfolge</translation>
+    </message>
+    <message>
+        <source>random: half the sequences show y before x (the paper&apos;s data)</source>
+        <translation>random: die Hälfte der Sequenzen zeigt y vor x (die Daten des Papers)</translation>
+    </message>
+    <message>
+        <source>Input noise</source>
+        <translation>Eingaberauschen</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Schichten</translation>
+    </message>
+    <message>
+        <source>Normalisation</source>
+        <translation>Normierung</translation>
+    </message>
+    <message>
+        <source>Dual solver</source>
+        <translation>Dual-Löser</translation>
+    </message>
+    <message>
+        <source>Dual step α</source>
+        <translation>Dualer Schritt α</translation>
+    </message>
+    <message>
+        <source>AdamW group lr</source>
+        <translation>lr der AdamW-Gruppe</translation>
+    </message>
+    <message>
+        <source>embeddings, head and scalars</source>
+        <translation>Embeddings, Kopf und Skalare</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>
@@ -628,6 +766,29 @@
     </message>
 </context>
 <context>
+    <name>SweepSpecText</name>
+    <message>
+        <source>no values</source>
+        <translation>keine Werte</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: a range is FROM..TO xCOUNT [log]</source>
+        <translation>„%1“: ein Bereich ist VON..BIS xANZAHL [log]</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: an empty value between commas</source>
+        <translation>„%1“: ein leerer Wert zwischen Kommas</translation>
+    </message>
+    <message>
+        <source>seeds &apos;%1&apos;: FROM..TO with FROM ≤ TO, at most 1000 seeds</source>
+        <translation>Seeds „%1“: VON..BIS mit VON ≤ BIS, höchstens 1000 Seeds</translation>
+    </message>
+    <message>
+        <source>seeds: &apos;%1&apos; is not an integer ≥ 0</source>
+        <translation>Seeds: „%1“ ist keine ganze Zahl ≥ 0</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::Dashboard</name>
     <message>
         <source>Loss and accuracy</source>
@@ -676,6 +837,54 @@
     <message>
         <source>What the constraint does to a singular value σ (the soft cap&apos;s f at the current α*), with the chosen layer&apos;s σ marked on it.</source>
         <translation>Was die Beschränkung mit einem Singulärwert σ macht (beim Soft Cap f zum aktuellen α*), mit den σ der gewählten Schicht darauf markiert.</translation>
+    </message>
+    <message>
+        <source>σ of constrained matrices</source>
+        <translation>σ der eingeschränkten Matrizen</translation>
+    </message>
+    <message>
+        <source>diverged beyond</source>
+        <translation>divergiert jenseits</translation>
+    </message>
+    <message>
+        <source>1 + 10⁻³</source>
+        <translation>1 + 10⁻³</translation>
+    </message>
+    <message>
+        <source>1 − 10⁻³</source>
+        <translation>1 − 10⁻³</translation>
+    </message>
+    <message>
+        <source>tangency violation rms(WᵀM + MᵀW)</source>
+        <translation>Tangentialverletzung rms(WᵀM + MᵀW)</translation>
+    </message>
+    <message>
+        <source>mean token RMS of the module output</source>
+        <translation>mittlerer Token-RMS der Modulausgabe</translation>
+    </message>
+    <message>
+        <source>Stiefel band</source>
+        <translation>Stiefel-Band</translation>
+    </message>
+    <message>
+        <source>Manifold Muon: the smallest and largest singular value of every constrained matrix after each logged step — a flat line at 1 while the matrices stay on the manifold.</source>
+        <translation>Manifold Muon: kleinster und größter Singulärwert jeder eingeschränkten Matrix nach jedem protokollierten Schritt — eine flache Linie bei 1, solange die Matrizen auf der Mannigfaltigkeit bleiben.</translation>
+    </message>
+    <message>
+        <source>Tangency violation</source>
+        <translation>Tangentialverletzung</translation>
+    </message>
+    <message>
+        <source>Manifold Muon: how far each matrix&apos;s update direction is from the tangent space, rms(WᵀM + MᵀW).</source>
+        <translation>Manifold Muon: wie weit die Update-Richtung jeder Matrix vom Tangentialraum entfernt ist, rms(WᵀM + MᵀW).</translation>
+    </message>
+    <message>
+        <source>Activation RMS</source>
+        <translation>Aktivierungs-RMS</translation>
+    </message>
+    <message>
+        <source>Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps (seed 002 Fig. 3).</source>
+        <translation>Mittlerer Token-RMS des Embeddings und jeder Attention- und MLP-Ausgabe über die Auswertungsschritte (seed 002 Abb. 3).</translation>
     </message>
 </context>
 <context>
@@ -1258,6 +1467,14 @@
         <source>Clip &amp;Lab</source>
         <translation>Clip-&amp;Labor</translation>
     </message>
+    <message>
+        <source>Stiefel retraction</source>
+        <translation>Stiefel-Retraktion</translation>
+    </message>
+    <message>
+        <source>--lab-preset: unknown Clip Lab preset &apos;%1&apos; (%2)</source>
+        <translation>--lab-preset: unbekannte Clip-Lab-Vorlage „%1“ (%2)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::ComparePage</name>
@@ -1310,14 +1527,6 @@
         <translation>Schritt</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
-        <source>%1: the file name must end in .png or .pdf</source>
-        <translation>%1: der Dateiname muss auf .png oder .pdf enden</translation>
-    </message>
-    <message>
         <source>A folder of run directories</source>
         <translation>Ein Ordner mit Laufverzeichnissen</translation>
     </message>
@@ -1326,32 +1535,98 @@
         <translation>Ein Laufverzeichnis</translation>
     </message>
     <message>
-        <source>Export the table as CSV</source>
-        <translation>Die Tabelle als CSV exportieren</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>Export fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Save both plots</source>
-        <translation>Beide Plots speichern</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;PDF document (*.pdf)</source>
-        <translation>PNG-Bild (*.png);;PDF-Dokument (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Saving failed</source>
-        <translation>Speichern fehlgeschlagen</translation>
-    </message>
-    <message>
         <source>&amp;Compare runs</source>
         <translation>Läufe &amp;vergleichen</translation>
+    </message>
+    <message>
+        <source>Open run index…</source>
+        <translation>Laufindex öffnen…</translation>
+    </message>
+    <message>
+        <source>A sweep&apos;s index.sqlite (or any run index): thousands of runs in one query</source>
+        <translation>index.sqlite eines Sweeps (oder ein beliebiger Laufindex): Tausende Läufe in einer Abfrage</translation>
+    </message>
+    <message>
+        <source>Learning-rate robustness demo</source>
+        <translation>Demo zur Lernraten-Robustheit</translation>
+    </message>
+    <message>
+        <source>Seed 002 Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best learning rate and at 10×, trained now and compared here</source>
+        <translation>Seed 002 Abb. 2: AdamW, Muon und Manifold Muon auf den CPU-ICL-Vorlagen mit ihrer besten Lernrate und mit 10×, jetzt trainiert und hier verglichen</translation>
+    </message>
+    <message>
+        <source>A run index</source>
+        <translation>Ein Laufindex</translation>
+    </message>
+    <message>
+        <source>Run index (*.sqlite);;All files (*)</source>
+        <translation>Laufindex (*.sqlite);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot start the demo</source>
+        <translation>Die Demo kann nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>no run manager in this window</source>
+        <translation>keine Laufverwaltung in diesem Fenster</translation>
+    </message>
+    <message>
+        <source>method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>optimizer / method</source>
+        <translation>Optimierer / Methode</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Group seeds (mean ± std)</source>
+        <translation>Seeds gruppieren (Mittel ± Std.)</translation>
+    </message>
+    <message>
+        <source>Frontier per colour</source>
+        <translation>Front je Farbe</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>Färben nach</translation>
+    </message>
+    <message>
+        <source>any column</source>
+        <translation>jede Spalte</translation>
+    </message>
+    <message>
+        <source>regular expression, e.g. muon|adamw  or  ^00[0-4]</source>
+        <translation>regulärer Ausdruck, z. B. muon|adamw  oder  ^00[0-4]</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <source>Not a regular expression: %1</source>
+        <translation>Kein regulärer Ausdruck: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source> (mean of %n seed(s))</source>
+        <translation>
+            <numerusform> (Mittel über %n Seed)</numerusform>
+            <numerusform> (Mittel über %n Seeds)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (mean of %n seed(s))</source>
+        <translation>
+            <numerusform>%1 (Mittel über %n Seed)</numerusform>
+            <numerusform>%1 (Mittel über %n Seeds)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select runs in the table to plot their curves (runs from a run index are read on demand)</source>
+        <translation>Läufe in der Tabelle auswählen, um ihre Kurven zu plotten (Läufe aus einem Laufindex werden bei Bedarf gelesen)</translation>
     </message>
 </context>
 <context>
@@ -1646,10 +1921,6 @@
         <translation>&lt;b&gt;Workbench-Checkpoint&lt;/b&gt;, Schritt %1: %2&lt;br&gt;</translation>
     </message>
     <message>
-        <source>Lipschitz upper bound (RMS→RMS, App. D): &lt;b&gt;%L1&lt;/b&gt;</source>
-        <translation>Obere Lipschitz-Schranke (RMS→RMS, Anh. D): &lt;b&gt;%L1&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>Lipschitz bound: only for the workbench&apos;s own checkpoints (this is a %1 file).</source>
         <translation>Lipschitz-Schranke: nur für die eigenen Checkpoints der Workbench (dies ist eine %1-Datei).</translation>
     </message>
@@ -1676,6 +1947,14 @@
     <message>
         <source>Checkpoint &amp;Inspector</source>
         <translation>Checkpoint-&amp;Inspektor</translation>
+    </message>
+    <message>
+        <source>Lipschitz upper bound (RMS→RMS): &lt;b&gt;%L1&lt;/b&gt;</source>
+        <translation>Obere Lipschitz-Schranke (RMS→RMS): &lt;b&gt;%L1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source> · App. D, single-head argument: %L1 (not a bound with several heads)</source>
+        <translation> · Anh. D, Ein-Kopf-Argument: %L1 (keine Schranke bei mehreren Köpfen)</translation>
     </message>
 </context>
 <context>
@@ -1938,6 +2217,508 @@
         <source> · σ(X_k) ∈ [%L1, %L2] · largest gap to float64: %L3</source>
         <translation> · σ(X_k) ∈ [%L1; %L2] · größte Abweichung von float64: %L3</translation>
     </message>
+    <message>
+        <source>%1 × %2 (all steps)</source>
+        <translation>%1 × %2 (alle Schritte)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::RobustnessPage</name>
+    <message>
+        <source>Computation cancelled; the previous results stay.</source>
+        <translation>Berechnung abgebrochen; die vorherigen Ergebnisse bleiben.</translation>
+    </message>
+    <message>
+        <source>Add run folder…</source>
+        <translation>Laufordner hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Add checkpoint…</source>
+        <translation>Checkpoint hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Add this session&apos;s runs</source>
+        <translation>Läufe dieser Sitzung hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove selected</source>
+        <translation>Auswahl entfernen</translation>
+    </message>
+    <message>
+        <source>l2 radii of the attack in pixel units (pixels in [0, 1]), increasing</source>
+        <translation>l2-Radien des Angriffs in Pixeleinheiten (Pixel in [0, 1]), aufsteigend</translation>
+    </message>
+    <message>
+        <source>Examples: the last N of the validation split (held out from the trainer&apos;s validation)</source>
+        <translation>Beispiele: die letzten N des Validierungs-Splits (von der Validierung des Trainers ausgenommen)</translation>
+    </message>
+    <message>
+        <source>PGD steps; step size 2.5 ε / steps</source>
+        <translation>PGD-Schritte; Schrittweite 2,5 ε / Schritte</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Berechnen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Export table as CSV…</source>
+        <translation>Tabelle als CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Save plots…</source>
+        <translation>Plots speichern…</translation>
+    </message>
+    <message>
+        <source>ε</source>
+        <translation>ε</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>Beispiele</translation>
+    </message>
+    <message>
+        <source>PGD steps</source>
+        <translation>PGD-Schritte</translation>
+    </message>
+    <message>
+        <source>Runs (newest checkpoint) and checkpoint files to evaluate</source>
+        <translation>Zu bewertende Läufe (neuester Checkpoint) und Checkpoint-Dateien</translation>
+    </message>
+    <message>
+        <source>Accuracy vs ε (PGD-ℓ2 solid, certified by the bound dashed)</source>
+        <translation>Genauigkeit vs. ε (PGD-ℓ2 durchgezogen, per Schranke zertifiziert gestrichelt)</translation>
+    </message>
+    <message>
+        <source>ε (ℓ2, pixels in [0, 1])</source>
+        <translation>ε (ℓ2, Pixel in [0, 1])</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>Mean probability of the correct class under attack</source>
+        <translation>Mittlere Wahrscheinlichkeit der richtigen Klasse unter Angriff</translation>
+    </message>
+    <message>
+        <source>mean p(correct)</source>
+        <translation>mittleres p(korrekt)</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>PGD accuracy</source>
+        <translation>PGD-Genauigkeit</translation>
+    </message>
+    <message>
+        <source>certified accuracy</source>
+        <translation>zertifizierte Genauigkeit</translation>
+    </message>
+    <message>
+        <source>clean accuracy</source>
+        <translation>saubere Genauigkeit</translation>
+    </message>
+    <message>
+        <source>bound (RMS→RMS)</source>
+        <translation>Schranke (RMS→RMS)</translation>
+    </message>
+    <message>
+        <source>ℓ2 bound</source>
+        <translation>ℓ2-Schranke</translation>
+    </message>
+    <message>
+        <source>Attacked example of</source>
+        <translation>Angegriffenes Beispiel von</translation>
+    </message>
+    <message>
+        <source>ε: &apos;%1&apos; is not a radius ≥ 0</source>
+        <translation>ε: „%1“ ist kein Radius ≥ 0</translation>
+    </message>
+    <message>
+        <source>ε: the radii must increase (%1 after %2)</source>
+        <translation>ε: die Radien müssen steigen (%1 nach %2)</translation>
+    </message>
+    <message>
+        <source>ε: give at least one radius, e.g. 0, 0.5, 1</source>
+        <translation>ε: mindestens einen Radius angeben, z. B. 0, 0.5, 1</translation>
+    </message>
+    <message>
+        <source>Add a run folder or checkpoint first.</source>
+        <translation>Zuerst einen Laufordner oder Checkpoint hinzufügen.</translation>
+    </message>
+    <message>
+        <source>%1, step %2, %3 examples</source>
+        <translation>%1, Schritt %2, %3 Beispiele</translation>
+    </message>
+    <message>
+        <source>σ₁ of every matrix: %1 (an upper bound, never an estimate)</source>
+        <translation>σ₁ jeder Matrix: %1 (eine obere Schranke, nie eine Schätzung)</translation>
+    </message>
+    <message>
+        <source>%1 · PGD</source>
+        <translation>%1 · PGD</translation>
+    </message>
+    <message>
+        <source>%1 · certified</source>
+        <translation>%1 · zertifiziert</translation>
+    </message>
+    <message>
+        <source>%1: the examples overlap the trainer&apos;s validation examples</source>
+        <translation>%1: die Beispiele überschneiden sich mit den Validierungsbeispielen des Trainers</translation>
+    </message>
+    <message>
+        <source>ε = %L1
+predicted %2 (true %3)
+p(correct) %L4</source>
+        <translation>ε = %L1
+vorhergesagt %2 (wahr %3)
+p(korrekt) %L4</translation>
+    </message>
+    <message>
+        <source>A run directory</source>
+        <translation>Ein Laufverzeichnis</translation>
+    </message>
+    <message>
+        <source>A workbench checkpoint</source>
+        <translation>Ein Workbench-Checkpoint</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.safetensors)</source>
+        <translation>Checkpoints (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>&amp;Robustness</source>
+        <translation>&amp;Robustheit</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::StiefelView</name>
+    <message>
+        <source>Singular values after the retraction msign(W − ηA)</source>
+        <translation>Singulärwerte nach der Retraktion msign(W − ηA)</translation>
+    </message>
+    <message>
+        <source>rank i</source>
+        <translation>Rang i</translation>
+    </message>
+    <message>
+        <source>σᵢ</source>
+        <translation>σᵢ</translation>
+    </message>
+    <message>
+        <source>Distance from the manifold |σᵢ − 1|</source>
+        <translation>Abstand zur Mannigfaltigkeit |σᵢ − 1|</translation>
+    </message>
+    <message>
+        <source>|σᵢ − 1|</source>
+        <translation>|σᵢ − 1|</translation>
+    </message>
+    <message>
+        <source>W</source>
+        <translation>W</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>Step η</source>
+        <translation>Schritt η</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Präzision</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Ausführen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Retracting with every coefficient set…</source>
+        <translation>Retraktion mit jedem Koeffizientensatz…</translation>
+    </message>
+    <message>
+        <source>W − ηA (before)</source>
+        <translation>W − ηA (vorher)</translation>
+    </message>
+    <message>
+        <source>W on the Stiefel manifold (all σ = 1), A = msign(Gaussian), η = %L1: σ(W − ηA) ∈ [%L2, %L3]. After msign, max |σ − 1|:</source>
+        <translation>W auf der Stiefel-Mannigfaltigkeit (alle σ = 1), A = msign(Gauß), η = %L1: σ(W − ηA) ∈ [%L2; %L3]. Nach msign, max |σ − 1|:</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source> · &lt;b&gt;%1&lt;/b&gt; %L2 %3</source>
+        <translation> · &lt;b&gt;%1&lt;/b&gt; %L2 %3</translation>
+    </message>
+    <message>
+        <source>(on the manifold)</source>
+        <translation>(auf der Mannigfaltigkeit)</translation>
+    </message>
+    <message>
+        <source>(off)</source>
+        <translation>(abseits)</translation>
+    </message>
+    <message>
+        <source>1</source>
+        <translation>1</translation>
+    </message>
+    <message>
+        <source>10⁻⁵</source>
+        <translation>10⁻⁵</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::SweepPointsModel</name>
+    <message>
+        <source>Point</source>
+        <translation>Punkt</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Val loss</source>
+        <translation>Val.-Verlust</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound</source>
+        <translation>Lipschitz-Schranke</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::SweepProcess</name>
+    <message>
+        <source>cannot start %1</source>
+        <translation>%1 kann nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>lipschitz-cli was not found next to the program or in PATH (set LWB_CLI)</source>
+        <translation>lipschitz-cli wurde weder neben dem Programm noch im PATH gefunden (LWB_CLI setzen)</translation>
+    </message>
+    <message>
+        <source>lipschitz-cli printed no plan</source>
+        <translation>lipschitz-cli hat keinen Plan ausgegeben</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::SweepsPage</name>
+    <message>
+        <source>Build a grid over a preset, launch it here or on Slurm, and watch every point.</source>
+        <translation>Ein Raster über eine Vorlage bauen, hier oder auf Slurm starten und jeden Punkt verfolgen.</translation>
+    </message>
+    <message>
+        <source>the preset&apos;s</source>
+        <translation>wie Vorlage</translation>
+    </message>
+    <message>
+        <source>the preset&apos;s seed</source>
+        <translation>Seed der Vorlage</translation>
+    </message>
+    <message>
+        <source>Seeds: &quot;0, 1, 2&quot; or &quot;0..4&quot;; each grid point runs once per seed.</source>
+        <translation>Seeds: „0, 1, 2“ oder „0..4“; jeder Rasterpunkt läuft einmal pro Seed.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Slurm (one job array)</source>
+        <translation>Slurm (ein Job-Array)</translation>
+    </message>
+    <message>
+        <source>one per core</source>
+        <translation>einer pro Kern</translation>
+    </message>
+    <message>
+        <source>Runs at a time. Locally each run gets cores ÷ runs threads; on Slurm this is the array&apos;s %limit.</source>
+        <translation>Gleichzeitige Läufe. Lokal erhält jeder Lauf Kerne ÷ Läufe Threads; auf Slurm ist dies das %limit des Arrays.</translation>
+    </message>
+    <message>
+        <source>sbatch options for the job array, separated by spaces</source>
+        <translation>sbatch-Optionen für das Job-Array, durch Leerzeichen getrennt</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Seeds</source>
+        <translation>Seeds</translation>
+    </message>
+    <message>
+        <source>Sweep folder</source>
+        <translation>Sweep-Ordner</translation>
+    </message>
+    <message>
+        <source>Run on</source>
+        <translation>Ausführen auf</translation>
+    </message>
+    <message>
+        <source>At a time</source>
+        <translation>Gleichzeitig</translation>
+    </message>
+    <message>
+        <source>Slurm options</source>
+        <translation>Slurm-Optionen</translation>
+    </message>
+    <message>
+        <source>Config key</source>
+        <translation>Konfig-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Values (a, b, c  or  from..to xN [log])</source>
+        <translation>Werte (a, b, c  oder  von..bis xN [log])</translation>
+    </message>
+    <message>
+        <source>Add key</source>
+        <translation>Schlüssel hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>Schlüssel entfernen</translation>
+    </message>
+    <message>
+        <source>Preview points</source>
+        <translation>Punkte-Vorschau</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stoppen</translation>
+    </message>
+    <message>
+        <source>Export batch script…</source>
+        <translation>Batch-Skript exportieren…</translation>
+    </message>
+    <message>
+        <source>Open sweep folder…</source>
+        <translation>Sweep-Ordner öffnen…</translation>
+    </message>
+    <message>
+        <source>Grid: the cross product of these keys&apos; values, times the seeds</source>
+        <translation>Raster: das Kreuzprodukt der Werte dieser Schlüssel, mal die Seeds</translation>
+    </message>
+    <message>
+        <source>A sweep folder</source>
+        <translation>Ein Sweep-Ordner</translation>
+    </message>
+    <message>
+        <source>No sweep yet: build one on the left, or open a sweep folder.</source>
+        <translation>Noch kein Sweep: links einen erstellen oder einen Sweep-Ordner öffnen.</translation>
+    </message>
+    <message>
+        <source>Choose a preset</source>
+        <translation>Eine Vorlage wählen</translation>
+    </message>
+    <message>
+        <source>Spec: %1</source>
+        <translation>Spezifikation: %1</translation>
+    </message>
+    <message>
+        <source>time: unknown until a run of this task and model has finished in this folder</source>
+        <translation>Zeit: unbekannt, bis ein Lauf dieser Aufgabe und dieses Modells in diesem Ordner abgeschlossen ist</translation>
+    </message>
+    <message>
+        <source>about %1 on this machine (%2 steps/s per run measured here)</source>
+        <translation>etwa %1 auf diesem Rechner (%2 Schritte/s pro Lauf, hier gemessen)</translation>
+    </message>
+    <message>
+        <source>about %1 with %2 tasks at a time</source>
+        <translation>etwa %1 mit %2 Tasks gleichzeitig</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s) × %1 steps — %2</source>
+        <translation>
+            <numerusform>%n Punkt × %1 Schritte — %2</numerusform>
+            <numerusform>%n Punkte × %1 Schritte — %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot create the sweep folder &apos;%1&apos;</source>
+        <translation>Sweep-Ordner „%1“ kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>A sweep is running: stop it first</source>
+        <translation>Ein Sweep läuft: zuerst stoppen</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>Wird gestartet…</translation>
+    </message>
+    <message>
+        <source>Stopping: every run writes status &apos;stopped&apos;…</source>
+        <translation>Wird gestoppt: jeder Lauf schreibt den Status „stopped“…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points done, %3 failed, %4 stopped, %5 pending</source>
+        <translation>%1 von %2 Punkten fertig, %3 fehlgeschlagen, %4 gestoppt, %5 ausstehend</translation>
+    </message>
+    <message>
+        <source>%1 of %2 done · %3 running · %4 failed · %5 stopped · ETA %6</source>
+        <translation>%1 von %2 fertig · %3 laufen · %4 fehlgeschlagen · %5 gestoppt · Rest %6</translation>
+    </message>
+    <message>
+        <source>%1 points: %2 to run, %3 already done</source>
+        <translation>%1 Punkte: %2 auszuführen, %3 bereits fertig</translation>
+    </message>
+    <message>
+        <source>Export the Slurm batch script</source>
+        <translation>Das Slurm-Batch-Skript exportieren</translation>
+    </message>
+    <message>
+        <source>Batch script (*.sbatch *.sh)</source>
+        <translation>Batch-Skript (*.sbatch *.sh)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Wrote %1: submit it with sbatch %1</source>
+        <translation>%1 geschrieben: mit sbatch %1 einreichen</translation>
+    </message>
+    <message>
+        <source>S&amp;weeps</source>
+        <translation>S&amp;weeps</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::TensorTableModel</name>
@@ -2107,6 +2888,10 @@
     <message>
         <source>per-layer trace at step %1</source>
         <translation>Verlauf je Schicht bei Schritt %1</translation>
+    </message>
+    <message>
+        <source> · App. D, single-head argument</source>
+        <translation> · Anh. D, Argument für einen Kopf</translation>
     </message>
 </context>
 <context>
