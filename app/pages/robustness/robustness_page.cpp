@@ -144,6 +144,7 @@ QWidget* RobustnessPage::createContent() {
                                      tr("clean accuracy"), tr("bound (RMS→RMS)"), tr("ℓ2 bound")});
   table_->verticalHeader()->setVisible(false);
   table_->horizontalHeader()->setStretchLastSection(true);
+  table_->resizeColumnsToContents();  // headers readable before the first result (German ones are long)
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setAlternatingRowColors(true);
 
