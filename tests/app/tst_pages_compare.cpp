@@ -91,9 +91,12 @@ class TestPagesCompare : public QObject {
     QCOMPARE(page.demoRunDirs().size(), 6);
     QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(page.runs().size()), 6, kTimeoutMs);
     for (lwb::app::RunSession* s : runs.sessions()) s->stop();
-    QTRY_VERIFY_WITH_TIMEOUT(std::none_of(runs.sessions().begin(), runs.sessions().end(),
-                                          [](const lwb::app::RunSession* s) { return s->threadRunning(); }),
-                             kTimeoutMs);
+    // sessions() returns a copy: take it once, so begin() and end() belong to the same list.
+    const auto anyRunning = [&runs] {
+      const QList<lwb::app::RunSession*> all = runs.sessions();
+      return std::any_of(all.begin(), all.end(), [](const lwb::app::RunSession* s) { return s->threadRunning(); });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!anyRunning(), kTimeoutMs);
   }
 
   void tableScatterAndMetricsMatchTheRuns() {
