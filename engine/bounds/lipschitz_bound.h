@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bounds/bound_trace.h"
+#include "bounds/pgd_lipschitz.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -90,12 +91,19 @@ double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
 // The stronger search: `restarts` runs of the ascent above, restart r from seed + r with
 // initial radius initialRadius * 10^(r mod 3) (local pairs and distant pairs both tried),
 // maximised. Still a lower bound on the Lipschitz constant.
+// mode Pgd runs pgdLipschitz (pgd_lipschitz.h, 004 §5.1 / SEEDS §D) instead: `steps`
+// iterations, `restarts` pairs per example, ball radius `radius` (0 = ‖x0_b‖) in `norm`;
+// stepSize and initialRadius are not used then.
+enum class EmpiricalMode { Ascent, Pgd };
 struct EmpiricalOptions {
   int steps = 50;
   double stepSize = 0.1;
   double initialRadius = 1e-2;
   uint64_t seed = 0;
   int restarts = 1;
+  EmpiricalMode mode = EmpiricalMode::Ascent;  // Ascent: 000's default, unchanged
+  PgdNorm norm = PgdNorm::InfRms;
+  double radius = 0;
 };
 double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
                           const at::Tensor& x0, const EmpiricalOptions& options);

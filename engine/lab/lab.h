@@ -3,6 +3,7 @@
 // behind LabMatrix, so app translation units that include this compile in seconds.
 #pragma once
 
+#include "lab/attention_lab.h"
 #include "lab/cap_sweep.h"
 #include "lab/constraint_lab.h"
 #include "lab/equilibrium.h"

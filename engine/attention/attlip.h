@@ -1,0 +1,84 @@
+// AttLip (seed 004 §3.1–§5, SEEDS-002-004 §C.1–C.4): attention as the proximal map of a
+// convex potential, prox_{ηf}(X) = argmin_Y f(Y) + ‖Y − X‖²_F / (2η), which is firmly
+// non-expansive and hence 1-Lipschitz in the Frobenius norm for every weight W.
+//
+// Parameters: one matrix W^h ∈ R^{d_h×d} per head, stored as a tensor W of shape [H, d_h, d];
+// queries = keys = W^h, the "value" is A^h = W^hᵀW^h, heads are summed; τ = √d_h.
+//   S^h_ij = ‖W^h(x_i + x_j)‖² / τ,   f(X) = Σ_h (τ/2) Σ_i LogSumExp_j S^h_ij    (G.3.1)
+// Inputs X are [N, d] or batched [B, N, d]; per-example quantities come back as [] or [B].
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace lwb::attention {
+
+// The potential f (C.1) per example: [] for X [N, d], [B] for X [B, N, d]. Differentiable.
+at::Tensor attlipPotential(const at::Tensor& x, const at::Tensor& w);
+
+// ∇f (C.1; the diag term uses the unsymmetrised column sums, G.3.2), same shape as x.
+// Written in closed form with differentiable ops, so autograd through it gives ∇²f.
+at::Tensor attlipGradient(const at::Tensor& x, const at::Tensor& w);
+
+// φ_X(Y) = f(Y) + ‖Y − X‖²_F / (2η) per example ([] or [B]).
+at::Tensor proxObjective(const at::Tensor& y, const at::Tensor& x, const at::Tensor& w, double eta);
+
+// Step rule of the inner solver (C.2): Armijo backtracking (Alg. 2) or a constant step.
+enum class ProxRule { Armijo, Fixed };
+const char* toString(ProxRule r);  // "armijo" | "fixed"
+
+struct ProxOptions {
+  double eta = 1.0;        // η of prox_{ηf}
+  double beta = 0.5;       // Armijo shrink factor
+  double c = 1e-4;         // Armijo sufficient-decrease constant
+  int backtracks = 20;     // at most this many shrinks; if all fail the last λ is taken (G.3.8)
+  double lambdaInit = 0;   // first trial step of every Armijo search; 0 means η (ours, C.2)
+  int maxSteps = 20;       // K
+  // Stop an example once ‖g‖_F ≤ max(tolerance, relTolerance·‖g⁰‖_F); both 0 = run all K.
+  double tolerance = 0;
+  double relTolerance = 0;
+  ProxRule rule = ProxRule::Armijo;
+  double fixedStep = 0;    // λ of ProxRule::Fixed; 0 means safeFixedStep(...) for the input
+  bool recordTrace = false;
+};
+
+struct ProxResult {
+  at::Tensor output;       // y^K, the shape of x; differentiable w.r.t. x and W (λ_k constants)
+  double residual = 0;     // ‖g_K‖_F at the returned point (max over the batch)
+  int steps = 0;           // update steps taken (≤ maxSteps)
+  bool converged = false;  // every example reached its tolerance (false when none was asked)
+  at::Tensor residuals;    // [B] or []: ‖g_K‖_F per example, detached
+  // With recordTrace: entry k is the state before update k (k = 0..steps): ‖g‖_F (max over
+  // the batch), φ_X (summed over the batch); stepTrace[k] the λ taken at update k (batch mean).
+  std::vector<double> residualTrace, potentialTrace, stepTrace;
+};
+
+// The solver of C.2 (Alg. 1 + Alg. 2). y⁰ = X; every λ_k is chosen under no-grad, per
+// example, and the K updates are recorded by autograd when grad mode is on and x or w
+// requires grad (the training path). Throws std::invalid_argument for bad options/shapes.
+ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOptions& options = {});
+
+// Upper bound on the Lipschitz constant of ∇f (the largest Hessian eigenvalue) over the
+// ball ‖Y‖_F ≤ radius for `tokens` tokens (a rigorous form of the C.3 heuristic, derived in
+// attlip.cpp): L_f ≤ Σ_h (N + 1)(2‖A^h‖₂ + 16‖A^h‖₂² R² / τ).
+double potentialSmoothnessBound(const at::Tensor& w, int64_t tokens, double radius);
+
+// A fixed λ for which every K-step fixed-step prox is 1-Lipschitz on inputs with
+// ‖X‖_F ≤ radius (C.2 end): s = λ/(1 − λ/η) = 1/L_f, i.e. λ = η/(1 + η·L_f).
+double safeFixedStep(const at::Tensor& w, int64_t tokens, double radius, double eta);
+
+// ‖J‖₂ of the converged prox at its output y* (X = y* + η∇f(y*)): J = (I + η∇²f(y*))⁻¹ is
+// symmetric with eigenvalues in (0, 1]; its largest is found by power iteration, each
+// product solved by conjugate gradients with Hessian-vector products (double backward
+// through attlipGradient). y is one example [N, d]. Returns the Rayleigh quotient.
+double proxJacobianNorm(const at::Tensor& y, const at::Tensor& w, double eta, int powerIters = 60,
+                        uint64_t seed = 0);
+
+// Weights per G.3.5: each head block W^h Xavier-normal, std √(2/(d + d_h)); d_h = dim/heads.
+// Drawn from `seed` only (the same weights for every N). Throws std::invalid_argument unless
+// heads divides dim.
+at::Tensor attlipInitWeights(int64_t dim, int64_t heads, uint64_t seed, at::ScalarType dtype = at::kDouble);
+
+}  // namespace lwb::attention

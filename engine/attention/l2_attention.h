@@ -1,0 +1,35 @@
+// ℓ2 multi-head attention of Kim et al. 2021 (seed 004 Eq. 4–6, SEEDS-002-004 §C.5) with
+// tied keys W_K ≡ W_Q by construction (there is no key matrix to set), and its global
+// Lipschitz bound (Thm 2 / Eq. 6).
+//   S^h_ij = −‖x_i W_Q^h − x_j W_Q^h‖² / √d_h,  P^h = softmax_row(S^h)
+//   F^h(X) = P^h X A_h W_V^h,  A_h = W_Q^h W_Q^hᵀ / √d_h      (Kim's L2-MHA)
+//   Att_ℓ2(X) = concat_h F^h(X) · W^O
+// Option plainValue drops A_h (004 Eq. 5 as printed, G.3.3): then no bound holds.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <optional>
+
+namespace lwb::attention {
+
+struct L2AttentionWeights {
+  at::Tensor query;  // [H, d, d_h]: W_Q^h (= W_K^h)
+  at::Tensor value;  // [H, d, d_h]: W_V^h
+  at::Tensor out;    // [H·d_h, d]: W^O
+  bool plainValue = false;  // Eq. 5 (X W_V^h) instead of Kim's X A_h W_V^h
+};
+
+// X [N, d] or [B, N, d] -> same shape.
+at::Tensor l2Attention(const at::Tensor& x, const L2AttentionWeights& w);
+
+// Eq. 6: (√N/√d_h)(4 W₀((N−1)/e) + 1) · √(Σ_h ‖W_Q^h‖₂² ‖W_V^h‖₂²) · ‖W^O‖₂, spectral norms
+// by the exact SVD (an upper bound is needed). nullopt with plainValue (no bound, G.3.3).
+std::optional<double> l2AttentionBound(const L2AttentionWeights& w, int64_t tokens);
+
+// Xavier-normal per head block (std √(2/(d + d_h))) for W_Q^h, W_V^h; W^O std 1/√d (G.3.5).
+L2AttentionWeights l2AttentionInit(int64_t dim, int64_t heads, uint64_t seed,
+                                   at::ScalarType dtype = at::kDouble, bool plainValue = false);
+
+}  // namespace lwb::attention

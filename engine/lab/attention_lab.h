@@ -1,0 +1,90 @@
+// The Attention Lab's computations (seed 004, SEEDS-002-004 §C–D): one attention block of
+// kind "attlip" | "l2" | "standard" with weights drawn from a seed (the same for every N),
+// its PGD Lipschitz estimate and theoretical bound per token count, the proximal solver's
+// trace (004 Fig. 1), the finite-K experiment of C.4, and a picture in the plane.
+// No LibTorch in this header (like the rest of lab/lab.h).
+#pragma once
+
+#include "lab/lab_types.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lwb::lab {
+
+// Attention kinds, in display order: "attlip", "l2", "standard".
+std::vector<std::string> attentionKindIds();
+
+struct AttentionBlockSpec {
+  std::string kind = "attlip";
+  int dim = 32, heads = 4;          // d and H; d_h = d / H
+  uint64_t seed = 0;                // weights
+  double eta = 1.0;                 // AttLip's η
+  std::string proxRule = "armijo";  // AttLip's inner step rule: "armijo" | "fixed"
+};
+
+struct PgdSettings {
+  int iters = 30, restarts = 3;
+  double radius = 0;         // 0 = ‖x0‖_F
+  std::string norm = "l2";   // "l2" | "inf_rms"
+  uint64_t seed = 0;         // x0 ~ N(0, 1)^{N×d} and the pairs
+};
+
+struct TokensPoint {
+  int tokens = 0;
+  double pgdEstimate = 0;
+  std::optional<double> bound;     // 1 (AttLip), Eq. 6 (ℓ2), none (standard)
+  std::optional<double> residual;  // AttLip: max ‖g‖_F of the prox at the argmax pair
+  bool converged = true;           // AttLip: the prox reached its tolerance at that pair
+  double seconds = 0;
+};
+
+// progress(done, total) in PGD iterations. AttLip runs the converged prox (tolerance
+// ‖g‖ ≤ max(1e−9, 1e−6‖g⁰‖), K_max 500; C.4). InputError for dim outside 2..512, heads
+// not dividing dim, tokens outside 1..4096, unknown kind/rule/norm, iters/restarts < 1.
+TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const PgdSettings& pgd,
+                              const CancelFlag* cancel = nullptr,
+                              const std::function<void(int, int)>& progress = {});
+
+struct ProxTraceRun {
+  std::string rule;  // "armijo" | "fixed"
+  double lambda = 0; // fixed: the λ used; armijo: λ_init
+  std::vector<double> residual, potential, step;  // per inner iteration k (step: size k−1)
+};
+struct ProxTraceResult {
+  std::vector<ProxTraceRun> runs;  // armijo, then fixed
+};
+// The prox of one input X ~ inputScale·N(0, 1)^{N×d} (seed spec.seed + 1), maxSteps
+// iterations with no early stop, both rules. Fixed λ = safeFixedStep for the input.
+ProxTraceResult proxTrace(const AttentionBlockSpec& spec, int tokens, double inputScale, int maxSteps,
+                          const CancelFlag* cancel = nullptr);
+
+struct FiniteKRow {
+  int K = 0;
+  double armijoRatio = 0, fixedRatio = 0;  // max over the pairs of ‖f(x) − f(y)‖/‖x − y‖
+};
+// C.4: `pairs` random near pairs (x ~ N(0,1), y = x + 1e−3·z), AttLip with K = 1..Kmax
+// steps and no tolerance stop, Armijo vs the fixed safe step.
+std::vector<FiniteKRow> finiteKRatios(const AttentionBlockSpec& spec, int tokens, int pairs, int kMax = 5,
+                                      const CancelFlag* cancel = nullptr);
+
+struct PlanePoint {
+  double x = 0, y = 0;
+};
+struct PlaneKindImage {
+  std::string kind;
+  std::vector<PlanePoint> image, perturbedImage;
+  double ratio = 0;  // ‖f(X) − f(X')‖_F / ‖X − X'‖_F
+};
+struct PlanePicture {
+  std::vector<PlanePoint> input, perturbed;
+  std::vector<PlaneKindImage> kinds;  // attentionKindIds() order
+};
+// d = 2 tokens in the plane, one block per kind with `heads` heads (d_h = 1 for heads 2,
+// otherwise heads must be 1 or 2), X ~ N(0,1), X' = X + perturbation·Z/‖Z‖_F.
+PlanePicture planePicture(int tokens, int heads, uint64_t seed, double perturbation);
+
+}  // namespace lwb::lab
