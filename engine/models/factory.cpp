@@ -1,6 +1,7 @@
 #include "models/factory.h"
 
 #include "io/input_error.h"
+#include "models/attlip_model.h"
 #include "models/icl_transformer.h"
 #include "models/lipschitz_gpt.h"
 #include "models/mlp.h"
@@ -56,6 +57,21 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     s.gainCap = m.gainCap;
     s.residualPerSublayer = m.residualCount == "sublayers";
     return std::make_unique<IclTransformer>(s, gen, device);
+  }
+  if (m.kind == "attlip") {
+    if (cfg.task != "chars_masked") throw InputError("model.kind: attlip needs the chars_masked task, not " + cfg.task);
+    AttLipShape s;
+    s.vocab = task.numClasses;
+    s.seqLen = m.seqLen;
+    s.dModel = m.dModel;
+    s.heads = m.heads;
+    s.mlpRatio = m.mlpRatio;
+    s.attention = attentionKindFromString(m.attention);
+    s.proxSteps = m.proxSteps;
+    s.proxStepsEval = m.proxStepsEval;
+    s.proxTol = m.proxTol;
+    s.rule = m.proxStepRule == "fixed" ? attention::ProxRule::Fixed : attention::ProxRule::Armijo;
+    return std::make_unique<AttLipModel>(s, gen, device);
   }
   throw InputError("model.kind: unknown model '" + m.kind + "'");
 }

@@ -49,6 +49,11 @@ class Model {
   // Model-specific re-projections that are part of the architecture, run after every
   // optimizer step (e.g. RMS-normalising embedding columns, 000 App. F).
   virtual void afterStep() {}
+  // Models whose forward pass differs between training and evaluation (the AttLip solver runs
+  // a scheduled K in training and to tolerance at evaluation) switch here; others ignore it.
+  virtual void setEvaluation(bool /*evaluation*/) {}
+  // Before training step `step` (0-based) of `steps`: for schedules inside the model.
+  virtual void setTrainingProgress(int64_t /*step*/, int64_t /*steps*/) {}
   virtual std::string kind() const = 0;
 };
 

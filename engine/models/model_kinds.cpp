@@ -17,6 +17,11 @@ std::span<const KindInfo> modelKinds() {
        {"model.d_model", "model.heads", "model.layers", "model.norm", "model.lipschitz", "model.attn_scale_third",
         "model.mlp_scale_third", "model.gain_cap", "model.residual_count"},
        LWB_TR_NOOP("Registry", "seed 002 §4: no normalisation, 1/d_head scores, ×1/3 attention and SwiGLU, convex residuals 1/L, RoPE")},
+      {"attlip",
+       LWB_TR_NOOP("Registry", "one-block masked LM (AttLip, ℓ2, standard or no attention)"),
+       {"model.attention", "model.prox_steps", "model.prox_step_rule", "model.prox_steps_eval", "model.prox_tol",
+        "model.d_model", "model.heads", "model.seq_len", "model.mlp_ratio"},
+       LWB_TR_NOOP("Registry", "seed 004 §5.2: embedding + positions → attention → x + MLP(x) → unembedding, no norm")},
   };
   return kinds;
 }

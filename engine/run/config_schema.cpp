@@ -70,6 +70,13 @@ std::vector<FormField> makeFields() {
       {"model.seq_len", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Sequence length"), T::Integer, ""},
       {"model.embed_dim", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Embedding dim"), T::Integer, ""},
       {"model.width", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Width"), T::Integer, ""},
+      // Seed 004 (issue 15): the masked-character task and the one-block attention model.
+      {"mask_rate", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Masked share"), T::Number, LWB_TR_NOOP("RunForm", "share of positions the loss reads (RoBERTa: 0.15)")},
+      {"model.attention", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Attention"), T::Choice, LWB_TR_NOOP("RunForm", "attlip: proximal 1-Lipschitz; l2: Kim's ℓ2; standard: dot product; none: MLP only")},
+      {"model.prox_steps", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox steps K (training)"), T::Integer, LWB_TR_NOOP("RunForm", "reached by the schedule 1 → K over the run")},
+      {"model.prox_step_rule", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox step rule"), T::Choice, LWB_TR_NOOP("RunForm", "armijo: backtracking (004 Alg. 1); fixed: 1-Lipschitz for every K")},
+      {"model.prox_steps_eval", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox steps K (evaluation)"), T::Integer, ""},
+      {"model.prox_tol", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox tolerance (evaluation)"), T::Number, LWB_TR_NOOP("RunForm", "stop at ‖g‖ ≤ tol·‖g⁰‖")},
       {"optimizer.kind", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Optimizer"), T::Choice, ""},
       {"optimizer.lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Learning rate η"), T::Number, ""},
       {"optimizer.weight_decay", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Weight decay λ"), T::Number, LWB_TR_NOOP("RunForm", "decoupled; the soft cap's α* also uses it")},
@@ -133,6 +140,8 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "model.norm") return {"none", "rms"};
   if (key == "model.residual_count") return {"layers", "sublayers"};
   if (key == "icl.order") return {"random", "x_first"};
+  if (key == "model.attention") return {"attlip", "l2", "standard", "none"};
+  if (key == "model.prox_step_rule") return {"armijo", "fixed"};
   if (key == "optimizer.lambda_init") return {"zero", "riemannian"};
   if (key == "device") return {"cpu", "cuda"};
   if (key == "constraint.method") return keysOf(spectral::constraintMethods());

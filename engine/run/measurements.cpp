@@ -2,6 +2,7 @@
 
 #include "bounds/lipschitz_bound.h"
 #include "common/torch_compat.h"
+#include "models/attlip_model.h"
 #include "models/lipschitz_gpt.h"
 
 #include <ATen/TensorOperators.h>
@@ -73,9 +74,41 @@ std::vector<double> headSliceNorms(const at::Tensor& w, int64_t heads) {
   return out;
 }
 
+namespace {
+
+// The attlip model's map from the embedded sequence to the logits, in the RMS norm of the whole
+// sequence (‖X‖_F / √(N d); ℓ2 of the flattened sequence up to that constant, the norm AttLip's
+// guarantee is in): attention block (AttLip's converged prox: 1, Thm 4; ℓ2: 1 + Eq. 6 for the
+// residual x + Att_ℓ2(x); standard: none), then x + MLP(x) with GeLU's slope 1.1289, then the
+// head. A token-wise map's RMS->RMS norm bounds it on the whole sequence too. Nullopt for
+// standard attention: it has no global bound.
+std::optional<bounds::BoundTrace> attlipModelBound(const models::AttLipModel& m, std::map<std::string, double>& byName) {
+  using models::AttentionKind;
+  const auto kind = m.shape().attention;
+  bounds::BoundTrace t;
+  double l = 1;
+  if (kind != AttentionKind::None) {
+    const auto att = m.attentionBound(m.shape().seqLen);
+    if (!att) return std::nullopt;
+    const double block = kind == AttentionKind::AttLip ? *att : 1.0 + *att;
+    l *= block;
+    t.layers.push_back({"attn", block, l, 0.0});
+  }
+  const double mlp = 1.0 + byName["mlp.out"] * byName["mlp.in"] * 1.1289;
+  l *= mlp;
+  t.layers.push_back({"mlp", mlp, l, 0.0});
+  l *= byName["head"];
+  t.layers.push_back({"head", byName["head"], l, 0.0});
+  t.bound = l;
+  return t;
+}
+
+}  // namespace
+
 std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std::vector<MatrixNorm>& norms) {
   std::map<std::string, double> byName;
   for (const auto& n : norms) byName[n.name] = n.rmsNorm;
+  if (const auto* attlip = dynamic_cast<const models::AttLipModel*>(&model)) return attlipModelBound(*attlip, byName);
   const auto params = model.parameters();
   if (model.kind() == "mlp" || model.kind() == "modular_mlp") {
     std::vector<std::string> names;

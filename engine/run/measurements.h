@@ -37,8 +37,9 @@ std::vector<double> headSliceNorms(const at::Tensor& w, int64_t heads);
 
 // The bound for the model kinds that have one: mlp (product of norms, ReLU),
 // modular_mlp (product times GeLU's max slope 1.1289), lipschitz_gpt (the sound multi-head
-// bound, with 000 App. D's single-head value in trace.singleHeadBound). Empty for
-// the standard GPT baseline (LayerNorm has no global bound).
+// bound, with 000 App. D's single-head value in trace.singleHeadBound), attlip (attention
+// block × (1 + MLP) × head in the RMS norm of the whole sequence; measurements.cpp). Empty for
+// the standard GPT baseline (LayerNorm has no global bound) and standard attention.
 std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std::vector<MatrixNorm>& norms);
 
 }  // namespace lwb::run

@@ -24,6 +24,12 @@ std::optional<double> optionalAt(const json& j, const char* key) {
   return numberAt(j, key, kNotMeasured);
 }
 
+std::optional<int64_t> integerAt(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
 std::string textAt(const json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -129,6 +135,10 @@ json toJson(const StepMetrics& m) {
                     {"sigma_max", number(s.sigmaMax)}});
     j["stiefel"] = st;
   }
+  if (m.attlipResidual) j["attlip_residual"] = number(*m.attlipResidual);
+  if (m.attlipSteps) j["attlip_steps"] = *m.attlipSteps;
+  if (m.valAttlipResidual) j["val_attlip_residual"] = number(*m.valAttlipResidual);
+  if (m.valAttlipSteps) j["val_attlip_steps"] = *m.valAttlipSteps;
   if (m.activations) {
     double maxEntry = 0, maxRms = 0;
     j["activations"] = activationsJson(*m.activations, maxEntry, maxRms);
@@ -165,16 +175,31 @@ std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
       if (e.is_object())
         m.stiefel.push_back({textAt(e, "name"), numberAt(e, "tangency", kNotMeasured), numberAt(e, "sigma_min", kNotMeasured),
                              numberAt(e, "sigma_max", kNotMeasured)});
+  m.attlipResidual = optionalAt(row, "attlip_residual");
+  m.valAttlipResidual = optionalAt(row, "val_attlip_residual");
+  m.attlipSteps = integerAt(row, "attlip_steps");
+  m.valAttlipSteps = integerAt(row, "val_attlip_steps");
   return m;
 }
 
 json toJson(const RunSummary& s) {
-  return {{"status", toString(s.status)},      {"message", s.message},
+  json j = {{"status", toString(s.status)},      {"message", s.message},
           {"steps", s.steps},                  {"val_loss", number(s.valLoss)},
           {"val_acc", number(s.valAcc)},       {"lipschitz_bound", number(s.lipschitzBound)},
           {"max_act_entry", number(s.maxActEntry)}, {"max_act_rms", number(s.maxActRms)},
           {"seconds", number(s.seconds)},      {"steps_per_s", number(s.stepsPerSecond)},
           {"constraint_fraction", number(s.constraintFraction)}, {"train_loss_last50", number(s.trainLossLast50)}};
+  // Attention models only; other runs' summaries keep their keys.
+  if (!std::isnan(s.attentionPgdEstimate) || !std::isnan(s.attentionBound) || s.attlipEvalSteps) {
+    j["attention_pgd_estimate"] = number(s.attentionPgdEstimate);
+    j["attention_bound"] = number(s.attentionBound);
+  }
+  if (s.attlipEvalSteps) {
+    j["attlip_eval_residual"] = number(s.attlipEvalResidual);
+    j["attlip_eval_steps"] = *s.attlipEvalSteps;
+    j["attlip_eval_converged"] = s.attlipEvalConverged ? json(*s.attlipEvalConverged) : json(nullptr);
+  }
+  return j;
 }
 
 RunSummary runSummaryFromJson(const json& j) {
@@ -195,6 +220,11 @@ RunSummary runSummaryFromJson(const json& j) {
   s.stepsPerSecond = numberAt(j, "steps_per_s", kNotMeasured);
   s.constraintFraction = numberAt(j, "constraint_fraction", kNotMeasured);
   s.trainLossLast50 = numberAt(j, "train_loss_last50", kNotMeasured);
+  s.attentionPgdEstimate = numberAt(j, "attention_pgd_estimate", kNotMeasured);
+  s.attentionBound = numberAt(j, "attention_bound", kNotMeasured);
+  s.attlipEvalResidual = numberAt(j, "attlip_eval_residual", kNotMeasured);
+  s.attlipEvalSteps = integerAt(j, "attlip_eval_steps");
+  if (const auto it = j.find("attlip_eval_converged"); it != j.end() && it->is_boolean()) s.attlipEvalConverged = it->get<bool>();
   return s;
 }
 

@@ -43,6 +43,11 @@ void readModel(const json& j, ModelConfig& m) {
   r.boolean("mlp_scale_third", m.mlpScaleThird);
   r.number("gain_cap", m.gainCap, {0.0, kMaxNorm});
   r.choice("residual_count", m.residualCount, choicesFor("model.residual_count"));
+  r.choice("attention", m.attention, choicesFor("model.attention"));
+  r.integer("prox_steps", m.proxSteps, 1, 1000);
+  r.choice("prox_step_rule", m.proxStepRule, choicesFor("model.prox_step_rule"));
+  r.integer("prox_steps_eval", m.proxStepsEval, 1, 100000);
+  r.number("prox_tol", m.proxTol, {0.0, 1.0});
   if (m.dModel % m.heads != 0)
     fields::fail("model.heads", "must divide model.d_model (" + std::to_string(m.dModel) + "), got " +
                                     std::to_string(m.heads));
@@ -138,6 +143,7 @@ RunConfig parseRunConfig(const json& j) {
   r.integer("modulus", c.modulus, 2, 1000);
   r.number("train_fraction", c.trainFraction, {0.0, 1.0, true, true});
   r.integer("mnist_train_count", c.mnistTrainCount, 1, 10'000'000);
+  r.number("mask_rate", c.maskRate, {0.0, 1.0, true});
   // checkKnownKeys has already made sure these are objects.
   if (const json* i = r.find("icl")) readIcl(*i, c.icl);
   if (const json* m = r.find("model")) readModel(*m, c.model);
@@ -240,14 +246,16 @@ json toJson(const RunConfig& c) {
       {"eval_batches", c.evalBatches}, {"log_every", c.logEvery}, {"spectra_every", c.spectraEvery},
       {"checkpoint_every", c.checkpointEvery}, {"keep_checkpoints", c.keepCheckpoints},
       {"modulus", c.modulus}, {"train_fraction", c.trainFraction},
-      {"mnist_train_count", c.mnistTrainCount},
+      {"mnist_train_count", c.mnistTrainCount}, {"mask_rate", c.maskRate},
       {"model",
        {{"kind", m.kind}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
         {"final_logit_scale", m.finalLogitScale}, {"standard", m.standard},
         {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", m.norm},
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
-        {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}}},
+        {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}, {"attention", m.attention},
+        {"prox_steps", m.proxSteps}, {"prox_step_rule", m.proxStepRule}, {"prox_steps_eval", m.proxStepsEval},
+        {"prox_tol", m.proxTol}}},
       {"icl",
        {{"pairs", c.icl.pairs}, {"dim", c.icl.dim}, {"order", c.icl.order}, {"noise", c.icl.noise},
         {"max_cond", c.icl.maxCond}, {"bias_feature", c.icl.biasFeature}}},

@@ -32,6 +32,13 @@ struct ModelConfig {
   bool attnScaleThird = true, mlpScaleThird = true;  // the two ×1/3 separately (§6.1), with lipschitz
   double gainCap = 0.0;                // diagonal gains clamped to [0.001, cap] (§6.2); 0: off
   std::string residualCount = "layers";  // convex residual weight 1/layers (002) or 1/(2 layers)
+  // attlip (seed 004 Table 2 analogue, SEEDS-002-004 §C): one block emb → attention → x + MLP(x)
+  // → unemb; d_model, heads, seq_len and mlp_ratio as above.
+  std::string attention = "attlip";    // attlip | l2 | standard | none (MLP only)
+  int64_t proxSteps = 3;               // K_prox in training, reached by the schedule 1 → K_prox
+  std::string proxStepRule = "armijo"; // armijo (004 Alg. 1) | fixed (1-Lipschitz for every K, §C.2)
+  int64_t proxStepsEval = 20;          // K at evaluation (004 §5: 20 "to ensure convergence")
+  double proxTol = 1e-6;               // evaluation stops early at ‖g‖ ≤ prox_tol·‖g⁰‖ (§C.4)
 };
 
 // The icl_least_squares task (SEEDS-002-004 §B.1).
@@ -88,7 +95,7 @@ struct ConstraintConfig : spectral::ConstraintSettings {
 };
 
 struct RunConfig {
-  std::string task = "mnist";          // mnist | cifar10 | chars | modular_addition | modular_multiplication
+  std::string task = "mnist";          // mnist | cifar10 | chars | chars_masked | modular_addition | modular_multiplication
   std::string dataPath;                // file or folder; may be empty for generated tasks
   int64_t steps = 1000, batchSize = 128;
   uint64_t seed = 0;
@@ -101,6 +108,7 @@ struct RunConfig {
   int64_t modulus = 113;               // modular tasks
   double trainFraction = 0.3;          // modular tasks
   int64_t mnistTrainCount = 8000;
+  double maskRate = 0.15;              // chars_masked: share of positions selected for the loss
   IclSettings icl;
   ModelConfig model;
   OptimizerConfig optimizer;

@@ -64,6 +64,12 @@ struct StepMetrics {
   std::optional<double> valLoss, valAcc;
   std::optional<models::ActivationStats> activations;
   std::vector<StiefelStat> stiefel;     // manifold_muon: the logged step's own, per matrix
+  // AttLip attention (model attlip): the proximal solver's residual ‖g_K‖_F (max over the
+  // batch) and the steps K it took, on the logged training step and, on evaluation steps,
+  // over the evaluation batches (max of each). A residual is reported with every AttLip
+  // output: only the converged prox is 1-Lipschitz (SEEDS-002-004 §C.4).
+  std::optional<double> attlipResidual, valAttlipResidual;
+  std::optional<int64_t> attlipSteps, valAttlipSteps;
   bool operator==(const StepMetrics&) const = default;
 };
 
@@ -93,6 +99,14 @@ struct RunSummary {
   double constraintFraction = kNotMeasured;  // share of step time spent in the constraint step
   // Mean of the last (up to) 50 training losses: seed 002's reported "loss" (bluey last_k).
   double trainLossLast50 = kNotMeasured;
+  // Attention models (model attlip, seed 004 Table 2 analogue): the PGD estimate of the
+  // attention function's ℓ2 Lipschitz constant at the end of the run (AttLip: the converged
+  // prox) and its theoretical bound (1, Eq. 6; NaN where none holds); the last evaluation's
+  // AttLip residual, steps and whether every batch reached the tolerance.
+  double attentionPgdEstimate = kNotMeasured, attentionBound = kNotMeasured;
+  double attlipEvalResidual = kNotMeasured;
+  std::optional<int64_t> attlipEvalSteps;
+  std::optional<bool> attlipEvalConverged;
 };
 
 }  // namespace lwb::run

@@ -3,11 +3,13 @@
 #include "common/threads.h"
 #include "data/data_location.h"
 #include "data/icl_least_squares.h"
+#include "data/masked_chars.h"
 #include "io/input_error.h"
 #include "models/factory.h"
 #include "optim/constraint_step.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
+#include "run/attention_measure.h"
 #include "run/checkpoint.h"
 #include "run/measurements.h"
 #include "run/trainer_impl.h"
@@ -41,8 +43,13 @@ LossAcc lossAndAccuracy(const at::Tensor& logits, const data::Batch& batch, cons
   const auto targets = batch.targets.to(device);
   const auto flat = logits.reshape({-1, logits.size(-1)});
   const auto t = targets.reshape({-1});
-  LossAcc r{at::cross_entropy_loss(flat, t), 0.0};
-  if (needAcc) r.acc = (at::argmax(flat.detach(), -1) == t).to(at::kFloat).mean().item<double>();
+  // Masked tasks (chars_masked) mark the positions the loss skips with kIgnoreTarget, which is
+  // cross_entropy's ignore_index: loss and accuracy are means over the selected positions.
+  LossAcc r{at::cross_entropy_loss(flat, t, {}, at::Reduction::Mean, data::kIgnoreTarget), 0.0};
+  if (needAcc) {
+    const auto read = t != data::kIgnoreTarget;
+    r.acc = ((at::argmax(flat.detach(), -1) == t) & read).sum().item<double>() / std::max<double>(1.0, read.sum().item<double>());
+  }
   return r;
 }
 
@@ -73,11 +80,12 @@ void copyActivationMaxima(const models::ActivationStats& a, RunSummary& summary)
 }  // namespace
 
 std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
-  const bool needsFile = cfg.task == "mnist" || cfg.task == "cifar10" || cfg.task == "chars";
+  const bool needsFile = cfg.task == "mnist" || cfg.task == "cifar10" || cfg.task == "chars" || cfg.task == "chars_masked";
   if (needsFile && cfg.dataPath.empty()) throw InputError("data_path: task '" + cfg.task + "' needs a data file or folder");
   // "@data/..." names a bundled dataset (data/data_location.h); other paths are the user's.
   const std::string path = needsFile ? data::resolveDataPath(cfg.dataPath) : cfg.dataPath;
   if (cfg.task == "chars") return data::makeCharsDataset(path, cfg.model.seqLen);
+  if (cfg.task == "chars_masked") return data::makeMaskedCharsDataset(path, cfg.model.seqLen, cfg.maskRate, cfg.seed);
   if (cfg.task == "mnist") return data::makeMnistDataset(path, cfg.mnistTrainCount);
   if (cfg.task == "cifar10") return data::makeCifar10Dataset(path);
   if (cfg.task == "modular_addition")
@@ -163,7 +171,9 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
   t.checkpointNow = cfg.checkpointEvery > 0 && t.step % cfg.checkpointEvery == 0;
 
   auto batch = dataset->sample(data::Split::Train, cfg.batchSize, dataGen);
+  model->setTrainingProgress(step, cfg.steps);
   const auto logits = model->forward(batch.inputs.to(device));
+  if (t.logNow) t.prox = proxReport(*model);
   // Accuracy needs an argmax and a read-back (a sync on CUDA): only log steps report it.
   const auto la = lossAndAccuracy(logits, batch, device, t.logNow);
   for (auto& p : model->parameters()) p.tensor.mutable_grad() = at::Tensor();
@@ -216,6 +226,10 @@ StepMetrics Trainer::Impl::metricsRow(const TrainStep& t) const {
   m.constraintSecondsPerStep = progress.windowConstraintSeconds / windowSteps;
   m.stepSecondsPerStep = windowSeconds / windowSteps;
   m.stiefel = optimizer->stiefelStats();
+  if (t.prox) {
+    m.attlipResidual = t.prox->residual;
+    m.attlipSteps = t.prox->steps;
+  }
   return m;
 }
 
@@ -236,6 +250,13 @@ std::vector<MatrixSpectrum> Trainer::Impl::measureRow(StepMetrics& m, const Trai
 
 void Trainer::Impl::evaluate(StepMetrics& m) {
   at::NoGradGuard noGrad;
+  // Evaluation behaviour (AttLip: K = prox_steps_eval or the tolerance) for this call only.
+  struct EvaluationMode {
+    models::Model& model;
+    explicit EvaluationMode(models::Model& m) : model(m) { model.setEvaluation(true); }
+    ~EvaluationMode() { model.setEvaluation(false); }
+  } evaluationMode(*model);
+  std::optional<models::ProxReport> prox;  // worst over the batches
   const int64_t valSize = dataset->size(data::Split::Val);
   // eval_batches consecutive batches from the split's start, never more than the split holds.
   const int64_t batches =
@@ -255,6 +276,12 @@ void Trainer::Impl::evaluate(StepMetrics& m) {
     } else {
       logits = model->forward(inputs);
     }
+    if (const auto p = proxReport(*model)) {
+      if (!prox) prox = models::ProxReport{0.0, 0, true};
+      prox->residual = std::max(prox->residual, p->residual);
+      prox->steps = std::max(prox->steps, p->steps);
+      prox->converged = prox->converged && p->converged;
+    }
     const auto la = lossAndAccuracy(logits, batch, device, true);
     lossSum += la.loss.item<double>() * static_cast<double>(n);
     accSum += la.acc * static_cast<double>(n);
@@ -262,6 +289,11 @@ void Trainer::Impl::evaluate(StepMetrics& m) {
   }
   m.valLoss = lossSum / count;
   m.valAcc = accSum / count;
+  if (prox) {
+    m.valAttlipResidual = prox->residual;
+    m.valAttlipSteps = prox->steps;
+    progress.attlipEvalConverged = prox->converged;
+  }
 }
 
 void Trainer::Impl::publish(const StepMetrics& m) {
@@ -306,7 +338,18 @@ RunSummary Trainer::Impl::endRun(RunStatus status, const std::string& message) {
     summary.valAcc = last->valAcc.value_or(kNotMeasured);
     summary.lipschitzBound = last->lipschitzBound.value_or(kNotMeasured);
     if (last->activations) copyActivationMaxima(*last->activations, summary);
+    if (last->valAttlipResidual) {
+      summary.attlipEvalResidual = *last->valAttlipResidual;
+      summary.attlipEvalSteps = last->valAttlipSteps;
+      summary.attlipEvalConverged = progress.attlipEvalConverged;
+      // Never silently 1-Lipschitz: the bound is the converged prox's (SEEDS-002-004 §C.4).
+      if (progress.attlipEvalConverged == false && summary.message.empty())
+        summary.message = "AttLip prox did not reach model.prox_tol at evaluation: residual " +
+                          std::to_string(summary.attlipEvalResidual) + " after " + std::to_string(*summary.attlipEvalSteps) +
+                          " steps; the attention bound 1 holds for the converged prox only";
+    }
   }
+  if (status == RunStatus::Finished) measureAttentionBlock(*model, *dataset, cfg.seed, summary);
   for (auto* sink : sinks) sink->onFinished(summary);
   return summary;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "data/dataset.h"
+#include "models/attlip_model.h"
 #include "models/model.h"
 #include "run/checkpoint.h"
 #include "optim/constraint_step.h"
@@ -39,6 +40,7 @@ struct RunProgress {
   RunSummary summary;
   static constexpr size_t kRecentLosses = 50;     // seed 002 reports the mean of the last 50
   std::deque<at::Tensor> recentLosses;
+  std::optional<bool> attlipEvalConverged;        // the newest evaluation's AttLip solver, all batches
 };
 
 // One optimizer + constraint step, as run()'s later phases need it.
@@ -49,6 +51,7 @@ struct TrainStep {
   double acc = 0;    // the step's training accuracy; measured on log steps only
   bool logNow = false, spectraNow = false, checkpointNow = false;
   SpectraSnapshot beforeConstraint;  // spectraNow and a constraint method: after the update, before the constraint
+  std::optional<models::ProxReport> prox;  // log steps of an AttLip model: the solver's report
 };
 
 struct Trainer::Impl {

@@ -1,0 +1,170 @@
+#include "models/attlip_model.h"
+
+#include "models/init.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/embedding.h>
+#include <ATen/ops/gelu.h>
+#include <ATen/ops/linear.h>
+#include <ATen/ops/randint.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lwb::models {
+namespace {
+
+// The attention modules draw their own Xavier weights from a seed (G.3.5); the seed comes from
+// the model's generator so the whole model follows the run's seed.
+uint64_t drawSeed(at::Generator& gen) {
+  return static_cast<uint64_t>(at::randint(0, int64_t{1} << 62, {1}, gen, at::TensorOptions().dtype(at::kLong)).item<int64_t>());
+}
+
+at::Tensor as(const at::Tensor& t, at::ScalarType dtype, bool detach) {
+  return detach ? t.detach().to(dtype) : t.to(dtype);
+}
+
+}  // namespace
+
+AttentionKind attentionKindFromString(const std::string& s) {
+  if (s == "attlip") return AttentionKind::AttLip;
+  if (s == "l2") return AttentionKind::L2;
+  if (s == "standard") return AttentionKind::Standard;
+  if (s == "none") return AttentionKind::None;
+  throw std::invalid_argument("unknown attention kind '" + s + "'");
+}
+
+const char* toString(AttentionKind k) {
+  switch (k) {
+    case AttentionKind::AttLip: return "attlip";
+    case AttentionKind::L2: return "l2";
+    case AttentionKind::Standard: return "standard";
+    case AttentionKind::None: return "none";
+  }
+  return "?";
+}
+
+at::Tensor AttLipModel::add(const std::string& name, Role role, const at::Tensor& t, const at::Device& device) {
+  params_.push_back({name, role, asParameter(t, device), 0});
+  return params_.back().tensor;
+}
+
+AttLipModel::AttLipModel(const AttLipShape& s, at::Generator& gen, const at::Device& device) : shape_(s) {
+  if (s.vocab < 2 || s.seqLen < 1 || s.dModel < 1 || s.heads < 1 || s.dModel % s.heads != 0 || s.mlpRatio < 1 ||
+      s.proxSteps < 1 || s.proxStepsEval < 1)
+    throw std::invalid_argument("attlip: bad shape (heads must divide d_model; counts >= 1)");
+  const int64_t d = s.dModel, hidden = s.mlpRatio * d;
+  // Rows of RMS 1 (as lipschitz_gpt's embedding); positions start small and are learned.
+  tokenEmbed_ = add("embed", Role::Embedding, rmsUnitRows(s.vocab, d, gen), device);
+  posEmbed_ = add("pos_embed", Role::Embedding, rmsUnitRows(s.seqLen, d, gen) * 0.1, device);
+  switch (s.attention) {
+    case AttentionKind::AttLip:
+      w_ = add("attn.w", Role::Query, attention::attlipInitWeights(d, s.heads, drawSeed(gen), at::kFloat), device);
+      break;
+    case AttentionKind::L2: {
+      const auto w = attention::l2AttentionInit(d, s.heads, drawSeed(gen), at::kFloat);
+      query_ = add("attn.q", Role::Query, w.query, device);
+      value_ = add("attn.v", Role::Value, w.value, device);
+      out_ = add("attn.o", Role::AttnOut, w.out, device);
+      break;
+    }
+    case AttentionKind::Standard: {
+      const auto w = attention::standardAttentionInit(d, s.heads, drawSeed(gen), at::kFloat);
+      query_ = add("attn.q", Role::Query, w.query, device);
+      key_ = add("attn.k", Role::Key, w.key, device);
+      value_ = add("attn.v", Role::Value, w.value, device);
+      out_ = add("attn.o", Role::AttnOut, w.out, device);
+      break;
+    }
+    case AttentionKind::None: break;
+  }
+  // Orthogonal, unit RMS->RMS norm (000 App. F), as the engine's other models.
+  mlpIn_ = add("mlp.in", Role::MlpIn, orthogonalRmsUnit(hidden, d, gen), device);
+  mlpOut_ = add("mlp.out", Role::MlpOut, orthogonalRmsUnit(d, hidden, gen), device);
+  head_ = add("head", Role::Head, orthogonalRmsUnit(s.vocab, d, gen), device);
+  params_.back().block = 1;
+}
+
+int64_t AttLipModel::scheduledProxSteps(int64_t maxSteps, int64_t step, int64_t steps) {
+  if (steps <= 0) return maxSteps;
+  return std::clamp<int64_t>(1 + maxSteps * step / steps, 1, maxSteps);
+}
+
+void AttLipModel::setTrainingProgress(int64_t step, int64_t steps) {
+  trainK_ = scheduledProxSteps(shape_.proxSteps, step, steps);
+}
+
+attention::ProxOptions AttLipModel::proxOptions() const {
+  attention::ProxOptions o;
+  o.rule = shape_.rule;
+  if (evaluation_) {
+    o.maxSteps = static_cast<int>(shape_.proxStepsEval);
+    o.relTolerance = shape_.proxTol;
+  } else {
+    o.maxSteps = static_cast<int>(trainK_);  // all K steps: the schedule fixes the cost
+  }
+  return o;
+}
+
+at::Tensor AttLipModel::embed(const at::Tensor& tokens) const {
+  if (tokens.dim() != 2 || tokens.size(1) > shape_.seqLen)
+    throw std::invalid_argument("attlip: tokens must be [B, T] with T <= " + std::to_string(shape_.seqLen));
+  return at::embedding(tokenEmbed_, tokens) + posEmbed_.narrow(0, 0, tokens.size(1));
+}
+
+attention::L2AttentionWeights AttLipModel::l2Weights(at::ScalarType dtype, bool detach) const {
+  return {as(query_, dtype, detach), as(value_, dtype, detach), as(out_, dtype, detach), false};
+}
+
+attention::StandardAttentionWeights AttLipModel::standardWeights(at::ScalarType dtype, bool detach) const {
+  return {as(query_, dtype, detach), as(key_, dtype, detach), as(value_, dtype, detach), as(out_, dtype, detach)};
+}
+
+at::Tensor AttLipModel::attentionOnly(const at::Tensor& x, const attention::ProxOptions& options, bool detachWeights,
+                                      attention::ProxResult* prox) const {
+  const auto dtype = x.scalar_type();
+  switch (shape_.attention) {
+    case AttentionKind::AttLip: {
+      auto r = attention::attlipProx(x, as(w_, dtype, detachWeights), options);
+      at::Tensor y = r.output;
+      if (prox) *prox = std::move(r);
+      return y;
+    }
+    case AttentionKind::L2: return attention::l2Attention(x, l2Weights(dtype, detachWeights));
+    case AttentionKind::Standard: return attention::standardAttention(x, standardWeights(dtype, detachWeights));
+    case AttentionKind::None: break;
+  }
+  throw std::invalid_argument("attlip: model.attention = none has no attention block");
+}
+
+at::Tensor AttLipModel::attend(const at::Tensor& x) {
+  if (shape_.attention == AttentionKind::None) return x;
+  if (shape_.attention != AttentionKind::AttLip) return x + attentionOnly(x, {}, false);
+  attention::ProxResult r;
+  const auto y = attentionOnly(x, proxOptions(), false, &r);
+  lastProx_ = ProxReport{r.residual, r.steps, r.converged};
+  return y;
+}
+
+at::Tensor AttLipModel::run(const at::Tensor& tokens, ActivationStats* stats) {
+  const auto x = embed(tokens);
+  if (stats) recordActivation(*stats, "embed", x);
+  const auto a = attend(x);
+  if (stats) recordActivation(*stats, "attn", a);
+  const auto h = a + at::linear(at::gelu(at::linear(a, mlpIn_)), mlpOut_);
+  if (stats) recordActivation(*stats, "mlp", h);
+  return at::linear(h, head_);
+}
+
+std::optional<double> AttLipModel::attentionBound(int64_t tokens) const {
+  switch (shape_.attention) {
+    case AttentionKind::AttLip: return 1.0;
+    case AttentionKind::L2: return attention::l2AttentionBound(l2Weights(at::kDouble, true), tokens);
+    case AttentionKind::Standard:
+    case AttentionKind::None: break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace lwb::models
