@@ -71,6 +71,7 @@ class AttLipModel final : public Model {
   // (the converged prox, Thm 4), Eq. 6 for ℓ2, nullopt for standard attention (no global bound)
   // and for `none` (no attention).
   std::optional<double> attentionBound(int64_t tokens) const;
+  const at::Tensor& attlipWeights() const { return w_; }  // [H, d_h, d]; undefined unless attention = attlip
   // The solver settings the model uses now (training schedule or evaluation).
   attention::ProxOptions proxOptions() const;
 

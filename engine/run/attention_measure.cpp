@@ -29,7 +29,14 @@ void measureAttentionBlock(models::Model& model, const data::Dataset& dataset, u
   converged.relTolerance = 1e-6;
   bounds::PgdOptions o;
   o.seed = seed;
-  const auto r = bounds::pgdLipschitz([&](const at::Tensor& x) { return m->attentionOnly(x, converged, true); }, x0, o);
+  // AttLip through attlipProxImplicit: the converged prox with the exact backward (C.2), so
+  // the ascent's gradients do not unroll up to 500 solver steps.
+  const bool attlip = m->shape().attention == models::AttentionKind::AttLip;
+  const auto w = attlip ? m->attlipWeights().detach().to(at::kDouble) : at::Tensor();
+  const auto f = [&](const at::Tensor& x) {
+    return attlip ? attention::attlipProxImplicit(x, w, converged) : m->attentionOnly(x, converged, true);
+  };
+  const auto r = bounds::pgdLipschitz(f, x0, o);
   summary.attentionPgdEstimate = r.best;
   summary.attentionBound = m->attentionBound(x0.size(1)).value_or(kNotMeasured);
 }
