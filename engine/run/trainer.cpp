@@ -32,27 +32,6 @@ double secondsSince(TrainerClock::time_point t) {
   return std::chrono::duration<double>(TrainerClock::now() - t).count();
 }
 
-struct LossAcc {
-  at::Tensor loss;  // scalar, differentiable
-  double acc = 0;
-};
-
-LossAcc lossAndAccuracy(const at::Tensor& logits, const data::Batch& batch, const at::Device& device, bool needAcc) {
-  // Regression tasks (icl_least_squares) mark where the loss reads the outputs; no accuracy.
-  if (batch.positions.defined()) return {data::iclLoss(logits, batch), kNotMeasured};
-  const auto targets = batch.targets.to(device);
-  const auto flat = logits.reshape({-1, logits.size(-1)});
-  const auto t = targets.reshape({-1});
-  // Masked tasks (chars_masked) mark the positions the loss skips with kIgnoreTarget, which is
-  // cross_entropy's ignore_index: loss and accuracy are means over the selected positions.
-  LossAcc r{at::cross_entropy_loss(flat, t, {}, at::Reduction::Mean, data::kIgnoreTarget), 0.0};
-  if (needAcc) {
-    const auto read = t != data::kIgnoreTarget;
-    r.acc = ((at::argmax(flat.detach(), -1) == t) & read).sum().item<double>() / std::max<double>(1.0, read.sum().item<double>());
-  }
-  return r;
-}
-
 // True when `done` completed steps are a multiple of `every`, and on the run's last step.
 bool dueAt(int64_t done, int64_t every, int64_t total) { return done % every == 0 || done == total; }
 
@@ -78,6 +57,22 @@ void copyActivationMaxima(const models::ActivationStats& a, RunSummary& summary)
 }
 
 }  // namespace
+
+LossAcc lossAndAccuracy(const at::Tensor& logits, const data::Batch& batch, const at::Device& device, bool needAcc) {
+  // Regression tasks (icl_least_squares) mark where the loss reads the outputs; no accuracy.
+  if (batch.positions.defined()) return {data::iclLoss(logits, batch), kNotMeasured};
+  const auto targets = batch.targets.to(device);
+  const auto flat = logits.reshape({-1, logits.size(-1)});
+  const auto t = targets.reshape({-1});
+  // Masked tasks (chars_masked) mark the positions the loss skips with kIgnoreTarget, which is
+  // cross_entropy's ignore_index: loss and accuracy are means over the selected positions.
+  LossAcc r{at::cross_entropy_loss(flat, t, {}, at::Reduction::Mean, data::kIgnoreTarget), 0.0};
+  if (needAcc) {
+    const auto read = t != data::kIgnoreTarget;
+    r.acc = ((at::argmax(flat.detach(), -1) == t) & read).sum().item<double>() / std::max<double>(1.0, read.sum().item<double>());
+  }
+  return r;
+}
 
 std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
   const bool needsFile = cfg.task == "mnist" || cfg.task == "cifar10" || cfg.task == "chars" || cfg.task == "chars_masked";

@@ -25,6 +25,15 @@ struct TrainerControl {
 // any other data_path against the current directory.
 std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg);
 
+// The loss training and evaluation use, and the accuracy on log steps (needAcc): cross-entropy
+// over every target except data::kIgnoreTarget (chars_masked reads only its selected
+// positions), seed 002's regression loss for icl_least_squares (no accuracy: NaN).
+struct LossAcc {
+  at::Tensor loss;  // scalar, differentiable
+  double acc = 0;
+};
+LossAcc lossAndAccuracy(const at::Tensor& logits, const data::Batch& batch, const at::Device& device, bool needAcc);
+
 class Trainer {
  public:
   // Validates the config against the task (InputError) and builds everything; CPU

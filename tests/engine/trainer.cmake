@@ -5,3 +5,6 @@ target_compile_definitions(tst_trainer PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipsc
 add_dependencies(tst_trainer lipschitz-cli)
 lwb_add_test(tst_robustness engine/tst_robustness.cpp)
 target_compile_definitions(tst_robustness PRIVATE LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# Seed 004 Table 2 analogue: chars_masked, the attlip model and its presets (issue 15).
+lwb_add_test(tst_masked_lm engine/tst_masked_lm.cpp)
+target_compile_definitions(tst_masked_lm PRIVATE LWB_PRESETS_DIR="${PROJECT_SOURCE_DIR}/resources/presets")
