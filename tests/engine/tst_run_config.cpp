@@ -21,12 +21,13 @@ const char* kEveryKey = R"({
   "task": "chars", "data_path": "x/input.txt", "steps": 77, "batch_size": 9, "seed": 18446744073709551615,
   "device": "cuda", "threads": 3, "eval_every": 7, "eval_batches": 5, "log_every": 3, "spectra_every": 0,
   "checkpoint_every": 50, "keep_checkpoints": 2,
-  "modulus": 97, "train_fraction": 0.5, "mnist_train_count": 500,
+  "modulus": 97, "train_fraction": 0.5, "mnist_train_count": 500, "mask_rate": 0.3,
   "model": {"kind": "lipschitz_gpt", "widths": [64, 32], "d_model": 96, "blocks": 5, "heads": 6,
             "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "standard": true,
             "embed_dim": 64, "width": 100,
             "layers": 3, "norm": "rms", "lipschitz": false, "attn_scale_third": false, "mlp_scale_third": false,
-            "gain_cap": 3.0, "residual_count": "sublayers"},
+            "gain_cap": 3.0, "residual_count": "sublayers", "attention": "l2", "prox_steps": 5,
+            "prox_step_rule": "fixed", "prox_steps_eval": 40, "prox_tol": 1e-4},
   "icl": {"pairs": 16, "dim": 4, "order": "x_first", "noise": 0.0, "max_cond": 100.0, "bias_feature": false},
   "optimizer": {"kind": "adamw", "lr": 0.003, "weight_decay": 0.1, "beta1": 0.8, "beta2": 0.99,
                 "eps": 1e-6, "bias_correction": true, "momentum": 0.9, "nesterov": false,
@@ -154,7 +155,7 @@ class TestRunConfig : public QObject {
     row("icl bad order", R"({"icl": {"order": "y_first"}})", "icl.order: must be one of random, x_first; got 'y_first'");
     row("mm dual lr", R"({"optimizer": {"dual_lr": 0}})", "optimizer.dual_lr: must be > 0");
     row("bad model norm", R"({"model": {"norm": "layer"}})", "model.norm: must be one of none, rms; got 'layer'");
-    row("bad task", R"({"task": "imagenet"})", "task: must be one of mnist, cifar10, chars, modular_addition, modular_multiplication, icl_least_squares; got 'imagenet'");
+    row("bad task", R"({"task": "imagenet"})", "task: must be one of mnist, cifar10, chars, chars_masked, modular_addition, modular_multiplication, icl_least_squares; got 'imagenet'");
     row("bad device", R"({"device": "tpu"})", "device: must be one of cpu, cuda; got 'tpu'");
     row("bad model kind", R"({"model": {"kind": "gpt"}})", "model.kind: must be one of mlp, lipschitz_gpt, modular_mlp");
     row("bad optimizer", R"({"optimizer": {"kind": "adam"}})", "optimizer.kind: must be one of adamw, muon, sgd, manifold_muon; got 'adam' (did you mean 'adamw'?)");
@@ -167,6 +168,10 @@ class TestRunConfig : public QObject {
     row("bad impl", R"({"constraint": {"impl": "fast"}})", "constraint.impl: must be one of nested, abd_dense, abd_block, svd");
     row("bad constraint coeffs", R"({"constraint": {"ns_coeffs": "x"}})", "constraint.ns_coeffs: must be one of jordan5, you6, polish");
     row("bad norm", R"({"constraint": {"norm": "frobenius"}})", "constraint.norm: must be one of rms, spectral");
+    row("bad attention", R"({"model": {"attention": "linear"}})", "model.attention: must be one of attlip, l2, standard, none");
+    row("bad prox rule", R"({"model": {"prox_step_rule": "wolfe"}})", "model.prox_step_rule: must be one of armijo, fixed");
+    row("zero prox steps", R"({"model": {"prox_steps": 0}})", "model.prox_steps");
+    row("bad mask rate", R"({"mask_rate": 0})", "mask_rate");
     // Not an object at all.
     row("top-level array", R"([1, 2])", "config: expected a JSON object, got array");
   }
@@ -273,7 +278,8 @@ class TestRunConfig : public QObject {
     for (const char* id : {"shakespeare_softcap", "shakespeare_normalize", "shakespeare_adamw_wd",
                            "mnist_muon_softcap", "mnist_adamw_wd", "modular_addition_grokking",
                            "chars_small_cpu", "icl_adamw_cpu", "icl_muon_cpu", "icl_manifold_muon_cpu", "icl_adamw",
-                           "icl_muon", "icl_manifold_muon"})
+                           "icl_muon", "icl_manifold_muon", "masked_chars_attlip_cpu", "masked_chars_l2_cpu",
+                           "masked_chars_standard_cpu", "masked_chars_mlp_cpu"})
       QVERIFY2(files.contains(QString::fromUtf8(id) + ".json"), id);
     for (const QString& name : files) {
       const std::string path = dir.filePath(name).toStdString();
@@ -286,7 +292,7 @@ class TestRunConfig : public QObject {
       QCOMPARE(toJson(parseRunConfig(resolved)), resolved);
       // CIFAR-10 is not bundled (issue 13's presets leave data_path to the user); every
       // other file task names its bundled data.
-      const bool fileTask = c.task == "mnist" || c.task == "chars";
+      const bool fileTask = c.task == "mnist" || c.task == "chars" || c.task == "chars_masked";
       QVERIFY2(!fileTask || !c.dataPath.empty(), qPrintable(name + ": file task without data_path"));
     }
   }
