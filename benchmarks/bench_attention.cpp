@@ -9,6 +9,7 @@
 //   lwb-bench-attention [--reps R] [--threads T] [--max-tokens N]
 #include "attention/attlip.h"
 #include "attention/standard_attention.h"
+#include "bench_timing.h"
 #include "common/threads.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -25,19 +26,11 @@
 #include <vector>
 
 using namespace lwb;
+using bench::median;
+using bench::seconds;
 
 namespace {
 
-double seconds(const std::function<void()>& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 

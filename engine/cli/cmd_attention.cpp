@@ -90,9 +90,14 @@ int runAttention(const AttentionArgs& a) {
     }
     if (tty) std::fprintf(stderr, "\r\033[K");
     if (p.residual && !p.converged) {
-      // Never silently a certificate: the 1-Lipschitz guarantee holds for the exact prox only.
-      std::fprintf(stderr, "lipschitz-cli: warning: N=%d: the prox did not reach its tolerance (residual %.3g); "
-                   "the estimate is not of a 1-Lipschitz map\n", n, *p.residual);
+      // Never silently a certificate: with Armijo steps the guarantee holds for the exact prox
+      // only (C.4); the fixed safe step keeps every K-step map 1-Lipschitz, but it is not the prox.
+      if (a.proxRule == "fixed")
+        std::fprintf(stderr, "lipschitz-cli: warning: N=%d: the prox did not reach its tolerance (residual %.3g); "
+                     "the fixed-step map is still 1-Lipschitz but is not AttLip's prox\n", n, *p.residual);
+      else
+        std::fprintf(stderr, "lipschitz-cli: warning: N=%d: the prox did not reach its tolerance (residual %.3g); "
+                     "the estimate is not of a 1-Lipschitz map\n", n, *p.residual);
     }
     if (a.json) {
       printJson(toJson(a.kind, p));

@@ -10,23 +10,21 @@
 #include <ATen/ops/randperm.h>
 #include <ATen/ops/zeros.h>
 #include <QtTest/QtTest>
+#include "support/random_tensors.h"
 
 #include <cmath>
 #include <stdexcept>
 
 using namespace lwb;
+using test::fro;
+using test::gaussian;
 using namespace lwb::attention;
 
 namespace {
 
 const auto kF64 = at::TensorOptions().dtype(at::kDouble);
 
-at::Tensor gaussian(at::IntArrayRef shape, uint64_t seed, double std = 1.0) {
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
-  return at::randn(shape, gen, kF64) * std;
-}
 
-double fro(const at::Tensor& t) { return t.norm().item<double>(); }
 constexpr double kE = 2.718281828459045235360287;
 
 }  // namespace

@@ -8,11 +8,13 @@
 #include <ATen/ops/relu.h>
 #include <ATen/ops/tanh.h>
 #include <QtTest/QtTest>
+#include "support/random_tensors.h"
 
 #include <cmath>
 #include <stdexcept>
 
 using namespace lwb;
+using test::gaussian;
 using bounds::PgdNorm;
 using bounds::PgdOptions;
 using bounds::pgdLipschitz;
@@ -21,10 +23,6 @@ namespace {
 
 const auto kF64 = at::TensorOptions().dtype(at::kDouble);
 
-at::Tensor gaussian(at::IntArrayRef shape, uint64_t seed, double std = 1.0) {
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
-  return at::randn(shape, gen, kF64) * std;
-}
 
 double sigmaMax(const at::Tensor& m) { return at::linalg_svdvals(m).max().item<double>(); }
 
