@@ -24,8 +24,6 @@ namespace {
 
 const auto kF64 = at::TensorOptions().dtype(at::kDouble);
 
-
-
 ProxOptions converged(double tol = 1e-11) {
   ProxOptions o;
   o.maxSteps = 2000;

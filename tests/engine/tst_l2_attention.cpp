@@ -23,8 +23,6 @@ using namespace lwb::attention;
 namespace {
 
 const auto kF64 = at::TensorOptions().dtype(at::kDouble);
-
-
 constexpr double kE = 2.718281828459045235360287;
 
 }  // namespace
