@@ -6,6 +6,7 @@
 // Steps alternate between the variants; medians of --reps repetitions are printed.
 //
 //   lwb-bench-manifold [--full] [--reps N]
+#include "bench_timing.h"
 #include "common/threads.h"
 #include "models/icl_transformer.h"
 #include "optim/optimizer.h"
@@ -27,19 +28,11 @@
 #include <vector>
 
 using namespace lwb;
+using bench::median;
+using bench::seconds;
 
 namespace {
 
-double seconds(const std::function<void()>& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 struct Setup {
   std::unique_ptr<models::IclTransformer> model;

@@ -1,0 +1,100 @@
+// `lipschitz-cli attention` (ARCHITECTURE.md CLI contract; SEEDS-002-004 §C–D): JSON per N,
+// AttLip's PGD ≤ 1 + 1e−6 with a converged prox, ℓ2's Eq. 6 bound, null for standard
+// attention, and exit 2 with the flag named for bad flags.
+#include "support/cli_run.h"
+
+#include "attention/lambert_w.h"
+#include "attention/l2_attention.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest/QtTest>
+
+namespace {
+
+lwb::test::CliResult runCli(const QStringList& args) {
+  return lwb::test::runCli(QStringList{QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("attention")} + args);
+}
+
+QList<QJsonObject> jsonLines(const QByteArray& out) {
+  QList<QJsonObject> lines;
+  for (const auto& line : out.split('\n'))
+    if (!line.trimmed().isEmpty()) lines.push_back(QJsonDocument::fromJson(line).object());
+  return lines;
+}
+
+}  // namespace
+
+class TestCliAttention : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void attlipIsOneLipschitz() {
+    const auto r = runCli({"--kind", "attlip", "--tokens", "4,6", "--dim", "8", "--heads", "2", "--pgd-iters", "6",
+                           "--restarts", "2", "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto lines = jsonLines(r.out);
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines[0].value("tokens").toInt(), 4);
+    QCOMPARE(lines[1].value("tokens").toInt(), 6);
+    for (const auto& j : lines) {
+      for (const char* key : {"tokens", "pgd_estimate", "bound", "residual", "converged"})
+        QVERIFY2(j.contains(QLatin1String(key)), key);
+      const double pgd = j.value("pgd_estimate").toDouble();
+      QVERIFY2(pgd <= 1 + 1e-6 && pgd > 0.5, qPrintable(QString::number(pgd, 'g', 12)));
+      QCOMPARE(j.value("bound").toDouble(), 1.0);
+      QVERIFY(j.value("converged").toBool());
+      QVERIFY(j.value("residual").toDouble() <= 1e-9);
+    }
+  }
+
+  void l2BoundIsEq6AndStandardHasNone() {
+    const auto r = runCli({"--kind", "l2", "--tokens", "8,16", "--dim", "16", "--heads", "2", "--seed", "3",
+                           "--pgd-iters", "10", "--restarts", "2", "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto lines = jsonLines(r.out);
+    QCOMPARE(lines.size(), 2);
+    // The same weights for every N (seed 3), the bound from the engine's Eq. 6.
+    const auto w = lwb::attention::l2AttentionInit(16, 2, 3);
+    for (const auto& j : lines) {
+      const int n = j.value("tokens").toInt();
+      const double bound = *lwb::attention::l2AttentionBound(w, n);
+      QVERIFY(std::abs(j.value("bound").toDouble() - bound) <= 1e-12 * bound);
+      QVERIFY(j.value("pgd_estimate").toDouble() <= bound);
+      QVERIFY(!j.contains("residual"));
+    }
+    const double ratio = lines[1].value("bound").toDouble() / lines[0].value("bound").toDouble();
+    QVERIFY(std::abs(ratio - lwb::attention::l2BoundTokenFactor(16, 8) / lwb::attention::l2BoundTokenFactor(8, 8)) < 1e-12);
+
+    const auto s = runCli({"--kind", "standard", "--tokens", "8", "--dim", "8", "--heads", "2", "--pgd-iters", "5", "--json"});
+    QVERIFY2(s.code == 0, s.err.constData());
+    const auto sj = jsonLines(s.out);
+    QCOMPARE(sj.size(), 1);
+    QVERIFY(sj[0].value("bound").isNull());
+    QVERIFY(sj[0].value("pgd_estimate").toDouble() > 0);
+    // Without --json: a table with a header.
+    const auto t = runCli({"--kind", "l2", "--tokens", "4", "--dim", "8", "--heads", "2", "--pgd-iters", "3"});
+    QVERIFY2(t.code == 0, t.err.constData());
+    QVERIFY(t.out.contains("pgd_estimate") && t.out.contains("bound"));
+  }
+
+  void badFlagsExitTwoNamingTheFlag() {
+    const QList<QPair<QStringList, QByteArray>> cases = {
+        {{"--kind", "l2", "--tokens", "0", "--dim", "8", "--heads", "2"}, "--tokens"},
+        {{"--kind", "l2", "--tokens", "8,abc", "--dim", "8", "--heads", "2"}, "--tokens"},
+        {{"--kind", "l2", "--tokens", "8", "--dim", "16", "--heads", "3"}, "--heads"},
+        {{"--kind", "foo", "--tokens", "8", "--dim", "8", "--heads", "2"}, "--kind"},
+        {{"--kind", "l2", "--dim", "8", "--heads", "2"}, "--tokens"},
+    };
+    for (const auto& [args, flag] : cases) {
+      const auto r = runCli(args);
+      QVERIFY2(r.code == 2, qPrintable(args.join(' ')));
+      QVERIFY2(r.err.contains(flag), r.err.constData());
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+      QVERIFY(r.out.isEmpty());
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCliAttention)
+#include "tst_cli_attention.moc"
