@@ -76,6 +76,19 @@ double safeFixedStep(const at::Tensor& w, int64_t tokens, double radius, double 
 double proxJacobianNorm(const at::Tensor& y, const at::Tensor& w, double eta, int powerIters = 60,
                         uint64_t seed = 0);
 
+// J·v with J = (I + η∇²f(y))⁻¹ at outputs y ([N, d] or [B, N, d], v the same shape), per
+// example by conjugate gradients (relative residual ≤ tol) on Hessian-vector products.
+at::Tensor proxJacobianProduct(const at::Tensor& y, const at::Tensor& w, double eta, const at::Tensor& v,
+                               double tol = 1e-12, int maxIters = 1000);
+
+// The converged prox with the exact backward of C.2 ("optional exact backward"): the value
+// is attlipProx(x, w, options).output (options should ask for a tolerance), the gradient
+// w.r.t. x is the vector–Jacobian product with J (proxJacobianProduct; J is symmetric).
+// W is treated as a constant (no gradient flows to it). `info`, if given, receives the
+// solver's result. Memory does not grow with the number of solver steps.
+at::Tensor attlipProxImplicit(const at::Tensor& x, const at::Tensor& w, const ProxOptions& options,
+                              ProxResult* info = nullptr);
+
 // Weights per G.3.5: each head block W^h Xavier-normal, std √(2/(d + d_h)); d_h = dim/heads.
 // Drawn from `seed` only (the same weights for every N). Throws std::invalid_argument unless
 // heads divides dim.

@@ -129,6 +129,15 @@ double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
 double empiricalLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f,
                           const at::Tensor& x0, const EmpiricalOptions& o) {
   if (o.restarts < 1) throw std::invalid_argument("empiricalLipschitz needs restarts >= 1");
+  if (o.mode == EmpiricalMode::Pgd) {
+    PgdOptions p;
+    p.iters = o.steps;
+    p.restarts = o.restarts;
+    p.radius = o.radius;
+    p.norm = o.norm;
+    p.seed = o.seed;
+    return pgdLipschitz(f, x0, p).best;
+  }
   double best = 0;
   for (int r = 0; r < o.restarts; ++r) {
     const double radius = o.initialRadius * std::pow(10.0, r % 3);

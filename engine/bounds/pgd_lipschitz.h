@@ -23,7 +23,7 @@ PgdNorm pgdNormFromString(const std::string& s);  // throws std::invalid_argumen
 struct PgdOptions {
   int iters = 30;        // I (CPU default; GPU 100)
   int restarts = 3;      // Rs (CPU default; GPU 5), run as one batch per example of x0
-  double radius = 0;     // r of the ball around x0 (in the chosen norm); 0 = ‖x0_b‖ per example
+  double radius = 0;     // r of the ℓ2 (Frobenius) ball around x0; 0 = ‖x0_b‖_F per example
   PgdNorm norm = PgdNorm::L2;
   uint64_t seed = 0;
   // Called after every iteration with (iteration done, iters); may be empty.

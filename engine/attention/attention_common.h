@@ -1,0 +1,32 @@
+// Shared pieces of the three attention blocks (internal to engine/attention).
+#pragma once
+
+#include <ATen/core/Generator.h>
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+
+namespace lwb::attention {
+
+// [N, d] -> [1, N, d]; [B, N, d] unchanged.
+at::Tensor asBatch(const at::Tensor& x);
+
+// d_h = dim / heads; std::invalid_argument unless dim, heads >= 1 and heads divides dim.
+int64_t headDim(int64_t dim, int64_t heads);
+
+at::Generator seededGenerator(uint64_t seed);
+
+// [heads, rows, cols] float64, each block Xavier-normal: std √(2/(rows + cols)) (G.3.5).
+at::Tensor xavierBlocks(at::Generator& gen, int64_t heads, int64_t rows, int64_t cols);
+
+// [rows, cols] float64 with entries N(0, std²).
+at::Tensor gaussian(at::Generator& gen, int64_t rows, int64_t cols, double std);
+
+// σ₁ of a matrix, or of each matrix of a [H, m, n] stack, by the exact float64 SVD.
+double spectralNorm(const at::Tensor& m);
+at::Tensor spectralNorms(const at::Tensor& stack);  // [H] float64
+
+// Multi-head output concat_h F^h · W^O for F [B, H, N, d_h], W^O [H·d_h, d] -> [B, N, d].
+at::Tensor concatHeads(const at::Tensor& f, const at::Tensor& out);
+
+}  // namespace lwb::attention

@@ -1,0 +1,208 @@
+// AttLip's potential, gradient and inner solver (SEEDS-002-004 §C.1–C.2, G.3.1–G.3.2, G.3.8).
+#include "attention/attlip.h"
+
+#include "attention/attention_common.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/full_like.h>
+#include <ATen/ops/ones_like.h>
+#include <ATen/ops/where.h>
+#include <ATen/ops/zeros_like.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace lwb::attention {
+namespace {
+
+double tauOf(const at::Tensor& w) { return std::sqrt(static_cast<double>(w.size(1))); }
+
+void checkWeights(const at::Tensor& w, const at::Tensor& x) {
+  if (!w.defined() || w.dim() != 3 || w.size(0) < 1 || w.size(1) < 1)
+    throw std::invalid_argument("AttLip: W must be [H, d_h, d]");
+  if (!x.defined() || (x.dim() != 2 && x.dim() != 3) || x.size(-1) != w.size(2))
+    throw std::invalid_argument("AttLip: X must be [N, d] or [B, N, d] with d = W.size(2)");
+}
+
+// Per-head scores S^h_ij = ‖W^h(x_i + x_j)‖²/τ and the projections V = X W^hᵀ, for X [B, N, d]:
+// V [B, H, N, d_h], S [B, H, N, N]. ‖v_i + v_j‖² = ‖v_i‖² + ‖v_j‖² + 2⟨v_i, v_j⟩.
+struct Scores {
+  at::Tensor v, s;
+};
+Scores scores(const at::Tensor& x3, const at::Tensor& w) {
+  const auto v = x3.unsqueeze(1).matmul(w.transpose(-1, -2));
+  const auto sq = v.pow(2).sum(-1);
+  const auto s = (sq.unsqueeze(-1) + sq.unsqueeze(-2) + 2 * v.matmul(v.transpose(-1, -2))) / tauOf(w);
+  return {v, s};
+}
+
+// Per-example squared Frobenius norm of [B, N, d].
+at::Tensor sqNorm(const at::Tensor& z) { return z.pow(2).sum({-1, -2}); }
+
+at::Tensor perExample(const at::Tensor& v) { return v.reshape({-1, 1, 1}); }
+
+// f(Y + D) − f(Y) per example for Y, D [B, N, d], without the cancellation of subtracting
+// two values of f: near convergence the Armijo decrease c·λ·‖g‖² falls below the rounding
+// of f itself (≈ 1e−16·f), the test then fails for every λ and the solver stalls at
+// ‖g‖ ≈ 1e−6 (measured). With V = Y W^hᵀ, E = D W^hᵀ the score change is
+//   Δ_ij = [2⟨E_i + E_j, V_i + V_j⟩ + ‖E_i + E_j‖²] / τ,
+// small when D is, and per row LSE(S + Δ) − LSE(S) = log Σ_j P_ij e^{Δ_ij}, taken as
+// log1p(Σ_j P_ij expm1(Δ_ij)) while |Δ| ≤ 1 (accurate) and as a log-sum-exp otherwise.
+at::Tensor potentialChange(const at::Tensor& y3, const at::Tensor& d3, const at::Tensor& w) {
+  const auto sc = scores(y3, w);
+  const auto e = d3.unsqueeze(1).matmul(w.transpose(-1, -2));
+  const auto ev = (e * sc.v).sum(-1), ee = e.pow(2).sum(-1);
+  const auto cross = e.matmul(sc.v.transpose(-1, -2));
+  const auto delta = (2 * (ev.unsqueeze(-1) + ev.unsqueeze(-2) + cross + cross.transpose(-1, -2)) +
+                      ee.unsqueeze(-1) + ee.unsqueeze(-2) + 2 * e.matmul(e.transpose(-1, -2))) /
+                     tauOf(w);
+  const auto logP = sc.s.log_softmax(-1);
+  const auto small = delta.abs().amax(-1) <= 1.0;
+  const auto accurate = (logP.exp() * delta.expm1()).sum(-1).log1p();
+  const auto robust = (logP + delta).logsumexp(-1);
+  return at::where(small, accurate, robust).sum({1, 2}) * (tauOf(w) / 2);
+}
+
+}  // namespace
+
+const char* toString(ProxRule r) { return r == ProxRule::Armijo ? "armijo" : "fixed"; }
+
+at::Tensor attlipPotential(const at::Tensor& x, const at::Tensor& w) {
+  checkWeights(w, x);
+  const auto x3 = asBatch(x);
+  const auto sc = scores(x3, w);
+  // (τ/2) Σ_h Σ_i LSE_j S^h_ij; logsumexp subtracts the row max itself.
+  const auto f = sc.s.logsumexp(-1).sum({1, 2}) * (tauOf(w) / 2);
+  return x.dim() == 2 ? f.squeeze(0) : f;
+}
+
+at::Tensor attlipGradient(const at::Tensor& x, const at::Tensor& w) {
+  checkWeights(w, x);
+  const auto x3 = asBatch(x);
+  const auto sc = scores(x3, w);
+  const auto p = sc.s.softmax(-1);                 // row softmax, P^h
+  const auto colSums = p.sum(-2).unsqueeze(-1);     // Σ_i P^h_ik, unsymmetrised (G.3.2)
+  const auto m = (p + p.transpose(-1, -2)).matmul(sc.v) + (1 + colSums) * sc.v;
+  const auto g = m.matmul(w).sum(1);                // Σ_h [...] W^h
+  return x.dim() == 2 ? g.squeeze(0) : g;
+}
+
+at::Tensor proxObjective(const at::Tensor& y, const at::Tensor& x, const at::Tensor& w, double eta) {
+  if (y.sizes() != x.sizes()) throw std::invalid_argument("AttLip: Y and X must have the same shape");
+  const auto d = y - x;
+  const auto quad = x.dim() == 2 ? d.pow(2).sum() : sqNorm(d);
+  return attlipPotential(y, w) + quad / (2 * eta);
+}
+
+double potentialSmoothnessBound(const at::Tensor& w, int64_t tokens, double radius) {
+  if (!w.defined() || w.dim() != 3) throw std::invalid_argument("AttLip: W must be [H, d_h, d]");
+  if (tokens < 1 || !(radius >= 0) || !std::isfinite(radius))
+    throw std::invalid_argument("AttLip: smoothness bound needs tokens >= 1 and a finite radius >= 0");
+  // ‖A^h‖₂ = σ₁(W^h)² (exact SVD). Derivation (Hessian of (τ/2) LSE_j s_ij along V, with
+  // ‖W(x_i + x_j)‖ ≤ 2R‖W‖ and Σ_i P_ij ≤ N): ∇²f ⪯ Σ_h (N+1)(2‖A‖ + 16‖A‖²R²/τ) I.
+  const auto sigma = spectralNorms(w).contiguous();
+  const double tau = tauOf(w);
+  double total = 0;
+  for (int64_t h = 0; h < sigma.size(0); ++h) {
+    const double a = std::pow(sigma[h].item<double>(), 2);
+    total += static_cast<double>(tokens + 1) * (2 * a + 16 * a * a * radius * radius / tau);
+  }
+  return total;
+}
+
+double safeFixedStep(const at::Tensor& w, int64_t tokens, double radius, double eta) {
+  if (!(eta > 0) || !std::isfinite(eta)) throw std::invalid_argument("AttLip: η must be finite and > 0");
+  const double lf = potentialSmoothnessBound(w, tokens, radius);
+  // s = λ/(1 − λ/η) = 1/L_f ≤ 2/L_f keeps the gradient step nonexpansive on the ball (C.2).
+  return lf > 0 ? eta / (1 + eta * lf) : eta / 2;
+}
+
+ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOptions& o) {
+  checkWeights(w, x);
+  if (!(o.eta > 0) || !std::isfinite(o.eta)) throw std::invalid_argument("AttLip: η must be finite and > 0");
+  if (o.maxSteps < 0) throw std::invalid_argument("AttLip: maxSteps must be >= 0");
+  if (!(o.beta > 0 && o.beta < 1) || !(o.c > 0 && o.c < 1) || o.backtracks < 0)
+    throw std::invalid_argument("AttLip: Armijo needs β in (0, 1), c in (0, 1), backtracks >= 0");
+  if (o.tolerance < 0 || o.relTolerance < 0) throw std::invalid_argument("AttLip: tolerances must be >= 0");
+  const bool stopOnTolerance = o.tolerance > 0 || o.relTolerance > 0;
+
+  const auto x3 = asBatch(x);
+  const double lambdaInit = o.lambdaInit > 0 ? o.lambdaInit : o.eta;
+  double fixedStep = o.fixedStep;
+  if (o.rule == ProxRule::Fixed && !(fixedStep > 0)) {
+    // The largest input of the call sets the ball (then λ depends on the input: callers that
+    // need one fixed map pass fixedStep themselves).
+    const double radius = sqNorm(x3.detach()).max().sqrt().item<double>();
+    fixedStep = safeFixedStep(w, x3.size(1), radius, o.eta);
+  }
+  if (o.rule == ProxRule::Fixed && !(fixedStep < o.eta))
+    throw std::invalid_argument("AttLip: the fixed step λ must be < η");
+
+  const auto xd = x3.detach();
+  const auto wd = w.detach();
+  auto phi = [&](const at::Tensor& y) { return attlipPotential(y, wd) + sqNorm(y - xd) / (2 * o.eta); };
+
+  ProxResult r;
+  at::Tensor y = x3;
+  at::Tensor g = attlipGradient(y, w) + (y - x3) / o.eta;
+  at::Tensor gNorm = sqNorm(g.detach()).sqrt();
+  at::Tensor eps;
+  if (stopOnTolerance) eps = (gNorm * o.relTolerance).clamp_min(o.tolerance);
+  auto record = [&](const at::Tensor& yNow, const at::Tensor& gn) {
+    if (!o.recordTrace) return;
+    at::NoGradGuard ng;
+    r.residualTrace.push_back(gn.max().item<double>());
+    r.potentialTrace.push_back(phi(yNow.detach()).sum().item<double>());
+  };
+  record(y, gNorm);
+  for (int k = 0; k < o.maxSteps; ++k) {
+    at::Tensor active = stopOnTolerance ? gNorm > eps : at::ones_like(gNorm, gNorm.options().dtype(at::kBool));
+    if (!active.any().item<bool>()) break;
+    at::Tensor lambda;
+    {
+      at::NoGradGuard ng;  // "Armijo steps do not accumulate gradients" (C.2)
+      const auto gd = g.detach();
+      if (o.rule == ProxRule::Fixed) {
+        lambda = at::full_like(gNorm, fixedStep);
+      } else {
+        const auto yd = y.detach();
+        const auto gg = gNorm.pow(2);
+        const auto gr = (gd * (yd - xd)).sum({-1, -2});
+        lambda = at::full_like(gNorm, lambdaInit);
+        auto accepted = at::zeros_like(active);
+        for (int b = 0; b < o.backtracks; ++b) {
+          // φ(y − λg) − φ(y), both parts as differences (potentialChange); the quadratic
+          // part is (‖λg‖² − 2λ⟨g, y − X⟩)/(2η).
+          const auto change = potentialChange(yd, -perExample(lambda) * gd, wd) +
+                              (lambda.pow(2) * gg - 2 * lambda * gr) / (2 * o.eta);
+          const auto ok = change <= -o.c * lambda * gg;
+          accepted = accepted | ok;
+          if (accepted.all().item<bool>()) break;
+          lambda = at::where(accepted, lambda, lambda * o.beta);  // all fail: the last λ (G.3.8)
+        }
+      }
+      lambda = at::where(active, lambda, 0.0);
+    }
+    if (o.recordTrace) r.stepTrace.push_back(lambda.mean().item<double>());
+    y = y - perExample(lambda.to(y.scalar_type())) * g;
+    ++r.steps;
+    g = attlipGradient(y, w) + (y - x3) / o.eta;
+    gNorm = sqNorm(g.detach()).sqrt();
+    record(y, gNorm);
+  }
+  r.residuals = x.dim() == 2 ? gNorm.squeeze(0) : gNorm;
+  r.residual = gNorm.max().item<double>();
+  r.converged = stopOnTolerance && (gNorm <= eps).all().item<bool>();
+  r.output = x.dim() == 2 ? y.squeeze(0) : y;
+  return r;
+}
+
+at::Tensor attlipInitWeights(int64_t dim, int64_t heads, uint64_t seed, at::ScalarType dtype) {
+  const int64_t dh = headDim(dim, heads);
+  auto gen = seededGenerator(seed);
+  return xavierBlocks(gen, heads, dh, dim).to(dtype);
+}
+
+}  // namespace lwb::attention

@@ -1,0 +1,60 @@
+// Kim et al.'s L2-MHA (SEEDS-002-004 §C.5, G.3.3) and the bound of 004 Eq. 6.
+#include "attention/l2_attention.h"
+
+#include "attention/attention_common.h"
+#include "attention/lambert_w.h"
+
+#include <ATen/TensorOperators.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace lwb::attention {
+namespace {
+
+void check(const at::Tensor& x, const L2AttentionWeights& w) {
+  if (!w.query.defined() || w.query.dim() != 3 || !w.value.defined() || w.value.sizes() != w.query.sizes() ||
+      !w.out.defined() || w.out.dim() != 2 || w.out.size(0) != w.query.size(0) * w.query.size(2))
+    throw std::invalid_argument("l2 attention: weights must be W_Q, W_V [H, d, d_h] and W^O [H·d_h, d]");
+  if (!x.defined() || (x.dim() != 2 && x.dim() != 3) || x.size(-1) != w.query.size(1))
+    throw std::invalid_argument("l2 attention: X must be [N, d] or [B, N, d] with d = W_Q.size(1)");
+}
+
+}  // namespace
+
+at::Tensor l2Attention(const at::Tensor& x, const L2AttentionWeights& w) {
+  check(x, w);
+  const auto x3 = asBatch(x);
+  const double sqrtDh = std::sqrt(static_cast<double>(w.query.size(2)));
+  const auto q = x3.unsqueeze(1).matmul(w.query);  // [B, H, N, d_h]; keys are the same (tied)
+  const auto sq = q.pow(2).sum(-1);
+  // −‖q_i − q_j‖² = −‖q_i‖² − ‖q_j‖² + 2⟨q_i, q_j⟩
+  const auto s = (2 * q.matmul(q.transpose(-1, -2)) - sq.unsqueeze(-1) - sq.unsqueeze(-2)) / sqrtDh;
+  const auto p = s.softmax(-1);
+  // X A_h W_V^h with A_h = W_Q^h W_Q^hᵀ/√d_h: (X W_Q^h) (W_Q^hᵀ W_V^h) / √d_h.
+  const auto values = w.plainValue ? x3.unsqueeze(1).matmul(w.value)
+                                   : q.matmul(w.query.transpose(-1, -2).matmul(w.value)) / sqrtDh;
+  const auto y = concatHeads(p.matmul(values), w.out);
+  return x.dim() == 2 ? y.squeeze(0) : y;
+}
+
+std::optional<double> l2AttentionBound(const L2AttentionWeights& w, int64_t tokens) {
+  if (w.plainValue) return std::nullopt;  // Eq. 5 as printed has no global bound (G.3.3)
+  const auto q = spectralNorms(w.query), v = spectralNorms(w.value);
+  const double heads = (q.pow(2) * v.pow(2)).sum().sqrt().item<double>();
+  return l2BoundTokenFactor(tokens, static_cast<double>(w.query.size(2))) * heads * spectralNorm(w.out);
+}
+
+L2AttentionWeights l2AttentionInit(int64_t dim, int64_t heads, uint64_t seed, at::ScalarType dtype,
+                                   bool plainValue) {
+  const int64_t dh = headDim(dim, heads);
+  auto gen = seededGenerator(seed);
+  L2AttentionWeights w;
+  w.query = xavierBlocks(gen, heads, dim, dh).to(dtype);
+  w.value = xavierBlocks(gen, heads, dim, dh).to(dtype);
+  w.out = gaussian(gen, heads * dh, dim, 1.0 / std::sqrt(static_cast<double>(dim))).to(dtype);
+  w.plainValue = plainValue;
+  return w;
+}
+
+}  // namespace lwb::attention

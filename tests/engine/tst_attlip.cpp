@@ -1,0 +1,267 @@
+// AttLip (SEEDS-002-004 §H.3): potential and gradient, convexity, exact facts, the solver's
+// optimality and Armijo descent, firm non-expansiveness, ‖J‖₂ of the converged prox,
+// Prop. 3 for finite K, the fixed-step mode, and the two backward paths. float64 throughout.
+#include "attention/attlip.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/randperm.h>
+#include <ATen/ops/zeros.h>
+#include <ATen/ops/zeros_like.h>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace lwb;
+using namespace lwb::attention;
+
+namespace {
+
+const auto kF64 = at::TensorOptions().dtype(at::kDouble);
+
+at::Tensor gaussian(at::IntArrayRef shape, uint64_t seed, double std = 1.0) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+  return at::randn(shape, gen, kF64) * std;
+}
+
+double fro(const at::Tensor& t) { return t.norm().item<double>(); }
+
+ProxOptions converged(double tol = 1e-11) {
+  ProxOptions o;
+  o.maxSteps = 2000;
+  o.tolerance = tol;
+  return o;
+}
+
+}  // namespace
+
+class TestAttLip : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void gradientMatchesCentralDifferences() {
+    for (const auto& [n, d, h] : {std::tuple{8, 16, 2}, std::tuple{12, 8, 4}, std::tuple{6, 32, 4}}) {
+      const auto w = attlipInitWeights(d, h, 3);
+      const auto x = gaussian({n, d}, 5);
+      const auto g = attlipGradient(x, w);
+      for (uint64_t s = 0; s < 3; ++s) {
+        const auto v = gaussian({n, d}, 10 + s);
+        const double hStep = 1e-5;
+        const double fd = (attlipPotential(x + hStep * v, w) - attlipPotential(x - hStep * v, w)).item<double>() /
+                          (2 * hStep);
+        const double exact = (g * v).sum().item<double>();
+        QVERIFY2(std::abs(fd - exact) <= 1e-6 * std::abs(exact), qPrintable(QString::number(fd - exact)));
+      }
+    }
+    // Batched calls give each example's own value.
+    const auto w = attlipInitWeights(16, 2, 1);
+    const auto xb = gaussian({3, 8, 16}, 2);
+    const auto gb = attlipGradient(xb, w);
+    const auto fb = attlipPotential(xb, w);
+    for (int b = 0; b < 3; ++b) {
+      QVERIFY(fro(gb[b] - attlipGradient(xb[b], w)) <= 1e-12 * fro(gb[b]));
+      QVERIFY(std::abs((fb[b] - attlipPotential(xb[b], w)).item<double>()) <= 1e-12 * std::abs(fb[b].item<double>()));
+    }
+  }
+
+  void potentialIsConvex() {
+    const auto w = attlipInitWeights(16, 4, 7);
+    for (uint64_t s = 0; s < 20; ++s) {
+      const auto a = gaussian({10, 16}, 100 + s, 1.5), b = gaussian({10, 16}, 200 + s, 1.5);
+      for (double theta : {0.1, 0.5, 0.8}) {
+        const double mid = attlipPotential(theta * a + (1 - theta) * b, w).item<double>();
+        const double chord =
+            theta * attlipPotential(a, w).item<double>() + (1 - theta) * attlipPotential(b, w).item<double>();
+        QVERIFY(mid <= chord + 1e-9);
+      }
+    }
+  }
+
+  void potentialLowerBoundAndExactFacts() {
+    const int n = 9, d = 16, h = 4;
+    const auto w = attlipInitWeights(d, h, 2);
+    const double floorValue = std::sqrt(4.0) / 2 * h * n * std::log(static_cast<double>(n));
+    const auto zero = at::zeros({n, d}, kF64);
+    QVERIFY(std::abs(attlipPotential(zero, w).item<double>() - floorValue) <= 1e-12 * floorValue);
+    for (uint64_t s = 0; s < 5; ++s) QVERIFY(attlipPotential(gaussian({n, d}, s), w).item<double>() >= floorValue);
+    // AttLip(0) = 0 (∇f(0) = 0: zero residual, no step).
+    const auto p0 = attlipProx(zero, w, converged());
+    QCOMPARE(fro(p0.output), 0.0);
+    QCOMPARE(p0.residual, 0.0);
+    // W = 0 is the identity.
+    const auto x = gaussian({n, d}, 4);
+    const auto id = attlipProx(x, at::zeros_like(w), converged());
+    QVERIFY(fro(id.output - x) <= 1e-15);
+    // Permutation equivariance.
+    const auto perm = at::randperm(n, at::TensorOptions().dtype(at::kLong));
+    const auto px = attlipProx(x, w, converged()).output;
+    const auto ppx = attlipProx(x.index_select(0, perm), w, converged()).output;
+    QVERIFY(fro(ppx - px.index_select(0, perm)) <= 1e-9);
+  }
+
+  void convergedOutputSolvesTheProxAndArmijoDescends() {
+    const auto w = attlipInitWeights(16, 2, 11);
+    const auto x = gaussian({12, 16}, 12);
+    auto o = converged(1e-10);
+    o.recordTrace = true;
+    const auto r = attlipProx(x, w, o);
+    QVERIFY(r.converged);
+    QVERIFY(r.steps > 0 && r.steps < o.maxSteps);
+    QVERIFY(fro(r.output + o.eta * attlipGradient(r.output, w) - x) <= 1e-8);
+    QCOMPARE(static_cast<int>(r.potentialTrace.size()), r.steps + 1);
+    QCOMPARE(static_cast<int>(r.stepTrace.size()), r.steps);
+    // (φ is ≈ 1e2 here: allow its rounding, 1e−13 relative.)
+    for (size_t k = 1; k < r.potentialTrace.size(); ++k)
+      QVERIFY(r.potentialTrace[k] <= r.potentialTrace[k - 1] + 1e-13 * std::abs(r.potentialTrace[k - 1]));
+    // Every call reports its residual and steps, converged or not.
+    ProxOptions three;
+    three.maxSteps = 3;
+    const auto r3 = attlipProx(x, w, three);
+    QCOMPARE(r3.steps, 3);
+    QVERIFY(!r3.converged);
+    QVERIFY(r3.residual > 0);
+  }
+
+  void firmlyNonExpansive() {
+    const auto w = attlipInitWeights(16, 4, 21);
+    const auto x = gaussian({100, 8, 16}, 22);
+    // Half near pairs, half far pairs.
+    auto y = gaussian({100, 8, 16}, 23);
+    y.narrow(0, 0, 50).copy_(x.narrow(0, 0, 50) + 1e-3 * y.narrow(0, 0, 50));
+    const auto px = attlipProx(x, w, converged()), py = attlipProx(y, w, converged());
+    QVERIFY(px.converged && py.converged);
+    const auto dp = px.output - py.output, dx = x - y;
+    const auto lhs = dp.pow(2).sum({1, 2}), rhs = (dp * dx).sum({1, 2});
+    QVERIFY((lhs <= rhs + 1e-9).all().item<bool>());
+  }
+
+  void jacobianNormAtConvergedPoint() {
+    for (const auto& [n, d, h] : {std::tuple{8, 16, 2}, std::tuple{16, 32, 4}}) {
+      const auto w = attlipInitWeights(d, h, 31);
+      const auto x = gaussian({n, d}, 32);
+      const auto r = attlipProx(x, w, converged(1e-10));
+      const double norm = proxJacobianNorm(r.output, w, 1.0);
+      QVERIFY2(norm > 0.98 && norm <= 1 + 1e-12, qPrintable(QString::number(norm, 'g', 10)));
+    }
+  }
+
+  void finiteKDistanceIsBoundedByResidual() {  // Prop. 3
+    const auto w = attlipInitWeights(16, 4, 41);
+    const auto x = gaussian({10, 16}, 42);
+    const auto exact = attlipProx(x, w, converged()).output;
+    for (int k = 1; k <= 5; ++k) {
+      ProxOptions o;
+      o.maxSteps = k;
+      const auto r = attlipProx(x, w, o);
+      QVERIFY(fro(r.output - exact) <= o.eta * r.residual + 1e-10);
+    }
+  }
+
+  void fixedStepIsOneLipschitzForEveryK() {
+    const auto w = attlipInitWeights(16, 4, 51);
+    // Rows scaled to norm ≤ 3.
+    auto clampRows = [](const at::Tensor& z) {
+      return z * (3.0 / z.norm(2, {-1}, true)).clamp_max(1.0);
+    };
+    const auto x = clampRows(gaussian({40, 8, 16}, 52, 2.0));
+    const auto y = clampRows(x + gaussian({40, 8, 16}, 53, 0.05));
+    for (int k = 1; k <= 3; ++k) {
+      ProxOptions o;
+      o.rule = ProxRule::Fixed;
+      o.fixedStep = 1e-3;
+      o.maxSteps = k;
+      const auto fx = attlipProx(x, w, o).output, fy = attlipProx(y, w, o).output;
+      const auto ratio = (fx - fy).norm(2, {1, 2}) / (x - y).norm(2, {1, 2});
+      QVERIFY(ratio.max().item<double>() <= 1 + 1e-9);
+    }
+    // The safe step for the ball holding both inputs of a pair gives a 1-Lipschitz K-step map.
+    const auto a = gaussian({12, 16}, 54), b = a + gaussian({12, 16}, 55, 1e-2);
+    const double radius = std::max(fro(a), fro(b));
+    const double lambda = safeFixedStep(w, 12, radius, 1.0);
+    QVERIFY(lambda > 0 && lambda < 1.0);
+    for (int k : {1, 2, 5, 20}) {
+      ProxOptions o;
+      o.rule = ProxRule::Fixed;
+      o.fixedStep = lambda;
+      o.maxSteps = k;
+      const double ratio = fro(attlipProx(a, w, o).output - attlipProx(b, w, o).output) / fro(a - b);
+      QVERIFY(ratio <= 1 + 1e-9);
+    }
+  }
+
+  void smoothnessBoundDominatesTheHessian() {
+    // Rayleigh quotients of ∇²f from Hessian-vector products never exceed L_f on the ball.
+    const auto w = attlipInitWeights(16, 2, 61);
+    const auto x = gaussian({8, 16}, 62);
+    const double lf = potentialSmoothnessBound(w, 8, fro(x));
+    // J = (I + ηH)⁻¹ ⇒ vᵀJv ≥ 1/(1 + η λ_max(H)) ≥ 1/(1 + η L_f) for unit v.
+    for (uint64_t s = 0; s < 3; ++s) {
+      auto v = gaussian({8, 16}, 63 + s);
+      v = v / fro(v);
+      const double q = (v * proxJacobianProduct(x, w, 1.0, v)).sum().item<double>();
+      QVERIFY(q >= 1 / (1 + lf) - 1e-12 && q <= 1 + 1e-12);
+    }
+  }
+
+  void unrolledAndImplicitBackward() {
+    const auto w = attlipInitWeights(16, 2, 71);
+    const auto x0 = gaussian({8, 16}, 72);
+    const auto v = gaussian({8, 16}, 73);
+    // Training path: K unrolled steps, autograd w.r.t. x matches central differences of the
+    // same K-step map (λ_k constants there, and λ does not change under a 1e-6 nudge here).
+    {
+      ProxOptions o;
+      o.rule = ProxRule::Fixed;
+      o.fixedStep = 0.05;
+      o.maxSteps = 3;
+      auto x = x0.clone().requires_grad_(true);
+      const auto y = attlipProx(x, w, o).output;
+      (y * v).sum().backward();
+      const auto dir = gaussian({8, 16}, 74);
+      const double h = 1e-6;
+      const double fd = (((attlipProx(x0 + h * dir, w, o).output - attlipProx(x0 - h * dir, w, o).output) * v)
+                             .sum()
+                             .item<double>()) /
+                        (2 * h);
+      const double ad = (x.grad() * dir).sum().item<double>();
+      QVERIFY2(std::abs(fd - ad) <= 1e-6 * std::abs(ad), qPrintable(QString::number(fd - ad)));
+    }
+    // Implicit backward (J by CG) equals the unrolled gradient of a converged solve.
+    {
+      auto o = converged(1e-12);
+      o.rule = ProxRule::Fixed;
+      o.fixedStep = 0.05;
+      auto xa = x0.clone().requires_grad_(true);
+      (attlipProx(xa, w, o).output * v).sum().backward();
+      auto xb = x0.clone().requires_grad_(true);
+      ProxResult info;
+      const auto yb = attlipProxImplicit(xb, w, o, &info);
+      QVERIFY(info.converged);
+      (yb * v).sum().backward();
+      QVERIFY2(fro(xa.grad() - xb.grad()) <= 1e-7 * fro(xa.grad()),
+               qPrintable(QString::number(fro(xa.grad() - xb.grad()))));
+    }
+  }
+
+  void badInputThrows() {
+    const auto w = attlipInitWeights(16, 2, 1);
+    const auto x = gaussian({4, 16}, 1);
+    ProxOptions o;
+    o.eta = 0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attlipProx(x, w, o));
+    o = {};
+    o.beta = 1.5;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attlipProx(x, w, o));
+    o = {};
+    o.rule = ProxRule::Fixed;
+    o.fixedStep = 2.0;  // ≥ η
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attlipProx(x, w, o));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attlipProx(gaussian({4, 8}, 1), w));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attlipInitWeights(10, 3, 0));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestAttLip)
+#include "tst_attlip.moc"

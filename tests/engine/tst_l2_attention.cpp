@@ -1,0 +1,137 @@
+// ℓ2-attention, standard attention and their bounds (SEEDS-002-004 §H.4, C.5–C.6): Lambert W
+// values, Eq. 6's N-factor, tied keys, PGD estimate ≤ Eq. 6, Thm 1's local bound by hand.
+#include "attention/lambert_w.h"
+#include "attention/l2_attention.h"
+#include "attention/standard_attention.h"
+#include "bounds/pgd_lipschitz.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/randperm.h>
+#include <ATen/ops/zeros.h>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace lwb;
+using namespace lwb::attention;
+
+namespace {
+
+const auto kF64 = at::TensorOptions().dtype(at::kDouble);
+
+at::Tensor gaussian(at::IntArrayRef shape, uint64_t seed, double std = 1.0) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+  return at::randn(shape, gen, kF64) * std;
+}
+
+double fro(const at::Tensor& t) { return t.norm().item<double>(); }
+constexpr double kE = 2.718281828459045235360287;
+
+}  // namespace
+
+class TestL2Attention : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void lambertW() {
+    QVERIFY(std::abs(lambertW0(1.0) - 0.5671433) < 1e-6);
+    QVERIFY(std::abs(lambertW0(kE) - 1.0) < 1e-12);
+    QCOMPARE(lambertW0(0.0), 0.0);
+    QVERIFY(std::abs(lambertW0(-1.0 / kE) + 1.0) < 1e-7);
+    const std::pair<int, double> table[] = {{16, 1.383462}, {64, 2.307130}, {512, 3.880425}, {2048, 5.012246}};
+    for (const auto& [n, w] : table) QVERIFY(std::abs(lambertW0((n - 1) / kE) - w) < 1e-6);
+    // W e^W = x across the range, near the branch point included.
+    for (double x : {-0.36, -0.3, -0.1, 1e-8, 0.5, 10.0, 1e3, 1e10, 1e300}) {
+      const double w = lambertW0(x);
+      QVERIFY2(std::abs(w * std::exp(w) - x) <= 1e-13 * std::max(1.0, std::abs(x)), qPrintable(QString::number(x)));
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, lambertW0(-0.4));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, lambertW0(std::nan("")));
+  }
+
+  void eq6TokenFactor() {
+    // (√N/8)(4W₀((N−1)/e) + 1) for d_h = 64 (C.5 values).
+    const std::pair<int, double> table[] = {{16, 3.2669},  {32, 5.8825},   {64, 10.2285},  {128, 17.3142},
+                                            {256, 28.6910}, {512, 46.7304}, {1024, 75.0379}, {2048, 119.0710}};
+    for (const auto& [n, v] : table) QVERIFY(std::abs(l2BoundTokenFactor(n, 64) - v) < 1e-4);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, l2BoundTokenFactor(0, 64));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, l2BoundTokenFactor(4, 0));
+  }
+
+  void l2AttentionByHand() {
+    // One head, d = d_h = 1, W_Q = q, W_V = v, W^O = o: F(X)_i = Σ_j P_ij x_j q² v o, P from
+    // −q²(x_i − x_j)². X = (0, 1): P_00 = 1/(1 + e^{−q²}).
+    L2AttentionWeights w;
+    const double q = 0.7, v = 1.3, o = -0.4;
+    w.query = at::full({1, 1, 1}, q, kF64);
+    w.value = at::full({1, 1, 1}, v, kF64);
+    w.out = at::full({1, 1}, o, kF64);
+    const auto x = at::tensor({0.0, 1.0}, kF64).reshape({2, 1});
+    const double p01 = 1 / (1 + std::exp(q * q));  // weight of x_1 = 1 seen from token 0
+    const auto y = l2Attention(x, w);
+    QVERIFY(std::abs(y[0][0].item<double>() - p01 * q * q * v * o) < 1e-14);
+    QVERIFY(std::abs(y[1][0].item<double>() - (1 - p01) * q * q * v * o) < 1e-14);
+    w.plainValue = true;  // Eq. 5: X W_V without A_h
+    QVERIFY(std::abs(l2Attention(x, w)[0][0].item<double>() - p01 * v * o) < 1e-14);
+    QVERIFY(!l2AttentionBound(w, 4).has_value());
+  }
+
+  void tiedKeysAndShapes() {
+    const auto w = l2AttentionInit(16, 4, 3);
+    QCOMPARE(w.query.sizes(), (at::IntArrayRef{4, 16, 4}));
+    QCOMPARE(w.out.sizes(), (at::IntArrayRef{16, 16}));
+    // Tied keys: the scores are symmetric, so swapping two tokens permutes the output rows.
+    const auto x = gaussian({6, 16}, 4);
+    const auto perm = at::randperm(6, at::TensorOptions().dtype(at::kLong));
+    QVERIFY(fro(l2Attention(x.index_select(0, perm), w) - l2Attention(x, w).index_select(0, perm)) < 1e-12);
+    // Same seed, same weights (for every N); batch = per example.
+    QCOMPARE(fro(l2AttentionInit(16, 4, 3).query - w.query), 0.0);
+    const auto xb = gaussian({2, 6, 16}, 5);
+    QVERIFY(fro(l2Attention(xb, w)[1] - l2Attention(xb[1], w)) < 1e-13);
+  }
+
+  void pgdEstimateBelowEq6() {
+    const auto w = l2AttentionInit(16, 2, 7);
+    for (int n : {8, 16, 32}) {
+      const double bound = *l2AttentionBound(w, n);
+      const auto x0 = gaussian({1, n, 16}, 8);
+      bounds::PgdOptions o;
+      o.iters = 15;
+      o.restarts = 2;
+      const auto r = bounds::pgdLipschitz([&](const at::Tensor& x) { return l2Attention(x, w); }, x0, o);
+      QVERIFY2(r.best > 0.1 && r.best <= bound, qPrintable(QString("%1 %2").arg(r.best).arg(bound)));
+    }
+    // Eq. 6 by hand from the spectral norms.
+    const auto sq = at::linalg_svdvals(w.query).select(-1, 0), sv = at::linalg_svdvals(w.value).select(-1, 0);
+    const double heads = (sq.pow(2) * sv.pow(2)).sum().sqrt().item<double>();
+    const double wo = at::linalg_svdvals(w.out).max().item<double>();
+    QVERIFY(std::abs(*l2AttentionBound(w, 16) - l2BoundTokenFactor(16, 8) * heads * wo) < 1e-12 * heads * wo * 100);
+  }
+
+  void standardAttentionAndLocalBound() {
+    const auto w = standardAttentionInit(8, 2, 9);
+    // A constant sequence attends uniformly: every output row is x W_V W^O.
+    const auto row = gaussian({1, 8}, 10);
+    const auto x = row.expand({5, 8}).contiguous();
+    const auto y = standardAttention(x, w);
+    const auto expected = at::cat({row.matmul(w.value[0]), row.matmul(w.value[1])}, 1).matmul(w.out);
+    for (int i = 0; i < 5; ++i) QVERIFY(fro(y[i] - expected[0]) < 1e-12);
+    // Thm 1 as stated, by hand.
+    const auto s = [](const at::Tensor& m) { return at::linalg_svdvals(m).max().item<double>(); };
+    const int n = 5;
+    const double x0 = 2.0, delta = 0.5;
+    double sum = 0;
+    for (int h = 0; h < 2; ++h) {
+      const double lh = n * (n + 1) * std::pow(x0 + delta, 2) *
+                        (s(w.value[h]) * s(w.query[h]) * s(w.key[h]) + s(w.value[h]));
+      sum += lh * lh;
+    }
+    QVERIFY(std::abs(standardAttentionLocalBound(w, n, x0, delta) - s(w.out) * std::sqrt(sum)) <
+            1e-10 * std::sqrt(sum));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestL2Attention)
+#include "tst_l2_attention.moc"
