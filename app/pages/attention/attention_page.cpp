@@ -44,10 +44,10 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
   plane_ = new PlaneView(this);
   tabs_ = new QTabWidget(this);
   tabs_->setObjectName(QStringLiteral("attentionTabs"));
-  tabs_->addTab(length_, tr("Lipschitz vs sequence &length"));
+  tabs_->addTab(length_, tr("&Lipschitz vs sequence length"));
   tabs_->addTab(prox_, tr("&Inside the prox"));
   tabs_->addTab(finiteK_, tr("Why Armijo with small &K is not 1-Lipschitz"));
-  tabs_->addTab(plane_, tr("Tokens in the pla&ne"));
+  tabs_->addTab(plane_, tr("&Tokens in the plane"));
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);

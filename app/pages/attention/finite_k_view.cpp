@@ -27,7 +27,7 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
   seed_ = makeSpin(0, 1000000, 0, "finiteKSeed", this);
   cancel_ = new QPushButton(tr("&Cancel"), this);
   cancel_->setEnabled(false);
-  auto* savePlotButton = new QPushButton(tr("Save p&lot…"), this);
+  auto* savePlotButton = new QPushButton(tr("Save pl&ot…"), this);
   auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
   auto* why = new QLabel(tr("<b>Why:</b> the step λ that Armijo's backtracking accepts jumps between β-powers as the input moves, so "
                             "after a few steps two nearby inputs can land far apart; the fixed safe step makes every step a "

@@ -69,7 +69,7 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   }
   paper_ = new QCheckBox(tr("&Paper's Table 1"), this);
   paper_->setToolTip(tr("004 Table 1 (d 512, H 8, AttLip K = 20) as dotted lines"));
-  run_ = new QPushButton(tr("&Run"), this);
+  run_ = new QPushButton(tr("R&un"), this);
   run_->setObjectName(QStringLiteral("lengthRun"));
   cancel_ = new QPushButton(tr("&Cancel"), this);
   cancel_->setEnabled(false);
@@ -77,7 +77,7 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   progress_->setRange(0, 1);
   progress_->setValue(0);
   auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
-  auto* savePlotButton = new QPushButton(tr("Save p&lot…"), this);
+  auto* savePlotButton = new QPushButton(tr("Save pl&ot…"), this);
   message_ = new QLabel(tr("PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct "
                            "AttLip stays ≤ 1 at every N; the ℓ2 bound (Eq. 6) grows as √N·log N while its estimate stays small."),
                         this);

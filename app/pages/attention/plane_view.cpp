@@ -48,11 +48,11 @@ PlaneView::PlaneView(QWidget* parent) : QWidget(parent) {
   perturbation_->setToolTip(tr("‖X − X′‖_F: how far the perturbed copy is from the input"));
   info_ = new QLabel(this);
   info_->setWordWrap(true);
-  auto* savePlotsButton = new QPushButton(tr("Save p&lots…"), this);
+  auto* savePlotsButton = new QPushButton(tr("Save pl&ots…"), this);
   auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
 
   auto* controls = new QHBoxLayout;
-  addField(controls, tr("&tokens"), tokens_);
+  addField(controls, tr("tok&ens"), tokens_);
   addField(controls, tr("heads"), heads_);
   addField(controls, tr("seed"), seed_);
   addField(controls, tr("&perturbation ‖X − X′‖"), perturbation_);

@@ -79,7 +79,7 @@ ProxView::ProxView(QWidget* parent) : QWidget(parent) {
   add(tr("steps K"), steps_);
   add(tr("seed"), seed_);
   controls->addWidget(cancel_);
-  auto* savePlotsButton = new QPushButton(tr("Save p&lots…"), this);
+  auto* savePlotsButton = new QPushButton(tr("Save pl&ots…"), this);
   auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
   controls->addWidget(savePlotsButton);
   controls->addWidget(exportCsv);
