@@ -43,27 +43,54 @@ at::Tensor sqNorm(const at::Tensor& z) { return z.pow(2).sum({-1, -2}); }
 
 at::Tensor perExample(const at::Tensor& v) { return v.reshape({-1, 1, 1}); }
 
-// f(Y + D) − f(Y) per example for Y, D [B, N, d], without the cancellation of subtracting
-// two values of f: near convergence the Armijo decrease c·λ·‖g‖² falls below the rounding
-// of f itself (≈ 1e−16·f), the test then fails for every λ and the solver stalls at
-// ‖g‖ ≈ 1e−6 (measured). With V = Y W^hᵀ, E = D W^hᵀ the score change is
-//   Δ_ij = [2⟨E_i + E_j, V_i + V_j⟩ + ‖E_i + E_j‖²] / τ,
-// small when D is, and per row LSE(S + Δ) − LSE(S) = log Σ_j P_ij e^{Δ_ij}, taken as
-// log1p(Σ_j P_ij expm1(Δ_ij)) while |Δ| ≤ 1 (accurate) and as a log-sum-exp otherwise.
-at::Tensor potentialChange(const at::Tensor& y3, const at::Tensor& d3, const at::Tensor& w) {
-  const auto sc = scores(y3, w);
-  const auto e = d3.unsqueeze(1).matmul(w.transpose(-1, -2));
-  const auto ev = (e * sc.v).sum(-1), ee = e.pow(2).sum(-1);
-  const auto cross = e.matmul(sc.v.transpose(-1, -2));
-  const auto delta = (2 * (ev.unsqueeze(-1) + ev.unsqueeze(-2) + cross + cross.transpose(-1, -2)) +
-                      ee.unsqueeze(-1) + ee.unsqueeze(-2) + 2 * e.matmul(e.transpose(-1, -2))) /
-                     tauOf(w);
-  const auto logP = sc.s.log_softmax(-1);
-  const auto small = delta.abs().amax(-1) <= 1.0;
-  const auto accurate = (logP.exp() * delta.expm1()).sum(-1).log1p();
-  const auto robust = (logP + delta).logsumexp(-1);
-  return at::where(small, accurate, robust).sum({1, 2}) * (tauOf(w) / 2);
+// ∇f from the scores (C.1): Σ_h [(P + Pᵀ)V + diag(1 + Pᵀ𝟙)V] W^h, P = softmax_row(S).
+at::Tensor gradientFrom(const Scores& sc, const at::Tensor& w) {
+  const auto p = sc.s.softmax(-1);
+  const auto colSums = p.sum(-2).unsqueeze(-1);  // Σ_i P^h_ik, unsymmetrised (G.3.2)
+  const auto m = (p + p.transpose(-1, -2)).matmul(sc.v) + (1 + colSums) * sc.v;
+  return m.matmul(w).sum(1);
 }
+
+// φ_X(Y − λG) − φ_X(Y) per example as a function of λ, for the Armijo test, without the
+// cancellation of subtracting two values of φ: near convergence the sufficient decrease
+// c·λ·‖G‖² falls below the rounding of φ itself (≈ 1e−16·φ), the test then fails for every
+// λ and the solver stalls at ‖g‖ ≈ 1e−6 (measured). With V = Y W^hᵀ and E = G W^hᵀ the
+// score change is Δ_ij = (−λ a_ij + λ² b_ij)/τ with
+//   a_ij = 2⟨E_i + E_j, V_i + V_j⟩,  b_ij = ‖E_i + E_j‖²,
+// computed once per step; per row LSE(S + Δ) − LSE(S) = log Σ_j P_ij e^{Δ_ij} is taken as
+// log1p(Σ_j P_ij expm1(Δ_ij)) while |Δ| ≤ 1 (accurate) and as a log-sum-exp otherwise.
+// The quadratic part is (λ²‖G‖² − 2λ⟨G, Y − X⟩)/(2η). Every trial λ costs elementwise work
+// on [B, H, N, N] only. Tensors are detached (the line search is under no-grad).
+class LineSearch {
+ public:
+  LineSearch(const Scores& sc, const at::Tensor& g, const at::Tensor& yMinusX, const at::Tensor& w, double eta)
+      : tau_(tauOf(w)), eta_(eta) {
+    const auto e = g.unsqueeze(1).matmul(w.transpose(-1, -2));
+    const auto ev = (e * sc.v).sum(-1), ee = e.pow(2).sum(-1);
+    const auto cross = e.matmul(sc.v.transpose(-1, -2));
+    a_ = 2 * (ev.unsqueeze(-1) + ev.unsqueeze(-2) + cross + cross.transpose(-1, -2));
+    b_ = ee.unsqueeze(-1) + ee.unsqueeze(-2) + 2 * e.matmul(e.transpose(-1, -2));
+    logP_ = sc.s.log_softmax(-1);
+    p_ = logP_.exp();
+    gg_ = sqNorm(g);
+    gr_ = (g * yMinusX).sum({-1, -2});
+  }
+  const at::Tensor& gradSquared() const { return gg_; }
+  // λ [B] -> φ(Y − λG) − φ(Y) [B].
+  at::Tensor change(const at::Tensor& lambda) const {
+    const auto l = lambda.reshape({-1, 1, 1, 1});
+    const auto delta = (l * l * b_ - l * a_) / tau_;
+    const auto small = delta.abs().amax(-1) <= 1.0;
+    const auto accurate = (p_ * delta.expm1()).sum(-1).log1p();
+    const auto robust = (logP_ + delta).logsumexp(-1);
+    const auto df = at::where(small, accurate, robust).sum({1, 2}) * (tau_ / 2);
+    return df + (lambda.pow(2) * gg_ - 2 * lambda * gr_) / (2 * eta_);
+  }
+
+ private:
+  double tau_, eta_;
+  at::Tensor a_, b_, logP_, p_, gg_, gr_;
+};
 
 }  // namespace
 
@@ -81,11 +108,7 @@ at::Tensor attlipPotential(const at::Tensor& x, const at::Tensor& w) {
 at::Tensor attlipGradient(const at::Tensor& x, const at::Tensor& w) {
   checkWeights(w, x);
   const auto x3 = asBatch(x);
-  const auto sc = scores(x3, w);
-  const auto p = sc.s.softmax(-1);                 // row softmax, P^h
-  const auto colSums = p.sum(-2).unsqueeze(-1);     // Σ_i P^h_ik, unsymmetrised (G.3.2)
-  const auto m = (p + p.transpose(-1, -2)).matmul(sc.v) + (1 + colSums) * sc.v;
-  const auto g = m.matmul(w).sum(1);                // Σ_h [...] W^h
+  const auto g = gradientFrom(scores(x3, w), w);
   return x.dim() == 2 ? g.squeeze(0) : g;
 }
 
@@ -146,7 +169,8 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
 
   ProxResult r;
   at::Tensor y = x3;
-  at::Tensor g = attlipGradient(y, w) + (y - x3) / o.eta;
+  Scores sc = scores(y, w);
+  at::Tensor g = gradientFrom(sc, w) + (y - x3) / o.eta;
   at::Tensor gNorm = sqNorm(g.detach()).sqrt();
   at::Tensor eps;
   if (stopOnTolerance) eps = (gNorm * o.relTolerance).clamp_min(o.tolerance);
@@ -163,22 +187,15 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
     at::Tensor lambda;
     {
       at::NoGradGuard ng;  // "Armijo steps do not accumulate gradients" (C.2)
-      const auto gd = g.detach();
       if (o.rule == ProxRule::Fixed) {
         lambda = at::full_like(gNorm, fixedStep);
       } else {
-        const auto yd = y.detach();
-        const auto gg = gNorm.pow(2);
-        const auto gr = (gd * (yd - xd)).sum({-1, -2});
+        const LineSearch search({sc.v.detach(), sc.s.detach()}, g.detach(), (y - x3).detach(), wd, o.eta);
+        const auto gg = search.gradSquared();
         lambda = at::full_like(gNorm, lambdaInit);
         auto accepted = at::zeros_like(active);
         for (int b = 0; b < o.backtracks; ++b) {
-          // φ(y − λg) − φ(y), both parts as differences (potentialChange); the quadratic
-          // part is (‖λg‖² − 2λ⟨g, y − X⟩)/(2η).
-          const auto change = potentialChange(yd, -perExample(lambda) * gd, wd) +
-                              (lambda.pow(2) * gg - 2 * lambda * gr) / (2 * o.eta);
-          const auto ok = change <= -o.c * lambda * gg;
-          accepted = accepted | ok;
+          accepted = accepted | (search.change(lambda) <= -o.c * lambda * gg);
           if (accepted.all().item<bool>()) break;
           lambda = at::where(accepted, lambda, lambda * o.beta);  // all fail: the last λ (G.3.8)
         }
@@ -188,7 +205,8 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
     if (o.recordTrace) r.stepTrace.push_back(lambda.mean().item<double>());
     y = y - perExample(lambda.to(y.scalar_type())) * g;
     ++r.steps;
-    g = attlipGradient(y, w) + (y - x3) / o.eta;
+    sc = scores(y, w);
+    g = gradientFrom(sc, w) + (y - x3) / o.eta;
     gNorm = sqNorm(g.detach()).sqrt();
     record(y, gNorm);
   }

@@ -27,5 +27,7 @@ Command addSweepCommand(CLI::App& app);
 Command addIndexCommand(CLI::App& app);
 // issue 13: robustness
 Command addRobustnessCommand(CLI::App& app);
+// issue 15: attention blocks of seed 004
+Command addAttentionCommand(CLI::App& app);
 
 }  // namespace lwb::cli

@@ -1,0 +1,222 @@
+// The Attention Lab's computations (SEEDS-002-004 §C–D, F "scaled PGD"): tensors stay here.
+#include "lab/attention_lab.h"
+
+#include "attention/attlip.h"
+#include "attention/l2_attention.h"
+#include "attention/standard_attention.h"
+#include "bounds/pgd_lipschitz.h"
+#include "io/input_error.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/randn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace lwb::lab {
+namespace {
+
+using attention::ProxOptions;
+using attention::ProxRule;
+using Block = std::function<at::Tensor(const at::Tensor&)>;
+
+const auto kF64 = at::TensorOptions().dtype(at::kDouble);
+
+void validate(const AttentionBlockSpec& s) {
+  const auto kinds = attentionKindIds();
+  if (std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end())
+    throw InputError("kind: expected attlip, l2 or standard, got '" + s.kind + "'");
+  if (s.dim < 2 || s.dim > 512) throw InputError("dim: must be in 2..512");
+  if (s.heads < 1 || s.heads > s.dim || s.dim % s.heads != 0) throw InputError("heads: must divide dim");
+  if (!(s.eta > 0 && s.eta <= 10)) throw InputError("η: must be in (0, 10]");
+  if (s.proxRule != "armijo" && s.proxRule != "fixed")
+    throw InputError("prox rule: expected armijo or fixed, got '" + s.proxRule + "'");
+}
+
+void validateTokens(int tokens) {
+  if (tokens < 1 || tokens > 4096) throw InputError("tokens: must be in 1..4096");
+}
+
+at::Tensor gaussian(at::IntArrayRef shape, uint64_t seed) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+  return at::randn(shape, gen, kF64);
+}
+
+// The converged prox of C.4: ‖g‖ ≤ max(1e−9, 1e−12‖g⁰‖) (so ε ≤ 1e−6‖g⁰‖ whenever
+// ‖g⁰‖ ≥ 1e−3), at most 1000 steps.
+ProxOptions convergedProx(const AttentionBlockSpec& s, double fixedStep = 0) {
+  ProxOptions o;
+  o.eta = s.eta;
+  o.maxSteps = 1000;
+  o.tolerance = 1e-9;
+  o.relTolerance = 1e-12;
+  o.rule = s.proxRule == "fixed" ? ProxRule::Fixed : ProxRule::Armijo;
+  o.fixedStep = fixedStep;
+  return o;
+}
+
+double seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+double ratio(const at::Tensor& fx, const at::Tensor& fy, const at::Tensor& x, const at::Tensor& y) {
+  return (fx - fy).norm().item<double>() / (x - y).norm().item<double>();
+}
+
+}  // namespace
+
+std::vector<std::string> attentionKindIds() { return {"attlip", "l2", "standard"}; }
+
+TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const PgdSettings& pgd,
+                              const CancelFlag* cancel, const std::function<void(int, int)>& progress) {
+  validate(spec);
+  validateTokens(tokens);
+  if (pgd.iters < 1 || pgd.iters > 10000) throw InputError("PGD iterations: must be in 1..10000");
+  if (pgd.restarts < 1 || pgd.restarts > 1000) throw InputError("restarts: must be in 1..1000");
+  if (!(pgd.radius >= 0) || !std::isfinite(pgd.radius)) throw InputError("radius: must be finite and >= 0");
+  bounds::PgdOptions po;
+  try {
+    po.norm = bounds::pgdNormFromString(pgd.norm);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+  po.iters = pgd.iters;
+  po.restarts = pgd.restarts;
+  po.radius = pgd.radius;
+  po.seed = pgd.seed + 1;
+  po.cancel = cancel;
+  po.progress = progress;
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto x0 = gaussian({1, tokens, spec.dim}, pgd.seed);
+  TokensPoint p;
+  p.tokens = tokens;
+  if (spec.kind == "attlip") {
+    const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed);
+    // A fixed step must be one λ for every input of the search: the one safe on the ball
+    // that holds all of them (‖x0‖ + 2r covers x0 + δ for either radius choice).
+    double fixedStep = 0;
+    if (spec.proxRule == "fixed") {
+      const double r = pgd.radius > 0 ? pgd.radius : x0.norm().item<double>();
+      fixedStep = attention::safeFixedStep(w, tokens, x0.norm().item<double>() + 2 * r, spec.eta);
+    }
+    const auto options = convergedProx(spec, fixedStep);
+    const auto r = bounds::pgdLipschitz(
+        [&](const at::Tensor& x) { return attention::attlipProxImplicit(x, w, options); }, x0, po);
+    p.pgdEstimate = r.best;
+    p.bound = 1.0;
+    // The residual at the estimate's pair, so an unconverged solve is never taken as a certificate.
+    at::NoGradGuard ng;
+    const auto check = attention::attlipProx(at::stack({r.x, r.y}), w, options);
+    p.residual = check.residual;
+    p.converged = check.converged;
+  } else if (spec.kind == "l2") {
+    const auto w = attention::l2AttentionInit(spec.dim, spec.heads, spec.seed);
+    p.pgdEstimate = bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::l2Attention(x, w); }, x0, po).best;
+    p.bound = attention::l2AttentionBound(w, tokens);
+  } else {
+    const auto w = attention::standardAttentionInit(spec.dim, spec.heads, spec.seed);
+    p.pgdEstimate =
+        bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::standardAttention(x, w); }, x0, po).best;
+  }
+  p.seconds = seconds(start);
+  return p;
+}
+
+ProxTraceResult proxTrace(const AttentionBlockSpec& spec, int tokens, double inputScale, int maxSteps,
+                          const CancelFlag* cancel) {
+  validate(spec);
+  validateTokens(tokens);
+  if (!(inputScale > 0 && inputScale <= 100)) throw InputError("input scale: must be in (0, 100]");
+  if (maxSteps < 1 || maxSteps > 10000) throw InputError("steps: must be in 1..10000");
+  const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed);
+  const auto x = gaussian({tokens, spec.dim}, spec.seed + 1) * inputScale;
+  at::NoGradGuard ng;
+  ProxTraceResult result;
+  for (const auto rule : {ProxRule::Armijo, ProxRule::Fixed}) {
+    throwIfCancelled(cancel);
+    ProxOptions o;
+    o.eta = spec.eta;
+    o.maxSteps = maxSteps;
+    o.rule = rule;
+    o.recordTrace = true;
+    if (rule == ProxRule::Fixed) o.fixedStep = attention::safeFixedStep(w, tokens, x.norm().item<double>(), spec.eta);
+    const auto r = attention::attlipProx(x, w, o);
+    result.runs.push_back({attention::toString(rule), rule == ProxRule::Fixed ? o.fixedStep : o.eta,
+                           r.residualTrace, r.potentialTrace, r.stepTrace});
+  }
+  return result;
+}
+
+std::vector<FiniteKRow> finiteKRatios(const AttentionBlockSpec& spec, int tokens, int pairs, int kMax,
+                                      const CancelFlag* cancel) {
+  validate(spec);
+  validateTokens(tokens);
+  if (pairs < 1 || pairs > 1000) throw InputError("pairs: must be in 1..1000");
+  if (kMax < 1 || kMax > 100) throw InputError("K: must be in 1..100");
+  const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed);
+  const auto x = gaussian({pairs, tokens, spec.dim}, spec.seed + 2);
+  const auto y = x + 1e-3 * gaussian({pairs, tokens, spec.dim}, spec.seed + 3);
+  const double radius = std::max(x.norm(2, {1, 2}).max().item<double>(), y.norm(2, {1, 2}).max().item<double>());
+  const double fixedStep = attention::safeFixedStep(w, tokens, radius, spec.eta);
+  at::NoGradGuard ng;
+  auto maxRatio = [&](const ProxOptions& o) {
+    const auto fx = attention::attlipProx(x, w, o).output, fy = attention::attlipProx(y, w, o).output;
+    return ((fx - fy).norm(2, {1, 2}) / (x - y).norm(2, {1, 2})).max().item<double>();
+  };
+  std::vector<FiniteKRow> rows;
+  for (int k = 1; k <= kMax; ++k) {
+    throwIfCancelled(cancel);
+    ProxOptions armijo;
+    armijo.eta = spec.eta;
+    armijo.maxSteps = k;
+    ProxOptions fixed = armijo;
+    fixed.rule = ProxRule::Fixed;
+    fixed.fixedStep = fixedStep;
+    rows.push_back({k, maxRatio(armijo), maxRatio(fixed)});
+  }
+  return rows;
+}
+
+PlanePicture planePicture(int tokens, int heads, uint64_t seed, double perturbation) {
+  if (tokens < 2 || tokens > 256) throw InputError("tokens: must be in 2..256");
+  if (heads != 1 && heads != 2) throw InputError("heads: must be 1 or 2 in the plane");
+  if (!(perturbation > 0 && perturbation <= 10)) throw InputError("perturbation: must be in (0, 10]");
+  const auto x = gaussian({tokens, 2}, seed + 1);
+  const auto z = gaussian({tokens, 2}, seed + 2);
+  const auto xp = x + z * (perturbation / z.norm().item<double>());
+  auto points = [](const at::Tensor& t) {
+    const auto c = t.contiguous();
+    std::vector<PlanePoint> out;
+    for (int64_t i = 0; i < c.size(0); ++i) out.push_back({c[i][0].item<double>(), c[i][1].item<double>()});
+    return out;
+  };
+  PlanePicture pic;
+  pic.input = points(x);
+  pic.perturbed = points(xp);
+  at::NoGradGuard ng;
+  for (const auto& kind : attentionKindIds()) {
+    Block f;
+    AttentionBlockSpec spec;
+    spec.kind = kind;
+    if (kind == "attlip") {
+      const auto w = attention::attlipInitWeights(2, heads, seed);
+      const auto o = convergedProx(spec);
+      f = [w, o](const at::Tensor& t) { return attention::attlipProx(t, w, o).output; };
+    } else if (kind == "l2") {
+      const auto w = attention::l2AttentionInit(2, heads, seed);
+      f = [w](const at::Tensor& t) { return attention::l2Attention(t, w); };
+    } else {
+      const auto w = attention::standardAttentionInit(2, heads, seed);
+      f = [w](const at::Tensor& t) { return attention::standardAttention(t, w); };
+    }
+    const auto fx = f(x), fxp = f(xp);
+    pic.kinds.push_back({kind, points(fx), points(fxp), ratio(fx, fxp, x, xp)});
+  }
+  return pic;
+}
+
+}  // namespace lwb::lab
