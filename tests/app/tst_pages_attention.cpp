@@ -152,12 +152,11 @@ class TestPagesAttention : public QObject {
   void cancelStopsALongRun() {
     LengthView view;
     view.show();
+    // Many short PGD iterations: the engine checks the flag between iterations.
     LengthRequest r = smallTable1();
-    r.block.dim = 64;
-    r.block.heads = 4;
-    r.tokens = {256, 512, 1024};
-    r.pgd.iters = 1000;
-    r.pgd.restarts = 8;
+    r.tokens = {16, 32, 64};
+    r.pgd.iters = 10000;
+    r.pgd.restarts = 1;
     view.setRequest(r);
     QSignalSpy finished(&view, &LengthView::finished);
     view.run();

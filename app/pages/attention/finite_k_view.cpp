@@ -70,7 +70,9 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
   connect(cancel_, &QPushButton::clicked, this, &FiniteKView::cancel);
   connect(runner_, &LatestWins::busyChanged, cancel_, &QPushButton::setEnabled);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
-  connect(runner_, &LatestWins::cancelled, this, [this] { info_->setText(tr("Cancelled.")); });
+  connect(runner_, &LatestWins::cancelled, this, [this] {
+    if (!invalid_) info_->setText(tr("Cancelled."));
+  });
   connect(savePlotButton, &QPushButton::clicked, this, [this] {
     savePlotsDialog(this, QStringLiteral("attention_finite_k.png"), [this](const QString& path, QString* error) { return savePlot(path, error); });
   });
@@ -118,7 +120,10 @@ void FiniteKView::recompute() {
   dirty_ = false;
   FiniteKRequest r;
   QString error;
-  if (!request(&r, &error)) {
+  // Bad fields: drop the computation in flight, so its result cannot replace the message.
+  invalid_ = !request(&r, &error);
+  if (invalid_) {
+    runner_->cancel();
     info_->setText(error);
     return;
   }
@@ -126,6 +131,7 @@ void FiniteKView::recompute() {
   runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
     auto rows = lab::finiteKRatios(r.block, r.tokens, r.pairs, r.kMax, &cancel);
     return [this, rows = std::move(rows)]() mutable {
+      if (invalid_) return;
       rows_ = std::move(rows);
       hasResult_ = true;
       showRows();

@@ -67,6 +67,7 @@ class FiniteKView : public QWidget {
   std::vector<lab::FiniteKRow> rows_;
   bool hasResult_ = false;
   bool dirty_ = true;
+  bool invalid_ = false;  // the fields are refused: results in flight are dropped
 };
 
 }  // namespace lwb::app::pages

@@ -106,7 +106,9 @@ ProxView::ProxView(QWidget* parent) : QWidget(parent) {
   connect(cancel_, &QPushButton::clicked, this, &ProxView::cancel);
   connect(runner_, &LatestWins::busyChanged, cancel_, &QPushButton::setEnabled);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m.toHtmlEscaped())); });
-  connect(runner_, &LatestWins::cancelled, this, [this] { info_->setText(tr("Cancelled.")); });
+  connect(runner_, &LatestWins::cancelled, this, [this] {
+    if (!invalid_) info_->setText(tr("Cancelled."));
+  });
   connect(savePlotsButton, &QPushButton::clicked, this, [this] {
     savePlotsDialog(this, QStringLiteral("attention_prox.png"), [this](const QString& path, QString* error) { return savePlots(path, error); });
   });
@@ -154,7 +156,10 @@ void ProxView::recompute() {
   dirty_ = false;
   ProxRequest r;
   QString error;
-  if (!request(&r, &error)) {
+  // Bad fields: drop the computation in flight, so its result cannot replace the message.
+  invalid_ = !request(&r, &error);
+  if (invalid_) {
+    runner_->cancel();
     info_->setText(error.toHtmlEscaped());
     return;
   }
@@ -162,6 +167,7 @@ void ProxView::recompute() {
   runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
     auto trace = lab::proxTrace(r.block, r.tokens, r.inputScale, r.maxSteps, &cancel);
     return [this, trace = std::move(trace)]() mutable {
+      if (invalid_) return;
       result_ = std::move(trace);
       hasResult_ = true;
       showTrace();

@@ -75,6 +75,7 @@ class ProxView : public QWidget {
   lab::ProxTraceResult result_;
   bool hasResult_ = false;
   bool dirty_ = true;
+  bool invalid_ = false;  // the fields are refused: results in flight are dropped
 };
 
 }  // namespace lwb::app::pages
