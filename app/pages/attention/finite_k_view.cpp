@@ -42,6 +42,7 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
   plot_->setTitle(tr("Measured ‖f(x) − f(y)‖ / ‖x − y‖ on near pairs after K prox steps"));
   plot_->setAxisLabels(tr("inner steps K"), tr("largest ratio over the pairs"));
   plot_->setLegendColumns(2);
+  plot_->setLogY(true);  // Armijo's ratio reaches tens by K = 5; the fixed step's sits at 1
 
   auto* controls = new QHBoxLayout;
   addField(controls, tr("&N"), tokens_);
@@ -162,7 +163,7 @@ void FiniteKView::showRows() {
   info_->setText((above.isEmpty() ? tr("Armijo stays ≤ 1 on these pairs (largest %L1); try more pairs, larger N or another seed.")
                                         .arg(worstArmijo, 0, 'g', 4)
                                   : tr("Armijo exceeds 1 at K = %1 (largest %L2).").arg(above.join(QStringLiteral(", "))).arg(worstArmijo, 0, 'g', 4)) +
-                 QLatin1Char(' ') + tr("Fixed step: largest %L1.").arg(worstFixed, 0, 'g', 4));
+                 QLatin1Char(' ') + tr("Fixed step: largest %L1.").arg(worstFixed, 0, 'g', 7));
 }
 
 bool FiniteKView::exportCsv(const QString& path, QString* error) const {

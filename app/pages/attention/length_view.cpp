@@ -122,6 +122,7 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   split->addWidget(table_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setSizes({900, 640});  // the table's seven columns readable beside the plot
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->addLayout(block, 0, 0);

@@ -27,8 +27,14 @@ std::vector<QPointF> points(const std::vector<lab::PlanePoint>& v) {
   return out;
 }
 
-void extend(QRectF* box, const std::vector<lab::PlanePoint>& v) {
-  for (const auto& p : v) *box = box->united(QRectF(p.x, p.y, 0, 0)).normalized();
+// Grows [x0, x1] × [y0, y1] over the points (QRectF::united ignores zero-size rects).
+void extend(double* box, const std::vector<lab::PlanePoint>& v) {
+  for (const auto& p : v) {
+    box[0] = std::min(box[0], p.x);
+    box[1] = std::max(box[1], p.x);
+    box[2] = std::min(box[2], p.y);
+    box[3] = std::max(box[3], p.y);
+  }
 }
 
 }  // namespace
@@ -127,14 +133,14 @@ QString PlaneView::infoText() const { return info_->text(); }
 
 void PlaneView::showPicture() {
   // One square of the plane shared by all panels: inputs and every kind's images.
-  QRectF box;
-  if (!picture_.input.empty()) box = QRectF(picture_.input.front().x, picture_.input.front().y, 0, 0);
-  extend(&box, picture_.input);
-  extend(&box, picture_.perturbed);
+  double box[4] = {HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL};
+  extend(box, picture_.input);
+  extend(box, picture_.perturbed);
   for (const auto& k : picture_.kinds) {
-    extend(&box, k.image);
-    extend(&box, k.perturbedImage);
+    extend(box, k.image);
+    extend(box, k.perturbedImage);
   }
+  const QRectF range = box[1] >= box[0] ? QRectF(QPointF(box[0], box[2]), QPointF(box[1], box[3])) : QRectF();
   const QColor input = widgets::referenceColor();
   const QColor arrow = widgets::withAlpha(widgets::referenceColor(), 90);
   QStringList ratios;
@@ -148,7 +154,7 @@ void PlaneView::showPicture() {
                             {tr("f(X)"), points(k.image), color, false, true},
                             {tr("f(X′)"), points(k.perturbedImage), color, true, true}},
                            {{points(picture_.input), points(k.image), arrow}, {points(picture_.perturbed), points(k.perturbedImage), arrow}});
-    panels_[i]->setSharedRange(box);
+    panels_[i]->setSharedRange(range);
     panels_[i]->requestReplot();
     ratios << tr("%1 %L2").arg(title).arg(k.ratio, 0, 'f', 3);
   }

@@ -2,7 +2,6 @@
 
 #include "widgets/qcp.h"
 
-#include <QEvent>
 
 #include <algorithm>
 
@@ -13,7 +12,11 @@ TokenPlanePlot::TokenPlanePlot(QWidget* parent) : PlotView(parent) {
   placeLegend(LegendPlace::Below, 2);
   customPlot()->xAxis->setLabel(QStringLiteral("x₁"));
   customPlot()->yAxis->setLabel(QStringLiteral("x₂"));
-  customPlot()->installEventFilter(this);
+  // The aspect depends on the axis rect's pixel size, known only once QCustomPlot has laid
+  // itself out: square the ranges then, before it draws.
+  connect(customPlot(), &QCustomPlot::afterLayout, this, [this] {
+    if (autoRange() && !range_.isNull()) fitSquare();
+  });
 }
 
 void TokenPlanePlot::setPicture(const QVector<Layer>& layers, const QVector<Links>& links) {
@@ -70,30 +73,20 @@ std::vector<QPointF> TokenPlanePlot::layerPoints(const QString& name) const {
 }
 
 void TokenPlanePlot::fitView() {
-  if (range_.isEmpty()) return PlotView::fitView();
-  // The same data square in every panel: centre it, widen the shorter pixel side's axis so
-  // one unit is as long on both axes.
-  QCPAxis* x = customPlot()->xAxis;
-  QCPAxis* y = customPlot()->yAxis;
-  const double side = std::max(range_.width(), range_.height()) * 1.08;
-  const QPointF c = range_.center();
-  x->setRange(c.x() - side / 2, c.x() + side / 2);
-  y->setRange(c.y() - side / 2, c.y() + side / 2);
-  const QRect rect = customPlot()->axisRect()->rect();
-  if (rect.width() > 0 && rect.height() > 0) {
-    if (rect.width() > rect.height()) x->setScaleRatio(y, 1.0);
-    else y->setScaleRatio(x, 1.0);
-  }
+  if (range_.isNull()) return PlotView::fitView();
+  fitSquare();
 }
 
-bool TokenPlanePlot::eventFilter(QObject* watched, QEvent* event) {
-  // The 1:1 aspect depends on the plot's pixel size: refit when it changes.
-  if (watched == customPlot() && event->type() == QEvent::Resize && autoRange() && !range_.isEmpty())
-    QMetaObject::invokeMethod(this, [this] {
-      fitView();
-      customPlot()->replot(QCustomPlot::rpQueuedReplot);
-    }, Qt::QueuedConnection);
-  return PlotView::eventFilter(watched, event);
+void TokenPlanePlot::fitSquare() {
+  // The same data square in every panel, centred; the longer pixel side gets the wider
+  // range so one unit is as long on both axes.
+  const double side = std::max({range_.width(), range_.height(), 1e-6}) * 1.08;
+  const QPointF c = range_.center();
+  const QRect rect = customPlot()->axisRect()->rect();
+  const double w = rect.width() > 0 ? rect.width() : 1, h = rect.height() > 0 ? rect.height() : 1;
+  const double xSpan = side * std::max(1.0, w / h), ySpan = side * std::max(1.0, h / w);
+  customPlot()->xAxis->setRange(c.x() - xSpan / 2, c.x() + xSpan / 2);
+  customPlot()->yAxis->setRange(c.y() - ySpan / 2, c.y() + ySpan / 2);
 }
 
 widgets::CsvTable TokenPlanePlot::csvTable() const {

@@ -49,9 +49,11 @@ class TokenPlanePlot : public widgets::PlotView {
  protected:
   void fitView() override;
   widgets::CsvTable csvTable() const override;
-  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  // Shows range_ with one data unit as long on both axes, for the axis rect's current size.
+  void fitSquare();
+
   QVector<Layer> layers_;
   QList<QCPItemLine*> arrows_;
   QRectF range_;
