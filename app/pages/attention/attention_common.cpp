@@ -1,10 +1,12 @@
 #include "app/pages/attention/attention_common.h"
 
+#include "app/pages/common/latest_wins.h"
 #include "widgets/palette.h"
 
 #include <QBoxLayout>
 #include <QCoreApplication>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStringList>
 
@@ -78,6 +80,47 @@ void addField(QBoxLayout* row, const QString& label, QWidget* field) {
   l->setBuddy(field);
   row->addWidget(l);
   row->addWidget(field);
+}
+
+void addExportButtons(QBoxLayout* row, QWidget* owner, const QString& stem, bool severalPlots, FileWriter savePlots,
+                      FileWriter exportCsv) {
+  auto* save = new QPushButton(severalPlots ? QCoreApplication::translate("AttentionLab", "Save pl&ots…")
+                                            : QCoreApplication::translate("AttentionLab", "Save pl&ot…"),
+                               owner);
+  auto* csv = new QPushButton(QCoreApplication::translate("AttentionLab", "E&xport CSV…"), owner);
+  row->addWidget(save);
+  row->addWidget(csv);
+  QObject::connect(save, &QPushButton::clicked, owner, [owner, stem, savePlots] { savePlotsDialog(owner, stem + QStringLiteral(".png"), savePlots); });
+  QObject::connect(csv, &QPushButton::clicked, owner, [owner, stem, exportCsv] { exportCsvDialog(owner, stem + QStringLiteral(".csv"), exportCsv); });
+}
+
+void followRunner(LatestWins* runner, QLabel* info, QPushButton* cancel, const bool* refused) {
+  if (cancel) {
+    cancel->setEnabled(runner->busy());
+    QObject::connect(runner, &LatestWins::busyChanged, cancel, &QPushButton::setEnabled);
+    QObject::connect(cancel, &QPushButton::clicked, runner, &LatestWins::cancel);
+  }
+  QObject::connect(runner, &LatestWins::errorOccurred, info, [info](const QString& m) {
+    info->setText(QCoreApplication::translate("AttentionLab", "Cannot run: %1").arg(m.toHtmlEscaped()));
+  });
+  QObject::connect(runner, &LatestWins::cancelled, info, [info, refused] {
+    if (!refused || !*refused) info->setText(QCoreApplication::translate("AttentionLab", "Cancelled."));
+  });
+}
+
+bool readBlock(const QSpinBox* dim, const QSpinBox* heads, const QSpinBox* seed, const std::string& kind,
+               lab::AttentionBlockSpec* out, QString* error) {
+  lab::AttentionBlockSpec b;
+  b.kind = kind;
+  b.dim = dim->value();
+  b.heads = heads->value();
+  b.seed = static_cast<uint64_t>(seed->value());
+  if (const QString e = headsError(b.dim, b.heads); !e.isEmpty()) {
+    if (error) *error = e;
+    return false;
+  }
+  *out = b;
+  return true;
 }
 
 QString headsError(int dim, int heads) {

@@ -3,6 +3,9 @@
 // fields a user types (each message names its field).
 #pragma once
 
+#include "app/pages/common/page_export.h"
+#include "lab/lab.h"
+
 #include <QColor>
 #include <QString>
 
@@ -11,6 +14,8 @@
 #include <vector>
 
 class QBoxLayout;
+class QLabel;
+class QPushButton;
 class QSpinBox;
 class QWidget;
 
@@ -37,6 +42,21 @@ std::optional<std::vector<int>> parseTokenList(const QString& text, int maxToken
 QSpinBox* makeSpin(int lo, int hi, int value, const char* objectName, QWidget* parent);
 // A label (its buddy the field, so "&N" focuses it with Alt+N) and the field, appended to `row`.
 void addField(QBoxLayout* row, const QString& label, QWidget* field);
+
+// "Save plot(s)…" and "Export CSV…" appended to `row`, with their file dialogs; `stem` names
+// the files the dialogs propose (<stem>.png, <stem>.csv).
+void addExportButtons(QBoxLayout* row, QWidget* owner, const QString& stem, bool severalPlots, FileWriter savePlots,
+                      FileWriter exportCsv);
+
+class LatestWins;
+
+// A view's info line (rich text) and Cancel button follow its runner: "Cannot run: …" on an
+// error, "Cancelled." on Cancel unless *refused (the fields were refused; their message stays).
+void followRunner(LatestWins* runner, QLabel* info, QPushButton* cancel, const bool* refused);
+
+// The block fields the views share: d, H (must divide d) and the weights' seed, for `kind`.
+bool readBlock(const QSpinBox* dim, const QSpinBox* heads, const QSpinBox* seed, const std::string& kind,
+               lab::AttentionBlockSpec* out, QString* error);
 
 // d must be a multiple of H (d_h = d/H): "" or "H: 3 does not divide d = 32".
 QString headsError(int dim, int heads);

@@ -27,8 +27,6 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
   seed_ = makeSpin(0, 1000000, 0, "finiteKSeed", this);
   cancel_ = new QPushButton(tr("&Cancel"), this);
   cancel_->setEnabled(false);
-  auto* savePlotButton = new QPushButton(tr("Save pl&ot…"), this);
-  auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
   auto* why = new QLabel(tr("<b>Why:</b> the step λ that Armijo's backtracking accepts jumps between β-powers as the input moves, so "
                             "after a few steps two nearby inputs can land far apart; the fixed safe step makes every step a "
                             "nonexpansive map, and its ratio stays ≤ 1 for every K."),
@@ -36,6 +34,7 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
   why->setWordWrap(true);
   info_ = new QLabel(this);
   info_->setWordWrap(true);
+  info_->setTextFormat(Qt::RichText);
 
   plot_ = new CurvePlot(this);
   plot_->setObjectName(QStringLiteral("finiteKPlot"));
@@ -52,8 +51,9 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
   addField(controls, tr("K up to"), kMax_);
   addField(controls, tr("seed"), seed_);
   controls->addWidget(cancel_);
-  controls->addWidget(savePlotButton);
-  controls->addWidget(exportCsv);
+  addExportButtons(controls, this, QStringLiteral("attention_finite_k"), false,
+                   [this](const QString& path, QString* error) { return savePlot(path, error); },
+                   [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
   controls->addStretch(1);
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
@@ -68,30 +68,13 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
     if (isVisible()) recompute();
   };
   for (QSpinBox* s : {tokens_, dim_, heads_, pairs_, kMax_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
-  connect(cancel_, &QPushButton::clicked, this, &FiniteKView::cancel);
-  connect(runner_, &LatestWins::busyChanged, cancel_, &QPushButton::setEnabled);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
-  connect(runner_, &LatestWins::cancelled, this, [this] {
-    if (!invalid_) info_->setText(tr("Cancelled."));
-  });
-  connect(savePlotButton, &QPushButton::clicked, this, [this] {
-    savePlotsDialog(this, QStringLiteral("attention_finite_k.png"), [this](const QString& path, QString* error) { return savePlot(path, error); });
-  });
-  connect(exportCsv, &QPushButton::clicked, this, [this] {
-    exportCsvDialog(this, QStringLiteral("attention_finite_k.csv"), [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
-  });
+  followRunner(runner_, info_, cancel_, &invalid_);
 }
 
 bool FiniteKView::request(FiniteKRequest* out, QString* error) const {
   FiniteKRequest r;
-  r.block.kind = "attlip";
-  r.block.dim = dim_->value();
-  r.block.heads = heads_->value();
-  r.block.seed = static_cast<uint64_t>(seed_->value());
-  if (const QString e = headsError(r.block.dim, r.block.heads); !e.isEmpty()) {
-    if (error) *error = e;
-    return false;
-  }
+  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
   r.tokens = tokens_->value();
   r.pairs = pairs_->value();
   r.kMax = kMax_->value();
@@ -125,7 +108,7 @@ void FiniteKView::recompute() {
   invalid_ = !request(&r, &error);
   if (invalid_) {
     runner_->cancel();
-    info_->setText(error);
+    info_->setText(error.toHtmlEscaped());
     return;
   }
   info_->setText(tr("Measuring %1 pairs at K = 1 … %2…").arg(r.pairs).arg(r.kMax));

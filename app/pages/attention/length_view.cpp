@@ -76,8 +76,6 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1);
   progress_->setValue(0);
-  auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
-  auto* savePlotButton = new QPushButton(tr("Save pl&ot…"), this);
   message_ = new QLabel(tr("PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct "
                            "AttLip stays ≤ 1 at every N; the ℓ2 bound (Eq. 6) grows as √N·log N while its estimate stays small."),
                         this);
@@ -115,8 +113,9 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   pgd->addWidget(run_);
   pgd->addWidget(cancel_);
   pgd->addWidget(progress_, 1);
-  pgd->addWidget(exportCsv);
-  pgd->addWidget(savePlotButton);
+  addExportButtons(pgd, this, QStringLiteral("attention_lipschitz_vs_n"), false,
+                   [this](const QString& path, QString* error) { return savePlot(path, error); },
+                   [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(plot_);
   split->addWidget(table_);
@@ -134,12 +133,6 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   connect(run_, &QPushButton::clicked, this, &LengthView::run);
   connect(cancel_, &QPushButton::clicked, this, &LengthView::cancel);
   connect(paper_, &QCheckBox::toggled, this, &LengthView::replot);
-  connect(exportCsv, &QPushButton::clicked, this, [this] {
-    exportCsvDialog(this, QStringLiteral("attention_lipschitz_vs_n.csv"), [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
-  });
-  connect(savePlotButton, &QPushButton::clicked, this, [this] {
-    savePlotsDialog(this, QStringLiteral("attention_lipschitz_vs_n.png"), [this](const QString& path, QString* error) { return savePlot(path, error); });
-  });
   connect(runner_, &LatestWins::busyChanged, this, [this](bool busy) {
     run_->setEnabled(!busy);
     cancel_->setEnabled(busy);
@@ -153,13 +146,7 @@ LengthView::~LengthView() { delete runner_; }
 
 bool LengthView::request(LengthRequest* out, QString* error) const {
   LengthRequest r;
-  r.block.dim = dim_->value();
-  r.block.heads = heads_->value();
-  r.block.seed = static_cast<uint64_t>(seed_->value());
-  if (const QString e = headsError(r.block.dim, r.block.heads); !e.isEmpty()) {
-    if (error) *error = e;
-    return false;
-  }
+  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;  // kind set per point
   const auto tokens = parseTokenList(tokens_->text(), kMaxTokens, error);
   if (!tokens) return false;
   r.tokens = *tokens;

@@ -54,16 +54,16 @@ PlaneView::PlaneView(QWidget* parent) : QWidget(parent) {
   perturbation_->setToolTip(tr("‖X − X′‖_F: how far the perturbed copy is from the input"));
   info_ = new QLabel(this);
   info_->setWordWrap(true);
-  auto* savePlotsButton = new QPushButton(tr("Save pl&ots…"), this);
-  auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
+  info_->setTextFormat(Qt::RichText);
 
   auto* controls = new QHBoxLayout;
   addField(controls, tr("tok&ens"), tokens_);
   addField(controls, tr("heads"), heads_);
   addField(controls, tr("seed"), seed_);
   addField(controls, tr("&perturbation ‖X − X′‖"), perturbation_);
-  controls->addWidget(savePlotsButton);
-  controls->addWidget(exportCsv);
+  addExportButtons(controls, this, QStringLiteral("attention_plane"), true,
+                   [this](const QString& path, QString* error) { return savePlots(path, error); },
+                   [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
   controls->addStretch(1);
   auto* panels = new QHBoxLayout;
   for (const std::string& kind : lab::attentionKindIds()) {
@@ -86,13 +86,7 @@ PlaneView::PlaneView(QWidget* parent) : QWidget(parent) {
   };
   for (QSpinBox* s : {tokens_, heads_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
   connect(perturbation_, &QDoubleSpinBox::valueChanged, this, changed);
-  connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
-  connect(savePlotsButton, &QPushButton::clicked, this, [this] {
-    savePlotsDialog(this, QStringLiteral("attention_plane.png"), [this](const QString& path, QString* error) { return savePlots(path, error); });
-  });
-  connect(exportCsv, &QPushButton::clicked, this, [this] {
-    exportCsvDialog(this, QStringLiteral("attention_plane.csv"), [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
-  });
+  followRunner(runner_, info_, nullptr, nullptr);
 }
 
 PlaneRequest PlaneView::request() const {

@@ -79,10 +79,9 @@ ProxView::ProxView(QWidget* parent) : QWidget(parent) {
   add(tr("steps K"), steps_);
   add(tr("seed"), seed_);
   controls->addWidget(cancel_);
-  auto* savePlotsButton = new QPushButton(tr("Save pl&ots…"), this);
-  auto* exportCsv = new QPushButton(tr("E&xport CSV…"), this);
-  controls->addWidget(savePlotsButton);
-  controls->addWidget(exportCsv);
+  addExportButtons(controls, this, QStringLiteral("attention_prox"), true,
+                   [this](const QString& path, QString* error) { return savePlots(path, error); },
+                   [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
   controls->addStretch(1);
   auto* stepRow = new QHBoxLayout;
   stepRow->addWidget(new QLabel(tr("Iteration k"), this));
@@ -103,30 +102,13 @@ ProxView::ProxView(QWidget* parent) : QWidget(parent) {
   for (QSpinBox* s : {tokens_, dim_, heads_, steps_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
   connect(scale_, &QDoubleSpinBox::valueChanged, this, changed);
   connect(player_, &StepPlayer::valueChanged, this, &ProxView::showStep);
-  connect(cancel_, &QPushButton::clicked, this, &ProxView::cancel);
-  connect(runner_, &LatestWins::busyChanged, cancel_, &QPushButton::setEnabled);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m.toHtmlEscaped())); });
-  connect(runner_, &LatestWins::cancelled, this, [this] {
-    if (!invalid_) info_->setText(tr("Cancelled."));
-  });
-  connect(savePlotsButton, &QPushButton::clicked, this, [this] {
-    savePlotsDialog(this, QStringLiteral("attention_prox.png"), [this](const QString& path, QString* error) { return savePlots(path, error); });
-  });
-  connect(exportCsv, &QPushButton::clicked, this, [this] {
-    exportCsvDialog(this, QStringLiteral("attention_prox.csv"), [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
-  });
+  followRunner(runner_, info_, cancel_, &invalid_);
 }
 
 bool ProxView::request(ProxRequest* out, QString* error) const {
   ProxRequest r;
-  r.block.kind = "attlip";
-  r.block.dim = dim_->value();
-  r.block.heads = heads_->value();
-  r.block.seed = static_cast<uint64_t>(seed_->value());
-  if (const QString e = headsError(r.block.dim, r.block.heads); !e.isEmpty()) {
-    if (error) *error = e;
-    return false;
-  }
+  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
   r.tokens = tokens_->value();
   r.inputScale = scale_->value();
   r.maxSteps = steps_->value();
