@@ -45,6 +45,7 @@ target_sources(workbench PRIVATE
   pages/common/step_player.h pages/common/step_player.cpp
   pages/attention/attention_common.h pages/attention/attention_common.cpp
   pages/attention/token_plane_plot.h pages/attention/token_plane_plot.cpp
+  pages/attention/live_view.h pages/attention/live_view.cpp
   pages/attention/length_view.h pages/attention/length_view.cpp
   pages/attention/prox_view.h pages/attention/prox_view.cpp
   pages/attention/finite_k_view.h pages/attention/finite_k_view.cpp

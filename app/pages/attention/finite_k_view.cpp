@@ -17,7 +17,7 @@
 
 namespace lwb::app::pages {
 
-FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
+FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   runner_ = new LatestWins(this);
   tokens_ = makeSpin(1, 1024, 16, "finiteKTokens", this);
   dim_ = makeSpin(2, 512, 64, "finiteKDim", this);
@@ -63,11 +63,7 @@ FiniteKView::FiniteKView(QWidget* parent) : QWidget(parent) {
   grid->addWidget(plot_, 3, 0);
   grid->setRowStretch(3, 1);
 
-  const auto changed = [this] {
-    dirty_ = true;
-    if (isVisible()) recompute();
-  };
-  for (QSpinBox* s : {tokens_, dim_, heads_, pairs_, kMax_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
+  for (QSpinBox* s : {tokens_, dim_, heads_, pairs_, kMax_, seed_}) connect(s, &QSpinBox::valueChanged, this, &FiniteKView::fieldsChanged);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
   followRunner(runner_, info_, cancel_, &invalid_);
 }
@@ -91,13 +87,7 @@ void FiniteKView::setRequest(const FiniteKRequest& r) {
   pairs_->setValue(r.pairs);
   kMax_->setValue(r.kMax);
   seed_->setValue(static_cast<int>(r.block.seed));
-  dirty_ = true;
-  if (isVisible()) recompute();
-}
-
-void FiniteKView::showEvent(QShowEvent* event) {
-  QWidget::showEvent(event);
-  if (dirty_) recompute();
+  fieldsChanged();
 }
 
 void FiniteKView::recompute() {

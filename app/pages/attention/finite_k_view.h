@@ -6,7 +6,7 @@
 
 #include "lab/lab.h"
 
-#include <QWidget>
+#include "app/pages/attention/live_view.h"
 
 #include <vector>
 
@@ -26,7 +26,7 @@ struct FiniteKRequest {
   int kMax = 5;
 };
 
-class FiniteKView : public QWidget {
+class FiniteKView : public LiveView {
   Q_OBJECT
 
  public:
@@ -34,7 +34,7 @@ class FiniteKView : public QWidget {
 
   bool request(FiniteKRequest* out, QString* error) const;
   void setRequest(const FiniteKRequest& r);
-  void recompute();
+  void recompute() override;
   void cancel();
   bool hasResult() const { return hasResult_; }
   const std::vector<lab::FiniteKRow>& rows() const { return rows_; }
@@ -47,9 +47,6 @@ class FiniteKView : public QWidget {
 
  Q_SIGNALS:
   void ratiosReady();
-
- protected:
-  void showEvent(QShowEvent* event) override;
 
  private:
   void showRows();
@@ -66,8 +63,6 @@ class FiniteKView : public QWidget {
   CurvePlot* plot_ = nullptr;
   std::vector<lab::FiniteKRow> rows_;
   bool hasResult_ = false;
-  bool dirty_ = true;
-  bool invalid_ = false;  // the fields are refused: results in flight are dropped
 };
 
 }  // namespace lwb::app::pages

@@ -39,7 +39,7 @@ void extend(double* box, const std::vector<lab::PlanePoint>& v) {
 
 }  // namespace
 
-PlaneView::PlaneView(QWidget* parent) : QWidget(parent) {
+PlaneView::PlaneView(QWidget* parent) : LiveView(parent) {
   runner_ = new LatestWins(this);
   tokens_ = makeSpin(2, 64, 6, "planeTokens", this);
   heads_ = makeSpin(1, 2, 1, "planeHeads", this);
@@ -80,12 +80,8 @@ PlaneView::PlaneView(QWidget* parent) : QWidget(parent) {
   grid->addLayout(panels, 2, 0);
   grid->setRowStretch(2, 1);
 
-  const auto changed = [this] {
-    dirty_ = true;
-    if (isVisible()) recompute();
-  };
-  for (QSpinBox* s : {tokens_, heads_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
-  connect(perturbation_, &QDoubleSpinBox::valueChanged, this, changed);
+  for (QSpinBox* s : {tokens_, heads_, seed_}) connect(s, &QSpinBox::valueChanged, this, &PlaneView::fieldsChanged);
+  connect(perturbation_, &QDoubleSpinBox::valueChanged, this, &PlaneView::fieldsChanged);
   followRunner(runner_, info_, nullptr, nullptr);
 }
 
@@ -99,13 +95,7 @@ void PlaneView::setRequest(const PlaneRequest& r) {
   heads_->setValue(r.heads);
   seed_->setValue(static_cast<int>(r.seed));
   perturbation_->setValue(r.perturbation);
-  dirty_ = true;
-  if (isVisible()) recompute();
-}
-
-void PlaneView::showEvent(QShowEvent* event) {
-  QWidget::showEvent(event);
-  if (dirty_) recompute();
+  fieldsChanged();
 }
 
 void PlaneView::recompute() {

@@ -7,7 +7,7 @@
 
 #include "lab/lab.h"
 
-#include <QWidget>
+#include "app/pages/attention/live_view.h"
 
 #include <cstdint>
 #include <vector>
@@ -28,7 +28,7 @@ struct PlaneRequest {
   double perturbation = 0.5;
 };
 
-class PlaneView : public QWidget {
+class PlaneView : public LiveView {
   Q_OBJECT
 
  public:
@@ -36,7 +36,7 @@ class PlaneView : public QWidget {
 
   PlaneRequest request() const;
   void setRequest(const PlaneRequest& r);
-  void recompute();
+  void recompute() override;
   bool hasResult() const { return hasResult_; }
   const lab::PlanePicture& picture() const { return picture_; }
   QString infoText() const;
@@ -50,9 +50,6 @@ class PlaneView : public QWidget {
  Q_SIGNALS:
   void pictureReady();
 
- protected:
-  void showEvent(QShowEvent* event) override;
-
  private:
   void showPicture();
 
@@ -65,7 +62,6 @@ class PlaneView : public QWidget {
   std::vector<TokenPlanePlot*> panels_;
   lab::PlanePicture picture_;
   bool hasResult_ = false;
-  bool dirty_ = true;
 };
 
 }  // namespace lwb::app::pages

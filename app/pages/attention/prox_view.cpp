@@ -37,7 +37,7 @@ std::vector<double> iterations(size_t n) {
 
 }  // namespace
 
-ProxView::ProxView(QWidget* parent) : QWidget(parent) {
+ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   runner_ = new LatestWins(this);
   tokens_ = makeSpin(1, 4096, 64, "proxTokens", this);
   dim_ = makeSpin(2, 512, 64, "proxDim", this);
@@ -95,12 +95,8 @@ ProxView::ProxView(QWidget* parent) : QWidget(parent) {
   grid->addWidget(potential_, 3, 1);
   grid->setRowStretch(3, 1);
 
-  const auto changed = [this] {
-    dirty_ = true;
-    if (isVisible()) recompute();
-  };
-  for (QSpinBox* s : {tokens_, dim_, heads_, steps_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
-  connect(scale_, &QDoubleSpinBox::valueChanged, this, changed);
+  for (QSpinBox* s : {tokens_, dim_, heads_, steps_, seed_}) connect(s, &QSpinBox::valueChanged, this, &ProxView::fieldsChanged);
+  connect(scale_, &QDoubleSpinBox::valueChanged, this, &ProxView::fieldsChanged);
   connect(player_, &StepPlayer::valueChanged, this, &ProxView::showStep);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m.toHtmlEscaped())); });
   followRunner(runner_, info_, cancel_, &invalid_);
@@ -125,13 +121,7 @@ void ProxView::setRequest(const ProxRequest& r) {
   steps_->setValue(r.maxSteps);
   seed_->setValue(static_cast<int>(r.block.seed));
   scale_->setValue(r.inputScale);
-  dirty_ = true;
-  if (isVisible()) recompute();
-}
-
-void ProxView::showEvent(QShowEvent* event) {
-  QWidget::showEvent(event);
-  if (dirty_) recompute();
+  fieldsChanged();
 }
 
 void ProxView::recompute() {

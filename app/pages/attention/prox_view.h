@@ -7,7 +7,7 @@
 
 #include "lab/lab.h"
 
-#include <QWidget>
+#include "app/pages/attention/live_view.h"
 
 class QDoubleSpinBox;
 class QLabel;
@@ -27,7 +27,7 @@ struct ProxRequest {
   int maxSteps = 20;
 };
 
-class ProxView : public QWidget {
+class ProxView : public LiveView {
   Q_OBJECT
 
  public:
@@ -36,7 +36,7 @@ class ProxView : public QWidget {
   bool request(ProxRequest* out, QString* error) const;
   void setRequest(const ProxRequest& r);
   // Recomputes now (the view also recomputes by itself when a field changes while shown).
-  void recompute();
+  void recompute() override;
   void cancel();
   void setStep(int k);
   int step() const;
@@ -52,9 +52,6 @@ class ProxView : public QWidget {
 
  Q_SIGNALS:
   void traceReady();
-
- protected:
-  void showEvent(QShowEvent* event) override;
 
  private:
   void showTrace();
@@ -74,8 +71,6 @@ class ProxView : public QWidget {
   CurvePlot* potential_ = nullptr;
   lab::ProxTraceResult result_;
   bool hasResult_ = false;
-  bool dirty_ = true;
-  bool invalid_ = false;  // the fields are refused: results in flight are dropped
 };
 
 }  // namespace lwb::app::pages
