@@ -71,17 +71,18 @@ std::vector<AttentionPreset> build() {
     p.push_back(x);
   }
   {
-    AttentionPreset x = preset("prox_fig1", QCoreApplication::translate("AttentionLabPresets", "4 · Inside the prox: a few steps suffice"),
-                               QCoreApplication::translate("AttentionLabPresets", "004 Fig. 1: one head of width 64, inputs of size 1/√d. The residual ‖g‖ falls by "
-                                   "orders of magnitude in a few steps. Press Play and watch φ decrease."),
+    AttentionPreset x = preset("prox_fig1", QCoreApplication::translate("AttentionLabPresets", "4 · Inside the prox: the residual falls fast"),
+                               QCoreApplication::translate("AttentionLabPresets", "004 Fig. 1 in small: one head of width 64, inputs of size 1/√d. Armijo's residual "
+                                   "‖g‖ falls by orders of magnitude in 20 steps; the fixed safe step, certified but tiny, barely moves. "
+                                   "Press Play and watch φ decrease."),
                                AttentionTab::Prox);
     x.prox = prox(64, 64, 0.125, 20);
     p.push_back(x);
   }
   {
-    AttentionPreset x = preset("prox_large_inputs", QCoreApplication::translate("AttentionLabPresets", "5 · Inside the prox: large inputs converge slowly"),
-                               QCoreApplication::translate("AttentionLabPresets", "The same block with inputs N(0, 1): the potential is stiffer, Armijo backtracks to "
-                                   "small steps and ‖g‖ is not monotone; Armijo only promises that φ decreases."),
+    AttentionPreset x = preset("prox_large_inputs", QCoreApplication::translate("AttentionLabPresets", "5 · Inside the prox: large inputs, a bumpy residual"),
+                               QCoreApplication::translate("AttentionLabPresets", "The same block with inputs N(0, 1): Armijo backtracks (λ = 1/8 at the first step) "
+                                   "and ‖g‖ goes up as well as down; Armijo only promises that φ decreases."),
                                AttentionTab::Prox);
     x.prox = prox(64, 64, 1.0, 40);
     p.push_back(x);
