@@ -31,7 +31,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                  QStringLiteral("SECONDS"));
   const QCommandLineOption runsDir({QStringLiteral("runs-dir")}, QStringLiteral("Folder for new run directories."),
                                    QStringLiteral("DIR"));
-  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare, robustness or sweeps."),
+  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare, robustness, sweeps or attention."),
                                 QStringLiteral("ID"));
   const QCommandLineOption inspect({QStringLiteral("inspect")},
                                    QStringLiteral("Open a .safetensors, .npz, .npy or .pt file in the Checkpoint Inspector."),
@@ -50,8 +50,11 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption labPreset({QStringLiteral("lab-preset")},
                                      QStringLiteral("Open the Clip Lab on this lecture preset (e.g. stiefel_retraction)."),
                                      QStringLiteral("ID"));
+  const QCommandLineOption attentionPreset({QStringLiteral("attention-preset")},
+                                           QStringLiteral("Open the Attention Lab on this lecture preset (e.g. table1)."),
+                                           QStringLiteral("ID"));
   for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, robustness, lang, sweepOpt,
-                        labPreset})
+                        labPreset, attentionPreset})
     p.addOption(o);
 
   ParsedOptions out;
@@ -75,6 +78,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   AppOptions& o = out.options;
   o.preset = p.value(preset);
   o.labPreset = p.value(labPreset);
+  o.attentionPreset = p.value(attentionPreset);
   o.overrides = p.values(set);
   o.start = p.isSet(start);
   o.openRunDirs = p.values(open);
@@ -89,7 +93,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                          : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
                                          : !o.compareDirs.isEmpty() ? QStringLiteral("compare")
                                          : !o.robustnessTargets.isEmpty() ? QStringLiteral("robustness")
-                                         : !o.labPreset.isEmpty()   ? QStringLiteral("cliplab") : QString();
+                                         : !o.labPreset.isEmpty()   ? QStringLiteral("cliplab")
+                                         : !o.attentionPreset.isEmpty() ? QStringLiteral("attention") : QString();
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
   else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
   for (const QString& a : o.overrides)

@@ -8,6 +8,7 @@
 //   --robustness RUN_DIR|CHECKPOINT               attack and certify it on the Robustness page (repeatable)
 //   --lang de|en                                  the UI language for this session
 //   --sweep SWEEP_DIR                             show a sweep folder in the Sweeps page
+//   --attention-preset ID                         an Attention Lab lecture preset (implies --page attention)
 // Parsed without a QApplication (so --help works without a display).
 #pragma once
 
@@ -33,6 +34,7 @@ struct AppOptions {
   QString labPreset;        // --lab-preset: a Clip Lab lecture preset (implies --page cliplab)
   QString language;         // --lang: "de" or "en" (empty: View → Language, else the system's)
   QString sweepDir;         // --sweep SWEEP_DIR: a sweep folder shown in the Sweeps page
+  QString attentionPreset;  // --attention-preset: an Attention Lab lecture preset (implies --page attention)
 };
 
 struct ParsedOptions {

@@ -1,5 +1,6 @@
 #include "app/pages/page_registry.h"
 
+#include "app/pages/attention/attention_page.h"
 #include "app/pages/cliplab/cliplab_page.h"
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
@@ -21,12 +22,13 @@ QList<Page*> createPages(const PageServices& services, QWidget* parent) {
                    });
   auto* robustness = new RobustnessPage(services.runs, parent);
   auto* sweeps = new SweepsPage(services, parent);
-  return {train, lab, inspector, compare, robustness, sweeps};
+  auto* attention = new AttentionPage(parent);
+  return {train, lab, inspector, compare, robustness, sweeps, attention};
 }
 
 QStringList pageIds() {
   return {TrainPage::kId, ClipLabPage::kId, InspectorPage::kId, ComparePage::kId, RobustnessPage::kId,
-          SweepsPage::kId};
+          SweepsPage::kId, AttentionPage::kId};
 }
 
 }  // namespace lwb::app::pages

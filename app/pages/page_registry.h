@@ -1,6 +1,7 @@
-// The pages the workbench ships, in View-menu order (Ctrl+1 … Ctrl+4): Train, Clip Lab,
-// Checkpoint Inspector, Compare. The one place that knows them all: it builds them from the
-// window's services and wires them to each other (the Inspector's "Open in Clip Lab").
+// The pages the workbench ships, in View-menu order (Ctrl+1 … Ctrl+7): Train, Clip Lab,
+// Checkpoint Inspector, Compare, Robustness, Sweeps, Attention Lab. The one place that knows
+// them all: it builds them from the window's services and wires them to each other (the
+// Inspector's "Open in Clip Lab").
 #pragma once
 
 #include "app/page.h"

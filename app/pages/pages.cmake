@@ -40,3 +40,16 @@ target_sources(workbench PRIVATE
 )
 set_source_files_properties(pages/sweeps/sweep_process.cpp PROPERTIES
   COMPILE_DEFINITIONS LWB_CLI_BUILD_PATH="$<TARGET_FILE:lipschitz-cli>")
+# Attention Lab (issue 15): reaches the engine through engine/lab/attention_lab.h (no LibTorch).
+target_sources(workbench PRIVATE
+  pages/common/step_player.h pages/common/step_player.cpp
+  pages/attention/attention_common.h pages/attention/attention_common.cpp
+  pages/attention/token_plane_plot.h pages/attention/token_plane_plot.cpp
+  pages/attention/live_view.h pages/attention/live_view.cpp
+  pages/attention/length_view.h pages/attention/length_view.cpp
+  pages/attention/prox_view.h pages/attention/prox_view.cpp
+  pages/attention/finite_k_view.h pages/attention/finite_k_view.cpp
+  pages/attention/plane_view.h pages/attention/plane_view.cpp
+  pages/attention/attention_presets.h pages/attention/attention_presets.cpp
+  pages/attention/attention_page.h pages/attention/attention_page.cpp
+)

@@ -30,3 +30,5 @@ lwb_add_pages_test(tst_pages_robustness app/tst_pages_robustness.cpp)
 target_compile_definitions(tst_pages_robustness PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>"
                                                         LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(tst_pages_robustness lipschitz-cli)
+# Attention Lab (issue 15): the page's numbers against engine/lab/attention_lab.h called directly.
+lwb_add_pages_test(tst_pages_attention app/tst_pages_attention.cpp)

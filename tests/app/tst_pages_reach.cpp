@@ -61,6 +61,11 @@ class TestPagesReach : public QObject {
     QVERIFY2(sweep.error.isEmpty(), qPrintable(sweep.error));
     QCOMPARE(sweep.options.page, QStringLiteral("sweeps"));
     QVERIFY(parse({QStringLiteral("--sweep"), kFixture}).error.contains(QStringLiteral("is not a folder")));
+    // --attention-preset implies the Attention Lab (the id is checked by the page, which lists the ids).
+    const ParsedOptions attention = parse({QStringLiteral("--attention-preset"), QStringLiteral("table1")});
+    QVERIFY2(attention.error.isEmpty(), qPrintable(attention.error));
+    QCOMPARE(attention.options.attentionPreset, QStringLiteral("table1"));
+    QCOMPARE(attention.options.page, QStringLiteral("attention"));
     // Without --compare a stray argument is still an error.
     QVERIFY(parse({a}).error.contains(QStringLiteral("unexpected argument")));
     // --page wins over the page --inspect implies.
@@ -76,7 +81,7 @@ class TestPagesReach : public QObject {
     for (const Page* p : w.pages()) ids << p->id();
     QCOMPARE(ids, pages::pageIds());
     QCOMPARE(ids, (QStringList{QStringLiteral("train"), QStringLiteral("cliplab"), QStringLiteral("inspector"), QStringLiteral("compare"),
-                               QStringLiteral("robustness"), QStringLiteral("sweeps")}));
+                               QStringLiteral("robustness"), QStringLiteral("sweeps"), QStringLiteral("attention")}));
 
     auto* view = w.menuBar()->findChild<QMenu*>(QStringLiteral("viewMenu"));
     QVERIFY(view);
@@ -112,7 +117,7 @@ class TestPagesReach : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(w.page<TrainPage>() && w.page<pages::ClipLabPage>() && w.page<pages::InspectorPage>() && w.page<pages::ComparePage>());
-    // View menu shortcuts Ctrl+1 … Ctrl+6, and the same actions on the "Pages" toolbar.
+    // View menu shortcuts Ctrl+1 … Ctrl+7, and the same actions on the "Pages" toolbar.
     auto* bar = w.findChild<QToolBar*>(QStringLiteral("pagesToolBar"));
     QVERIFY(bar);
     QStringList ids;

@@ -26,8 +26,7 @@ bool writeCsvFile(const QString& path, const widgets::CsvTable& table, QString* 
   return true;
 }
 
-bool savePlotPair(const QString& path, widgets::PlotView* first, const QString& firstSuffix, widgets::PlotView* second,
-                  const QString& secondSuffix, QString* error) {
+bool savePlotSet(const QString& path, const QList<QPair<widgets::PlotView*, QString>>& plots, QString* error) {
   const QFileInfo info(path);
   const QString ext = info.suffix().toLower();
   if (ext != QLatin1String("png") && ext != QLatin1String("pdf")) {
@@ -35,9 +34,16 @@ bool savePlotPair(const QString& path, widgets::PlotView* first, const QString& 
     return false;
   }
   const QString stem = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + QLatin1Char('-');
-  const QString a = stem + firstSuffix + QLatin1Char('.') + ext, b = stem + secondSuffix + QLatin1Char('.') + ext;
-  if (ext == QLatin1String("png")) return first->savePng(a, 0, 0, error) && second->savePng(b, 0, 0, error);
-  return first->savePdf(a, 0, 0, error) && second->savePdf(b, 0, 0, error);
+  for (const auto& [plot, suffix] : plots) {
+    const QString file = stem + suffix + QLatin1Char('.') + ext;
+    if (!(ext == QLatin1String("png") ? plot->savePng(file, 0, 0, error) : plot->savePdf(file, 0, 0, error))) return false;
+  }
+  return true;
+}
+
+bool savePlotPair(const QString& path, widgets::PlotView* first, const QString& firstSuffix, widgets::PlotView* second,
+                  const QString& secondSuffix, QString* error) {
+  return savePlotSet(path, {{first, firstSuffix}, {second, secondSuffix}}, error);
 }
 
 void exportCsvDialog(QWidget* parent, const QString& defaultName, const FileWriter& write) {

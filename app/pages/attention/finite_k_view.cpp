@@ -1,0 +1,153 @@
+#include "app/pages/attention/finite_k_view.h"
+
+#include "app/pages/attention/attention_common.h"
+#include "app/pages/common/curve_plot.h"
+#include "app/pages/common/latest_wins.h"
+#include "app/pages/common/page_export.h"
+#include "widgets/csv_table.h"
+#include "widgets/palette.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace lwb::app::pages {
+
+FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
+  runner_ = new LatestWins(this);
+  tokens_ = makeSpin(1, 1024, 16, "finiteKTokens", this);
+  dim_ = makeSpin(2, 512, 64, "finiteKDim", this);
+  heads_ = makeSpin(1, 64, 4, "finiteKHeads", this);
+  pairs_ = makeSpin(1, 200, 5, "finiteKPairs", this);
+  kMax_ = makeSpin(1, 20, 5, "finiteKMax", this);
+  seed_ = makeSpin(0, 1000000, 0, "finiteKSeed", this);
+  cancel_ = new QPushButton(tr("&Cancel"), this);
+  cancel_->setEnabled(false);
+  auto* why = new QLabel(tr("<b>Why:</b> the step λ that Armijo's backtracking accepts jumps between β-powers as the input moves, so "
+                            "after a few steps two nearby inputs can land far apart; the fixed safe step makes every step a "
+                            "nonexpansive map, and its ratio stays ≤ 1 for every K."),
+                         this);
+  why->setWordWrap(true);
+  info_ = new QLabel(this);
+  info_->setWordWrap(true);
+  info_->setTextFormat(Qt::RichText);
+
+  plot_ = new CurvePlot(this);
+  plot_->setObjectName(QStringLiteral("finiteKPlot"));
+  plot_->setTitle(tr("Measured ‖f(x) − f(y)‖ / ‖x − y‖ on near pairs after K prox steps"));
+  plot_->setAxisLabels(tr("inner steps K"), tr("largest ratio over the pairs"));
+  plot_->setLegendColumns(2);
+  plot_->setLogY(true);  // Armijo's ratio reaches tens by K = 5; the fixed step's sits at 1
+
+  auto* controls = new QHBoxLayout;
+  addField(controls, tr("&N"), tokens_);
+  addField(controls, tr("d"), dim_);
+  addField(controls, tr("H"), heads_);
+  addField(controls, tr("&pairs"), pairs_);
+  addField(controls, tr("K up to"), kMax_);
+  addField(controls, tr("seed"), seed_);
+  controls->addWidget(cancel_);
+  addExportButtons(controls, this, QStringLiteral("attention_finite_k"), false,
+                   [this](const QString& path, QString* error) { return savePlot(path, error); },
+                   [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
+  controls->addStretch(1);
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->addLayout(controls, 0, 0);
+  grid->addWidget(why, 1, 0);
+  grid->addWidget(info_, 2, 0);
+  grid->addWidget(plot_, 3, 0);
+  grid->setRowStretch(3, 1);
+
+  for (QSpinBox* s : {tokens_, dim_, heads_, pairs_, kMax_, seed_}) connect(s, &QSpinBox::valueChanged, this, &FiniteKView::fieldsChanged);
+  connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
+  followRunner(runner_, info_, cancel_, &invalid_);
+}
+
+bool FiniteKView::request(FiniteKRequest* out, QString* error) const {
+  FiniteKRequest r;
+  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
+  r.tokens = tokens_->value();
+  r.pairs = pairs_->value();
+  r.kMax = kMax_->value();
+  *out = r;
+  return true;
+}
+
+void FiniteKView::setRequest(const FiniteKRequest& r) {
+  const QSignalBlocker blocks[] = {QSignalBlocker(tokens_), QSignalBlocker(dim_), QSignalBlocker(heads_),
+                                   QSignalBlocker(pairs_),  QSignalBlocker(kMax_), QSignalBlocker(seed_)};
+  tokens_->setValue(r.tokens);
+  dim_->setValue(r.block.dim);
+  heads_->setValue(r.block.heads);
+  pairs_->setValue(r.pairs);
+  kMax_->setValue(r.kMax);
+  seed_->setValue(static_cast<int>(r.block.seed));
+  fieldsChanged();
+}
+
+void FiniteKView::recompute() {
+  dirty_ = false;
+  FiniteKRequest r;
+  QString error;
+  // Bad fields: drop the computation in flight, so its result cannot replace the message.
+  invalid_ = !request(&r, &error);
+  if (invalid_) {
+    runner_->cancel();
+    info_->setText(error.toHtmlEscaped());
+    return;
+  }
+  info_->setText(tr("Measuring %1 pairs at K = 1 … %2…").arg(r.pairs).arg(r.kMax));
+  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    auto rows = lab::finiteKRatios(r.block, r.tokens, r.pairs, r.kMax, &cancel);
+    return [this, rows = std::move(rows)]() mutable {
+      if (invalid_) return;
+      rows_ = std::move(rows);
+      hasResult_ = true;
+      showRows();
+      Q_EMIT ratiosReady();
+    };
+  });
+}
+
+void FiniteKView::cancel() { runner_->cancel(); }
+QString FiniteKView::infoText() const { return info_->text(); }
+
+void FiniteKView::showRows() {
+  std::vector<double> k, armijo, fixed;
+  double worstArmijo = 0, worstFixed = 0;
+  QStringList above;
+  for (const auto& row : rows_) {
+    k.push_back(row.K);
+    armijo.push_back(row.armijoRatio);
+    fixed.push_back(row.fixedRatio);
+    worstArmijo = std::max(worstArmijo, row.armijoRatio);
+    worstFixed = std::max(worstFixed, row.fixedRatio);
+    if (row.armijoRatio > 1) above << QString::number(row.K);
+  }
+  plot_->setCurve(tr("Armijo line search"), k, armijo, {widgets::runColor(0), Qt::SolidLine, 2.0, true});
+  plot_->setCurve(tr("fixed safe step"), k, fixed, {widgets::runColor(3), Qt::SolidLine, 2.0, true});
+  plot_->setReferenceLines({{1.0, tr("ratio = 1"), QColor()}});
+  plot_->requestReplot();
+  info_->setText((above.isEmpty() ? tr("Armijo stays ≤ 1 on these pairs (largest %L1); try more pairs, larger N or another seed.")
+                                        .arg(worstArmijo, 0, 'g', 4)
+                                  : tr("Armijo exceeds 1 at K = %1 (largest %L2).").arg(above.join(QStringLiteral(", "))).arg(worstArmijo, 0, 'g', 4)) +
+                 QLatin1Char(' ') + tr("Fixed step: largest %L1.").arg(worstFixed, 0, 'g', 7));
+}
+
+bool FiniteKView::exportCsv(const QString& path, QString* error) const {
+  widgets::CsvTable t;
+  t.header = {QStringLiteral("K"), QStringLiteral("armijo_ratio"), QStringLiteral("fixed_ratio")};
+  for (const auto& row : rows_) t.rows << QStringList{QString::number(row.K), widgets::csvNumber(row.armijoRatio), widgets::csvNumber(row.fixedRatio)};
+  return writeCsvFile(path, t, error);
+}
+
+bool FiniteKView::savePlot(const QString& path, QString* error) { return savePlotSet(path, {{plot_, QStringLiteral("ratio")}}, error); }
+
+void FiniteKView::replotNow() { plot_->replotNow(); }
+
+}  // namespace lwb::app::pages

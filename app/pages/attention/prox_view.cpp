@@ -1,0 +1,220 @@
+#include "app/pages/attention/prox_view.h"
+
+#include "app/pages/attention/attention_common.h"
+#include "app/pages/common/curve_plot.h"
+#include "app/pages/common/latest_wins.h"
+#include "app/pages/common/page_export.h"
+#include "app/pages/common/step_player.h"
+#include "widgets/csv_table.h"
+#include "widgets/palette.h"
+
+#include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lwb::app::pages {
+namespace {
+
+QString ruleTitle(const std::string& rule) {
+  return rule == "armijo" ? QCoreApplication::translate("AttentionLab", "Armijo line search")
+                          : QCoreApplication::translate("AttentionLab", "fixed step");
+}
+
+QColor ruleColor(const std::string& rule) { return rule == "armijo" ? widgets::runColor(0) : widgets::runColor(3); }
+
+std::vector<double> iterations(size_t n) {
+  std::vector<double> k(n);
+  for (size_t i = 0; i < n; ++i) k[i] = static_cast<double>(i);
+  return k;
+}
+
+}  // namespace
+
+ProxView::ProxView(QWidget* parent) : LiveView(parent) {
+  runner_ = new LatestWins(this);
+  tokens_ = makeSpin(1, 4096, 64, "proxTokens", this);
+  dim_ = makeSpin(2, 512, 64, "proxDim", this);
+  heads_ = makeSpin(1, 64, 1, "proxHeads", this);
+  steps_ = makeSpin(1, 500, 20, "proxSteps", this);
+  seed_ = makeSpin(0, 1000000, 0, "proxSeed", this);
+  scale_ = new QDoubleSpinBox(this);
+  scale_->setObjectName(QStringLiteral("proxScale"));
+  scale_->setDecimals(3);
+  scale_->setRange(0.001, 100);
+  scale_->setValue(1.0);
+  scale_->setToolTip(tr("Entries of X are scale · N(0, 1); Fig. 1's settings are 1 and 1/√d"));
+  player_ = new StepPlayer(this);
+  player_->setObjectName(QStringLiteral("proxStepPlayer"));
+  cancel_ = new QPushButton(tr("&Cancel"), this);
+  cancel_->setEnabled(false);
+  info_ = new QLabel(this);
+  info_->setWordWrap(true);
+  info_->setTextFormat(Qt::RichText);
+
+  residual_ = new CurvePlot(this);
+  residual_->setObjectName(QStringLiteral("proxResidualPlot"));
+  residual_->setTitle(tr("Residual ‖g_k‖ = ‖∇φ(y_k)‖ per inner iteration"));
+  residual_->setAxisLabels(tr("inner iteration k"), tr("‖g_k‖_F"));
+  residual_->setLogY(true);
+  residual_->setLegendColumns(3);
+  potential_ = new CurvePlot(this);
+  potential_->setObjectName(QStringLiteral("proxPotentialPlot"));
+  potential_->setTitle(tr("Potential φ(y_k) = f(y_k) + ‖y_k − X‖² / 2η"));
+  potential_->setAxisLabels(tr("inner iteration k"), tr("φ"));
+  potential_->setLegendColumns(3);
+
+  auto* controls = new QHBoxLayout;
+  const auto add = [controls](const QString& label, QWidget* w) { addField(controls, label, w); };
+  add(tr("&N"), tokens_);
+  add(tr("d"), dim_);
+  add(tr("H"), heads_);
+  add(tr("input &scale"), scale_);
+  add(tr("steps K"), steps_);
+  add(tr("seed"), seed_);
+  controls->addWidget(cancel_);
+  addExportButtons(controls, this, QStringLiteral("attention_prox"), true,
+                   [this](const QString& path, QString* error) { return savePlots(path, error); },
+                   [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
+  controls->addStretch(1);
+  auto* stepRow = new QHBoxLayout;
+  stepRow->addWidget(new QLabel(tr("Iteration k"), this));
+  stepRow->addWidget(player_, 1);
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->addLayout(controls, 0, 0, 1, 2);
+  grid->addLayout(stepRow, 1, 0, 1, 2);
+  grid->addWidget(info_, 2, 0, 1, 2);
+  grid->addWidget(residual_, 3, 0);
+  grid->addWidget(potential_, 3, 1);
+  grid->setRowStretch(3, 1);
+
+  for (QSpinBox* s : {tokens_, dim_, heads_, steps_, seed_}) connect(s, &QSpinBox::valueChanged, this, &ProxView::fieldsChanged);
+  connect(scale_, &QDoubleSpinBox::valueChanged, this, &ProxView::fieldsChanged);
+  connect(player_, &StepPlayer::valueChanged, this, &ProxView::showStep);
+  connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m.toHtmlEscaped())); });
+  followRunner(runner_, info_, cancel_, &invalid_);
+}
+
+bool ProxView::request(ProxRequest* out, QString* error) const {
+  ProxRequest r;
+  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
+  r.tokens = tokens_->value();
+  r.inputScale = scale_->value();
+  r.maxSteps = steps_->value();
+  *out = r;
+  return true;
+}
+
+void ProxView::setRequest(const ProxRequest& r) {
+  const QSignalBlocker blocks[] = {QSignalBlocker(tokens_), QSignalBlocker(dim_), QSignalBlocker(heads_), QSignalBlocker(steps_),
+                                   QSignalBlocker(seed_), QSignalBlocker(scale_)};
+  tokens_->setValue(r.tokens);
+  dim_->setValue(r.block.dim);
+  heads_->setValue(r.block.heads);
+  steps_->setValue(r.maxSteps);
+  seed_->setValue(static_cast<int>(r.block.seed));
+  scale_->setValue(r.inputScale);
+  fieldsChanged();
+}
+
+void ProxView::recompute() {
+  dirty_ = false;
+  ProxRequest r;
+  QString error;
+  // Bad fields: drop the computation in flight, so its result cannot replace the message.
+  invalid_ = !request(&r, &error);
+  if (invalid_) {
+    runner_->cancel();
+    info_->setText(error.toHtmlEscaped());
+    return;
+  }
+  info_->setText(tr("Running the prox from y₀ = X with both step rules…"));
+  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    auto trace = lab::proxTrace(r.block, r.tokens, r.inputScale, r.maxSteps, &cancel);
+    return [this, trace = std::move(trace)]() mutable {
+      if (invalid_) return;
+      result_ = std::move(trace);
+      hasResult_ = true;
+      showTrace();
+      Q_EMIT traceReady();
+    };
+  });
+}
+
+void ProxView::cancel() { runner_->cancel(); }
+void ProxView::setStep(int k) { player_->setValue(k); }
+int ProxView::step() const { return player_->value(); }
+QString ProxView::infoText() const { return info_->text(); }
+
+void ProxView::showTrace() {
+  residual_->clearCurves();
+  potential_->clearCurves();
+  size_t last = 0;
+  for (const auto& run : result_.runs) {
+    const QString name = ruleTitle(run.rule);
+    residual_->setCurve(name, iterations(run.residual.size()), run.residual, {ruleColor(run.rule), Qt::SolidLine, 1.8, true});
+    potential_->setCurve(name, iterations(run.potential.size()), run.potential, {ruleColor(run.rule), Qt::SolidLine, 1.8, true});
+    last = std::max(last, run.residual.size());
+  }
+  player_->setMaximum(last > 0 ? static_cast<int>(last) - 1 : 0);
+  showStep();
+}
+
+void ProxView::showStep() {
+  if (!hasResult_) return;
+  const int k = player_->value();
+  std::vector<double> kx, gy, phi;
+  QString text = tr("Iteration <b>k = %1</b>").arg(k);
+  for (const auto& run : result_.runs) {
+    const auto at = static_cast<size_t>(k);
+    if (at >= run.residual.size() || at >= run.potential.size()) continue;
+    kx.push_back(k);
+    gy.push_back(run.residual[at]);
+    phi.push_back(run.potential[at]);
+    // step[k] is the λ taken from y_k to y_{k+1} (none after the last iterate).
+    const QString lambda = at < run.step.size() ? tr(", next λ = %L1").arg(run.step[at], 0, 'g', 3) : QString();
+    text += tr(" · <span style='color:%1'>%2</span>: ‖g‖ = %L3, φ = %L4%5")
+                .arg(ruleColor(run.rule).name(), ruleTitle(run.rule))
+                .arg(run.residual[at], 0, 'g', 3)
+                .arg(run.potential[at], 0, 'g', 8)
+                .arg(lambda);
+  }
+  for (const auto& run : result_.runs)
+    if (run.rule == "fixed") text += tr("<br>The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. "
+                                        "Armijo only promises that φ decreases; ‖g‖ need not.").arg(run.lambda, 0, 'g', 3);
+  const CurvePlot::Style mark{widgets::referenceColor(), Qt::NoPen, 1, true};
+  residual_->setCurve(tr("iteration k"), kx, gy, mark);
+  potential_->setCurve(tr("iteration k"), kx, phi, mark);
+  info_->setText(text);
+  residual_->requestReplot();
+  potential_->requestReplot();
+}
+
+bool ProxView::exportCsv(const QString& path, QString* error) const {
+  widgets::CsvTable t;
+  t.header = {QStringLiteral("rule"), QStringLiteral("k"), QStringLiteral("residual"), QStringLiteral("potential"), QStringLiteral("step")};
+  for (const auto& run : result_.runs)
+    for (size_t k = 0; k < run.residual.size(); ++k)
+      t.rows << QStringList{QString::fromStdString(run.rule), QString::number(k), widgets::csvNumber(run.residual[k]),
+                            k < run.potential.size() ? widgets::csvNumber(run.potential[k]) : QString(),
+                            k < run.step.size() ? widgets::csvNumber(run.step[k]) : QString()};
+  return writeCsvFile(path, t, error);
+}
+
+bool ProxView::savePlots(const QString& path, QString* error) {
+  return savePlotPair(path, residual_, QStringLiteral("residual"), potential_, QStringLiteral("potential"), error);
+}
+
+void ProxView::replotNow() {
+  residual_->replotNow();
+  potential_->replotNow();
+}
+
+}  // namespace lwb::app::pages

@@ -1,0 +1,268 @@
+// Attention Lab (offscreen, issue 15): the page builds, a small Table-1 run delivers its points
+// per N with exactly the engine's numbers (lab::lipschitzAtTokens called directly), AttLip's
+// estimate stays ≤ 1 + 1e−6, Cancel stops a long run, bad fields are refused with a message
+// naming the field, every lecture preset applies, and the CSV exports hold the plotted numbers.
+#include "app/app_options.h"
+#include "app/pages/attention/attention_common.h"
+#include "app/pages/attention/attention_page.h"
+#include "app/pages/attention/finite_k_view.h"
+#include "app/pages/attention/length_view.h"
+#include "app/pages/attention/plane_view.h"
+#include "app/pages/attention/prox_view.h"
+#include "app/pages/attention/token_plane_plot.h"
+#include "app/pages/common/curve_plot.h"
+#include "app/pages/common/latest_wins.h"
+#include "lab/lab.h"
+#include "support/scratch_home.h"
+
+#include <QFile>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace lwb;
+using namespace lwb::app::pages;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+// d 8, H 2, N 6 and 8, a few PGD iterations: seconds on two cores.
+LengthRequest smallTable1() {
+  LengthRequest r;
+  r.block.dim = 8;
+  r.block.heads = 2;
+  r.block.seed = 3;
+  r.tokens = {6, 8};
+  r.kinds = lab::attentionKindIds();
+  r.pgd.iters = 4;
+  r.pgd.restarts = 2;
+  r.pgd.seed = 3;
+  return r;
+}
+
+QStringList csvLines(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QString::fromUtf8(f.readAll()).trimmed().split(QLatin1Char('\n'));
+}
+
+}  // namespace
+
+class TestPagesAttention : public QObject {
+  Q_OBJECT
+
+  lwb::test::ScratchHome home_;  // settings and runs, never the user's
+
+ private Q_SLOTS:
+  void pageBuilds() {
+    AttentionPage page;
+    page.resize(1500, 950);
+    page.show();
+    QCOMPARE(page.id(), QStringLiteral("attention"));
+    QCOMPARE(page.shortcut(), QKeySequence(Qt::CTRL | Qt::Key_7));
+    QCOMPARE(page.tabs()->count(), 4);
+    QVERIFY(page.lengthView() && page.proxView() && page.finiteKView() && page.planeView());
+    QCOMPARE(page.planeView()->panels().size(), lab::attentionKindIds().size());
+  }
+
+  void fieldParsing() {
+    QString error;
+    QCOMPARE(*parseTokenList(QStringLiteral("16, 32,64"), 4096, &error), (std::vector<int>{16, 32, 64}));
+    QVERIFY(!parseTokenList(QStringLiteral("16, x"), 4096, &error));
+    QVERIFY2(error.startsWith(QStringLiteral("N: 'x'")), qPrintable(error));
+    QVERIFY(!parseTokenList(QStringLiteral("0"), 4096, &error));
+    QVERIFY(!parseTokenList(QStringLiteral("5000"), 4096, &error));
+    QVERIFY(!parseTokenList(QStringLiteral("32, 16"), 4096, &error));
+    QVERIFY2(error.contains(QStringLiteral("increase")), qPrintable(error));
+    QVERIFY(!parseTokenList(QStringLiteral(" , "), 4096, &error));
+    QVERIFY(headsError(32, 4).isEmpty());
+    QVERIFY(headsError(32, 3).startsWith(QStringLiteral("H: 3")));
+    QCOMPARE(paperTable1().size(), size_t{8});
+    QCOMPARE(paperTable1At(2048)->l2Bound, 1055.5);
+    QVERIFY(!paperTable1At(100));
+  }
+
+  // Points arrive per N (N = 6 complete before N = 8 starts), equal to the engine's.
+  void table1PointsEqualTheEngine() {
+    LengthView view;
+    view.resize(1400, 800);
+    view.show();
+    const LengthRequest r = smallTable1();
+    view.setRequest(r);
+    QSignalSpy added(&view, &LengthView::pointAdded);
+    QSignalSpy finished(&view, &LengthView::finished);
+    view.run();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    const auto& points = view.points();
+    QCOMPARE(added.count(), 6);
+    QCOMPARE(static_cast<int>(points.size()), 6);
+    QCOMPARE(view.table()->rowCount(), 6);
+    for (size_t i = 0; i < points.size(); ++i) {
+      const LengthPoint& p = points[i];
+      QCOMPARE(p.point.tokens, r.tokens[i / 3]);  // per N, in order
+      QCOMPARE(p.kind, r.kinds[i % 3]);
+      lab::AttentionBlockSpec spec = r.block;
+      spec.kind = p.kind;
+      const lab::TokensPoint direct = lab::lipschitzAtTokens(spec, p.point.tokens, r.pgd);
+      QVERIFY2(std::abs(direct.pgdEstimate - p.point.pgdEstimate) <= 1e-12 * std::abs(direct.pgdEstimate),
+               qPrintable(QStringLiteral("%1 N=%2: %3 vs %4").arg(QString::fromStdString(p.kind)).arg(p.point.tokens)
+                              .arg(p.point.pgdEstimate, 0, 'g', 17).arg(direct.pgdEstimate, 0, 'g', 17)));
+      QCOMPARE(p.point.bound.has_value(), direct.bound.has_value());
+      if (direct.bound) QCOMPARE(*p.point.bound, *direct.bound);
+      QVERIFY(p.point.pgdEstimate > 0);
+      if (p.kind == "attlip") {
+        QVERIFY2(p.point.pgdEstimate <= 1 + 1e-6, qPrintable(QString::number(p.point.pgdEstimate, 'g', 17)));
+        QVERIFY(p.point.bound && *p.point.bound == 1.0);
+        QVERIFY(p.point.converged);
+      }
+      if (p.kind == "standard") QVERIFY(!p.point.bound);
+    }
+    // The plot holds the same numbers: the estimate per kind against N.
+    const auto [n, est] = view.plot()->curveData(QStringLiteral("AttLip · PGD estimate"));
+    QCOMPARE(n, (std::vector<double>{6, 8}));
+    QCOMPARE(est, (std::vector<double>{points[0].point.pgdEstimate, points[3].point.pgdEstimate}));
+    const auto l2Bound = view.plot()->curveData(QStringLiteral("ℓ2 · Eq. 6 bound (∝ √N·log N)")).second;
+    QCOMPARE(l2Bound.size(), size_t{2});
+    QVERIFY(l2Bound[1] > l2Bound[0]);  // grows with N
+
+    // CSV export: one row per (N, kind) with the plotted numbers at full precision.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("table1.csv"));
+    QString error;
+    QVERIFY2(view.exportCsv(path, &error), qPrintable(error));
+    const QStringList lines = csvLines(path);
+    QCOMPARE(lines.size(), 7);
+    QCOMPARE(lines[0], QStringLiteral("tokens,kind,pgd_estimate,bound,residual,converged,seconds"));
+    for (size_t i = 0; i < points.size(); ++i) {
+      const QStringList cells = lines[static_cast<int>(i) + 1].split(QLatin1Char(','));
+      QCOMPARE(cells[0].toInt(), points[i].point.tokens);
+      QCOMPARE(cells[1].toStdString(), points[i].kind);
+      QCOMPARE(cells[2].toDouble(), points[i].point.pgdEstimate);
+    }
+    QVERIFY(view.savePlot(dir.filePath(QStringLiteral("table1.png")), &error));
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("table1-lipschitz.png"))));
+  }
+
+  void cancelStopsALongRun() {
+    LengthView view;
+    view.show();
+    // Many short PGD iterations: the engine checks the flag between iterations.
+    LengthRequest r = smallTable1();
+    r.tokens = {16, 32, 64};
+    r.pgd.iters = 10000;
+    r.pgd.restarts = 1;
+    view.setRequest(r);
+    QSignalSpy finished(&view, &LengthView::finished);
+    view.run();
+    QVERIFY(view.isBusy());
+    QTest::qWait(300);
+    view.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 30000);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(view.points().size() < 9);
+    QVERIFY2(view.messageText().contains(QStringLiteral("Cancelled")), qPrintable(view.messageText()));
+  }
+
+  void badFieldsAreRefused() {
+    LengthView view;
+    view.show();
+    auto* tokens = view.findChild<QLineEdit*>(QStringLiteral("lengthTokens"));
+    QVERIFY(tokens);
+    tokens->setText(QStringLiteral("8, eight"));
+    view.run();
+    QVERIFY(!view.isBusy());
+    QVERIFY2(view.messageText().startsWith(QStringLiteral("N: 'eight'")), qPrintable(view.messageText()));
+    tokens->setText(QStringLiteral("8"));
+    view.findChild<QSpinBox*>(QStringLiteral("lengthDim"))->setValue(10);
+    view.findChild<QSpinBox*>(QStringLiteral("lengthHeads"))->setValue(3);
+    view.run();
+    QVERIFY(!view.isBusy());
+    QVERIFY2(view.messageText().startsWith(QStringLiteral("H: 3")), qPrintable(view.messageText()));
+    QVERIFY(view.points().empty());
+
+    ProxView prox;
+    prox.show();
+    prox.findChild<QSpinBox*>(QStringLiteral("proxDim"))->setValue(10);
+    prox.findChild<QSpinBox*>(QStringLiteral("proxHeads"))->setValue(4);
+    QTRY_VERIFY_WITH_TIMEOUT(!prox.runner()->busy(), kTimeoutMs);
+    QVERIFY2(prox.infoText().contains(QStringLiteral("H: 4")), qPrintable(prox.infoText()));
+  }
+
+  void presetsApply() {
+    AttentionPage page;
+    page.resize(1500, 950);
+    page.show();
+    QVERIFY(!page.applyPreset(QStringLiteral("no_such_demo")));
+    app::AppOptions options;
+    options.attentionPreset = QStringLiteral("no_such_demo");
+    QString error;
+    QVERIFY(!page.applyOptions(options, &error));
+    QVERIFY2(error.startsWith(QStringLiteral("--attention-preset: unknown")) && error.contains(QStringLiteral("table1")), qPrintable(error));
+    QVERIFY(page.presetIds().size() >= 5);
+    for (const QString& id : page.presetIds()) {
+      QVERIFY2(page.applyPreset(id), qPrintable(id));
+      QVERIFY(!page.cueText().isEmpty());
+      page.lengthView()->cancel();  // table1 starts its run
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!page.lengthView()->isBusy(), kTimeoutMs);
+    // The last preset (Armijo with small K) is on its tab and computes there.
+    QCOMPARE(page.tabs()->currentWidget(), page.finiteKView());
+    FiniteKView* k = page.finiteKView();
+    QTRY_VERIFY_WITH_TIMEOUT(k->hasResult() && !k->runner()->busy(), kTimeoutMs);
+    QCOMPARE(static_cast<int>(k->rows().size()), 5);
+    for (const auto& row : k->rows()) QVERIFY2(row.fixedRatio <= 1 + 1e-9, qPrintable(QString::number(row.fixedRatio, 'g', 17)));
+    QCOMPARE(k->plot()->curveData(QStringLiteral("fixed safe step")).first, (std::vector<double>{1, 2, 3, 4, 5}));
+    QTemporaryDir dir;
+    QVERIFY(k->exportCsv(dir.filePath(QStringLiteral("k.csv"))));
+    const QStringList lines = csvLines(dir.filePath(QStringLiteral("k.csv")));
+    QCOMPARE(lines.size(), 6);
+    QCOMPARE(lines[1].split(QLatin1Char(','))[1].toDouble(), k->rows()[0].armijoRatio);
+
+    QVERIFY(page.applyPreset(QStringLiteral("prox_fig1")));
+    ProxView* prox = page.proxView();
+    QTRY_VERIFY_WITH_TIMEOUT(prox->hasResult() && !prox->runner()->busy(), kTimeoutMs);
+    QCOMPARE(prox->result().runs.size(), size_t{2});
+    const auto& armijo = prox->result().runs[0];
+    QCOMPARE(static_cast<int>(armijo.residual.size()), 21);  // k = 0 … 20
+    QVERIFY(armijo.residual.back() < 1e-2 * armijo.residual.front());
+    for (size_t i = 1; i < armijo.potential.size(); ++i) QVERIFY(armijo.potential[i] <= armijo.potential[i - 1] + 1e-9);  // Armijo: φ decreases
+    prox->setStep(3);
+    QCOMPARE(prox->residualPlot()->curveData(QStringLiteral("iteration k")).second.front(), armijo.residual[3]);
+    QVERIFY(prox->infoText().contains(QStringLiteral("k = 3")));
+    QVERIFY(prox->exportCsv(dir.filePath(QStringLiteral("prox.csv"))));
+    QCOMPARE(csvLines(dir.filePath(QStringLiteral("prox.csv"))).size(), 1 + 21 * 2);
+  }
+
+  void tokensInThePlane() {
+    AttentionPage page;
+    page.resize(1500, 950);
+    page.show();
+    QVERIFY(page.applyPreset(QStringLiteral("plane")));
+    PlaneView* plane = page.planeView();
+    QTRY_VERIFY_WITH_TIMEOUT(plane->hasResult() && !plane->runner()->busy(), kTimeoutMs);
+    const auto& pic = plane->picture();
+    QCOMPARE(static_cast<int>(pic.input.size()), 6);
+    QCOMPARE(pic.kinds.size(), size_t{3});
+    QCOMPARE(pic.kinds[0].kind, std::string("attlip"));
+    QVERIFY2(pic.kinds[0].ratio <= 1 + 1e-6, qPrintable(QString::number(pic.kinds[0].ratio)));
+    TokenPlanePlot* panel = plane->panels()[0];
+    QVERIFY(panel->title().contains(QString::number(pic.kinds[0].ratio, 'f', 3)));
+    QCOMPARE(panel->layerPoints(QStringLiteral("f(X)")).size(), pic.kinds[0].image.size());
+    QCOMPARE(panel->layerPoints(QStringLiteral("f(X)"))[2].x(), pic.kinds[0].image[2].x);
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(plane->savePlots(dir.filePath(QStringLiteral("plane.pdf")), &error), qPrintable(error));
+    for (const char* kind : {"attlip", "l2", "standard"})
+      QVERIFY(QFile::exists(dir.filePath(QStringLiteral("plane-%1.pdf").arg(QLatin1String(kind)))));
+    QVERIFY(panel->toCsv().contains(QStringLiteral("f(X)")));
+  }
+};
+
+QTEST_MAIN(TestPagesAttention)
+#include "tst_pages_attention.moc"
