@@ -112,6 +112,7 @@ Result runWithDashboard(MainWindow& w, const nlohmann::json& config, LatencyProb
 }  // namespace
 
 int main(int argc, char** argv) {
+  lwb::reexecWithOpenMpWaitPolicy(argv);  // as the app does (common/threads.h)
   const std::string blasCore = lwb::blasCoreName();
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchBench"));

@@ -22,12 +22,15 @@ std::string firstLine(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: a short OpenMP spin, set before a second start of this binary
+  // since libgomp reads it when LibTorch loads (common/threads.h). Returns when set already.
+  lwb::reexecWithOpenMpWaitPolicy(argv);
   CLI::App app{"Lipschitz Workbench headless tools: spectral constraints of weight matrices",
                "lipschitz-cli"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "lipschitz-cli " + std::string(lwb::version()));
   int threads = 0;
-  app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS or all hardware threads)")
+  app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS, else chosen per run between 1 and all hardware threads)")
       ->check(CLI::Range(0, 4096));
 
   const lwb::cli::Command commands[] = {

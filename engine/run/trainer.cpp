@@ -101,8 +101,9 @@ std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
 Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   auto& s = *impl_;
   s.cfg = cfg;
-  // threads = 0 keeps what the host set (lipschitz-cli --threads, $LWB_THREADS, or all cores).
-  if (cfg.threads > 0) setIntraOpThreads(cfg.threads);
+  // threads = 0 keeps what the host set (lipschitz-cli --threads, $LWB_THREADS, or the
+  // policy's default, tuned per run in beginRun). A config's count applies to this run only.
+  if (cfg.threads > 0) applyIntraOpThreads(cfg.threads);
   if (cfg.device == "cuda") {
     if (!at::hasCUDA()) throw InputError("device: cuda requested but this LibTorch has no CUDA device");
     s.device = at::Device(at::kCUDA);
@@ -131,7 +132,11 @@ RunSummary Trainer::run(TrainerControl& control) {
   s.beginRun();
   for (int64_t step = s.startStep; step < s.cfg.steps; ++step) {
     if (stopRequested(control)) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
+    if (s.tuner) applyIntraOpThreads(s.tuner->threads());
+    const auto stepStart = TrainerClock::now();
     auto t = s.trainStep(step);
+    // Log steps also measure spectra: not a plain step's time.
+    if (s.tuner && !t.logNow && !t.spectraNow) s.tuner->observe(secondsSince(stepStart));
     // Manifold optimizers check the manifold every step; the row of the failing step is sent
     // first so plots show it.
     if (const auto off = s.optimizer->divergence(); !off.empty()) {
@@ -151,6 +156,15 @@ void Trainer::Impl::beginRun() {
   progress = RunProgress{};
   progress.start = progress.windowStart = TrainerClock::now();
   progress.summary.steps = startStep;
+  // On the thread that trains: OpenMP's thread count is per calling thread.
+  tuner.reset();
+  if (cfg.threads > 0) {
+    applyIntraOpThreads(cfg.threads);
+  } else if (!intraOpThreadsPinned() && device.is_cpu()) {
+    tuner.emplace(intraOpThreadsCeiling());
+    if (!tuner->enabled()) tuner.reset();
+  }
+  if (!tuner && cfg.threads <= 0) applyIntraOpThreads(intraOpThreadsCeiling());
 }
 
 TrainStep Trainer::Impl::trainStep(int64_t step) {
