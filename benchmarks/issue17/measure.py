@@ -161,18 +161,21 @@ def part_machine(a):
     names = []
     try:
         for t in sorted(os.listdir(f"/proc/{p.pid}/task")):
-            names.append(open(f"/proc/{p.pid}/task/{t}/comm").read().strip())
-    except OSError:
+            comm = open(f"/proc/{p.pid}/task/{t}/comm").read().strip()
+            fields = open(f"/proc/{p.pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()
+            names.append(f"{comm} {int(fields[11]) + int(fields[12])} ticks")
+    except (OSError, IndexError, ValueError):
         pass
     try:
         env = open(f"/proc/{p.pid}/environ", "rb").read().split(b"\0")
-        spin = [e.decode() for e in env if e.startswith(b"GOMP_SPINCOUNT=")]
+        spin = [e.decode() for e in env if e.startswith((b"GOMP_SPINCOUNT=", b"OMP_WAIT_POLICY="))]
     except OSError:
         spin = []
     os.killpg(p.pid, signal.SIGKILL)
     p.wait()
-    emit(f"Threads of `lipschitz-cli --threads 2 bench` while training: {len(names)} ({', '.join(names)}); "
-         f"environment after its re-exec: {', '.join(spin) or 'no GOMP_SPINCOUNT'}.")
+    emit(f"Threads of `lipschitz-cli --threads 2 bench` after 3 s of training (CPU time each): {len(names)} "
+         f"({', '.join(names)}); OpenMP "
+         f"environment after its re-exec: {', '.join(spin) or 'none set'}.")
     emit()
 
 
@@ -186,7 +189,7 @@ def bench_cells(a, configs, seconds, reps, label):
             with Load(cond, a.cli):
                 for cell in rotate(cells, r):
                     cmd = [a.cli] + ([] if cell == "default" else ["--threads", "1" if cell == "1" else str(os.cpu_count())])
-                    cmd += ["bench", "--json", "--steps", "1000000", "--max-seconds", str(seconds)] + configs
+                    cmd += ["bench", "--json", "--steps", "100000", "--max-seconds", str(seconds)] + configs
                     text, secs, _, to = run_child(cmd, clean_env(), timeout=60 + 3 * seconds * len(configs))
                     for row in json_lines(text):
                         res.setdefault((row["config"], cond, cell), []).append(row["steps_per_s"])
@@ -216,15 +219,15 @@ def table_cells(names, res, chosen, note):
 def part_wait_policy(a):
     emit("### OpenMP wait policy (2 threads pinned, steps/s, medians)")
     emit()
-    envs = [("libgomp default (spin 300000)", {"LWB_NO_REEXEC": "1"}), ("ours: GOMP_SPINCOUNT=10000", {}),
-            ("OMP_WAIT_POLICY=PASSIVE", {"OMP_WAIT_POLICY": "PASSIVE"})]
+    envs = [("libgomp default (spin 300000)", {"LWB_NO_REEXEC": "1"}), ("GOMP_SPINCOUNT=10000", {"GOMP_SPINCOUNT": "10000"}),
+            ("GOMP_SPINCOUNT=1000", {"GOMP_SPINCOUNT": "1000"}), ("ours: OMP_WAIT_POLICY=PASSIVE", {})]
     configs = [os.path.join(PRESETS, c + ".json") for c in ("mnist_adamw_wd", "chars_small_cpu")]
     res = {}
     for r in range(a.reps):
         for cond in rotate(CONDITIONS[:2], r):
             with Load(cond, a.cli):
                 for name, extra in rotate(envs, r):
-                    cmd = [a.cli, "--threads", "2", "bench", "--json", "--steps", "1000000", "--max-seconds",
+                    cmd = [a.cli, "--threads", "2", "bench", "--json", "--steps", "100000", "--max-seconds",
                            str(a.seconds)] + configs
                     text, secs, _, _ = run_child(cmd, clean_env(extra), timeout=120)
                     for row in json_lines(text):
@@ -321,7 +324,7 @@ def part_peer(a):
     if a.quick:
         cases = [(c, t, max(5, s // 20)) for c, t, s in cases[::2]]
     # Both sides with the same OpenMP settings (set explicitly, so the CLI does not re-exec).
-    env = clean_env({"GOMP_SPINCOUNT": "10000"})
+    env = clean_env({"OMP_WAIT_POLICY": "PASSIVE"})
     res = {}
     for r in range(a.reps):
         for cfg, thr, steps in rotate(cases, r):
@@ -341,7 +344,7 @@ def part_peer(a):
         ratio = c / p if p > 0 else float("nan")
         emit(f"| {cfg} | {thr} | {c:.2f} | {p:.2f} | {ratio:.2f} {'met' if ratio >= 1.2 else 'MISSED'} |")
     emit(f"Medians of {a.reps} alternating runs (order swapped every repetition), steps per run: "
-         + ", ".join(f"{c}@{t} {s}" for c, t, s in cases) + "; GOMP_SPINCOUNT=10000 on both sides.")
+         + ", ".join(f"{c}@{t} {s}" for c, t, s in cases) + "; OMP_WAIT_POLICY=PASSIVE on both sides (the engine's own setting).")
     emit()
 
 
@@ -375,7 +378,7 @@ def part_rss(a):
     emit("| preset | peak RSS MiB | steps run |")
     emit("|---|---:|---:|")
     for n in names:
-        cmd = [a.cli, "bench", "--json", "--steps", "1000000", "--max-seconds", "1", os.path.join(PRESETS, n + ".json")]
+        cmd = [a.cli, "bench", "--json", "--steps", "100000", "--max-seconds", "1", os.path.join(PRESETS, n + ".json")]
         text, secs, rss, _ = run_child(cmd, clean_env(), timeout=120)
         rows = json_lines(text)
         emit(f"| {n} | {rss:.0f} | {rows[0]['steps'] if rows else '?'} |")

@@ -16,11 +16,11 @@ namespace {
 std::atomic<bool> pinned{false};
 std::atomic<int> ceiling{0};
 
-// libgomp spins this many iterations (a `pause` each, ~50-150 cycles) before sleeping on a
-// futex: ~0.1 ms here instead of the default 300000 (~10-30 ms). Long enough that a
-// step's back-to-back parallel regions find the team awake on a quiet machine, short
-// enough that an idle team does not take the core from the GUI, a browser or another run.
-constexpr const char* kSpinCount = "10000";
+// Idle OpenMP threads sleep at once instead of spinning (libgomp's default: 300000 `pause`
+// iterations, ~10-30 ms). Measured on 2 loaded cores (docs/BENCHMARKS.md, "Issue 17"): a
+// 2-thread MNIST step ran 4 steps/s with the default spin, 47 with GOMP_SPINCOUNT=10000 and
+// 435 passive; a spinning team takes the core from the GUI, a browser or another run.
+constexpr const char* kWaitPolicy = "PASSIVE";
 
 int hardwareThreads() {
   const unsigned hw = std::thread::hardware_concurrency();
@@ -73,7 +73,7 @@ void applyIntraOpThreads(int threads) { at::set_num_threads(std::max(1, threads)
 std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLookup& env) {
   for (const char* name : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "LWB_NO_REEXEC", "LWB_OMP_POLICY_APPLIED"})
     if (const char* v = env(name); v && *v) return {};
-  return {{"GOMP_SPINCOUNT", kSpinCount}, {"LWB_OMP_POLICY_APPLIED", "1"}};
+  return {{"OMP_WAIT_POLICY", kWaitPolicy}, {"LWB_OMP_POLICY_APPLIED", "1"}};
 }
 
 void reexecWithOpenMpWaitPolicy(char** argv) {
@@ -81,9 +81,17 @@ void reexecWithOpenMpWaitPolicy(char** argv) {
   if (vars.empty() || argv == nullptr || argv[0] == nullptr) return;
   for (const auto& [name, value] : vars) setenv(name.c_str(), value.c_str(), 1);
   // /proc/self/exe is this very binary whatever argv[0] says (a relative path, a symlink, a
-  // name found on PATH); argv stays as it was so the program sees the same command line.
-  // The marker variable makes the second start return above: never a loop.
-  execv("/proc/self/exe", argv);
+  // name found on PATH). Exec its target path, so ps/top keep showing the program's name
+  // (exec of /proc/self/exe itself would name the process "exe"); argv stays as it was so
+  // the program sees the same command line. The marker variable makes the second start
+  // return above: never a loop.
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    execv(self, argv);
+  }
+  execv("/proc/self/exe", argv);  // the file was replaced or renamed since it started
   // exec failed (no /proc): carry on with the runtime's defaults.
 }
 
