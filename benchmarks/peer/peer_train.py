@@ -279,7 +279,8 @@ class Trainer:
         r = d_out / d_in
         return math.sqrt(max(1.0, r)) if self.opt.get("muon_scale", "paper") == "jordan" else math.sqrt(r)
 
-    def adam_direction(self, p, g):
+    def adam_apply(self, p, g, eta):
+        # As torch.optim.AdamW's single-tensor loop (1.13) writes it: one denominator, one addcdiv_.
         s = self.state.setdefault(p["name"] + ".adam", {"t": 0})
         if "m" not in s:
             s["m"], s["v"] = torch.zeros_like(g), torch.zeros_like(g)
@@ -288,7 +289,8 @@ class Trainer:
         s["v"].mul_(self.beta2).addcmul_(g, g, value=1.0 - self.beta2)
         c1 = 1.0 - self.beta1 ** s["t"] if self.bias_correction else 1.0
         c2 = 1.0 - self.beta2 ** s["t"] if self.bias_correction else 1.0
-        return (s["m"] / c1) / ((s["v"] / c2).sqrt() + self.eps)
+        denom = (s["v"].sqrt() / math.sqrt(c2)).add_(self.eps)
+        p["t"].addcdiv_(s["m"], denom, value=-eta / c1)
 
     def update_bound(self, p, lr):
         w, eta = p["t"], lr * p["mult"]
@@ -309,7 +311,7 @@ class Trainer:
             if self.wd > 0:
                 w.mul_(1.0 - eta * self.wd)
             if self.kind == "adamw" or w.dim() != 2 or (p["role"] == "embed" and self.opt.get("embed_update") == "adamw"):
-                w.sub_(self.adam_direction(p, g), alpha=eta)
+                self.adam_apply(p, g, eta)
                 continue
             buf = self.state.get(p["name"])
             if buf is None:
