@@ -6,9 +6,10 @@ printed as Markdown, medians of alternating repetitions. Run it on a quiet machi
     benchmarks/issue17/measure.sh --quick      # a dry run of every part, ~3 minutes
 
 Parts (each prints its own table): machine and OpenBLAS; OpenMP wait policy; threads under
-contention for the CLI (every CPU-sized preset, then the GPU-sized ones once, indicative);
-the app with the dashboard open; C++ vs the PyTorch-eager peer; the spectral ops against
-their FLOP bound (lwb-bench-spectral --quick); peak RSS per preset. Contention: `quiet`
+contention for the CLI (every CPU-sized preset); the app with the dashboard open; C++ vs the
+PyTorch-eager peer; the spectral ops against their FLOP bound (lwb-bench-spectral --quick);
+peak RSS per preset; last, the GPU-sized presets once per cell (indicative; skipped when
+less than 6 minutes of --budget-min remain). Contention: `quiet`
 (nothing else), `busy core` (`yes > /dev/null`), `other run` (a 2-thread LibTorch process
 with libgomp's default spinning: lipschitz-cli --threads 2 with LWB_NO_REEXEC=1).
 The whole run takes <= 25 minutes on 2 cores (the elapsed time is printed at the end).
@@ -264,21 +265,38 @@ def part_contention(a):
                 f"{a.reps} alternating repetitions; default = no --threads (the per-run tuner, threads it kept in "
                 f"brackets); all = {os.cpu_count()}." + ("" if a.cifar10 else " CIFAR-10 presets: data not bundled "
                                                          "(`--cifar10 DIR` adds them)."))
-    if a.quick:
+
+
+def part_gpu_sized(a):
+    """Last: the presets whose single step takes seconds, once per cell, within the budget."""
+    section("Threads under contention: GPU-sized presets (one repetition, 1–2 steps per cell, indicative)", a)
+    left = a.budget_min * 60 - (time.monotonic() - a.start)
+    if a.quick or left < 360:
+        emit(f"(skipped: {'--quick' if a.quick else f'{left / 60:.1f} min left of the {a.budget_min}-min budget'})")
+        emit()
         return
-    emit("GPU-sized presets, one repetition, 1–2 steps per cell (indicative only):")
-    emit()
     res, chosen = bench_cells(a, [os.path.join(PRESETS, n + ".json") for n in GPU_SIZED], 0.5, 1, "gpu-sized")
-    table_cells(GPU_SIZED, res, chosen, "")
+    table_cells(GPU_SIZED, res, chosen, "One repetition; a cell stops after the first step past 0.5 s.")
+
+
+def section(title, a, exe_name=None):
+    """Prints a part's heading; returns its benchmark executable's path, or None (skipped)."""
+    emit(f"### {title}")
+    emit()
+    if exe_name is None:
+        return ""
+    exe = os.path.join(a.build, "benchmarks", exe_name)
+    if os.path.exists(exe):
+        return exe
+    emit(f"(skipped: {exe} not built)")
+    emit()
+    return None
 
 
 def part_app(a):
-    emit("### Threads under contention: the app with the dashboard open (`lwb-bench-app`, chars_small_cpu)")
-    emit()
-    app = os.path.join(a.build, "benchmarks", "lwb-bench-app")
-    if not os.path.exists(app):
-        emit(f"(skipped: {app} not built)")
-        emit()
+    app = section("Threads under contention: the app with the dashboard open (`lwb-bench-app`, chars_small_cpu)", a,
+                  "lwb-bench-app")
+    if not app:
         return
     steps = 10 if a.quick else 50
     cells = ["default", "1", "all"]
@@ -349,12 +367,8 @@ def part_peer(a):
 
 
 def part_spectral(a):
-    emit("### Spectral ops against their FLOP bound (`lwb-bench-spectral --quick`)")
-    emit()
-    exe = os.path.join(a.build, "benchmarks", "lwb-bench-spectral")
-    if not os.path.exists(exe):
-        emit(f"(skipped: {exe} not built)")
-        emit()
+    exe = section("Spectral ops against their FLOP bound (`lwb-bench-spectral --quick`)", a, "lwb-bench-spectral")
+    if not exe:
         return
     cmd = [exe, "--quick"] + (["--benchmark_filter=256x256"] if a.quick else [])
     text, secs, _, _ = run_child(cmd, clean_env(), timeout=900)
@@ -395,7 +409,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=1.2, help="training seconds per preset and cell")
     ap.add_argument("--cifar10", default="", help="CIFAR-10 folder: adds the cifar10 presets")
     ap.add_argument("--quick", action="store_true", help="dry run: one repetition, two presets, short runs")
-    ap.add_argument("--only", default="", help="comma-separated parts: machine,wait,contention,app,peer,spectral,rss")
+    ap.add_argument("--only", default="", help="comma-separated parts: machine,wait,contention,app,peer,spectral,rss,gpu")
+    ap.add_argument("--budget-min", type=float, default=24, help="skip the GPU-sized part if it would not fit")
     ap.add_argument("--out", default="", help="also write the Markdown here")
     a = ap.parse_args()
     if a.quick:
@@ -406,9 +421,10 @@ def main():
         sys.exit(f"measure: {a.cli} not found (--build: the build folder)")
     if not shutil.which("yes"):
         sys.exit("measure: `yes` not found (coreutils)")
-    start = time.monotonic()
+    start = a.start = time.monotonic()
     parts = [("machine", part_machine), ("wait", part_wait_policy), ("contention", part_contention),
-             ("app", part_app), ("peer", part_peer), ("spectral", part_spectral), ("rss", part_rss)]
+             ("app", part_app), ("peer", part_peer), ("spectral", part_spectral), ("rss", part_rss),
+             ("gpu", part_gpu_sized)]
     only = set(filter(None, a.only.split(",")))
     for name, fn in parts:
         if not only or name in only:
