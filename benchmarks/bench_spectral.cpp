@@ -173,6 +173,7 @@ class MarkdownSummary : public benchmark::ConsoleReporter {
 }  // namespace
 
 int main(int argc, char** argv) {
+  lwb::reexecWithOpenMpWaitPolicy(argv);  // OpenMP waits as in the CLI and the app (common/threads.h)
   const std::string blasCore = lwb::blasCoreName();
   bool quick = false;
   std::vector<char*> rest;

@@ -47,12 +47,24 @@ void ThreadTuner::nextProbeStep() {
       left += active_[i] ? 1 : 0;
     }
     const auto rounds = samples_[std::distance(active_.begin(), std::find(active_.begin(), active_.end(), true))].size();
-    if (left <= 1 || static_cast<int>(rounds) >= o_.probeRounds) return decide();
+    if (left <= 1 || static_cast<int>(rounds) >= o_.probeRounds || (rounds >= 2 && separated())) return decide();
     next = 0;
     while (!active_[next]) ++next;
   }
   cursor_ = next;
   threads_ = candidates_[cursor_];
+}
+
+// After two rounds: the fastest candidate's slowest step beats every other candidate's
+// fastest step, so more rounds cannot change the answer (a quiet machine, usually).
+bool ThreadTuner::separated() const {
+  size_t best = candidates_.size();
+  for (size_t i = 0; i < candidates_.size(); ++i)
+    if (active_[i] && (best == candidates_.size() || median(samples_[i]) < median(samples_[best]))) best = i;
+  const double worstOfBest = *std::max_element(samples_[best].begin(), samples_[best].end());
+  for (size_t i = 0; i < candidates_.size(); ++i)
+    if (active_[i] && i != best && *std::min_element(samples_[i].begin(), samples_[i].end()) <= worstOfBest) return false;
+  return true;
 }
 
 void ThreadTuner::decide() {

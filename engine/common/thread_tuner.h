@@ -21,7 +21,7 @@ class ThreadTuner {
  public:
   struct Options {
     int warmupSteps = 3;          // first steps (allocator, first touch) are not measured
-    int probeRounds = 4;          // each candidate measured this many times per probe
+    int probeRounds = 4;          // each candidate measured at most this many times per probe (2 when clear-cut)
     double clearlyWorse = 1.5;    // a candidate this much slower (median) leaves the probe early
     int holdFactor = 30;          // hold a decision for holdFactor x the probe's steps (x2 per repeat, up to x16) ...
     int minHoldSteps = 60;        // ... and at least this many steps
@@ -43,6 +43,7 @@ class ThreadTuner {
   void startProbe();
   void nextProbeStep();
   void decide();
+  bool separated() const;
   static double median(std::vector<double> v);
 
   Options o_;
