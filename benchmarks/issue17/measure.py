@@ -189,6 +189,9 @@ def bench_cells(a, configs, seconds, reps, label):
         for cond in rotate(CONDITIONS, r):
             with Load(cond, a.cli):
                 for cell in rotate(cells, r):
+                    if time.monotonic() - a.start > a.budget_min * 60:
+                        log(f"{label}: budget of {a.budget_min} min spent, cell {cond}/{cell} skipped")
+                        continue
                     cmd = [a.cli] + ([] if cell == "default" else ["--threads", "1" if cell == "1" else str(os.cpu_count())])
                     cmd += ["bench", "--json", "--steps", "100000", "--max-seconds", str(seconds)] + configs
                     text, secs, _, to = run_child(cmd, clean_env(), timeout=60 + 3 * seconds * len(configs))
@@ -276,7 +279,8 @@ def part_gpu_sized(a):
         emit()
         return
     res, chosen = bench_cells(a, [os.path.join(PRESETS, n + ".json") for n in GPU_SIZED], 0.5, 1, "gpu-sized")
-    table_cells(GPU_SIZED, res, chosen, "One repetition; a cell stops after the first step past 0.5 s.")
+    table_cells(GPU_SIZED, res, chosen, "One repetition; a cell stops after the first step past 0.5 s; cells past "
+                                        "the budget read nan.")
 
 
 def section(title, a, exe_name=None):
