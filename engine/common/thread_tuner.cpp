@@ -23,6 +23,7 @@ void ThreadTuner::startProbe() {
   samples_.assign(candidates_.size(), {});
   active_.assign(candidates_.size(), true);
   cursor_ = 0;
+  settled_ = threads_ == candidates_[cursor_];  // no switch: this step already counts
   threads_ = candidates_[cursor_];
 }
 
@@ -52,6 +53,7 @@ void ThreadTuner::nextProbeStep() {
     while (!active_[next]) ++next;
   }
   cursor_ = next;
+  settled_ = threads_ == candidates_[cursor_];
   threads_ = candidates_[cursor_];
 }
 
@@ -94,7 +96,13 @@ void ThreadTuner::observe(double stepSeconds) {
       if (stepsInPhase_ >= o_.warmupSteps) startProbe();
       return;
     case Phase::Probe:
+      // The first step after a switch wakes or parks threads: measured is the second one.
+      if (!settled_) {
+        settled_ = true;
+        return;
+      }
       samples_[cursor_].push_back(stepSeconds);
+      settled_ = false;
       nextProbeStep();
       return;
     case Phase::Hold:

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -10,8 +11,9 @@ namespace lwb {
 // busy (a browser, a build, another run) one thread wins by 2-15x, because every OpenMP
 // region waits for its slowest thread and that thread shares a core
 // (docs/BENCHMARKS.md, "Issue 17"). No fixed count is within 10 % of the best in both
-// cases, so the run measures: a probe alternates the candidates step by step (paired, so
-// a load that comes and goes hits both), keeps the one with the lowest median step time,
+// cases, so the run measures: a probe alternates the candidates (two steps each, the
+// second measured; paired, so a load that comes and goes hits both), keeps the one with
+// the lowest median step time,
 // holds it for many times the probe's length (doubling while the answer repeats), and
 // probes again early when the held count's steps become clearly slower than at the decision.
 //
@@ -59,6 +61,7 @@ class ThreadTuner {
   std::vector<std::vector<double>> samples_;  // per candidate, this probe
   std::vector<bool> active_;               // still in this probe
   size_t cursor_ = 0;                      // candidate measured by the current probe step
+  bool settled_ = false;                   // false: the next step follows a switch, not measured
   std::vector<double> watch_;              // recent held step times
 };
 

@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,7 +69,18 @@ bool intraOpThreadsPinned() { return pinned; }
 
 int intraOpThreadsCeiling() { return ceiling > 0 ? ceiling.load() : at::get_num_threads(); }
 
-void applyIntraOpThreads(int threads) { at::set_num_threads(std::max(1, threads)); }
+void applyIntraOpThreads(int threads) {
+  // at::set_num_threads also rebuilds LibTorch's pthreadpool (unused by the engine's ops):
+  // 20-50 ms per call, measured. The OpenMP count alone is what ATen's parallel_for and
+  // OpenBLAS read (omp_get_max_threads), and costs microseconds: looked up at run time in the
+  // OpenMP runtime LibTorch loaded, so the build needs no OpenMP flags.
+  using SetFn = void (*)(int);
+  static const auto ompSet = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  const int n = std::max(1, threads);
+  (void)at::get_num_threads();  // ATen's once-per-thread initialisation first, so it cannot undo n
+  if (ompSet) ompSet(n);
+  else at::set_num_threads(n);
+}
 
 std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLookup& env) {
   for (const char* name : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "LWB_NO_REEXEC", "LWB_OMP_POLICY_APPLIED"})

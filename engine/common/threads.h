@@ -29,8 +29,8 @@ bool intraOpThreadsPinned();
 // The largest count the policy may use: the pinned count, or the default set last.
 int intraOpThreadsCeiling();
 
-// Sets the calling thread's count without changing pin or ceiling (the tuner's knob).
-// OpenMP's thread count is per calling thread: call it on the thread that trains.
+// Sets the calling thread's count without changing pin or ceiling (the tuner's knob; cheap,
+// the OpenMP count only). OpenMP's count is per calling thread: call it on the thread that trains.
 void applyIntraOpThreads(int threads);
 
 // ---- OpenMP wait policy (must be in the environment before the OpenMP runtime starts,

@@ -14,6 +14,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>
+#include <ATen/Parallel.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/argmax.h>
@@ -132,7 +133,8 @@ RunSummary Trainer::run(TrainerControl& control) {
   s.beginRun();
   for (int64_t step = s.startStep; step < s.cfg.steps; ++step) {
     if (stopRequested(control)) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
-    if (s.tuner) applyIntraOpThreads(s.tuner->threads());
+    // Only on a change: at::set_num_threads also resizes LibTorch's pthreadpool.
+    if (s.tuner && s.tuner->threads() != at::get_num_threads()) applyIntraOpThreads(s.tuner->threads());
     const auto stepStart = TrainerClock::now();
     auto t = s.trainStep(step);
     // Log steps also measure spectra: not a plain step's time.

@@ -74,8 +74,9 @@ class TestThreadPolicy : public QObject {
     QCOMPARE(t.threads(), 2);
     QVERIFY(t.decisions() >= 1);
     QVERIFY(countOf(used, 1) <= 8);  // probing the loser costs a few steps in 200
-    // Clear-cut after two rounds: decided by step 3 + 4, so short runs pay little for probing.
-    QCOMPARE(std::vector<int>(used.begin() + 7, used.begin() + 40), std::vector<int>(33, 2));
+    // Clear-cut after two rounds of two steps each: decided by step 3 + 8, so short runs pay
+    // little for probing.
+    QCOMPARE(std::vector<int>(used.begin() + 11, used.begin() + 40), std::vector<int>(29, 2));
   }
 
   // One busy core: 2 threads 2.6x slower -> one thread, after measuring 2 threads once or twice.
@@ -83,14 +84,14 @@ class TestThreadPolicy : public QObject {
     ThreadTuner t(2);
     const auto used = drive(t, 200, [](int n, int) { return n == 2 ? 1.0 / 62 : 1.0 / 160; });
     QCOMPARE(t.threads(), 1);
-    QVERIFY(countOf(used, 2, 3) <= 3);  // after warm-up: dropped as clearly worse
+    QVERIFY(countOf(used, 2, 3) <= 6);  // after warm-up: two steps per probe, dropped as clearly worse
     QVERIFY(countOf(used, 1) >= 190);
   }
 
   // Ties and near ties: the lower median wins; medians ignore one outlier per candidate.
   void medianIgnoresOutliers() {
     ThreadTuner t(2);
-    drive(t, 20, [](int n, int s) { return s == 5 && n == 2 ? 1.0 : (n == 2 ? 0.010 : 0.012); });
+    drive(t, 30, [](int n, int s) { return s == 7 && n == 2 ? 1.0 : (n == 2 ? 0.010 : 0.012); });
     QCOMPARE(t.threads(), 2);
   }
 
@@ -104,7 +105,7 @@ class TestThreadPolicy : public QObject {
     };
     const auto used = drive(t, 200, seconds);
     QCOMPARE(used[99], 2);
-    QCOMPARE(t.threads(), 1);
+    QCOMPARE(used.back(), 1);  // (the next scheduled probe may begin right after)
     // Switched within the watch window plus a short probe, long before the hold's end.
     QVERIFY(countOf(used, 1, 130) >= 68);
   }
