@@ -71,7 +71,7 @@ int intraOpThreadsCeiling() { return ceiling > 0 ? ceiling.load() : at::get_num_
 
 void applyIntraOpThreads(int threads) {
   // at::set_num_threads also rebuilds LibTorch's pthreadpool (unused by the engine's ops):
-  // 20-50 ms per call, measured. The OpenMP count alone is what ATen's parallel_for and
+  // 20-50 ms a call on a loaded 2-core machine, measured. The OpenMP count alone is what ATen's parallel_for and
   // OpenBLAS read (omp_get_max_threads), and costs microseconds: looked up at run time in the
   // OpenMP runtime LibTorch loaded, so the build needs no OpenMP flags.
   using SetFn = void (*)(int);
