@@ -61,7 +61,7 @@ std::vector<FormField> makeFields() {
       {"batch_size", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Batch size"), T::Integer, ""},
       {"seed", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Seed"), T::Integer, ""},
       {"device", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Device"), T::Device, ""},
-      {"threads", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Threads"), T::Integer, LWB_TR_NOOP("RunForm", "0: $LWB_THREADS, else chosen per run from its step times")},
+      {"threads", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Threads"), T::Integer, LWB_TR_NOOP("RunForm", "0: $LWB_THREADS or all cores")},
       {"model.kind", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Model"), T::Choice, ""},
       {"model.widths", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Hidden widths"), T::IntegerList, LWB_TR_NOOP("RunForm", "comma separated, e.g. 256, 256")},
       {"model.d_model", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "d_model"), T::Integer, ""},
