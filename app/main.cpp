@@ -3,6 +3,8 @@
 #include "app/language.h"
 #include "app/main_window.h"
 #include "app/run_manager.h"
+#include "common/malloc_policy.h"
+#include "common/threads.h"
 #include "common/version.h"
 
 #include <QApplication>
@@ -24,6 +26,10 @@ bool haveDisplay() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: a short OpenMP spin, set before a second start of this binary
+  // since libgomp reads it when LibTorch loads (common/threads.h). Returns when set already.
+  lwb::reexecWithOpenMpWaitPolicy(argv);
+  lwb::configureAllocator();  // tensor buffers reused, not re-faulted each step (common/malloc_policy.h)
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbench"));
   QCoreApplication::setApplicationName(QStringLiteral("lipschitz-workbench"));
   QCoreApplication::setApplicationVersion(QString::fromStdString(std::string(lwb::version())));

@@ -18,8 +18,8 @@
 namespace lwb::app {
 
 int applyAppIntraOpThreads() {
-  if (!qEnvironmentVariableIsEmpty("LWB_THREADS")) return setIntraOpThreads(0);
-  return setIntraOpThreads(std::max(1, QThread::idealThreadCount() - 1));
+  // Not pinned: each run tunes its count between 1 and this ceiling (common/thread_tuner.h).
+  return setDefaultIntraOpThreads(std::max(1, QThread::idealThreadCount() - 1));
 }
 
 RunManager::RunManager(QObject* parent) : QObject(parent) {

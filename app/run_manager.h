@@ -20,10 +20,11 @@
 
 namespace lwb::app {
 
-// LibTorch intra-op threads for the app's runs: $LWB_THREADS when set, else every core but
+// LibTorch intra-op threads for the app's runs: $LWB_THREADS when set (pinned), else every core but
 // one. The GUI thread needs a core of its own: OpenMP workers spin while they wait, so
 // with every core training the event loop and the workers slow each other down. (A run's
-// `threads` key still sets its own count.) Returns the count in effect.
+// `threads` key still sets its own count.) Unpinned, it is the ceiling each run tunes under
+// (common/thread_tuner.h). Returns the count in effect.
 int applyAppIntraOpThreads();
 
 struct SessionDelta {

@@ -11,6 +11,7 @@
 #include "app/run_manager.h"
 #include "app/run_panel.h"
 #include "app/train_page.h"
+#include "common/malloc_policy.h"
 #include "common/threads.h"
 
 #include <QApplication>
@@ -112,6 +113,8 @@ Result runWithDashboard(MainWindow& w, const nlohmann::json& config, LatencyProb
 }  // namespace
 
 int main(int argc, char** argv) {
+  lwb::reexecWithOpenMpWaitPolicy(argv);  // as the app does (common/threads.h)
+  lwb::configureAllocator();
   const std::string blasCore = lwb::blasCoreName();
   QApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbenchBench"));

@@ -1,16 +1,20 @@
 // Spectral toolkit benchmark. Before registering the ops it measures the plain GEMM rate
-// of each shape/dtype (X X^T, the op msign is made of) in the same run; every op reports
-// its time as a multiple of its FLOP-count lower bound at that rate ("x_bound"), so the
-// table reads the same on a noisy shared machine as on a quiet one.
+// of each shape/dtype (X X^T through matmul, a full GEMM) in the same run; every op reports
+// its time as a multiple of the time its FLOPs would take at that rate ("x_bound"), so the
+// table reads the same on a noisy shared machine as on a quiet one. FLOPs are what the code
+// computes: a symmetric product through BLAS syrk (float32/float64) counts one triangle, so
+// an op can only read below 1.00 by beating the GEMM rate.
 //
 //   lwb-bench-spectral [--quick] [google-benchmark flags]
 //   --quick: 256^2 and 1024^2 only, one repetition (used for a fast look).
 #include "common/blas_core.h"
 #include "common/threads.h"
 #include "spectral/spectral.h"
+#include "spectral/symmetric_product.h"
 
 #include <ATen/Context.h>
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/randn.h>
 #include <benchmark/benchmark.h>
 
@@ -33,19 +37,32 @@ struct Shape {
 
 struct Case {
   std::string name;
-  std::function<double(int64_t, int64_t)> flops;  // lower-bound FLOPs for an m x n input (m <= n)
+  // FLOPs the code computes for an m x n input (m <= n); syrk: whether symmetric products
+  // take BLAS ?syrk for this dtype (spectral/symmetric_product.h), one triangle each.
+  std::function<double(int64_t, int64_t, bool)> flops;
   std::function<at::Tensor(const at::Tensor&, PowerIterationState&)> run;
   bool heavy = false;  // skipped at 1024x4096 in --quick runs
 };
 
 double gemmFlops(int64_t a, int64_t b, int64_t c) { return 2.0 * a * b * c; }
 
-// One Newton–Schulz step on an m x n (m <= n) input: Gram, poly, update.
-double nsStepFlops(int64_t m, int64_t n) { return gemmFlops(m, n, m) + gemmFlops(m, m, m) + gemmFlops(m, m, n); }
+// x xᵀ for an a x b x: syrk computes one triangle (a(a+1)/2 dot products of length b), a GEMM
+// both.
+double gramFlops(int64_t a, int64_t b, bool syrk) {
+  return syrk ? static_cast<double>(a) * static_cast<double>(a + 1) * static_cast<double>(b) : gemmFlops(a, b, a);
+}
 
-// One block product of the ABD iteration: the P, Q and R blocks of X1 X2.
-double abdBlockProductFlops(int64_t m, int64_t n) {
-  return gemmFlops(m, m + n, m) + gemmFlops(m, m + n, n) + gemmFlops(n, m + n, n);
+// One Newton–Schulz step on an m x n (m <= n) input: A = X Xᵀ, b A + c A A (a Gram of the
+// symmetric A), then the update (poly) X, a full GEMM.
+double nsStepFlops(int64_t m, int64_t n, bool syrk) {
+  return gramFlops(m, n, syrk) + gramFlops(m, m, syrk) + gemmFlops(m, m, n);
+}
+
+// One block product of the ABD iteration on the block rows [P Q] (m x (m+n)) and [Qᵀ R]:
+// the P, Q and R blocks; `square` products (X X, A A) form P and R as Grams of a block row.
+double abdBlockProductFlops(int64_t m, int64_t n, bool square, bool syrk) {
+  const bool sym = square && syrk;
+  return gramFlops(m, m + n, sym) + gemmFlops(m, m + n, n) + gramFlops(n, m + n, sym);
 }
 
 int nsSteps(const NewtonSchulzConfig& c) { return c.steps + c.polishSteps; }
@@ -54,18 +71,23 @@ std::vector<Case> cases() {
   const auto muon = NewtonSchulzConfig::muon();
   const auto acc = NewtonSchulzConfig::accurate();
   std::vector<Case> cs;
-  cs.push_back({"msign_jordan5x5", [=](int64_t m, int64_t n) { return nsSteps(muon) * nsStepFlops(m, n); },
+  cs.push_back({"msign_jordan5x5", [=](int64_t m, int64_t n, bool y) { return nsSteps(muon) * nsStepFlops(m, n, y); },
                 [=](const at::Tensor& w, PowerIterationState&) { return msign(w, muon); }});
   for (const auto impl : {ClipImpl::Nested, ClipImpl::AbdDense, ClipImpl::AbdBlock}) {
     Case c;
     c.name = "hardcap_" + std::string(toString(impl));
     c.heavy = impl != ClipImpl::Nested;
-    c.flops = [=](int64_t m, int64_t n) {
+    c.flops = [=](int64_t m, int64_t n, bool y) {
       const int t = nsSteps(acc);
+      const int64_t big = m + n;
       switch (impl) {
-        case ClipImpl::Nested: return 2 * t * nsStepFlops(m, n) + 2 * gemmFlops(m, n, m);
-        case ClipImpl::AbdDense: return 3 * t * gemmFlops(m + n, m + n, m + n) + gemmFlops(m, m, n);
-        default: return 3 * t * abdBlockProductFlops(m, n) + gemmFlops(m, m, n);
+        // msign(W), msign(O - W), then (O - W) msign(.)ᵀ and that times O.
+        case ClipImpl::Nested: return 2 * t * nsStepFlops(m, n, y) + 2 * gemmFlops(m, n, m);
+        // Newton–Schulz on the (m+n)² matrix H, then Q + P W.
+        case ClipImpl::AbdDense: return t * nsStepFlops(big, big, y) + gemmFlops(m, m, n);
+        default:
+          return t * (2 * abdBlockProductFlops(m, n, true, y) + abdBlockProductFlops(m, n, false, y)) +
+                 gemmFlops(m, m, n);
       }
     };
     c.run = [=](const at::Tensor& w, PowerIterationState&) {
@@ -75,11 +97,12 @@ std::vector<Case> cases() {
     };
     cs.push_back(c);
   }
-  cs.push_back({"soft_cap", [](int64_t m, int64_t n) { return 2 * (gemmFlops(m, n, m) + gemmFlops(m, m, n)); },
+  // Two polynomials x ± alpha X Xᵀ X: a Gram and a GEMM each.
+  cs.push_back({"soft_cap", [](int64_t m, int64_t n, bool y) { return 2 * (gramFlops(m, n, y) + gemmFlops(m, m, n)); },
                 [](const at::Tensor& w, PowerIterationState&) { return spectralSoftCap(w, 0.05); }});
-  cs.push_back({"spectral_normalize_20it", [](int64_t m, int64_t n) { return 20 * 2 * gemmFlops(m, n, 1); },
+  cs.push_back({"spectral_normalize_20it", [](int64_t m, int64_t n, bool) { return 20 * 2 * gemmFlops(m, n, 1); },
                 [](const at::Tensor& w, PowerIterationState& s) { return spectralNormalize(w, 1.0, s, 20); }});
-  cs.push_back({"power_iteration_1it_warm", [](int64_t m, int64_t n) { return 2 * gemmFlops(m, n, 1); },
+  cs.push_back({"power_iteration_1it_warm", [](int64_t m, int64_t n, bool) { return 2 * gemmFlops(m, n, 1); },
                 [](const at::Tensor& w, PowerIterationState& s) { return powerIteration(w, s, 1).sigma; }});
   return cs;
 }
@@ -109,6 +132,12 @@ double measureGemmRate(int64_t m, int64_t n, at::ScalarType dtype) {
   return gemmFlops(m, n, m) / secs[secs.size() / 2];
 }
 
+// The run's context for the Markdown summary: BLAS core, threads, GEMM rates measured.
+std::string& notes() {
+  static std::string text;
+  return text;
+}
+
 // Console output as usual, plus a Markdown table of the medians at the end for
 // docs/BENCHMARKS.md.
 class MarkdownSummary : public benchmark::ConsoleReporter {
@@ -124,6 +153,7 @@ class MarkdownSummary : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
+    std::printf("\n%s\n", notes().c_str());
     std::printf("\n| op / shape / dtype | median ms | GFLOP/s | x GEMM bound |\n|---|---:|---:|---:|\n");
     for (const auto& r : rows_) std::printf("| %s | %.3f | %.1f | %.2f |\n", r.name.c_str(), r.ms, r.gflops, r.xBound);
   }
@@ -143,6 +173,7 @@ class MarkdownSummary : public benchmark::ConsoleReporter {
 }  // namespace
 
 int main(int argc, char** argv) {
+  lwb::reexecWithOpenMpWaitPolicy(argv);  // OpenMP waits as in the CLI and the app (common/threads.h)
   const std::string blasCore = lwb::blasCoreName();
   bool quick = false;
   std::vector<char*> rest;
@@ -155,6 +186,7 @@ int main(int argc, char** argv) {
   const int threads = lwb::setIntraOpThreads(0);
   benchmark::AddCustomContext("intra_op_threads", std::to_string(threads));
   benchmark::AddCustomContext("openblas_core", blasCore);
+  notes() = "OpenBLAS core: " + blasCore + "; intra-op threads: " + std::to_string(threads) + ".\n";
 
   std::vector<Shape> shapes{{256, 256}, {1024, 1024}};
   if (!quick) shapes.push_back({1024, 4096});
@@ -164,8 +196,11 @@ int main(int argc, char** argv) {
       const double rate = measureGemmRate(s.m, s.n, dtype);
       const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n);
       benchmark::AddCustomContext("gemm_GFLOPs_" + shape + "_" + dname, std::to_string(rate / 1e9));
+      char line[160];
+      std::snprintf(line, sizeof line, "GEMM rate %s %s: %.1f GFLOP/s. ", shape.c_str(), dname.c_str(), rate / 1e9);
+      notes() += line;
       for (const auto& c : cases()) {
-        const double flops = c.flops(s.m, s.n);
+        const double flops = c.flops(s.m, s.n, usesBlasSyrk(at::empty({2, 2}, at::TensorOptions().dtype(dtype))));
         const bool big = s.m * s.n >= 1024 * 4096;
         auto* b = benchmark::RegisterBenchmark(
             (c.name + "/" + shape + "/" + dname).c_str(),

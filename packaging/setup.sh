@@ -2,7 +2,17 @@
 # Installs every Debian 12 package Lipschitz Workbench needs to build, test and run.
 # Idempotent, non-interactive; works as root or through sudo. `apt-get update` runs once,
 # and only when something is missing.
+#   --with-peer (or LWB_WITH_PEER=1): also python3-torch, for the optional PyTorch-eager peer
+#   benchmark (benchmarks/peer/); never needed to build, test or run the workbench.
 set -euo pipefail
+
+with_peer=${LWB_WITH_PEER:-0}
+for arg in "$@"; do
+  case "$arg" in
+    --with-peer) with_peer=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (known: --with-peer)" >&2; exit 2 ;;
+  esac
+done
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
@@ -21,6 +31,8 @@ PACKAGES=(
   # sweep tests start on localhost (tests/sweep/slurm_fixture.sh)
   libsqlite3-dev slurm-wlm munge
 )
+
+if [ "$with_peer" = 1 ]; then PACKAGES+=(python3-torch); fi
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo -n); fi
 

@@ -8,10 +8,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <ATen/Parallel.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <stop_token>
+#include <thread>
 
 namespace lwb::cli {
 namespace {
@@ -20,6 +25,7 @@ struct BenchArgs {
   std::vector<std::string> configs;
   std::string presets = "resources/presets";
   int64_t steps = 30;
+  double maxSeconds = 0;  // > 0: stop each config after this long (at least one step)
   bool json = false;
 };
 
@@ -42,12 +48,24 @@ int runBench(const BenchArgs& a) {
     cfg.spectraEvery = 0;
     run::Trainer trainer(cfg);
     run::TrainerControl control;
+    // A time budget per config, so a loaded machine (or a GPU-sized preset) cannot stretch a
+    // benchmark sweep without bound: the run stops between two steps once it has passed.
+    std::jthread deadline;
+    if (a.maxSeconds > 0)
+      deadline = std::jthread([&control, limit = a.maxSeconds](std::stop_token done) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+        while (!done.stop_requested() && std::chrono::steady_clock::now() < until)
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (!done.stop_requested()) control.stop = true;
+      });
     const auto s = trainer.run(control);
+    if (deadline.joinable()) deadline.request_stop();
+    const int threadsUsed = at::get_num_threads();  // the tuner's last choice, or the pinned count
     const double msPerStep = 1000.0 / std::max(1e-9, s.stepsPerSecond);
     const std::string name = std::filesystem::path(f).stem().string();
     if (a.json) {
       printJson({{"config", name}, {"steps", s.steps}, {"steps_per_s", s.stepsPerSecond},
-                 {"constraint_fraction", s.constraintFraction}, {"status", s.status}});
+                 {"constraint_fraction", s.constraintFraction}, {"status", s.status}, {"threads", threadsUsed}});
     } else {
       std::printf("| %s | %.2f | %.1f | %.2f | %.1f%% |\n", name.c_str(), s.stepsPerSecond, msPerStep,
                   msPerStep * s.constraintFraction, 100.0 * s.constraintFraction);
@@ -65,6 +83,8 @@ Command addBenchCommand(CLI::App& app) {
   sub->add_option("configs", args->configs, "config files (default: every preset in --presets)");
   sub->add_option("--presets", args->presets, "preset folder (default resources/presets)");
   sub->add_option("--steps", args->steps, "steps per config (default 30)")->check(CLI::Range(int64_t{2}, int64_t{100000}));
+  sub->add_option("--max-seconds", args->maxSeconds, "stop each config after this many seconds (at least one step; default: no limit)")
+      ->check(CLI::Range(0.0, 86400.0));
   sub->add_flag("--json", args->json, "one JSON object per config instead of a Markdown table");
   return {sub, [args] { return runBench(*args); }};
 }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <filesystem>
 #include <memory>
@@ -120,6 +121,21 @@ int runSpectral(const SpectralArgs& a) {
     j["rms_norm_after"] = after.front() * s;
   }
   if (spectral::reads(params.method, spectral::kAlpha)) j["alpha"] = spectral::resolvedAlpha(params);
+  using M = spectral::ConstraintMethod;
+  const bool newtonSchulzCap = params.impl != spectral::ClipImpl::Svd &&
+                               (params.method == M::SpectralHardCap || params.method == M::SpectralClip ||
+                                params.method == M::SpectralClippedWeightDecay);
+  if (dtype == at::kBFloat16 && newtonSchulzCap) {
+    // bfloat16 GEMMs run ~3x the float32 rate here, but a Newton–Schulz cap forms
+    // x·sign(x) with x up to σ₁/σmax, so its error grows like 2⁻⁸·σ₁/σmax (docs/BENCHMARKS.md,
+    // "Accuracy of the hard cap / clip implementations"): within 1 % of σmax only while σ₁ ≤ 2 σmax.
+    const double sigma1 = params.norm == spectral::ThresholdNorm::Rms ? before.front() * spectral::rmsScale(input) : before.front();
+    const bool safe = sigma1 <= 2.0 * params.sigmaMax;
+    j["bfloat16_safe"] = safe;
+    if (!safe)
+      std::fprintf(stderr, "lipschitz-cli: note: sigma1 is %.3g x sigma_max; in bfloat16 the cap is accurate only up to 2x (use --dtype float32)\n",
+                   sigma1 / std::max(params.sigmaMax, 1e-300));
+  }
   j["out"] = a.out;
   printJson(j);
   return 0;

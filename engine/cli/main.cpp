@@ -1,6 +1,7 @@
 // lipschitz-cli: exit 0 on success, 2 with one line on stderr for bad input, 1 for an
 // unexpected failure. Never a stack trace.
 #include "cli/commands.h"
+#include "common/malloc_policy.h"
 #include "common/threads.h"
 #include "common/version.h"
 #include "io/input_error.h"
@@ -22,12 +23,16 @@ std::string firstLine(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: a short OpenMP spin, set before a second start of this binary
+  // since libgomp reads it when LibTorch loads (common/threads.h). Returns when set already.
+  lwb::reexecWithOpenMpWaitPolicy(argv);
+  lwb::configureAllocator();  // tensor buffers reused, not re-faulted each step (common/malloc_policy.h)
   CLI::App app{"Lipschitz Workbench headless tools: spectral constraints of weight matrices",
                "lipschitz-cli"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "lipschitz-cli " + std::string(lwb::version()));
   int threads = 0;
-  app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS or all hardware threads)")
+  app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS, else chosen per run between 1 and all hardware threads)")
       ->check(CLI::Range(0, 4096));
 
   const lwb::cli::Command commands[] = {

@@ -1,12 +1,50 @@
 #pragma once
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace lwb {
 
-// Debian's LibTorch starts with one intra-op thread; the engine sets it explicitly.
-// threads <= 0 selects the number of hardware threads. Returns the count in effect.
+// Intra-op threads (LibTorch's OpenMP team, which OpenBLAS's OpenMP build shares: one pool).
+// The count is *pinned* when the user chose it (--threads N, $LWB_THREADS, a config's
+// `threads`): nothing changes it afterwards. Otherwise it is the policy's default and a
+// run's ThreadTuner may move it between 1 and that default (docs/DESIGN.md, "Thread policy").
+
+// threads > 0 pins that count; threads <= 0 selects defaultIntraOpThreads(), pinned only
+// when $LWB_THREADS set it. Returns the count in effect.
 int setIntraOpThreads(int threads);
+
+// The policy's default, not pinned: $LWB_THREADS when set (then pinned), else `ceiling`
+// (e.g. the app's "all cores but the GUI's"). Returns the count in effect.
+int setDefaultIntraOpThreads(int ceiling);
 
 // LWB_THREADS from the environment if set to a positive integer, else hardware threads.
 int defaultIntraOpThreads();
+
+// True when the count in effect was chosen by the user (see above).
+bool intraOpThreadsPinned();
+
+// The largest count the policy may use: the pinned count, or the default set last.
+int intraOpThreadsCeiling();
+
+// Sets the calling thread's count without changing pin or ceiling (the tuner's knob; cheap,
+// the OpenMP count only). OpenMP's count is per calling thread: call it on the thread that trains.
+void applyIntraOpThreads(int threads);
+
+// ---- OpenMP wait policy (must be in the environment before the OpenMP runtime starts,
+// i.e. before main(): libgomp reads it when LibTorch is loaded).
+using EnvLookup = std::function<const char*(const char*)>;
+
+// The variables to add so idle OpenMP threads sleep instead of spinning after a parallel
+// region (OMP_WAIT_POLICY=PASSIVE); empty when the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT, or
+// LWB_NO_REEXEC, or the policy was already applied (LWB_OMP_POLICY_APPLIED).
+std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLookup& env);
+
+// First thing in main(): when openMpWaitEnvToSet(getenv) is not empty, sets those variables
+// and re-executes /proc/self/exe with the same argv, once (LWB_OMP_POLICY_APPLIED=1 marks
+// the second start). Returns normally when nothing is to be done or exec fails.
+void reexecWithOpenMpWaitPolicy(char** argv);
 
 }  // namespace lwb

@@ -9,7 +9,7 @@
 
 namespace lwb::optim {
 
-at::Tensor AdamState::direction(const std::string& name, const at::Tensor& g) {
+void AdamState::apply(const std::string& name, const at::Tensor& w, const at::Tensor& g, double eta) {
   auto& s = moments_[name];
   if (!s.m.defined()) {
     s.m = at::zeros_like(g);
@@ -23,7 +23,12 @@ at::Tensor AdamState::direction(const std::string& name, const at::Tensor& g) {
     c1 = 1.0 - std::pow(beta1_, static_cast<double>(s.t));
     c2 = 1.0 - std::pow(beta2_, static_cast<double>(s.t));
   }
-  return (s.m / c1) / ((s.v / c2).sqrt() + eps_);
+  // (m / c1) / (sqrt(v / c2) + eps) = m / (sqrt(v) / sqrt(c2) + eps) / c1: the same update
+  // up to rounding, with the scalars folded into the in-place ops.
+  auto denom = s.v.sqrt();
+  if (c2 != 1.0) denom.div_(std::sqrt(c2));
+  denom.add_(eps_);
+  w.addcdiv_(s.m, denom, -eta / c1);
 }
 
 void AdamState::save(const std::string& prefix, TensorMap& out) const {
@@ -54,7 +59,7 @@ AdamW::AdamW(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
 
 void AdamW::step(double lr) {
   forEachUpdate(lr, weightDecay_, [&](const ParamSlot& slot, const at::Tensor& w, const at::Tensor& g, double eta) {
-    w.sub_(state_.direction(slot.param.name, g), eta);
+    state_.apply(slot.param.name, w, g, eta);
   });
 }
 

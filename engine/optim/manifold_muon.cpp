@@ -76,7 +76,7 @@ void ManifoldMuon::step(double lr) {
     if (!onManifold(p)) {
       const double eta = cfg_.adamLr * factor * slot.lrMultiplier;
       if (cfg_.weightDecay > 0 && p.role != models::Role::Other) w.mul_(1.0 - eta * cfg_.weightDecay);
-      w.sub_(adam_.direction(p.name, g), eta);
+      adam_.apply(p.name, w, g, eta);
       continue;
     }
     auto& m = momentum_[p.name];

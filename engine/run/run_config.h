@@ -100,7 +100,7 @@ struct RunConfig {
   int64_t steps = 1000, batchSize = 128;
   uint64_t seed = 0;
   std::string device = "cpu";          // cpu | cuda
-  int threads = 0;                     // 0: LWB_THREADS or all hardware threads
+  int threads = 0;                     // 0: --threads / LWB_THREADS, else tuned per run (common/thread_tuner.h)
   int64_t evalEvery = 100, evalBatches = 20, logEvery = 10, spectraEvery = 100;
   // checkpoints/step_N.safetensors every `checkpoint_every` steps (0: only at the end) and
   // when a run ends (finished, stopped, diverged); the newest `keep_checkpoints` are kept.

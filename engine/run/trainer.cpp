@@ -16,6 +16,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>
+#include <ATen/Parallel.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/argmax.h>
@@ -104,8 +105,9 @@ std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
 Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   auto& s = *impl_;
   s.cfg = cfg;
-  // threads = 0 keeps what the host set (lipschitz-cli --threads, $LWB_THREADS, or all cores).
-  if (cfg.threads > 0) setIntraOpThreads(cfg.threads);
+  // threads = 0 keeps what the host set (lipschitz-cli --threads, $LWB_THREADS, or the
+  // policy's default, tuned per run in beginRun). A config's count applies to this run only.
+  if (cfg.threads > 0) applyIntraOpThreads(cfg.threads);
   if (cfg.device == "cuda") {
     if (!at::hasCUDA()) throw InputError("device: cuda requested but this LibTorch has no CUDA device");
     s.device = at::Device(at::kCUDA);
@@ -134,7 +136,12 @@ RunSummary Trainer::run(TrainerControl& control) {
   s.beginRun();
   for (int64_t step = s.startStep; step < s.cfg.steps; ++step) {
     if (stopRequested(control)) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
+    // Only on a change: at::set_num_threads also resizes LibTorch's pthreadpool.
+    if (s.tuner && s.tuner->threads() != at::get_num_threads()) applyIntraOpThreads(s.tuner->threads());
+    const auto stepStart = TrainerClock::now();
     auto t = s.trainStep(step);
+    // Log steps also measure spectra: not a plain step's time.
+    if (s.tuner && !t.logNow && !t.spectraNow) s.tuner->observe(secondsSince(stepStart));
     // Manifold optimizers check the manifold every step; the row of the failing step is sent
     // first so plots show it.
     if (const auto off = s.optimizer->divergence(); !off.empty()) {
@@ -154,6 +161,15 @@ void Trainer::Impl::beginRun() {
   progress = RunProgress{};
   progress.start = progress.windowStart = TrainerClock::now();
   progress.summary.steps = startStep;
+  // On the thread that trains: OpenMP's thread count is per calling thread.
+  tuner.reset();
+  if (cfg.threads > 0) {
+    applyIntraOpThreads(cfg.threads);
+  } else if (!intraOpThreadsPinned() && device.is_cpu()) {
+    tuner.emplace(intraOpThreadsCeiling());
+    if (!tuner->enabled()) tuner.reset();
+  }
+  if (!tuner && cfg.threads <= 0) applyIntraOpThreads(intraOpThreadsCeiling());
 }
 
 TrainStep Trainer::Impl::trainStep(int64_t step) {

@@ -2,6 +2,7 @@
 // trainer_state.cpp (checkpoint and resume). Not part of the run/ door.
 #pragma once
 
+#include "common/thread_tuner.h"
 #include "data/dataset.h"
 #include "models/attlip_model.h"
 #include "models/model.h"
@@ -68,6 +69,8 @@ struct Trainer::Impl {
   std::string checkpointDir;       // empty: no checkpoints
   int64_t lastCheckpointStep = -1;
   RunProgress progress;
+  // Threads chosen from the run's step times when the user pinned no count (thread_tuner.h).
+  std::optional<ThreadTuner> tuner;
 
   // The phases of Trainer::run (trainer.cpp), in the order a step meets them.
   void beginRun();

@@ -1,5 +1,7 @@
 #include "spectral/basic_constraints.h"
 
+#include "spectral/symmetric_product.h"
+
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/clamp_min.h>
 
@@ -62,7 +64,7 @@ at::Tensor spectralSoftCap(const at::Tensor& w, double alpha) {
   const bool tall = w.size(-2) > w.size(-1);
   at::Tensor x = tall ? w.mT() : w;
   for (const double sign : {-1.0, 1.0}) {  // p1 then p2
-    const auto gram = x.matmul(x.mT());
+    const auto gram = gramOfRows(x);  // symmetric: BLAS syrk computes one triangle (float32/64)
     x = addMatmul(x, gram, x, 1.0, sign * alpha);
   }
   return tall ? x.mT().contiguous() : x;

@@ -1,6 +1,7 @@
 #include "spectral/spectral_clip.h"
 
 #include "common/torch_compat.h"
+#include "spectral/symmetric_product.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/cat.h>
@@ -144,9 +145,20 @@ at::Tensor abdUnitClipBlock(const at::Tensor& w, const NewtonSchulzConfig& ns) {
   auto product = [&](const Rows& x1, const Rows& x2, const Rows* acc, double beta, double alpha) {
     Rows y{at::empty_like(x1.top), at::empty_like(x1.bottom)};
     const double b0 = acc ? beta : 0.0;
-    addMatmulOut(blockP(y), acc ? blockP(*acc) : y.top, x1.top, x2.top.mT(), b0, alpha);
+    // A square (X X, A A): P = top topᵀ and R = bottom bottomᵀ are Grams of a block row, one
+    // triangle each through BLAS syrk (float32/64, unbatched), written into the block.
+    const bool gram = &x1 == &x2 && usesBlasSyrk(x1.top) && usesBlasSyrk(x1.bottom);
+    // out = alpha a bᵀ (+ beta accBlock); a is b in a square.
+    auto diagonalBlock = [&](at::Tensor out, const at::Tensor& accBlock, const at::Tensor& a, const at::Tensor& b) {
+      if (gram) {
+        if (acc) out.copy_(accBlock);
+        if (addGramOfRowsInto(out, a, b0, alpha)) return;
+      }
+      addMatmulOut(out, acc ? accBlock : out, a, b.mT(), b0, alpha);
+    };
+    diagonalBlock(blockP(y), acc ? blockP(*acc) : at::Tensor(), x1.top, x2.top);
     addMatmulOut(blockQ(y), acc ? blockQ(*acc) : y.top, x1.top, x2.bottom.mT(), b0, alpha);
-    addMatmulOut(blockR(y), acc ? blockR(*acc) : y.top, x1.bottom, x2.bottom.mT(), b0, alpha);
+    diagonalBlock(blockR(y), acc ? blockR(*acc) : at::Tensor(), x1.bottom, x2.bottom);
     y.bottom.narrow(-1, 0, m).copy_(blockQ(y).mT());
     return y;
   };

@@ -3,6 +3,7 @@
 #include "spectral/newton_schulz.h"
 
 #include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/matmul.h>
 
@@ -52,17 +53,19 @@ std::optional<Layout> blasLayout(const at::Tensor& x) {
 // to the upper triangle so the result is a plain symmetric matrix.
 // In 32×32 tiles: the column reads of a row-by-row copy miss the cache at m ≳ 256 (tiles
 // measured 2–3× faster at m = 256 and 768).
+// ld: the row stride of c (m for a contiguous result, more for a block of a bigger matrix).
 template <class T>
-void mirrorLowerToUpper(T* c, int64_t m) {
+void mirrorLowerToUpper(T* c, int64_t m, int64_t ld) {
   constexpr int64_t kTile = 32;
   for (int64_t ib = 0; ib < m; ib += kTile)
     for (int64_t jb = ib; jb < m; jb += kTile) {
       const int64_t ie = std::min(ib + kTile, m), je = std::min(jb + kTile, m);
       for (int64_t i = ib; i < ie; ++i)
-        for (int64_t j = std::max(jb, i + 1); j < je; ++j) c[i * m + j] = c[j * m + i];
+        for (int64_t j = std::max(jb, i + 1); j < je; ++j) c[i * ld + j] = c[j * ld + i];
     }
 }
 
+// c: [m, m] with unit column stride (a contiguous matrix or a row block's square part).
 template <class T>
 void runSyrk(SyrkFn<T> fn, const at::Tensor& x, at::Tensor& c, double beta, double alpha) {
   at::Tensor a = x;
@@ -72,25 +75,32 @@ void runSyrk(SyrkFn<T> fn, const at::Tensor& x, at::Tensor& c, double beta, doub
     layout = blasLayout(a);
   }
   const int n = static_cast<int>(x.size(0)), k = static_cast<int>(x.size(1));
+  const int ldc = static_cast<int>(c.stride(0));
   const T al = static_cast<T>(alpha), be = static_cast<T>(beta);
   const char uplo = 'U';
-  fn(&uplo, &layout->trans, &n, &k, &al, a.data_ptr<T>(), &layout->lda, &be, c.data_ptr<T>(), &n);
-  mirrorLowerToUpper(c.data_ptr<T>(), n);
+  fn(&uplo, &layout->trans, &n, &k, &al, a.data_ptr<T>(), &layout->lda, &be, c.data_ptr<T>(), &ldc);
+  mirrorLowerToUpper(c.data_ptr<T>(), n, ldc);
+}
+
+void syrkInto(const at::Tensor& x, at::Tensor& c, double beta, double alpha) {
+  if (x.scalar_type() == at::kFloat) runSyrk(syrk().s, x, c, beta, alpha);
+  else runSyrk(syrk().d, x, c, beta, alpha);
 }
 
 at::Tensor syrkProduct(const at::Tensor& x, const at::Tensor* s, double beta, double alpha) {
   const int64_t m = x.size(0);
   at::Tensor c = s ? s->to(x.scalar_type()).contiguous().clone() : at::empty({m, m}, x.options());
   if (!s) beta = 0.0;  // syrk does not read C when beta is 0
-  if (x.scalar_type() == at::kFloat) runSyrk(syrk().s, x, c, beta, alpha);
-  else runSyrk(syrk().d, x, c, beta, alpha);
+  syrkInto(x, c, beta, alpha);
   return c;
 }
 
 }  // namespace
 
 bool usesBlasSyrk(const at::Tensor& x) {
-  if (x.dim() != 2 || !x.device().is_cpu() || x.requires_grad()) return false;
+  // Under a NoGradGuard (constraint steps on parameters) nothing records the product, so a
+  // parameter may take the BLAS route too.
+  if (x.dim() != 2 || !x.device().is_cpu() || (x.requires_grad() && at::GradMode::is_enabled())) return false;
   if (x.size(0) == 0 || x.size(1) == 0 || x.size(0) > INT_MAX || x.size(1) > INT_MAX) return false;
   if (x.scalar_type() == at::kFloat) return syrk().s != nullptr;
   if (x.scalar_type() == at::kDouble) return syrk().d != nullptr;
@@ -106,6 +116,15 @@ at::Tensor addGramOfRows(const at::Tensor& s, const at::Tensor& x, double beta, 
   if (!usesBlasSyrk(x) || s.dim() != 2 || s.size(0) != x.size(0) || s.size(1) != x.size(0))
     return addMatmul(s, x, x.mT(), beta, alpha);  // fused addmm / baddbmm
   return syrkProduct(x, &s, beta, alpha);
+}
+
+bool addGramOfRowsInto(at::Tensor& c, const at::Tensor& x, double beta, double alpha) {
+  const int64_t m = x.dim() == 2 ? x.size(0) : -1;
+  if (!usesBlasSyrk(x) || c.dim() != 2 || c.size(0) != m || c.size(1) != m || c.scalar_type() != x.scalar_type() ||
+      c.stride(1) != 1 || c.stride(0) < std::max<int64_t>(m, 1) || c.stride(0) > INT_MAX || !c.device().is_cpu())
+    return false;
+  syrkInto(x, c, beta, alpha);
+  return true;
 }
 
 }  // namespace lwb::spectral

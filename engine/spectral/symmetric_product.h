@@ -16,8 +16,14 @@ at::Tensor gramOfRows(const at::Tensor& x);
 // symmetric, like gramOfRows.
 at::Tensor addGramOfRows(const at::Tensor& s, const at::Tensor& x, double beta, double alpha);
 
-// Whether gramOfRows/addGramOfRows take the BLAS route for x (2-D, CPU, float32/float64, no
-// autograd, BLAS with ?syrk loaded); otherwise they fall back to matmul / addMatmul. For tests.
+// In place: c = beta * c + alpha * x xᵀ for c [m, m] with unit column stride (a contiguous
+// matrix or the square part of a row block, e.g. the P block of [P Q]); c's lower triangle
+// must hold the accumulator when beta != 0. The whole of c is written, exactly symmetric.
+// False (c untouched) when x or c cannot take the BLAS route: the caller uses a GEMM.
+bool addGramOfRowsInto(at::Tensor& c, const at::Tensor& x, double beta, double alpha);
+
+// Whether gramOfRows/addGramOfRows take the BLAS route for x (2-D, CPU, float32/float64, not
+// recorded by autograd, BLAS with ?syrk loaded); otherwise they fall back to matmul / addMatmul. For tests.
 bool usesBlasSyrk(const at::Tensor& x);
 
 }  // namespace lwb::spectral

@@ -1,0 +1,131 @@
+// The thread policy's decisions (common/threads.h, common/thread_tuner.h): which OpenMP
+// variables a start sets, and which count the tuner keeps for given step times. Synthetic
+// step times only: nothing here is timed.
+#include "common/thread_tuner.h"
+#include "common/threads.h"
+
+#include <QtTest/QtTest>
+
+#include <functional>
+#include <map>
+#include <string>
+
+using namespace lwb;
+
+namespace {
+
+EnvLookup envOf(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](const char* name) -> const char* {
+    const auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+}
+
+// Runs `steps` steps of a tuner whose step time at n threads is seconds(n, step); returns
+// the thread count used at each step.
+std::vector<int> drive(ThreadTuner& t, int steps, const std::function<double(int, int)>& seconds) {
+  std::vector<int> used;
+  for (int s = 0; s < steps; ++s) {
+    used.push_back(t.threads());
+    t.observe(seconds(t.threads(), s));
+  }
+  return used;
+}
+
+int countOf(const std::vector<int>& used, int n, int from = 0) {
+  return static_cast<int>(std::count(used.begin() + from, used.end(), n));
+}
+
+}  // namespace
+
+class TestThreadPolicy : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void waitPolicySetOnce() {
+    const auto vars = openMpWaitEnvToSet(envOf({}));
+    std::map<std::string, std::string> set(vars.begin(), vars.end());
+    QCOMPARE(set["OMP_WAIT_POLICY"], std::string("PASSIVE"));  // idle threads sleep at once
+    QCOMPARE(set["LWB_OMP_POLICY_APPLIED"], std::string("1"));
+    // The second start sees the marker: nothing to do, so no exec loop.
+    QVERIFY(openMpWaitEnvToSet(envOf(set)).empty());
+  }
+
+  void userSettingsWin() {
+    QVERIFY(openMpWaitEnvToSet(envOf({{"OMP_WAIT_POLICY", "ACTIVE"}})).empty());
+    QVERIFY(openMpWaitEnvToSet(envOf({{"GOMP_SPINCOUNT", "infinite"}})).empty());
+    QVERIFY(openMpWaitEnvToSet(envOf({{"LWB_NO_REEXEC", "1"}})).empty());
+    QVERIFY(!openMpWaitEnvToSet(envOf({{"OMP_WAIT_POLICY", ""}})).empty());  // empty = unset
+  }
+
+  void candidatesHalve() {
+    QCOMPARE(ThreadTuner(8).candidates(), (std::vector<int>{8, 4, 2, 1}));
+    QCOMPARE(ThreadTuner(2).candidates(), (std::vector<int>{2, 1}));
+    QVERIFY(!ThreadTuner(1).enabled());
+    QVERIFY(!ThreadTuner(0).enabled());
+    ThreadTuner one(1);
+    QCOMPARE(drive(one, 20, [](int, int) { return 1.0; }), std::vector<int>(20, 1));
+  }
+
+  // Quiet machine: 2 threads 1.6x faster than 1 (the MNIST figures) -> keeps 2.
+  void quietKeepsAllThreads() {
+    ThreadTuner t(2);
+    const auto used = drive(t, 200, [](int n, int) { return n == 2 ? 1.0 / 260 : 1.0 / 158; });
+    QCOMPARE(t.threads(), 2);
+    QVERIFY(t.decisions() >= 1);
+    QVERIFY(countOf(used, 1) <= 8);  // probing the loser costs a few steps in 200
+    // Clear-cut after two rounds of two steps each: decided by step 3 + 8, so short runs pay
+    // little for probing.
+    QCOMPARE(std::vector<int>(used.begin() + 11, used.begin() + 40), std::vector<int>(29, 2));
+  }
+
+  // One busy core: 2 threads 2.6x slower -> one thread, after measuring 2 threads once or twice.
+  void busyCoreChoosesOne() {
+    ThreadTuner t(2);
+    const auto used = drive(t, 200, [](int n, int) { return n == 2 ? 1.0 / 62 : 1.0 / 160; });
+    QCOMPARE(t.threads(), 1);
+    QVERIFY(countOf(used, 2, 3) <= 6);  // after warm-up: two steps per probe, dropped as clearly worse
+    QVERIFY(countOf(used, 1) >= 190);
+  }
+
+  // Ties and near ties: the lower median wins; medians ignore one outlier per candidate.
+  void medianIgnoresOutliers() {
+    ThreadTuner t(2);
+    drive(t, 30, [](int n, int s) { return s == 7 && n == 2 ? 1.0 : (n == 2 ? 0.010 : 0.012); });
+    QCOMPARE(t.threads(), 2);
+  }
+
+  // Load arrives during the hold: the held count slows 3x -> early probe -> one thread.
+  void reprobesWhenLoadArrives() {
+    ThreadTuner t(2);
+    auto seconds = [](int n, int s) {
+      const bool busy = s >= 100;
+      if (!busy) return n == 2 ? 0.010 : 0.016;
+      return n == 2 ? 0.030 : 0.012;
+    };
+    const auto used = drive(t, 200, seconds);
+    QCOMPARE(used[99], 2);
+    QCOMPARE(used.back(), 1);  // (the next scheduled probe may begin right after)
+    // Switched within the watch window plus a short probe, long before the hold's end.
+    QVERIFY(countOf(used, 1, 130) >= 68);
+  }
+
+  // Load leaves while one thread is held: the next scheduled probe goes back to all threads.
+  void returnsToAllThreadsAfterLoad() {
+    ThreadTuner::Options o;
+    o.minHoldSteps = 40;
+    ThreadTuner t(2, o);
+    auto seconds = [](int n, int s) {
+      const bool busy = s < 60;
+      if (busy) return n == 2 ? 0.030 : 0.012;
+      return n == 2 ? 0.008 : 0.012;
+    };
+    drive(t, 60, seconds);
+    QCOMPARE(t.threads(), 1);
+    drive(t, 400, [&](int n, int s) { return seconds(n, s + 60); });
+    QCOMPARE(t.threads(), 2);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestThreadPolicy)
+#include "tst_thread_policy.moc"
