@@ -2,6 +2,116 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AttentionLab</name>
+    <message>
+        <source>AttLip</source>
+        <translation>AttLip</translation>
+    </message>
+    <message>
+        <source>ℓ2</source>
+        <translation>ℓ2</translation>
+    </message>
+    <message>
+        <source>standard</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>N: &apos;%1&apos; is not a token count between 1 and %2</source>
+        <translation>N: &apos;%1&apos; ist keine Tokenanzahl zwischen 1 und %2</translation>
+    </message>
+    <message>
+        <source>N: the token counts must increase (%1 after %2)</source>
+        <translation>N: Die Tokenanzahlen müssen aufsteigen (%1 nach %2)</translation>
+    </message>
+    <message>
+        <source>N: give at least one token count, e.g. 16, 32, 64</source>
+        <translation>N: Geben Sie mindestens eine Tokenanzahl an, z. B. 16, 32, 64</translation>
+    </message>
+    <message>
+        <source>Save pl&amp;ots…</source>
+        <translation>&amp;Diagramme speichern…</translation>
+    </message>
+    <message>
+        <source>Save pl&amp;ot…</source>
+        <translation>&amp;Diagramm speichern…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport CSV…</source>
+        <translation>CSV e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>H: %1 does not divide d = %2 (d_h = d / H)</source>
+        <translation>H: %1 ist kein Teiler von d = %2 (d_h = d / H)</translation>
+    </message>
+    <message>
+        <source>Armijo line search</source>
+        <translation>Armijo-Liniensuche</translation>
+    </message>
+    <message>
+        <source>fixed step</source>
+        <translation>feste Schrittweite</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionLabPresets</name>
+    <message>
+        <source>1 · Tokens in the plane: who pulls inputs apart</source>
+        <translation>1 · Tokens in der Ebene: Wer zieht Eingaben auseinander</translation>
+    </message>
+    <message>
+        <source>Six tokens in the plane and a copy moved by 0.5. Compare how far apart the two images land under each kind: AttLip&apos;s ratio is below 1. Raise the perturbation or change the seed.</source>
+        <translation>Sechs Tokens in der Ebene und eine um 0.5 verschobene Kopie. Vergleichen Sie, wie weit die beiden Bilder bei jeder Art auseinanderliegen: Das Verhältnis von AttLip liegt unter 1. Erhöhen Sie die Störung oder ändern Sie den Seed.</translation>
+    </message>
+    <message>
+        <source>2 · Lipschitz vs N: AttLip stays at 1, ℓ2&apos;s bound grows</source>
+        <translation>2 · Lipschitz vs. N: AttLip bleibt bei 1, die Schranke von ℓ2 wächst</translation>
+    </message>
+    <message>
+        <source>004 Table 1 in small (d 16, H 2): points arrive per N. AttLip&apos;s estimate sits just below its bound 1; ℓ2&apos;s bound (Eq. 6) grows like √N·log N while its estimate stays flat. The dotted lines are the paper&apos;s numbers at d 512, H 8.</source>
+        <translation>004 Table 1 im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 (Eq. 6) wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8.</translation>
+    </message>
+    <message>
+        <source>3 · Table 1 at d 32, H 4 (the CPU reproduction)</source>
+        <translation>3 · Table 1 bei d 32, H 4 (die CPU-Reproduktion)</translation>
+    </message>
+    <message>
+        <source>The setting of docs/RESULTS.md: N = 16 … 128 with PGD 30 × 3. Press Run: it takes minutes on two cores; Cancel keeps the points already computed.</source>
+        <translation>Die Einstellung aus docs/RESULTS.md: N = 16 … 128 mit PGD 30 × 3. Klicken Sie auf Starten: Auf zwei Kernen dauert es Minuten; Abbrechen behält die bereits berechneten Punkte.</translation>
+    </message>
+    <message>
+        <source>4 · Inside the prox: the residual falls fast</source>
+        <translation>4 · Im Inneren des Prox: Das Residuum fällt schnell</translation>
+    </message>
+    <message>
+        <source>004 Fig. 1 in small: one head of width 64, inputs of size 1/√d. Armijo&apos;s residual ‖g‖ falls by orders of magnitude in 20 steps; the fixed safe step, certified but tiny, barely moves. Press Play and watch φ decrease.</source>
+        <translation>004 Fig. 1 im Kleinen: ein Kopf der Breite 64, Eingaben der Größe 1/√d. Das Residuum ‖g‖ von Armijo fällt in 20 Schritten um Größenordnungen; die feste sichere Schrittweite, zertifiziert, aber winzig, bewegt sich kaum. Klicken Sie auf Abspielen und beobachten Sie, wie φ sinkt.</translation>
+    </message>
+    <message>
+        <source>5 · Inside the prox: large inputs, a bumpy residual</source>
+        <translation>5 · Im Inneren des Prox: große Eingaben, ein holpriges Residuum</translation>
+    </message>
+    <message>
+        <source>The same block with inputs N(0, 1): Armijo backtracks (λ = 1/8 at the first step) and ‖g‖ goes up as well as down; Armijo only promises that φ decreases.</source>
+        <translation>Derselbe Block mit Eingaben N(0, 1): Armijo geht zurück (λ = 1/8 im ersten Schritt), und ‖g‖ steigt ebenso wie es fällt; Armijo garantiert nur, dass φ sinkt.</translation>
+    </message>
+    <message>
+        <source>6 · Armijo with small K is not 1-Lipschitz</source>
+        <translation>6 · Armijo mit kleinem K ist nicht 1-Lipschitz</translation>
+    </message>
+    <message>
+        <source>Near pairs of inputs through K = 1 … 5 prox steps: with Armijo the ratio can exceed 1 (the accepted step jumps with the input); the fixed safe step never does.</source>
+        <translation>Nahe Eingabepaare durch K = 1 … 5 Prox-Schritte: Mit Armijo kann das Verhältnis 1 übersteigen (der akzeptierte Schritt springt mit der Eingabe); die feste sichere Schrittweite tut das nie.</translation>
+    </message>
+</context>
+<context>
     <name>ClipLabPresets</name>
     <message>
         <source>1 · Hard cap: only σ above σmax move</source>
@@ -479,6 +589,22 @@
         <source>Polar Express, eight tuples</source>
         <translation>Polar Express, acht Tupel</translation>
     </message>
+    <message>
+        <source>masked characters of a text</source>
+        <translation>maskierte Zeichen eines Textes</translation>
+    </message>
+    <message>
+        <source>seed 004 Table 2 analogue: 15 % of positions selected, 80/10/10 [MASK]/random/kept; non-causal</source>
+        <translation>Analogon zu Seed 004 Table 2: 15 % der Positionen ausgewählt, 80/10/10 [MASK]/zufällig/beibehalten; nicht kausal</translation>
+    </message>
+    <message>
+        <source>one-block masked LM (AttLip, ℓ2, standard or no attention)</source>
+        <translation>Masked LM mit einem Block (AttLip, ℓ2, Standard oder keine Attention)</translation>
+    </message>
+    <message>
+        <source>seed 004 §5.2: embedding + positions → attention → x + MLP(x) → unembedding, no norm</source>
+        <translation>Seed 004 §5.2: Embedding + Positionen → Attention → x + MLP(x) → Unembedding, keine Normierung</translation>
+    </message>
 </context>
 <context>
     <name>RunForm</name>
@@ -673,6 +799,50 @@
     <message>
         <source>embeddings, head and scalars</source>
         <translation>Embeddings, Kopf und Skalare</translation>
+    </message>
+    <message>
+        <source>Masked share</source>
+        <translation>Maskierter Anteil</translation>
+    </message>
+    <message>
+        <source>share of positions the loss reads (RoBERTa: 0.15)</source>
+        <translation>Anteil der Positionen, die der Verlust liest (RoBERTa: 0.15)</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>attlip: proximal 1-Lipschitz; l2: Kim&apos;s ℓ2; standard: dot product; none: MLP only</source>
+        <translation>attlip: proximal, 1-Lipschitz; l2: ℓ2 nach Kim; standard: Skalarprodukt; none: nur MLP</translation>
+    </message>
+    <message>
+        <source>Prox steps K (training)</source>
+        <translation>Prox-Schritte K (Training)</translation>
+    </message>
+    <message>
+        <source>reached by the schedule 1 → K over the run</source>
+        <translation>erreicht durch den Plan 1 → K über den Lauf</translation>
+    </message>
+    <message>
+        <source>Prox step rule</source>
+        <translation>Prox-Schrittregel</translation>
+    </message>
+    <message>
+        <source>armijo: backtracking (004 Alg. 1); fixed: 1-Lipschitz for every K</source>
+        <translation>armijo: Backtracking (004 Alg. 1); fixed: 1-Lipschitz für jedes K</translation>
+    </message>
+    <message>
+        <source>Prox steps K (evaluation)</source>
+        <translation>Prox-Schritte K (Auswertung)</translation>
+    </message>
+    <message>
+        <source>Prox tolerance (evaluation)</source>
+        <translation>Prox-Toleranz (Auswertung)</translation>
+    </message>
+    <message>
+        <source>stop at ‖g‖ ≤ tol·‖g⁰‖</source>
+        <translation>Abbruch bei ‖g‖ ≤ tol·‖g⁰‖</translation>
     </message>
 </context>
 <context>
@@ -1295,6 +1465,49 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::pages::AttentionPage</name>
+    <message>
+        <source>Lecture presets…</source>
+        <translation>Vorlesungsvorlagen…</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Zurück</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Weiter ▶</translation>
+    </message>
+    <message>
+        <source>AttLip computes attention as the proximal step of a convex potential, so it is 1-Lipschitz at every sequence length. Pick a preset or a tab.</source>
+        <translation>AttLip berechnet Attention als proximalen Schritt eines konvexen Potentials und ist daher bei jeder Sequenzlänge 1-Lipschitz. Wählen Sie eine Vorlage oder einen Reiter.</translation>
+    </message>
+    <message>
+        <source>&amp;Lipschitz vs sequence length</source>
+        <translation>&amp;Lipschitz vs. Sequenzlänge</translation>
+    </message>
+    <message>
+        <source>&amp;Inside the prox</source>
+        <translation>&amp;Im Inneren des Prox</translation>
+    </message>
+    <message>
+        <source>Why Armijo with small &amp;K is not 1-Lipschitz</source>
+        <translation>Warum Armijo mit kleinem &amp;K nicht 1-Lipschitz ist</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens in the plane</source>
+        <translation>&amp;Tokens in der Ebene</translation>
+    </message>
+    <message>
+        <source>--attention-preset: unknown Attention Lab preset &apos;%1&apos; (%2)</source>
+        <translation>--attention-preset: unbekannte Attention-Lab-Vorlage &apos;%1&apos; (%2)</translation>
+    </message>
+    <message>
+        <source>&amp;Attention Lab</source>
+        <translation>&amp;Attention Lab</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::pages::CapSweepView</name>
     <message>
         <source>Run sweep</source>
@@ -1823,6 +2036,85 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::pages::FiniteKView</name>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Why:&lt;/b&gt; the step λ that Armijo&apos;s backtracking accepts jumps between β-powers as the input moves, so after a few steps two nearby inputs can land far apart; the fixed safe step makes every step a nonexpansive map, and its ratio stays ≤ 1 for every K.</source>
+        <translation>&lt;b&gt;Warum:&lt;/b&gt; Der Schritt λ, den Armijos Backtracking akzeptiert, springt zwischen β-Potenzen, wenn sich die Eingabe bewegt; daher können zwei nahe Eingaben nach wenigen Schritten weit auseinanderliegen. Die feste sichere Schrittweite macht jeden Schritt zu einer nichtexpansiven Abbildung, und ihr Verhältnis bleibt für jedes K ≤ 1.</translation>
+    </message>
+    <message>
+        <source>Measured ‖f(x) − f(y)‖ / ‖x − y‖ on near pairs after K prox steps</source>
+        <translation>Gemessenes ‖f(x) − f(y)‖ / ‖x − y‖ auf nahen Paaren nach K Prox-Schritten</translation>
+    </message>
+    <message>
+        <source>inner steps K</source>
+        <translation>innere Schritte K</translation>
+    </message>
+    <message>
+        <source>largest ratio over the pairs</source>
+        <translation>größtes Verhältnis über die Paare</translation>
+    </message>
+    <message>
+        <source>&amp;N</source>
+        <translation>&amp;N</translation>
+    </message>
+    <message>
+        <source>d</source>
+        <translation>d</translation>
+    </message>
+    <message>
+        <source>H</source>
+        <translation>H</translation>
+    </message>
+    <message>
+        <source>&amp;pairs</source>
+        <translation>&amp;Paare</translation>
+    </message>
+    <message>
+        <source>K up to</source>
+        <translation>K bis</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Measuring %1 pairs at K = 1 … %2…</source>
+        <translation>Messe %1 Paare bei K = 1 … %2…</translation>
+    </message>
+    <message>
+        <source>Armijo line search</source>
+        <translation>Armijo-Liniensuche</translation>
+    </message>
+    <message>
+        <source>fixed safe step</source>
+        <translation>feste sichere Schrittweite</translation>
+    </message>
+    <message>
+        <source>ratio = 1</source>
+        <translation>Verhältnis = 1</translation>
+    </message>
+    <message>
+        <source>Armijo stays ≤ 1 on these pairs (largest %L1); try more pairs, larger N or another seed.</source>
+        <translation>Armijo bleibt auf diesen Paaren ≤ 1 (größtes %L1); versuchen Sie mehr Paare, ein größeres N oder einen anderen Seed.</translation>
+    </message>
+    <message>
+        <source>Armijo exceeds 1 at K = %1 (largest %L2).</source>
+        <translation>Armijo übersteigt 1 bei K = %1 (größtes %L2).</translation>
+    </message>
+    <message>
+        <source>Fixed step: largest %L1.</source>
+        <translation>Feste Schrittweite: größtes %L1.</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::pages::InspectorPage</name>
     <message>
         <source>Open file…</source>
@@ -1955,6 +2247,169 @@
     <message>
         <source> · App. D, single-head argument: %L1 (not a bound with several heads)</source>
         <translation> · Anh. D, Ein-Kopf-Argument: %L1 (keine Schranke bei mehreren Köpfen)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::LengthView</name>
+    <message>
+        <source>Token counts N, increasing, e.g. 16, 32, 64, 128</source>
+        <translation>Tokenanzahlen N, aufsteigend, z. B. 16, 32, 64, 128</translation>
+    </message>
+    <message>
+        <source>PGD iterations per restart (step 2.5 r / iterations; SEEDS §D)</source>
+        <translation>PGD-Iterationen pro Neustart (Schritt 2.5 r / Iterationen; SEEDS §D)</translation>
+    </message>
+    <message>
+        <source>PGD restarts, run as one batch</source>
+        <translation>PGD-Neustarts, als ein Batch ausgeführt</translation>
+    </message>
+    <message>
+        <source>Seed of the weights (the same for every N) and of the inputs x₀ ~ N(0, 1)</source>
+        <translation>Seed der Gewichte (für jedes N gleich) und der Eingaben x₀ ~ N(0, 1)</translation>
+    </message>
+    <message>
+        <source>&amp;Paper&apos;s Table 1</source>
+        <translation>Table 1 der &amp;Veröffentlichung</translation>
+    </message>
+    <message>
+        <source>004 Table 1 (d 512, H 8, AttLip K = 20) as dotted lines</source>
+        <translation>004 Table 1 (d 512, H 8, AttLip K = 20) als gepunktete Linien</translation>
+    </message>
+    <message>
+        <source>R&amp;un</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <source>PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct AttLip stays ≤ 1 at every N; the ℓ2 bound (Eq. 6) grows as √N·log N while its estimate stays small.</source>
+        <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Eq. 6) wächst wie √N·log N, während ihre Schätzung klein bleibt.</translation>
+    </message>
+    <message>
+        <source>Lipschitz constant vs sequence length (PGD estimate solid, bound dashed)</source>
+        <translation>Lipschitz-Konstante vs. Sequenzlänge (PGD-Schätzung durchgezogen, Schranke gestrichelt)</translation>
+    </message>
+    <message>
+        <source>tokens N</source>
+        <translation>Token N</translation>
+    </message>
+    <message>
+        <source>Lipschitz constant (ℓ2)</source>
+        <translation>Lipschitz-Konstante (ℓ2)</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>PGD estimate</source>
+        <translation>PGD-Schätzung</translation>
+    </message>
+    <message>
+        <source>bound</source>
+        <translation>Schranke</translation>
+    </message>
+    <message>
+        <source>prox residual</source>
+        <translation>Prox-Residuum</translation>
+    </message>
+    <message>
+        <source>converged</source>
+        <translation>konvergiert</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>d</source>
+        <translation>d</translation>
+    </message>
+    <message>
+        <source>H</source>
+        <translation>H</translation>
+    </message>
+    <message>
+        <source>&amp;N</source>
+        <translation>&amp;N</translation>
+    </message>
+    <message>
+        <source>PGD iterations</source>
+        <translation>PGD-Iterationen</translation>
+    </message>
+    <message>
+        <source>restarts</source>
+        <translation>Neustarts</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Cancelled; the points computed so far stay.</source>
+        <translation>Abgebrochen; die bisher berechneten Punkte bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>Kinds: tick at least one attention kind</source>
+        <translation>Arten: Wählen Sie mindestens eine Attention-Art aus</translation>
+    </message>
+    <message>
+        <source>Computing %1 points (d %2, H %3, PGD %4 × %5)…</source>
+        <translation>Berechne %1 Punkte (d %2, H %3, PGD %4 × %5)…</translation>
+    </message>
+    <message>
+        <source>AttLip at N = %1: the prox stopped at residual %L2 above its tolerance, so 1 is not certified there.</source>
+        <translation>AttLip bei N = %1: Der Prox-Schritt endete mit Residuum %L2 über seiner Toleranz, daher ist 1 dort nicht zertifiziert.</translation>
+    </message>
+    <message>
+        <source>Done: %1 points.</source>
+        <translation>Fertig: %1 Punkte.</translation>
+    </message>
+    <message>
+        <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1</source>
+        <translation>004 Table 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke 1</translation>
+    </message>
+    <message>
+        <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound %L3</source>
+        <translation>004 Table 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke %L3</translation>
+    </message>
+    <message>
+        <source>004 Table 1 has no row for standard attention</source>
+        <translation>004 Table 1 enthält keine Zeile für Standard-Attention</translation>
+    </message>
+    <message>
+        <source>%1 · PGD estimate</source>
+        <translation>%1 · PGD-Schätzung</translation>
+    </message>
+    <message>
+        <source>%1 · Eq. 6 bound (∝ √N·log N)</source>
+        <translation>%1 · Schranke nach Eq. 6 (∝ √N·log N)</translation>
+    </message>
+    <message>
+        <source>%1 · bound</source>
+        <translation>%1 · Schranke</translation>
+    </message>
+    <message>
+        <source>paper · AttLip PGD</source>
+        <translation>Paper · AttLip PGD</translation>
+    </message>
+    <message>
+        <source>paper · ℓ2 PGD</source>
+        <translation>Paper · ℓ2 PGD</translation>
+    </message>
+    <message>
+        <source>paper · ℓ2 bound</source>
+        <translation>Paper · ℓ2-Schranke</translation>
+    </message>
+    <message>
+        <source>1</source>
+        <translation>1</translation>
     </message>
 </context>
 <context>
@@ -2223,6 +2678,148 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::pages::PlaneView</name>
+    <message>
+        <source>d = 2: one head of width 2 or two heads of width 1</source>
+        <translation>d = 2: ein Head der Breite 2 oder zwei Heads der Breite 1</translation>
+    </message>
+    <message>
+        <source>‖X − X′‖_F: how far the perturbed copy is from the input</source>
+        <translation>‖X − X′‖_F: wie weit die gestörte Kopie von der Eingabe entfernt ist</translation>
+    </message>
+    <message>
+        <source>tok&amp;ens</source>
+        <translation>Tok&amp;ens</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>Heads</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>&amp;perturbation ‖X − X′‖</source>
+        <translation>&amp;Störung ‖X − X′‖</translation>
+    </message>
+    <message>
+        <source>%1 · ratio %L2</source>
+        <translation>%1 · Verhältnis %L2</translation>
+    </message>
+    <message>
+        <source>X</source>
+        <translation>X</translation>
+    </message>
+    <message>
+        <source>X′</source>
+        <translation>X′</translation>
+    </message>
+    <message>
+        <source>f(X)</source>
+        <translation>f(X)</translation>
+    </message>
+    <message>
+        <source>f(X′)</source>
+        <translation>f(X′)</translation>
+    </message>
+    <message>
+        <source>%1 %L2</source>
+        <translation>%1 %L2</translation>
+    </message>
+    <message>
+        <source>Filled: the tokens X and their images f(X); hollow: a copy X′ moved by %L1 in total and its images. Arrows join a token to its image. Ratio ‖f(X) − f(X′)‖ / ‖X − X′‖: %2. A 1-Lipschitz map never exceeds 1.</source>
+        <translation>Gefüllt: die Token X und ihre Bilder f(X); hohl: eine um insgesamt %L1 verschobene Kopie X′ und ihre Bilder. Pfeile verbinden ein Token mit seinem Bild. Verhältnis ‖f(X) − f(X′)‖ / ‖X − X′‖: %2. Eine 1-Lipschitz-Abbildung überschreitet niemals 1.</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::ProxView</name>
+    <message>
+        <source>Entries of X are scale · N(0, 1); Fig. 1&apos;s settings are 1 and 1/√d</source>
+        <translation>Einträge von X sind Skalierung · N(0, 1); die Einstellungen von Fig. 1 sind 1 und 1/√d</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <source>Residual ‖g_k‖ = ‖∇φ(y_k)‖ per inner iteration</source>
+        <translation>Residuum ‖g_k‖ = ‖∇φ(y_k)‖ pro innerer Iteration</translation>
+    </message>
+    <message>
+        <source>inner iteration k</source>
+        <translation>innere Iteration k</translation>
+    </message>
+    <message>
+        <source>‖g_k‖_F</source>
+        <translation>‖g_k‖_F</translation>
+    </message>
+    <message>
+        <source>Potential φ(y_k) = f(y_k) + ‖y_k − X‖² / 2η</source>
+        <translation>Potential φ(y_k) = f(y_k) + ‖y_k − X‖² / 2η</translation>
+    </message>
+    <message>
+        <source>φ</source>
+        <translation>φ</translation>
+    </message>
+    <message>
+        <source>&amp;N</source>
+        <translation>&amp;N</translation>
+    </message>
+    <message>
+        <source>d</source>
+        <translation>d</translation>
+    </message>
+    <message>
+        <source>H</source>
+        <translation>H</translation>
+    </message>
+    <message>
+        <source>input &amp;scale</source>
+        <translation>Eingabe&amp;skalierung</translation>
+    </message>
+    <message>
+        <source>steps K</source>
+        <translation>Schritte K</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Iteration k</source>
+        <translation>Iteration k</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Running the prox from y₀ = X with both step rules…</source>
+        <translation>Prox wird ab y₀ = X mit beiden Schrittweitenregeln ausgeführt…</translation>
+    </message>
+    <message>
+        <source>Iteration &lt;b&gt;k = %1&lt;/b&gt;</source>
+        <translation>Iteration &lt;b&gt;k = %1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>, next λ = %L1</source>
+        <translation>, nächstes λ = %L1</translation>
+    </message>
+    <message>
+        <source> · &lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt;: ‖g‖ = %L3, φ = %L4%5</source>
+        <translation> · &lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt;: ‖g‖ = %L3, φ = %L4%5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. Armijo only promises that φ decreases; ‖g‖ need not.</source>
+        <translation>&lt;br&gt;Die feste Schrittweite λ = %L1 ist für diese Eingabe sicher (λ/(1 − λ/η) ≤ 2/L_f): Die K-Schritt-Abbildung ist für jedes K 1-Lipschitz. Armijo garantiert nur, dass φ abnimmt; ‖g‖ muss nicht abnehmen.</translation>
+    </message>
+    <message>
+        <source>iteration k</source>
+        <translation>Iteration k</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::pages::RobustnessPage</name>
     <message>
         <source>Computation cancelled; the previous results stay.</source>
@@ -2395,6 +2992,33 @@ p(korrekt) %L4</translation>
     <message>
         <source>&amp;Robustness</source>
         <translation>&amp;Robustheit</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::StepPlayer</name>
+    <message>
+        <source>◀</source>
+        <translation>◀</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>Vorheriger Schritt</translation>
+    </message>
+    <message>
+        <source>▶</source>
+        <translation>▶</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Nächster Schritt</translation>
+    </message>
+    <message>
+        <source>Pla&amp;y</source>
+        <translation>&amp;Abspielen</translation>
+    </message>
+    <message>
+        <source>Sto&amp;p</source>
+        <translation>&amp;Stopp</translation>
     </message>
 </context>
 <context>
