@@ -23,6 +23,8 @@ void ThreadTuner::startProbe() {
   samples_.assign(candidates_.size(), {});
   active_.assign(candidates_.size(), true);
   cursor_ = 0;
+  sampleSeconds_ = 0;
+  sampleSteps_ = 0;
   settled_ = threads_ == candidates_[cursor_];  // no switch: this step already counts
   threads_ = candidates_[cursor_];
 }
@@ -93,15 +95,21 @@ void ThreadTuner::observe(double stepSeconds) {
   ++stepsInPhase_;
   switch (phase_) {
     case Phase::Warmup:
-      if (stepsInPhase_ >= o_.warmupSteps) startProbe();
+      // Long steps: the first one carries the start-up cost, the second is representative.
+      if (stepsInPhase_ >= o_.warmupSteps || (stepsInPhase_ >= 2 && stepSeconds >= o_.longStepSeconds)) startProbe();
       return;
     case Phase::Probe:
-      // The first step after a switch wakes or parks threads: measured is the second one.
+      // The first step after a switch wakes or parks threads: short steps measure from the
+      // second one; for long ones that cost is noise.
       if (!settled_) {
         settled_ = true;
-        return;
+        if (stepSeconds < o_.longStepSeconds) return;
       }
-      samples_[cursor_].push_back(stepSeconds);
+      sampleSeconds_ += stepSeconds;
+      if (++sampleSteps_ < o_.maxStepsPerSample && sampleSeconds_ < o_.minSampleSeconds) return;
+      samples_[cursor_].push_back(sampleSeconds_ / sampleSteps_);
+      sampleSeconds_ = 0;
+      sampleSteps_ = 0;
       settled_ = false;
       nextProbeStep();
       return;

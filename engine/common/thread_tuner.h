@@ -14,18 +14,26 @@ namespace lwb {
 // cases, so the run measures: a probe alternates the candidates (two steps each, the
 // second measured; paired, so a load that comes and goes hits both), keeps the one with
 // the lowest median step time,
-// holds it for many times the probe's length (doubling while the answer repeats), and
+// holds it for 8 times the probe's length, doubling while the answer repeats (up to 128x: a
+// first probe taken in a moment of noise on a shared machine is soon corrected), and
 // probes again early when the held count's steps become clearly slower than at the decision.
+//
+// A sample is the mean of as many consecutive steps as fill minSampleSeconds: a 1-ms MNIST
+// step alone varies by more than the 1.3x between its counts, a 150-ms ICL step does not
+// (and needs no settling step either: a switch costs microseconds to a millisecond).
 //
 // Pure bookkeeping: the trainer applies threads() before each step and reports the step's
 // time with observe(). Only used when the user did not pin a count (common/threads.h).
 class ThreadTuner {
  public:
   struct Options {
-    int warmupSteps = 3;          // first steps (allocator, first touch) are not measured
-    int probeRounds = 4;          // each candidate measured at most this many times per probe (2 when clear-cut)
+    int warmupSteps = 3;          // first steps (allocator, first touch) are not measured (2 when long)
+    int probeRounds = 4;          // each candidate sampled at most this many times per probe (2 when clear-cut)
+    double minSampleSeconds = 0.03;  // a sample spans at least this long ...
+    int maxStepsPerSample = 32;      // ... or this many steps
+    double longStepSeconds = 0.05;   // steps this long need no settling step after a switch
     double clearlyWorse = 1.5;    // a candidate this much slower (median) leaves the probe early
-    int holdFactor = 30;          // hold a decision for holdFactor x the probe's steps (x2 per repeat, up to x16) ...
+    int holdFactor = 8;           // hold a decision for holdFactor x the probe's steps (x2 per repeat, up to x16) ...
     int minHoldSteps = 60;        // ... and at least this many steps
     int watchSteps = 8;           // held steps compared with the decision's step time
     double slowdownToReprobe = 1.4;  // median of the last watchSteps this much slower: probe now
@@ -62,6 +70,8 @@ class ThreadTuner {
   std::vector<bool> active_;               // still in this probe
   size_t cursor_ = 0;                      // candidate measured by the current probe step
   bool settled_ = false;                   // false: the next step follows a switch, not measured
+  double sampleSeconds_ = 0;               // the sample being filled
+  int sampleSteps_ = 0;
   std::vector<double> watch_;              // recent held step times
 };
 

@@ -17,11 +17,14 @@ namespace {
 std::atomic<bool> pinned{false};
 std::atomic<int> ceiling{0};
 
-// Idle OpenMP threads sleep at once instead of spinning (libgomp's default: 300000 `pause`
-// iterations, ~10-30 ms). Measured on 2 loaded cores (docs/BENCHMARKS.md, "Issue 17"): a
-// 2-thread MNIST step ran 4 steps/s with the default spin, 47 with GOMP_SPINCOUNT=10000 and
-// 435 passive; a spinning team takes the core from the GUI, a browser or another run.
-constexpr const char* kWaitPolicy = "PASSIVE";
+// Idle OpenMP threads spin briefly, then sleep: libgomp's default spins 300000 `pause`
+// iterations (~10-30 ms) and takes the core from the GUI, a browser or another run; a team
+// that shares a core with a busy process then runs 2-15x slower. Passive waiting (no spin)
+// removes that but pays a futex wake-up per parallel region: a quiet 2-thread MNIST step ran
+// 0.55x of the default spin. GOMP_SPINCOUNT=1000 (libgomp's own value for oversubscribed
+// teams) keeps ~0.9-0.95x of the quiet speed and, with a busy core, 0.7x of passive at 2
+// threads, where the run's tuner moves to one thread anyway (docs/BENCHMARKS.md, "Issue 17").
+constexpr const char* kSpinCount = "1000";
 
 int hardwareThreads() {
   const unsigned hw = std::thread::hardware_concurrency();
@@ -85,7 +88,7 @@ void applyIntraOpThreads(int threads) {
 std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLookup& env) {
   for (const char* name : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "LWB_NO_REEXEC", "LWB_OMP_POLICY_APPLIED"})
     if (const char* v = env(name); v && *v) return {};
-  return {{"OMP_WAIT_POLICY", kWaitPolicy}, {"LWB_OMP_POLICY_APPLIED", "1"}};
+  return {{"GOMP_SPINCOUNT", kSpinCount}, {"LWB_OMP_POLICY_APPLIED", "1"}};
 }
 
 void reexecWithOpenMpWaitPolicy(char** argv) {

@@ -37,8 +37,8 @@ void applyIntraOpThreads(int threads);
 // i.e. before main(): libgomp reads it when LibTorch is loaded).
 using EnvLookup = std::function<const char*(const char*)>;
 
-// The variables to add so idle OpenMP threads sleep instead of spinning after a parallel
-// region (OMP_WAIT_POLICY=PASSIVE); empty when the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT, or
+// The variables to add so idle OpenMP threads spin only briefly before sleeping after a
+// parallel region (GOMP_SPINCOUNT=1000); empty when the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT, or
 // LWB_NO_REEXEC, or the policy was already applied (LWB_OMP_POLICY_APPLIED).
 std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLookup& env);
 
