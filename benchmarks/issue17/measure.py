@@ -35,6 +35,9 @@ PRESETS = os.path.join(REPO, "resources", "presets")
 GPU_SIZED = ["icl_adamw", "icl_manifold_muon", "icl_muon", "shakespeare_adamw_wd", "shakespeare_normalize",
              "shakespeare_softcap"]
 CIFAR = ["cifar10_mlp_adamw_wd", "cifar10_mlp_muon_softcap"]
+# CPU presets whose steps take 100-190 ms: their cells run --long-seconds, so a cell holds ~40
+# steps (a 2000-step run's first 2 %) rather than the 6-10 that would be mostly warm-up and probe.
+LONG_STEP = ["icl_adamw_cpu", "icl_manifold_muon_cpu", "icl_muon_cpu"]
 CONDITIONS = ["quiet", "busy core", "other run"]
 out_lines = []
 
@@ -224,7 +227,7 @@ def part_wait_policy(a):
     emit("### OpenMP wait policy (2 threads pinned, steps/s, medians)")
     emit()
     envs = [("libgomp default (spin 300000)", {"LWB_NO_REEXEC": "1"}), ("GOMP_SPINCOUNT=10000", {"GOMP_SPINCOUNT": "10000"}),
-            ("GOMP_SPINCOUNT=1000", {"GOMP_SPINCOUNT": "1000"}), ("ours: OMP_WAIT_POLICY=PASSIVE", {})]
+            ("OMP_WAIT_POLICY=PASSIVE", {"OMP_WAIT_POLICY": "PASSIVE"}), ("ours: GOMP_SPINCOUNT=1000", {})]
     configs = [os.path.join(PRESETS, c + ".json") for c in ("mnist_adamw_wd", "chars_small_cpu")]
     res = {}
     for r in range(a.reps):
@@ -262,9 +265,17 @@ def part_contention(a):
             json.dump(cfg, open(path, "w"))
             configs.append(path)
             cpu.append(n)
-    res, chosen = bench_cells(a, configs, a.seconds, a.reps, "contention")
+    short = [c for c, n in zip(configs, cpu) if n not in LONG_STEP]
+    long_ = [c for c, n in zip(configs, cpu) if n in LONG_STEP]
+    res, chosen = bench_cells(a, short, a.seconds, a.reps, "contention")
+    if long_:
+        r2, c2 = bench_cells(a, long_, a.long_seconds, a.reps, "contention (long steps)")
+        res.update(r2)
+        chosen.update(c2)
     table_cells(cpu, res, chosen,
-                f"Each cell: {a.seconds} s of training per preset (`bench --max-seconds {a.seconds}`), medians of "
+                f"Each cell: {a.seconds} s of training per preset (`bench --max-seconds {a.seconds}`; "
+                f"{', '.join(n for n in cpu if n in LONG_STEP) or 'none'}: {a.long_seconds} s, ~40 of their 100-190-ms "
+                f"steps), medians of "
                 f"{a.reps} alternating repetitions; default = no --threads (the per-run tuner, threads it kept in "
                 f"brackets); all = {os.cpu_count()}." + ("" if a.cifar10 else " CIFAR-10 presets: data not bundled "
                                                          "(`--cifar10 DIR` adds them)."))
@@ -346,7 +357,7 @@ def part_peer(a):
     if a.quick:
         cases = [(c, t, max(5, s // 20)) for c, t, s in cases[::2]]
     # Both sides with the same OpenMP settings (set explicitly, so the CLI does not re-exec).
-    env = clean_env({"OMP_WAIT_POLICY": "PASSIVE"})
+    env = clean_env({"GOMP_SPINCOUNT": "1000"})
     res = {}
     for r in range(a.reps):
         for cfg, thr, steps in rotate(cases, r):
@@ -366,7 +377,7 @@ def part_peer(a):
         ratio = c / p if p > 0 else float("nan")
         emit(f"| {cfg} | {thr} | {c:.2f} | {p:.2f} | {ratio:.2f} {'met' if ratio >= 1.2 else 'MISSED'} |")
     emit(f"Medians of {a.reps} alternating runs (order swapped every repetition), steps per run: "
-         + ", ".join(f"{c}@{t} {s}" for c, t, s in cases) + "; OMP_WAIT_POLICY=PASSIVE on both sides (the engine's own setting).")
+         + ", ".join(f"{c}@{t} {s}" for c, t, s in cases) + "; GOMP_SPINCOUNT=1000 on both sides (the engine's own setting).")
     emit()
 
 
@@ -411,6 +422,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--app-reps", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=1.2, help="training seconds per preset and cell")
+    ap.add_argument("--long-seconds", type=float, default=5.0, help="the same for the long-step presets (ICL on CPU)")
     ap.add_argument("--cifar10", default="", help="CIFAR-10 folder: adds the cifar10 presets")
     ap.add_argument("--quick", action="store_true", help="dry run: one repetition, two presets, short runs")
     ap.add_argument("--only", default="", help="comma-separated parts: machine,wait,contention,app,peer,spectral,rss,gpu")
@@ -418,7 +430,7 @@ def main():
     ap.add_argument("--out", default="", help="also write the Markdown here")
     a = ap.parse_args()
     if a.quick:
-        a.reps, a.app_reps, a.seconds = 1, 1, 0.3
+        a.reps, a.app_reps, a.seconds, a.long_seconds = 1, 1, 0.3, 0.3
     a.build = os.path.abspath(a.build)
     a.cli = os.path.join(a.build, "engine", "cli", "lipschitz-cli")
     if not os.path.exists(a.cli):

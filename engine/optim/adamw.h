@@ -16,9 +16,9 @@ class AdamState {
  public:
   AdamState(double beta1, double beta2, double eps, bool biasCorrection)
       : beta1_(beta1), beta2_(beta2), eps_(eps), biasCorrection_(biasCorrection) {}
-  // w -= eta m^ / (sqrt(v^) + eps) for gradient g of the named tensor w, in place: one
-  // temporary (the denominator) instead of five, and one fused addcdiv_.
-  void apply(const std::string& name, const at::Tensor& w, const at::Tensor& g, double eta);
+  // w = decay w - eta m^ / (sqrt(v^) + eps) for gradient g of the named tensor w, in place:
+  // float32 CPU tensors in one pass (optim/adamw_kernel.h), others through in-place ops.
+  void apply(const std::string& name, const at::Tensor& w, const at::Tensor& g, double eta, double decay = 1.0);
   // Keys "<prefix>m.<name>", "<prefix>v.<name>", "<prefix>t.<name>".
   void save(const std::string& prefix, TensorMap& out) const;
   void load(const std::string& prefix, StateIn& in, const std::vector<ParamSlot>& slots);
