@@ -352,8 +352,8 @@ def part_peer(a):
         emit("(skipped: Debian python3-torch is not installed; `packaging/setup.sh --with-peer`)")
         emit()
         return
-    cases = [("mnist_muon_softcap", 1, 150), ("mnist_muon_softcap", 2, 150), ("mnist_adamw_wd", 1, 800),
-             ("mnist_adamw_wd", 2, 800), ("chars_small_cpu", 1, 30), ("chars_small_cpu", 2, 30)]
+    cases = [("mnist_muon_softcap", 1, 200), ("mnist_muon_softcap", 2, 200), ("mnist_adamw_wd", 1, 800),
+             ("mnist_adamw_wd", 2, 800), ("chars_small_cpu", 1, 60), ("chars_small_cpu", 2, 60)]
     if a.quick:
         cases = [(c, t, max(5, s // 20)) for c, t, s in cases[::2]]
     # Both sides with the same OpenMP settings (set explicitly, so the CLI does not re-exec).

@@ -47,7 +47,7 @@ class LipschitzGpt final : public Model {
   GptShape shape_;
   std::vector<Param> params_;  // embed, per block q k v o mlp_in mlp_out (+ LN gains), head
   std::vector<at::Tensor> layerNormGains_;  // standard baseline only
-  at::Tensor cos_, sin_, causalMask_;
+  at::Tensor cos_, sin_, causalBias_;
 };
 
 }  // namespace lwb::models
