@@ -12,7 +12,8 @@ peak RSS per preset; last, the GPU-sized presets once per cell (indicative; skip
 less than 6 minutes of --budget-min remain). Contention: `quiet`
 (nothing else), `busy core` (`yes > /dev/null`), `other run` (a 2-thread LibTorch process
 with libgomp's default spinning: lipschitz-cli --threads 2 with LWB_NO_REEXEC=1).
-The whole run takes <= 25 minutes on 2 cores (the elapsed time is printed at the end).
+The whole run takes ~40 minutes on 2 cores without the GPU-sized part (the elapsed time is
+printed at the end); --reps, --seconds and --long-seconds trade time for noise.
 """
 import argparse
 import ctypes
@@ -35,8 +36,8 @@ PRESETS = os.path.join(REPO, "resources", "presets")
 GPU_SIZED = ["icl_adamw", "icl_manifold_muon", "icl_muon", "shakespeare_adamw_wd", "shakespeare_normalize",
              "shakespeare_softcap"]
 CIFAR = ["cifar10_mlp_adamw_wd", "cifar10_mlp_muon_softcap"]
-# CPU presets whose steps take 100-190 ms: their cells run --long-seconds, so a cell holds ~40
-# steps (a 2000-step run's first 2 %) rather than the 6-10 that would be mostly warm-up and probe.
+# CPU presets whose steps take 100-190 ms: their cells run --long-seconds, so a cell holds ~60
+# steps (a 2000-step run's first 3 %) rather than the 6-10 that would be mostly warm-up and probe.
 LONG_STEP = ["icl_adamw_cpu", "icl_manifold_muon_cpu", "icl_muon_cpu"]
 CONDITIONS = ["quiet", "busy core", "other run"]
 out_lines = []
@@ -274,7 +275,7 @@ def part_contention(a):
         chosen.update(c2)
     table_cells(cpu, res, chosen,
                 f"Each cell: {a.seconds} s of training per preset (`bench --max-seconds {a.seconds}`; "
-                f"{', '.join(n for n in cpu if n in LONG_STEP) or 'none'}: {a.long_seconds} s, ~40 of their 100-190-ms "
+                f"{', '.join(n for n in cpu if n in LONG_STEP) or 'none'}: {a.long_seconds} s, ~{a.long_seconds / 0.14:.0f} of their 100-190-ms "
                 f"steps), medians of "
                 f"{a.reps} alternating repetitions; default = no --threads (the per-run tuner, threads it kept in "
                 f"brackets); all = {os.cpu_count()}." + ("" if a.cifar10 else " CIFAR-10 presets: data not bundled "
@@ -359,7 +360,7 @@ def part_peer(a):
     # Both sides with the same OpenMP settings (set explicitly, so the CLI does not re-exec).
     env = clean_env({"GOMP_SPINCOUNT": "1000"})
     res = {}
-    for r in range(a.reps):
+    for r in range(a.peer_reps):
         for cfg, thr, steps in rotate(cases, r):
             path = os.path.join(PRESETS, cfg + ".json")
             sides = [("cpp", [a.cli, "--threads", str(thr), "bench", "--json", "--steps", str(steps), path]),
@@ -376,7 +377,7 @@ def part_peer(a):
         c, p = med(res.get((cfg, thr, "cpp"), [])), med(res.get((cfg, thr, "peer"), []))
         ratio = c / p if p > 0 else float("nan")
         emit(f"| {cfg} | {thr} | {c:.2f} | {p:.2f} | {ratio:.2f} {'met' if ratio >= 1.2 else 'MISSED'} |")
-    emit(f"Medians of {a.reps} alternating runs (order swapped every repetition), steps per run: "
+    emit(f"Medians of {a.peer_reps} alternating runs (order swapped every repetition), steps per run: "
          + ", ".join(f"{c}@{t} {s}" for c, t, s in cases) + "; GOMP_SPINCOUNT=1000 on both sides (the engine's own setting).")
     emit()
 
@@ -420,17 +421,18 @@ def main():
     ap = argparse.ArgumentParser(description="issue 17 measurement driver")
     ap.add_argument("--build", default=os.path.join(REPO, "build"))
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--peer-reps", type=int, default=5)
     ap.add_argument("--app-reps", type=int, default=2)
-    ap.add_argument("--seconds", type=float, default=1.2, help="training seconds per preset and cell")
-    ap.add_argument("--long-seconds", type=float, default=5.0, help="the same for the long-step presets (ICL on CPU)")
+    ap.add_argument("--seconds", type=float, default=3.0, help="training seconds per preset and cell")
+    ap.add_argument("--long-seconds", type=float, default=8.0, help="the same for the long-step presets (ICL on CPU)")
     ap.add_argument("--cifar10", default="", help="CIFAR-10 folder: adds the cifar10 presets")
     ap.add_argument("--quick", action="store_true", help="dry run: one repetition, two presets, short runs")
     ap.add_argument("--only", default="", help="comma-separated parts: machine,wait,contention,app,peer,spectral,rss,gpu")
-    ap.add_argument("--budget-min", type=float, default=24, help="skip the GPU-sized part if it would not fit")
+    ap.add_argument("--budget-min", type=float, default=45, help="skip the GPU-sized part if it would not fit")
     ap.add_argument("--out", default="", help="also write the Markdown here")
     a = ap.parse_args()
     if a.quick:
-        a.reps, a.app_reps, a.seconds, a.long_seconds = 1, 1, 0.3, 0.3
+        a.reps, a.peer_reps, a.app_reps, a.seconds, a.long_seconds = 1, 1, 1, 0.3, 0.3
     a.build = os.path.abspath(a.build)
     a.cli = os.path.join(a.build, "engine", "cli", "lipschitz-cli")
     if not os.path.exists(a.cli):
