@@ -81,9 +81,16 @@ void ThreadTuner::decide() {
   }
   // The same answer again: the machine is steady, so probe half as often (up to 16x less).
   repeats_ = (decisions_ > 0 && candidates_[best] == threads_held_) ? std::min(repeats_ + 1, 4) : 0;
+  // A move to fewer threads (from the held count, or from the ceiling at the first decision)
+  // is often a passing load (a shared host's other tenant, a burst in another program): held
+  // for 2x the probe only, then checked again; if the load stays, the next decision repeats
+  // and holds as usual. Measured: a quiet run's 2-thread samples jumping from 2.4 to 4-5 ms
+  // for a moment kept a 1.45x slower count for seconds.
+  const int previous = decisions_ > 0 ? threads_held_ : candidates_.front();
+  const bool movedDown = repeats_ == 0 && candidates_[best] < previous;
   threads_ = threads_held_ = candidates_[best];
   decidedSeconds_ = bestSeconds;
-  holdSteps_ = std::max(o_.minHoldSteps, o_.holdFactor * stepsInPhase_) << repeats_;
+  holdSteps_ = std::max(o_.minHoldSteps, (movedDown ? 2 : o_.holdFactor) * stepsInPhase_) << repeats_;
   phase_ = Phase::Hold;
   stepsInPhase_ = 0;
   watch_.clear();

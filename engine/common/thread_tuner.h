@@ -15,7 +15,8 @@ namespace lwb {
 // second measured; paired, so a load that comes and goes hits both), keeps the one with
 // the lowest median step time,
 // holds it for 8 times the probe's length, doubling while the answer repeats (up to 128x: a
-// first probe taken in a moment of noise on a shared machine is soon corrected), and
+// first probe taken in a moment of noise on a shared machine is soon corrected; a move to
+// fewer threads holds only 2x the probe, since it is often a passing load), and
 // probes again early when the held count's steps become clearly slower than at the decision.
 //
 // A sample is the mean of as many consecutive steps as fill minSampleSeconds: a 1-ms MNIST
