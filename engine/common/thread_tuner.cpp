@@ -103,7 +103,12 @@ void ThreadTuner::observe(double stepSeconds) {
   switch (phase_) {
     case Phase::Warmup:
       // Long steps: the first one carries the start-up cost, the second is representative.
-      if (stepsInPhase_ >= o_.warmupSteps || (stepsInPhase_ >= 2 && stepSeconds >= o_.longStepSeconds)) startProbe();
+      // Short steps: the first ~0.1 s ran 1.5-2x slower than later ones (allocator, first
+      // touch of activations and BLAS buffers), enough to pick the wrong count.
+      warmupElapsed_ += stepSeconds;
+      if ((stepsInPhase_ >= o_.warmupSteps && warmupElapsed_ >= o_.warmupSeconds) ||
+          (stepsInPhase_ >= 2 && stepSeconds >= o_.longStepSeconds))
+        startProbe();
       return;
     case Phase::Probe:
       // The first step after a switch wakes or parks threads: short steps measure from the

@@ -28,7 +28,8 @@ namespace lwb {
 class ThreadTuner {
  public:
   struct Options {
-    int warmupSteps = 3;          // first steps (allocator, first touch) are not measured (2 when long)
+    int warmupSteps = 3;          // first steps (allocator, first touch) are not measured (2 when long) ...
+    double warmupSeconds = 0.25;  // ... nor the run's first quarter second (short steps: ~100 steps)
     int probeRounds = 4;          // each candidate sampled at most this many times per probe (2 when clear-cut)
     double minSampleSeconds = 0.03;  // a sample spans at least this long ...
     int maxStepsPerSample = 32;      // ... or this many steps
@@ -74,6 +75,7 @@ class ThreadTuner {
   double sampleSeconds_ = 0;               // the sample being filled
   int sampleSteps_ = 0;
   std::vector<double> watch_;              // recent held step times
+  double warmupElapsed_ = 0;
 };
 
 }  // namespace lwb

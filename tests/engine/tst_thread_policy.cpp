@@ -32,6 +32,14 @@ std::vector<int> drive(ThreadTuner& t, int steps, const std::function<double(int
   return used;
 }
 
+// The tuner with a warm-up of warmupSteps only (no time floor): the probing cases below count
+// steps from a 3-step warm-up; warmsUpForAQuarterSecond checks the floor itself.
+ThreadTuner::Options stepWarmup() {
+  ThreadTuner::Options o;
+  o.warmupSeconds = 0;
+  return o;
+}
+
 int countOf(const std::vector<int>& used, int n, int from = 0) {
   return static_cast<int>(std::count(used.begin() + from, used.end(), n));
 }
@@ -70,7 +78,7 @@ class TestThreadPolicy : public QObject {
 
   // Quiet machine: 2 threads 1.6x faster than 1 (the MNIST figures) -> keeps 2.
   void quietKeepsAllThreads() {
-    ThreadTuner t(2);
+    ThreadTuner t(2, stepWarmup());
     const auto used = drive(t, 200, [](int n, int) { return n == 2 ? 1.0 / 260 : 1.0 / 158; });
     QCOMPARE(t.threads(), 2);
     QVERIFY(t.decisions() >= 1);
@@ -83,7 +91,7 @@ class TestThreadPolicy : public QObject {
   // ICL-sized steps (100-150 ms): two warm-up steps, no settling step, one step per sample:
   // decided after 2 + 2 rounds x 2 candidates = 6 steps.
   void longStepsDecideFast() {
-    ThreadTuner t(2);
+    ThreadTuner t(2, stepWarmup());
     const auto used = drive(t, 40, [](int n, int) { return n == 2 ? 0.107 : 0.134; });
     QCOMPARE(std::vector<int>(used.begin() + 6, used.end()), std::vector<int>(34, 2));
     QCOMPARE(countOf(used, 1), 2);
@@ -94,7 +102,7 @@ class TestThreadPolicy : public QObject {
   // samples, taken every fourth step, alias with that period and pick 2 threads; samples that
   // average ~30 ms of steps pick the faster count.
   void averagesShortSteps() {
-    ThreadTuner t(2);
+    ThreadTuner t(2, stepWarmup());
     const auto seconds = [](int n, int s) { return n == 1 ? 0.0012 : (s % 4 == 3 ? 0.0008 : 0.0018); };
     // The first decision of each tuner, then where the averaging one stays.
     const auto firstDecision = [&](ThreadTuner& tuner) {
@@ -104,7 +112,7 @@ class TestThreadPolicy : public QObject {
     QCOMPARE(firstDecision(t), 1);
     drive(t, 300, seconds);
     QCOMPARE(t.threads(), 1);
-    ThreadTuner::Options single;  // the scenario is one where single-step samples mislead
+    ThreadTuner::Options single = stepWarmup();  // the scenario is one where single-step samples mislead
     single.minSampleSeconds = 0;
     ThreadTuner u(2, single);
     QCOMPARE(firstDecision(u), 2);
@@ -114,15 +122,30 @@ class TestThreadPolicy : public QObject {
   // probe sees 2 threads slower and moves down, but holds that only for 2x the probe, so the
   // run is back on 2 threads long before an ordinary hold (8x the probe, ~360 steps) ends.
   void passingLoadIsRecheckedSoon() {
-    ThreadTuner t(2);
+    ThreadTuner t(2, stepWarmup());
     const auto used = drive(t, 400, [](int n, int s) { return n == 1 ? 0.0035 : (s < 40 ? 0.0045 : 0.0024); });
     QCOMPARE(used[60], 1);  // the first decision was right for its moment
     QCOMPARE(std::vector<int>(used.begin() + 220, used.end()), std::vector<int>(180, 2));
   }
 
+  // Short steps run slower for the first ~0.1 s (allocator, first touch): here 2 threads take
+  // 5 ms for their first 40 steps, then 2.4 ms; 1 thread 3.5 ms throughout. Warming up for a
+  // quarter second keeps the first probe out of that window; a 3-step warm-up does not.
+  void warmsUpForAQuarterSecond() {
+    const auto seconds = [](int n, int s) { return n == 1 ? 0.0035 : (s < 40 ? 0.0050 : 0.0024); };
+    const auto firstDecision = [&](ThreadTuner& tuner) {
+      for (int s = 0; tuner.decisions() == 0 && s < 2000; ++s) tuner.observe(seconds(tuner.threads(), s));
+      return tuner.threads();
+    };
+    ThreadTuner t(2);
+    QCOMPARE(firstDecision(t), 2);
+    ThreadTuner u(2, stepWarmup());
+    QCOMPARE(firstDecision(u), 1);
+  }
+
   // One busy core: 2 threads 2.6x slower -> one thread, after measuring 2 threads once or twice.
   void busyCoreChoosesOne() {
-    ThreadTuner t(2);
+    ThreadTuner t(2, stepWarmup());
     const auto used = drive(t, 200, [](int n, int) { return n == 2 ? 1.0 / 62 : 1.0 / 160; });
     QCOMPARE(t.threads(), 1);
     QVERIFY(countOf(used, 2, 3) <= 6);  // after warm-up: two steps per probe, dropped as clearly worse
@@ -131,14 +154,14 @@ class TestThreadPolicy : public QObject {
 
   // Ties and near ties: the lower median wins; medians ignore one outlier per candidate.
   void medianIgnoresOutliers() {
-    ThreadTuner t(2);
+    ThreadTuner t(2, stepWarmup());
     drive(t, 30, [](int n, int s) { return s == 7 && n == 2 ? 1.0 : (n == 2 ? 0.010 : 0.012); });
     QCOMPARE(t.threads(), 2);
   }
 
   // Load arrives during the hold: the held count slows 3x -> early probe -> one thread.
   void reprobesWhenLoadArrives() {
-    ThreadTuner t(2);
+    ThreadTuner t(2, stepWarmup());
     auto seconds = [](int n, int s) {
       const bool busy = s >= 100;
       if (!busy) return n == 2 ? 0.010 : 0.016;
@@ -153,7 +176,7 @@ class TestThreadPolicy : public QObject {
 
   // Load leaves while one thread is held: the next scheduled probe goes back to all threads.
   void returnsToAllThreadsAfterLoad() {
-    ThreadTuner::Options o;
+    ThreadTuner::Options o = stepWarmup();
     o.minHoldSteps = 40;
     ThreadTuner t(2, o);
     auto seconds = [](int n, int s) {
