@@ -34,6 +34,8 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     s.mlpRatio = m.mlpRatio;
     s.finalLogitScale = m.finalLogitScale;
     s.standard = m.standard;
+    s.zeroOutputs = m.zeroInit != "none";
+    s.zeroHead = m.zeroInit == "outputs_and_head";
     if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)
       throw InputError("model.d_model: must split into model.heads heads of even size");
     return std::make_unique<LipschitzGpt>(s, gen, device);

@@ -37,6 +37,9 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
     throw std::invalid_argument("lipschitz_gpt: d_model must split into heads of even size");
   const auto f32 = at::TensorOptions().dtype(at::kFloat);
   const int64_t d = s.dModel, dm = s.mlpRatio * s.dModel;
+  const auto init = [&](int64_t dOut, int64_t dIn, bool zero) {
+    return asParameter(zero ? at::zeros({dOut, dIn}, f32) : orthogonalRmsUnit(dOut, dIn, gen), device);
+  };
   params_.push_back({"embed", Role::Embedding, asParameter(rmsUnitRows(s.vocab, d, gen), device), -1});
   for (int64_t b = 0; b < s.blocks; ++b) {
     const std::string p = "blocks." + std::to_string(b) + ".";
@@ -44,9 +47,9 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
     params_.push_back({p + "attn.q", Role::Query, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
     params_.push_back({p + "attn.k", Role::Key, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
     params_.push_back({p + "attn.v", Role::Value, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
-    params_.push_back({p + "attn.o", Role::AttnOut, asParameter(at::zeros({d, d}, f32), device), bi});
+    params_.push_back({p + "attn.o", Role::AttnOut, init(d, d, s.zeroOutputs), bi});
     params_.push_back({p + "mlp.in", Role::MlpIn, asParameter(orthogonalRmsUnit(dm, d, gen), device), bi});
-    params_.push_back({p + "mlp.out", Role::MlpOut, asParameter(at::zeros({d, dm}, f32), device), bi});
+    params_.push_back({p + "mlp.out", Role::MlpOut, init(d, dm, s.zeroOutputs), bi});
     if (s.standard) {
       for (const char* n : {"ln1", "ln2"}) {
         params_.push_back({p + n, Role::Other, asParameter(at::ones({d}, f32), device), bi});
@@ -58,8 +61,7 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
     params_.push_back({"ln_f", Role::Other, asParameter(at::ones({d}, f32), device), -1});
     layerNormGains_.push_back(params_.back().tensor);
   }
-  params_.push_back({"head", Role::Head, asParameter(orthogonalRmsUnit(s.vocab, d, gen), device),
-                     static_cast<int>(s.blocks)});
+  params_.push_back({"head", Role::Head, init(s.vocab, d, s.zeroHead), static_cast<int>(s.blocks)});
 
   // Rotary tables for positions [0, seqLen) and d_head / 2 frequencies (base 10000).
   const int64_t half = d / s.heads / 2;

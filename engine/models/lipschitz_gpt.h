@@ -2,7 +2,7 @@
 // RMS-normalised embedding rows, attention with 1/d_head inside the softmax and 1/3 on the
 // output, causal mask, rotary positions (orthogonal, so norms and the bound are unchanged),
 // MLP GeLU/1.1289, residuals (N-1)/N x + 1/N block over N = 2 * blocks connections,
-// orthogonal init, zero-initialised out-projections, a final logit scale.
+// orthogonal init, zero-initialised out-projections (and optionally head), a final logit scale.
 // `standard = true` gives the baseline: pre-LayerNorm, 1/sqrt(d_head), x + block, GeLU.
 #pragma once
 
@@ -16,6 +16,9 @@ struct GptShape {
   int64_t vocab = 65, dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
   double finalLogitScale = 1.0;
   bool standard = false;
+  // 000 App. F zero-initialises the attention output, the MLP output and the head; with
+  // zeroOutputs false they start orthogonal like the other projections.
+  bool zeroOutputs = true, zeroHead = false;
 };
 
 class LipschitzGpt final : public Model {

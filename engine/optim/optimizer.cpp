@@ -5,6 +5,7 @@
 #include "optim/manifold_muon.h"
 #include "optim/muon.h"
 #include "optim/sgd.h"
+#include "optim/update_scaling.h"
 
 #include <cmath>
 
@@ -24,6 +25,18 @@ std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const
     }
     slots.push_back({p, m});
   }
+  return slots;
+}
+
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::RunConfig& cfg) {
+  const auto& m = cfg.model;
+  const bool gpt = m.kind == "lipschitz_gpt";
+  auto slots = makeSlots(params, cfg.optimizer, gpt ? 2 * m.blocks : 0);
+  if (cfg.optimizer.lrUnits != "modula") return slots;
+  ModulaLayout layout{gpt && m.standard ? "standard lipschitz_gpt" : m.kind, gpt ? m.blocks : 0,
+                      cfg.optimizer.blocksMass, gpt ? m.finalLogitScale : 1.0};
+  const auto targets = modulaTargets(params, layout);
+  for (size_t i = 0; i < slots.size(); ++i) slots[i].lrMultiplier *= targets[i];
   return slots;
 }
 

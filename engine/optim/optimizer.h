@@ -70,6 +70,11 @@ void Optimizer::forEachUpdate(double lr, double weightDecay, Update&& update) {
 std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::OptimizerConfig& cfg,
                                  int64_t residualLayers);
 
+// The slots training uses for a config's model: the above with 2 x blocks residual layers for
+// lipschitz_gpt, times Modula's per-layer targets when optimizer.lr_units = modula
+// (optim/update_scaling.h).
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::RunConfig& cfg);
+
 std::unique_ptr<Optimizer> makeOptimizer(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
 
 }  // namespace lwb::optim

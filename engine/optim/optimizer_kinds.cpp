@@ -10,7 +10,7 @@ std::span<const KindInfo> optimizerKinds() {
       {"muon",
        LWB_TR_NOOP("Registry", "Muon"),
        {"optimizer.momentum", "optimizer.nesterov", "optimizer.ns_coeffs", "optimizer.ns_steps", "optimizer.muon_scale",
-        "optimizer.embed_update", "optimizer.embed_max_inflation"},
+        "optimizer.embed_update", "optimizer.embed_max_inflation", "optimizer.lr_units", "optimizer.blocks_mass"},
        LWB_TR_NOOP("Registry", "msign of the momentum (Jordan et al. 2024): updates of known RMS→RMS norm")},
       {"sgd", LWB_TR_NOOP("Registry", "SGD"), {"optimizer.momentum", "optimizer.nesterov"}, ""},
       {"manifold_muon",

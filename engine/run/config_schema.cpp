@@ -68,6 +68,7 @@ std::vector<FormField> makeFields() {
       {"model.blocks", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Blocks"), T::Integer, ""},
       {"model.heads", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Heads"), T::Integer, ""},
       {"model.seq_len", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Sequence length"), T::Integer, ""},
+      {"model.zero_init", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Zero init"), T::Choice, LWB_TR_NOOP("RunForm", "which output projections start at zero")},
       {"model.embed_dim", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Embedding dim"), T::Integer, ""},
       {"model.width", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Width"), T::Integer, ""},
       // Seed 004 (issue 15): the masked-character task and the one-block attention model.
@@ -80,6 +81,8 @@ std::vector<FormField> makeFields() {
       {"optimizer.kind", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Optimizer"), T::Choice, ""},
       {"optimizer.lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Learning rate η"), T::Number, ""},
       {"optimizer.weight_decay", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Weight decay λ"), T::Number, LWB_TR_NOOP("RunForm", "decoupled; the soft cap's α* also uses it")},
+      {"optimizer.lr_units", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Learning-rate units"), T::Choice, LWB_TR_NOOP("RunForm", "plain: lr × group multiplier; modula: lr × mass share ÷ sensitivity of what follows (000 App. F)")},
+      {"optimizer.blocks_mass", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Blocks mass"), T::Number, LWB_TR_NOOP("RunForm", "modula: the blocks' share against 1 each for embedding and head")},
       {"optimizer.momentum", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Momentum"), T::Number, ""},
       {"optimizer.beta1", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "β₁"), T::Number, ""},
       {"optimizer.beta2", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "β₂"), T::Number, ""},
@@ -136,6 +139,8 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "optimizer.schedule") return {"constant", "linear", "cosine", "stable_decay"};
   if (key == "optimizer.muon_scale") return {"paper", "jordan"};
   if (key == "optimizer.embed_update") return {"column_normalize", "adamw"};
+  if (key == "optimizer.lr_units") return {"plain", "modula"};
+  if (key == "model.zero_init") return {"outputs", "outputs_and_head", "none"};
   if (key == "optimizer.mode") return {"online", "offline"};
   if (key == "model.norm") return {"none", "rms"};
   if (key == "model.residual_count") return {"layers", "sublayers"};

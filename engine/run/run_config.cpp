@@ -34,6 +34,7 @@ void readModel(const json& j, ModelConfig& m) {
   r.integer("mlp_ratio", m.mlpRatio, 1, 64);
   r.number("final_logit_scale", m.finalLogitScale, {0.0, kMaxNorm, true});
   r.boolean("standard", m.standard);
+  r.choice("zero_init", m.zeroInit, choicesFor("model.zero_init"));
   r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
   r.integer("width", m.width, 1, kMaxWidth);
   r.integer("layers", m.layers, 1, 1000);
@@ -77,6 +78,15 @@ void readOptimizer(const json& j, OptimizerConfig& o) {
   r.integer("warmup_steps", o.warmupSteps, 0, kMaxCount);
   r.number("decay_fraction", o.decayFraction, {0.0, 1.0});
   r.number("depth_decay", o.depthDecay, {0.0, 1.0, true});
+  r.choice("lr_units", o.lrUnits, choicesFor("optimizer.lr_units"));
+  r.number("blocks_mass", o.blocksMass, {0.0, 1e6, true});
+  // Modula's rule already halves the update per residual layer (000 App. F): a second decay
+  // by depth on top would be a different recipe that the factors' documentation does not cover.
+  if (o.lrUnits == "modula" && o.kind != "muon")
+    fields::fail("optimizer.lr_units", "modula needs optimizer.kind = muon (its updates have a known norm), got " + o.kind);
+  if (o.lrUnits == "modula" && o.depthDecay != 1.0)
+    fields::fail("optimizer.depth_decay", "must be 1 with optimizer.lr_units = modula (the mass rule already "
+                                          "halves the update per residual layer), got " + fields::numberText(o.depthDecay));
   r.number("dual_lr", o.dualLr, {0.0, kMaxRate, true});
   r.integer("dual_steps", o.dualSteps, 1, 10000);
   r.number("dual_tol", o.dualTol, {0.0, 1.0});
@@ -250,7 +260,7 @@ json toJson(const RunConfig& c) {
       {"model",
        {{"kind", m.kind}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
-        {"final_logit_scale", m.finalLogitScale}, {"standard", m.standard},
+        {"final_logit_scale", m.finalLogitScale}, {"standard", m.standard}, {"zero_init", m.zeroInit},
         {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", m.norm},
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
         {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}, {"attention", m.attention},
@@ -267,6 +277,7 @@ json toJson(const RunConfig& c) {
         {"embed_max_inflation", o.embedMaxInflation}, {"embed_lr", o.embedLr},
         {"hidden_lr", o.hiddenLr}, {"head_lr", o.headLr}, {"schedule", o.schedule},
         {"warmup_steps", o.warmupSteps}, {"decay_fraction", o.decayFraction}, {"depth_decay", o.depthDecay},
+        {"lr_units", o.lrUnits}, {"blocks_mass", o.blocksMass},
         {"dual_lr", o.dualLr}, {"dual_steps", o.dualSteps}, {"dual_tol", o.dualTol}, {"mode", o.mmMode},
         {"normalize_dual", o.normalizeDual}, {"lambda_init", o.lambdaInit}, {"adam_lr", o.adamLr},
         {"clip_grad_norm", o.clipGradNorm}}},

@@ -23,6 +23,9 @@ struct ModelConfig {
   int64_t dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
   double finalLogitScale = 1.0;
   bool standard = false;               // baseline: LayerNorm, 1/sqrt(d_head), x + block
+  // Which output projections start at zero (000 App. F: attention output, MLP output and
+  // head): outputs (attention + MLP output) | outputs_and_head | none.
+  std::string zeroInit = "outputs";
   // modular_mlp (post 001 §6.2.1): embedding dim per operand, hidden width, 2 layers
   int64_t embedDim = 113, width = 200;
   // icl_transformer (seed 002 §4, SEEDS-002-004 §B.2); d_model and heads as above
@@ -68,6 +71,11 @@ struct OptimizerConfig {
   int64_t warmupSteps = 0;
   double decayFraction = 0.1;          // stable_decay: share of the steps at the end spent decaying to 0
   double depthDecay = 1.0;             // lr multiplier per residual block (App. F uses 0.5)
+  // plain: a matrix's update norm is lr x its group multiplier; modula: lr x its mass share /
+  // the sensitivity of what follows it (Modula, 000 App. F; optim/update_scaling.h), with the
+  // transformer blocks sharing `blocks_mass` against 1 each for the embedding and the head.
+  std::string lrUnits = "plain";
+  double blocksMass = 32.0;
   // manifold_muon (seed 002, SEEDS-002-004 §A): dual step α, offline steps and tolerance,
   // online | offline, G/rms(G) before the dual step, Λ start, the AdamW group's own lr,
   // optional global gradient clipping (0: off).

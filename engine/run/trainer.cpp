@@ -117,8 +117,7 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   auto modelGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed);
   models::TaskShape shape{s.dataset->inputDim(), s.dataset->numClasses()};
   s.model = models::makeModel(cfg, shape, modelGen, s.device);
-  const int64_t residualLayers = cfg.model.kind == "lipschitz_gpt" ? 2 * cfg.model.blocks : 0;
-  s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg.optimizer, residualLayers));
+  s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg));
   s.constraint = std::make_unique<optim::ConstraintStep>(cfg);
   s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps,
                 static_cast<int64_t>(std::floor(cfg.optimizer.decayFraction * static_cast<double>(cfg.steps)))};

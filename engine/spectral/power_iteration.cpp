@@ -30,7 +30,11 @@ TopSingular powerIteration(const at::Tensor& w, PowerIterationState& state, int 
   TORCH_CHECK(w.dim() >= 2, "power iteration needs a matrix, got rank ", w.dim());
   TORCH_CHECK(iterations >= 1, "power iteration needs at least one iteration");
   const auto wf = w.to(accumulateType(w));
-  if (!state.matches(w)) {
+  // A state started on a zero matrix (zero-initialised output projections) holds u = 0, and
+  // u = 0 maps to v = 0 forever: sigma would read 0 for the rest of the run, so a method
+  // keyed on it (spectral normalize, hammer) would never act. Start again from a random v.
+  const bool degenerate = state.matches(w) && !(state.u.abs().max().item<double>() > 0.0);
+  if (!state.matches(w) || degenerate) {
     auto vShape = wf.sizes().vec();
     vShape.pop_back();
     vShape.back() = wf.size(-1);

@@ -6,6 +6,8 @@
 #include "optim/muon.h"
 #include "optim/schedule.h"
 #include "optim/sgd.h"
+#include "optim/update_scaling.h"
+#include "run/run_config.h"
 #include "spectral/spectral.h"
 #include "support/spectra.h"
 
@@ -172,6 +174,72 @@ class TestOptim : public QObject {
     QCOMPARE(slots[2].lrMultiplier, 0.25);   // layer 1
     QCOMPARE(slots[3].lrMultiplier, 1.0);    // layer 3
     QCOMPARE(slots[4].lrMultiplier, 2.0);
+  }
+
+  // Modula's units (000 App. F) for a 2-block Lipschitz transformer, blocks mass 32: the
+  // factors below were worked out by hand (docs/DESIGN.md "Learning rates in Modula's units"):
+  // total mass 34, each of the 12 block matrices mass 8/3; residual layers 0..3 (attn 0, mlp 0,
+  // attn 1, mlp 1) halve once per later layer; q, k, v take 3/4 of an attention layer, its
+  // output 1/4, each MLP matrix 1/2.
+  void modulaTargetsTwoBlocks() {
+    const auto z = at::zeros({2, 2});
+    std::vector<models::Param> params{matrixParam("embed", Role::Embedding, z, -1)};
+    for (int b = 0; b < 2; ++b)
+      for (Role r : {Role::Query, Role::Key, Role::Value, Role::AttnOut, Role::MlpIn, Role::MlpOut})
+        params.push_back(matrixParam("b" + std::to_string(b), r, z, b));
+    params.push_back(matrixParam("head", Role::Head, z, 2));
+    params.push_back({"gain", Role::Other, at::zeros({2}), 0});
+    const std::vector<double> expected{1.0 / 544,                                               // embed: 1/34 / 2^4
+                                       1.0 / 34, 1.0 / 34, 1.0 / 34, 1.0 / 102, 1.0 / 51, 1.0 / 51,  // block 0
+                                       2.0 / 17, 2.0 / 17, 2.0 / 17, 2.0 / 51, 4.0 / 51, 4.0 / 51,   // block 1
+                                       1.0 / 34, 0.0};                                          // head, gain
+    const auto got = optim::modulaTargets(params, {"lipschitz_gpt", 2, 32.0, 1.0});
+    QCOMPARE(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) QVERIFY2(std::abs(got[i] - expected[i]) < 1e-15, params[i].name.c_str());
+    // A final logit scale is a Mul of that sensitivity: every target is divided by it.
+    const auto scaled = optim::modulaTargets(params, {"lipschitz_gpt", 2, 32.0, 4.0});
+    for (size_t i = 0; i < got.size(); ++i) QVERIFY(std::abs(scaled[i] - expected[i] / 4.0) < 1e-15);
+    // An MLP of L matrices: 1/L each (App. F: "scaled by 1/3" for 3 layers).
+    std::vector<models::Param> mlp{matrixParam("l0", Role::Hidden, z, 0), matrixParam("l1", Role::Hidden, z, 1),
+                                   matrixParam("out", Role::Head, z, 2)};
+    for (double t : optim::modulaTargets(mlp, {"mlp", 0, 32.0, 1.0})) QCOMPARE(t, 1.0 / 3.0);
+    QVERIFY_THROWS_EXCEPTION(InputError, optim::modulaTargets(mlp, {"icl_transformer", 0, 32.0, 1.0}));
+
+    // The trainer's slots: the group multipliers times the targets.
+    run::RunConfig rc;
+    rc.model.kind = "lipschitz_gpt";
+    rc.model.blocks = 2;
+    rc.optimizer.lrUnits = "modula";
+    rc.optimizer.headLr = 2.0;
+    const auto slots = optim::makeSlots(params, rc);
+    QVERIFY(std::abs(slots[13].lrMultiplier - 2.0 / 34) < 1e-15);
+    QVERIFY(std::abs(slots[10].lrMultiplier - 2.0 / 51) < 1e-15);
+    rc.model.standard = true;  // the baseline has LayerNorm and plain residuals: not defined
+    QVERIFY_THROWS_EXCEPTION(InputError, optim::makeSlots(params, rc));
+  }
+
+  // The recipe keys refuse what they cannot mean, naming the key.
+  void recipeKeysRefuseBadValues() {
+    const auto refuses = [](const std::string& overrides, const std::string& key) {
+      nlohmann::json j = nlohmann::json::object();
+      std::string rest = overrides;
+      for (size_t pos; !rest.empty(); rest = pos == std::string::npos ? "" : rest.substr(pos + 1)) {
+        pos = rest.find(' ');
+        run::applyOverride(j, rest.substr(0, pos));
+      }
+      try {
+        run::parseRunConfig(j);
+      } catch (const InputError& e) {
+        return std::string(e.what()).find(key) != std::string::npos;
+      }
+      return false;
+    };
+    QVERIFY(refuses("optimizer.lr_units=mass", "optimizer.lr_units"));
+    QVERIFY(refuses("optimizer.kind=adamw optimizer.lr_units=modula", "optimizer.lr_units"));
+    QVERIFY(refuses("optimizer.lr_units=modula optimizer.depth_decay=0.5", "optimizer.depth_decay"));
+    QVERIFY(refuses("optimizer.blocks_mass=0", "optimizer.blocks_mass"));
+    QVERIFY(refuses("model.zero_init=head", "model.zero_init"));
+    QVERIFY(!refuses("optimizer.lr_units=modula model.zero_init=outputs_and_head", "lr_units"));
   }
 
   // Muon + soft cap with alpha* keeps the RMS->RMS norm at or below sigma_max for 200

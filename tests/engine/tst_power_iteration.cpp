@@ -3,6 +3,7 @@
 #include "support/spectra.h"
 
 #include <ATen/ops/stack.h>
+#include <ATen/ops/zeros_like.h>
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -37,6 +38,17 @@ class TestPowerIteration : public QObject {
     spectral::PowerIterationState cold;
     const double coldOne = spectral::powerIteration(w2, cold, 1).sigma.item<double>();
     QVERIFY2(std::abs(coldOne - 5.05) > std::abs(warm - 5.05), "cold start should be worse");
+  }
+
+  // A state begun on a zero matrix (zero-initialised output projections) must not stay at
+  // u = v = 0: before the fix sigma read 0 for the rest of the run, so spectral normalize
+  // never acted on attn.o / mlp.out (found in issue 25: RMS norms 22-55 under sigma_max 1.2).
+  void zeroStartRecovers() {
+    const auto w = spectral::matrixWithSpectrum(32, 48, {3.0, 1.0}, 7).to(at::kFloat);
+    spectral::PowerIterationState st;
+    QCOMPARE(spectral::powerIteration(at::zeros_like(w), st, 1).sigma.item<double>(), 0.0);
+    const double s1 = spectral::powerIteration(w, st, 30).sigma.item<double>();
+    QVERIFY2(std::abs(s1 - 3.0) < 1e-4, qPrintable(QString::number(s1)));
   }
 
   void stateResetsOnShapeChange() {
