@@ -15,6 +15,7 @@ class MailboxSink final : public run::MetricsSink {
     mailbox_.postSpectra({step, after, before});
   }
   void onFinished(const run::RunSummary& s) override { mailbox_.postEnd(s); }
+  void onReferenceLevels(const std::vector<data::ReferenceLevel>& levels) override { mailbox_.postLevels(levels); }
 
  private:
   Mailbox& mailbox_;

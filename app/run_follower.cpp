@@ -57,6 +57,8 @@ bool RunFollower::poll() {
     // The status file is the authority on how it ended; its message wins when it has one.
     end.status = status->status;
     if (!status->message.empty()) end.message = status->message;
+    // Levels fitted on the data (task chars) are in the summary only.
+    if (!end.referenceLevels.empty()) mailbox_->postLevels(end.referenceLevels);
     mailbox_->postEnd(std::move(end));
     ended_ = true;
   }

@@ -34,7 +34,8 @@ class RunHistory {
   std::optional<int64_t> totalSteps() const { return totalSteps_; }
   const ConstraintInfo& constraint() const { return constraint_; }
   bool hasConstraint() const { return hasConstraint_; }
-  // The task's loss reference levels (icl_least_squares), empty for other tasks.
+  // The task's loss reference levels (icl_least_squares from its config; chars: the n-gram
+  // levels the trainer fitted, live or from summary.json), empty for other tasks.
   const std::vector<data::ReferenceLevel>& referenceLevels() const { return levels_; }
 
   // √(d_in/d_out) of a layer (RMS→RMS norm / σ₁), learnt from a step that has both; 1 when

@@ -129,7 +129,10 @@ void TrainPage::raiseSeed002Panels() {
     dock(QStringLiteral("tangency"))->show();
     open("stiefel");
   }
-  if (!s->history().referenceLevels().empty()) open("activation_rms");
+  // The ICL task's levels come from its config (no key); chars' n-gram levels carry their
+  // summary key and are no sign of an ICL run.
+  const auto& levels = s->history().referenceLevels();
+  if (!levels.empty() && levels.front().key.empty()) open("activation_rms");
 }
 
 void TrainPage::updateActions() {

@@ -605,6 +605,22 @@
         <source>seed 004 §5.2: embedding + positions → attention → x + MLP(x) → unembedding, no norm</source>
         <translation>Seed 004 §5.2: Embedding + Positionen → Attention → x + MLP(x) → Unembedding, keine Normierung</translation>
     </message>
+    <message>
+        <source>unigram</source>
+        <translation>Unigramm</translation>
+    </message>
+    <message>
+        <source>bigram</source>
+        <translation>Bigramm</translation>
+    </message>
+    <message>
+        <source>trigram</source>
+        <translation>Trigramm</translation>
+    </message>
+    <message>
+        <source>5-gram</source>
+        <translation>5-Gramm</translation>
+    </message>
 </context>
 <context>
     <name>RunForm</name>
@@ -1891,6 +1907,14 @@
     <message>
         <source>Steps/s</source>
         <translation>Schritte/s</translation>
+    </message>
+    <message>
+        <source>Val loss (paper window)</source>
+        <translation>Val.-Verlust (Fenster des Papers)</translation>
+    </message>
+    <message>
+        <source>Val loss (full split)</source>
+        <translation>Val.-Verlust (ganzer Split)</translation>
     </message>
 </context>
 <context>

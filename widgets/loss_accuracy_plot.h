@@ -34,6 +34,7 @@ class LossAccuracyPlot : public MultiRunPlot {
   // Horizontal reference lines on the loss axis, labelled on the axis (seed 002's ICL levels:
   // predict 0, copy only, Bayes floor); empty removes them.
   void setReferenceLevels(const QVector<QPair<double, QString>>& levels);
+  const QVector<QPair<double, QString>>& referenceLevels() const { return levels_; }
 
   static QString metricKey(Metric metric);  // "train_loss", "val_loss", "train_acc", "val_acc"
 

@@ -47,6 +47,7 @@ int runBench(const BenchArgs& a) {
     cfg.logEvery = a.steps;
     cfg.spectraEvery = 0;
     run::Trainer trainer(cfg);
+    trainer.skipCharEvaluation();
     run::TrainerControl control;
     // A time budget per config, so a loaded machine (or a GPU-sized preset) cannot stretch a
     // benchmark sweep without bound: the run stops between two steps once it has passed.

@@ -119,6 +119,10 @@ int runTrain(const TrainArgs& a) {
   }
   run::Trainer trainer(cfg);  // validates data and model before anything is written
   if (ckpt) trainer.resume(*ckpt);
+  // Task chars: the n-gram levels to read the losses against, and what short data omitted.
+  const auto notes = trainer.referenceNotes();
+  for (size_t i = 0; i < notes.size(); ++i)
+    std::fprintf(stderr, "%s%s\n", i == 0 ? "" : "lipschitz-cli: warning: ", notes[i].c_str());
   const std::string out = resuming ? a.resume : a.out;
   auto dir = resuming ? run::RunDirectory(out, run::RunDirectory::ContinueAfter{ckpt->step}) : run::RunDirectory(out);
   if (!resuming) dir.writeConfig(run::resolvedConfigJson(cfg));

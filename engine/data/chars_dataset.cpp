@@ -24,6 +24,15 @@ void copyWindow(const uint8_t* ids, int64_t w0, int64_t seqLen, int64_t* in, int
   }
 }
 
+// `count` windows of seqLen, the first at character `first`, each `stride` after the last.
+Batch windowBatch(const at::Tensor& ids, int64_t first, int64_t count, int64_t stride, int64_t seqLen) {
+  Batch b{at::empty({count, seqLen}, at::kLong), at::empty({count, seqLen}, at::kLong)};
+  for (int64_t i = 0; i < count; ++i)
+    copyWindow(ids.data_ptr<uint8_t>(), first + i * stride, seqLen, b.inputs.data_ptr<int64_t>() + i * seqLen,
+               b.targets.data_ptr<int64_t>() + i * seqLen);
+  return b;
+}
+
 }  // namespace
 
 CharsDataset::CharsDataset(const std::string& path, int64_t seqLen, double valFraction)
@@ -79,11 +88,19 @@ Batch CharsDataset::slice(Split split, int64_t start, int64_t count) const {
   if (start < 0 || count < 0 || start > windows - count)
     throw std::out_of_range("slice [" + std::to_string(start) + ", +" + std::to_string(count) +
                             ") outside a split of " + std::to_string(windows) + " windows");
-  Batch b{at::empty({count, seqLen_}, at::kLong), at::empty({count, seqLen_}, at::kLong)};
-  for (int64_t i = 0; i < count; ++i)
-    copyWindow(ids(split).data_ptr<uint8_t>(), (start + i) * seqLen_, seqLen_,
-               b.inputs.data_ptr<int64_t>() + i * seqLen_, b.targets.data_ptr<int64_t>() + i * seqLen_);
-  return b;
+  return windowBatch(ids(split), start * seqLen_, count, seqLen_, seqLen_);
+}
+
+std::span<const uint8_t> CharsDataset::text(Split split) const {
+  const at::Tensor& t = ids(split);
+  return {t.data_ptr<uint8_t>(), static_cast<size_t>(t.numel())};
+}
+
+Batch CharsDataset::strideOneSlice(Split split, int64_t start, int64_t count) const {
+  if (start < 0 || count < 0 || start > strideOneWindows(split) - count)
+    throw std::out_of_range("stride-1 slice [" + std::to_string(start) + ", +" + std::to_string(count) +
+                            ") outside a split of " + std::to_string(strideOneWindows(split)) + " windows");
+  return windowBatch(ids(split), start, count, 1, seqLen_);
 }
 
 // Non-overlapping windows: window w covers [w * T, w * T + T], so w * T + T <= n - 1.

@@ -4,6 +4,8 @@
 
 #include "data/dataset.h"
 
+#include <span>
+
 namespace lwb::data {
 
 class CharsDataset final : public Dataset {
@@ -29,6 +31,12 @@ class CharsDataset final : public Dataset {
   std::string decode(const at::Tensor& ids) const;
   // Characters in a split (size() counts windows).
   int64_t characters(Split split) const { return ids(split).numel(); }
+  // A split's class ids, one per character (the n-gram reference levels read them).
+  std::span<const uint8_t> text(Split split) const;
+  // Stride-1 windows, as 000's validation loader reads them: window w holds characters
+  // [w, w + seqLen] (inputs, then targets shifted by one), w in [0, strideOneWindows).
+  int64_t strideOneWindows(Split split) const { return characters(split) - seqLen_; }
+  Batch strideOneSlice(Split split, int64_t start, int64_t count) const;
 
  private:
   const at::Tensor& ids(Split split) const { return split == Split::Train ? train_ : val_; }

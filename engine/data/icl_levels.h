@@ -2,16 +2,12 @@
 // SEEDS-002-004 §B.1), for plots to draw as labelled lines. No LibTorch.
 #pragma once
 
+#include "data/reference_level.h"
+
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace lwb::data {
-
-struct ReferenceLevel {
-  std::string label;  // English; the app translates
-  double value = 0;
-};
 
 // With D = dim and T = pairs: predicting 0 costs D; in random order half the sequences show
 // y_t right before x_t (a leak), so copying alone costs D/2; the noise-free Bayes floor

@@ -6,6 +6,7 @@
 #include "run/run_results.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace lwb::run {
 
@@ -17,6 +18,9 @@ class MetricsSink {
   // matrices measured just before it (after the optimizer update) — empty for `none`.
   virtual void onSpectra(int64_t step, const SpectraSnapshot& spectra, const SpectraSnapshot& beforeConstraint) {}
   virtual void onFinished(const RunSummary& summary) {}
+  // Once when run() starts, for tasks whose loss levels come from the data (chars: the
+  // n-gram levels); summary.json repeats them.
+  virtual void onReferenceLevels(const std::vector<data::ReferenceLevel>& levels) {}
 };
 
 }  // namespace lwb::run

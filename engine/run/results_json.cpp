@@ -1,5 +1,7 @@
 #include "run/results_json.h"
 
+#include "data/char_ngram.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -88,6 +90,23 @@ std::optional<models::ActivationStats> activationsFromJson(const json& row) {
   return a;
 }
 
+// {key: value}: summary.json's reference levels (char_ngram.h keys).
+json levelsJson(const std::vector<data::ReferenceLevel>& levels) {
+  json out = json::object();
+  for (const auto& l : levels) out[l.key.empty() ? l.label : l.key] = number(l.value);
+  return out;
+}
+
+// Finite numbers only: a hand-edited null or string draws no line.
+std::vector<data::ReferenceLevel> levelsFromJson(const json& summary, const char* key) {
+  std::vector<data::ReferenceLevel> levels;
+  const auto it = summary.find(key);
+  if (it == summary.end() || !it->is_object()) return levels;
+  for (const auto& [name, v] : it->items())
+    if (v.is_number() && std::isfinite(v.get<double>())) levels.push_back({data::charLevelLabel(name), v.get<double>(), name});
+  return levels;
+}
+
 }  // namespace
 
 json toJson(const std::vector<MatrixNorm>& norms) {
@@ -128,6 +147,8 @@ json toJson(const StepMetrics& m) {
   }
   if (m.valLoss) j["val_loss"] = number(*m.valLoss);
   if (m.valAcc) j["val_acc"] = number(*m.valAcc);
+  if (m.valLossPaper) j["val_loss_paper"] = number(*m.valLossPaper);
+  if (m.valLossFull) j["val_loss_full"] = number(*m.valLossFull);
   if (!m.stiefel.empty()) {
     json st = json::array();
     for (const auto& s : m.stiefel)
@@ -169,6 +190,8 @@ std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
   if (m.lipschitzBound) m.boundTrace = traceFromJson(row, *m.lipschitzBound);
   m.valLoss = optionalAt(row, "val_loss");
   m.valAcc = optionalAt(row, "val_acc");
+  m.valLossPaper = optionalAt(row, "val_loss_paper");
+  m.valLossFull = optionalAt(row, "val_loss_full");
   m.activations = activationsFromJson(row);
   if (const auto it = row.find("stiefel"); it != row.end() && it->is_array())
     for (const json& e : *it)
@@ -199,6 +222,14 @@ json toJson(const RunSummary& s) {
     j["attlip_eval_steps"] = *s.attlipEvalSteps;
     j["attlip_eval_converged"] = s.attlipEvalConverged ? json(*s.attlipEvalConverged) : json(nullptr);
   }
+  // Character tasks only (run_results.h).
+  if (s.valLossPaper || s.valLossFull || !s.referenceLevels.empty()) {
+    j["val_loss_paper"] = number(s.valLossPaper.value_or(kNotMeasured));
+    j["val_loss_paper_batches"] = s.valPaperBatches;
+    j["val_loss_full"] = number(s.valLossFull.value_or(kNotMeasured));
+    j["reference_levels"] = levelsJson(s.referenceLevels);
+    j["reference_levels_paper"] = levelsJson(s.referenceLevelsPaper);
+  }
   return j;
 }
 
@@ -225,6 +256,11 @@ RunSummary runSummaryFromJson(const json& j) {
   s.attlipEvalResidual = numberAt(j, "attlip_eval_residual", kNotMeasured);
   s.attlipEvalSteps = integerAt(j, "attlip_eval_steps");
   if (const auto it = j.find("attlip_eval_converged"); it != j.end() && it->is_boolean()) s.attlipEvalConverged = it->get<bool>();
+  s.valLossPaper = optionalAt(j, "val_loss_paper");
+  s.valLossFull = optionalAt(j, "val_loss_full");
+  s.valPaperBatches = integerAt(j, "val_loss_paper_batches").value_or(0);
+  s.referenceLevels = levelsFromJson(j, "reference_levels");
+  s.referenceLevelsPaper = levelsFromJson(j, "reference_levels_paper");
   return s;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bounds/bound_trace.h"
+#include "data/reference_level.h"
 #include "models/activation_stats.h"
 
 #include <cstdint>
@@ -62,6 +63,10 @@ struct StepMetrics {
   bounds::BoundTrace boundTrace;        // meaningful only with lipschitzBound
   // On evaluation steps:
   std::optional<double> valLoss, valAcc;
+  // Task chars, on evaluation steps: the mean loss over 000's validation window (the first
+  // 20 batches of stride-1 windows from the split's start; run/char_evaluation.h), and, at
+  // the evaluation of the run's last step, over the whole validation split.
+  std::optional<double> valLossPaper, valLossFull;
   std::optional<models::ActivationStats> activations;
   std::vector<StiefelStat> stiefel;     // manifold_muon: the logged step's own, per matrix
   // AttLip attention (model attlip): the proximal solver's residual ‖g_K‖_F (max over the
@@ -107,6 +112,13 @@ struct RunSummary {
   double attlipEvalResidual = kNotMeasured;
   std::optional<int64_t> attlipEvalSteps;
   std::optional<bool> attlipEvalConverged;
+  // Task chars (present for it, absent for other tasks): the last evaluation's paper-window
+  // loss and the batches that window held (20 unless the split is short), the full-split
+  // loss of a run that reached its last step (NaN otherwise), and the Witten–Bell n-gram
+  // levels on the full split and on the paper window (data/char_ngram.h; keyed by `key`).
+  std::optional<double> valLossPaper, valLossFull;
+  int64_t valPaperBatches = 0;
+  std::vector<data::ReferenceLevel> referenceLevels, referenceLevelsPaper;
 };
 
 }  // namespace lwb::run

@@ -122,6 +122,7 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps,
                 static_cast<int64_t>(std::floor(cfg.optimizer.decayFraction * static_cast<double>(cfg.steps)))};
   s.dataGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + 0x9e3779b97f4a7c15ULL);
+  s.charEval = prepareCharEvaluation(*s.dataset, cfg.batchSize);
 }
 
 Trainer::~Trainer() = default;
@@ -129,6 +130,16 @@ Trainer::~Trainer() = default;
 void Trainer::addSink(MetricsSink* sink) { impl_->sinks.push_back(sink); }
 
 models::Model& Trainer::model() { return *impl_->model; }
+
+std::vector<std::string> Trainer::referenceNotes() const {
+  const auto& e = impl_->charEval;
+  if (!e) return {};
+  std::vector<std::string> lines{describeReferenceLevels(*e)};
+  lines.insert(lines.end(), e->notes.begin(), e->notes.end());
+  return lines;
+}
+
+void Trainer::skipCharEvaluation() { impl_->charEval.reset(); }
 
 RunSummary Trainer::run(TrainerControl& control) {
   auto& s = *impl_;
@@ -169,6 +180,8 @@ void Trainer::Impl::beginRun() {
     if (!tuner->enabled()) tuner.reset();
   }
   if (!tuner && cfg.threads <= 0) applyIntraOpThreads(intraOpThreadsCeiling());
+  if (charEval)
+    for (auto* sink : sinks) sink->onReferenceLevels(charEval->levels.full);
 }
 
 TrainStep Trainer::Impl::trainStep(int64_t step) {
@@ -299,6 +312,7 @@ void Trainer::Impl::evaluate(StepMetrics& m) {
   }
   m.valLoss = lossSum / count;
   m.valAcc = accSum / count;
+  if (charEval) evaluateCharWindows(*charEval, *model, device, cfg.evalBatches, m.step == cfg.steps, m);
   if (prox) {
     m.valAttlipResidual = prox->residual;
     m.valAttlipSteps = prox->steps;
@@ -359,6 +373,7 @@ RunSummary Trainer::Impl::endRun(RunStatus status, const std::string& message) {
                           " steps; the attention bound 1 holds for the converged prox only";
     }
   }
+  if (charEval) summarizeCharEvaluation(*charEval, progress.lastEval ? &*progress.lastEval : nullptr, summary);
   if (status == RunStatus::Finished) measureAttentionBlock(*model, *dataset, cfg.seed, summary);
   for (auto* sink : sinks) sink->onFinished(summary);
   return summary;

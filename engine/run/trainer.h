@@ -55,6 +55,12 @@ class Trainer {
   // checkpoint does not fit this config (names, shapes, optimizer kind, step range).
   void resume(const Checkpoint& ckpt);
   int64_t startStep() const;
+  // Task chars: a line with the n-gram reference levels, then one per thing the short data
+  // made the run omit or shorten (the summary's message repeats those); empty otherwise.
+  std::vector<std::string> referenceNotes() const;
+  // Timing runs (lipschitz-cli bench): no paper-window or full-split evaluation (75 batches
+  // at chars_small_cpu's last step) inside the timed steps, and no levels in the summary.
+  void skipCharEvaluation();
 
  private:
   struct Impl;

@@ -6,6 +6,7 @@
 #include "data/dataset.h"
 #include "models/attlip_model.h"
 #include "models/model.h"
+#include "run/char_evaluation.h"
 #include "run/checkpoint.h"
 #include "optim/constraint_step.h"
 #include "optim/optimizer.h"
@@ -71,6 +72,8 @@ struct Trainer::Impl {
   RunProgress progress;
   // Threads chosen from the run's step times when the user pinned no count (thread_tuner.h).
   std::optional<ThreadTuner> tuner;
+  // Task chars: the paper window and the n-gram reference levels (char_evaluation.h).
+  std::optional<CharEvaluation> charEval;
 
   // The phases of Trainer::run (trainer.cpp), in the order a step meets them.
   void beginRun();

@@ -159,10 +159,21 @@ void TestAppFollow::followsALiveDirectoryThroughTheDashboard() {
   // w1's RMS norm at step 20 is 1.0 and its σ₁ 2.5: spectra are shown in RMS units.
   QCOMPARE(s->history().rmsScale("w1"), 1.0 / 2.5);
 
-  writer.writeSummary(json{{"status", "finished"}, {"steps", 30}, {"val_loss", 1.25}});
+  // A character run's summary carries its n-gram levels (issue 25): the loss plot draws them
+  // as labelled lines, as it draws the ICL task's, once the summary is there.
+  QVERIFY(dash.lossPlot()->referenceLevels().isEmpty());
+  writer.writeSummary(json{{"status", "finished"}, {"steps", 30}, {"val_loss", 1.25}, {"val_loss_paper", 1.1},
+                           {"reference_levels", {{"unigram", 3.3}, {"bigram", 2.5}, {"5gram", 1.7}}}});
   writer.setStatus(run::RunStatus::Finished);
   QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Finished, 10000);
   QCOMPARE(s->end()->valLoss, 1.25);
+  QCOMPARE(s->end()->valLossPaper.value(), 1.1);
+  QCOMPARE(s->history().referenceLevels().size(), size_t{3});
+  QTRY_COMPARE_WITH_TIMEOUT(dash.lossPlot()->referenceLevels().size(), 3, 10000);
+  QStringList labels;
+  for (const auto& [value, label] : dash.lossPlot()->referenceLevels()) labels << QStringLiteral("%1=%2").arg(label).arg(value);
+  labels.sort();
+  QCOMPARE(labels.join(QLatin1Char(' ')), QStringLiteral("5-gram=1.7 bigram=2.5 unigram=3.3"));
   QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 10000);  // the follower stops by itself
 }
 

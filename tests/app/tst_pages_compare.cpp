@@ -43,6 +43,7 @@ void writeRuns(const QDir& root) {
         "{\"step\": 30, \"train_loss\": 0.6, \"val_loss\": 0.55, \"lipschitz_bound\": 8.0, \"rms_norms\": {\"layers.0\": 2.0}}\n");
   write(a.filePath(QStringLiteral("summary.json")),
         R"({"status": "finished", "steps": 30, "val_loss": 0.5, "val_acc": 0.9, "lipschitz_bound": 8.0,
+            "val_loss_paper": 0.45, "val_loss_full": 0.52,
             "max_act_entry": 3.5, "max_act_rms": 1.25, "steps_per_s": 40.0})");
   write(a.filePath(QStringLiteral("status")), "finished\n");
   write(b.filePath(QStringLiteral("config.json")),
@@ -50,7 +51,7 @@ void writeRuns(const QDir& root) {
             "constraint": {"method": "weight_decay"}})");
   write(b.filePath(QStringLiteral("metrics.jsonl")),
         "{\"step\": 10, \"train_loss\": 2.2, \"lipschitz_bound\": 90.0, \"steps_per_s\": 100.0}\n"
-        "{\"step\": 20, \"train_loss\": 1.4, \"val_loss\": 0.7, \"val_acc\": 0.8, \"lipschitz_bound\": 120.0, \"max_act_entry\": 9.0, \"max_act_rms\": 2.0, \"steps_per_s\": 110.0}\n"
+        "{\"step\": 20, \"train_loss\": 1.4, \"val_loss\": 0.7, \"val_loss_paper\": 0.66, \"val_acc\": 0.8, \"lipschitz_bound\": 120.0, \"max_act_entry\": 9.0, \"max_act_rms\": 2.0, \"steps_per_s\": 110.0}\n"
         "{\"step\": 30, \"tra");  // torn last line: a run still writing
   write(b.filePath(QStringLiteral("status")), "running\n");
 }
@@ -121,6 +122,10 @@ class TestPagesCompare : public QObject {
     QCOMPARE(cell(page, 0, C::Optimizer), QStringLiteral("muon lr 0.1"));
     QCOMPARE(cell(page, 0, C::ValLoss), QStringLiteral("0.5"));  // summary.json wins over the last row
     QCOMPARE(cell(page, 0, C::ValAcc), QStringLiteral("0.9"));
+    QCOMPARE(cell(page, 0, C::ValLossPaper), QStringLiteral("0.45"));
+    QCOMPARE(cell(page, 0, C::ValLossFull), QStringLiteral("0.52"));
+    QCOMPARE(cell(page, 1, C::ValLossPaper), QStringLiteral("0.66"));  // no summary yet: the last row's
+    QCOMPARE(cell(page, 1, C::ValLossFull), QString());
     QCOMPARE(cell(page, 0, C::Bound), QStringLiteral("8"));
     QCOMPARE(cell(page, 0, C::MaxActEntry), QStringLiteral("3.5"));
     QCOMPARE(cell(page, 0, C::MaxActRms), QStringLiteral("1.25"));
@@ -174,10 +179,10 @@ class TestPagesCompare : public QObject {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split(QLatin1Char('\n'));
     QCOMPARE(lines.size(), 3);
-    QCOMPARE(lines[0], QStringLiteral("run,dir,status,method,parameters,optimizer,steps,val_loss,val_acc,lipschitz_bound,max_act_entry,max_act_rms,steps_per_s"));
-    QVERIFY2(lines[1].startsWith(QStringLiteral("run_a,")) && lines[1].endsWith(QStringLiteral(",finished,spectral_soft_cap,\"σmax = 2, α = auto\",muon lr 0.1,30,0.5,0.9,8,3.5,1.25,40")),
+    QCOMPARE(lines[0], QStringLiteral("run,dir,status,method,parameters,optimizer,steps,val_loss,val_loss_paper,val_loss_full,val_acc,lipschitz_bound,max_act_entry,max_act_rms,steps_per_s"));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("run_a,")) && lines[1].endsWith(QStringLiteral(",finished,spectral_soft_cap,\"σmax = 2, α = auto\",muon lr 0.1,30,0.5,0.45,0.52,0.9,8,3.5,1.25,40")),
              qPrintable(lines[1]));
-    QVERIFY(lines[2].endsWith(QStringLiteral(",running,weight_decay,,adamw lr 0.001 wd 0.1,20,0.7,0.8,120,9,2,110")));
+    QVERIFY(lines[2].endsWith(QStringLiteral(",running,weight_decay,,adamw lr 0.001 wd 0.1,20,0.7,0.66,,0.8,120,9,2,110")));
 
     QString error;
     QVERIFY2(page.savePlots(root.filePath(QStringLiteral("cmp.png")), &error), qPrintable(error));

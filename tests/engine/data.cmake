@@ -9,3 +9,5 @@ target_compile_definitions(tst_bundled_data PRIVATE LWB_SOURCE_DATA_DIR="${PROJE
 # tst_data_mnist writes gzip files of its own.
 find_package(ZLIB REQUIRED)
 target_link_libraries(tst_data_mnist PRIVATE ZLIB::ZLIB)
+# Issue 25: Witten–Bell character n-gram reference levels and 000's validation window.
+lwb_add_test(tst_char_ngram engine/tst_char_ngram.cpp)

@@ -33,6 +33,8 @@ StepMetrics fullStep() {
   m.boundTrace.singleHeadBound = 2.5;  // a transformer's App. D value: lipschitz_bound_app_d
   m.valLoss = 2.0;
   m.valAcc = 0.25;
+  m.valLossPaper = 1.75;
+  m.valLossFull = 2.125;
   m.activations = models::ActivationStats{{"block0.attn", "block0.mlp"}, {4.0, 6.0}, {1.0, 0.5}, {0.25, 0.125}};
   m.stiefel = {{"layers.0.attn.qkv", 0.25, 1.0 - 3e-7, 1.0 + 4e-7}, {"layers.0.mlp.fc2", 0.125, 0.5, 1.0}};
   return m;
@@ -195,6 +197,41 @@ class TestRunResults : public QObject {
     QCOMPARE(back.stepsPerSecond, s.stepsPerSecond);
     QCOMPARE(back.constraintFraction, s.constraintFraction);
     QCOMPARE(back.trainLossLast50, s.trainLossLast50);
+  }
+
+  // Task chars (issue 25): the paper window, the full split and the n-gram levels by key;
+  // other tasks' summaries keep their keys; a hand-edited level that is not a number is
+  // dropped, not drawn at 0.
+  void summaryCharacterTaskMembers() {
+    RunSummary s;
+    s.valLossPaper = 1.375;
+    s.valLossFull = kNotMeasured;  // stopped before its last step
+    s.valPaperBatches = 12;
+    s.referenceLevels = {{"unigram", 3.25, "unigram"}, {"5-gram", 1.5, "5gram"}};
+    s.referenceLevelsPaper = {{"unigram", 3.125, "unigram"}};
+    const json j = toJson(s);
+    QCOMPARE(j["val_loss_paper"].get<double>(), 1.375);
+    QVERIFY(j["val_loss_full"].is_null());
+    QCOMPARE(j["val_loss_paper_batches"].get<int>(), 12);
+    QCOMPARE(j["reference_levels"].dump(), std::string(R"({"5gram":1.5,"unigram":3.25})"));
+    const RunSummary back = runSummaryFromJson(json::parse(j.dump()));
+    QCOMPARE(back.valLossPaper.value(), 1.375);
+    QVERIFY(back.valLossFull.has_value() && std::isnan(*back.valLossFull));
+    QCOMPARE(back.valPaperBatches, int64_t{12});
+    QCOMPARE(back.referenceLevels.size(), size_t{2});
+    QCOMPARE(back.referenceLevels[0].key, std::string("5gram"));
+    QCOMPARE(back.referenceLevels[0].label, std::string("5-gram"));  // the plot's label for the key
+    QCOMPARE(back.referenceLevels[0].value, 1.5);
+    QCOMPARE(back.referenceLevelsPaper.size(), size_t{1});
+
+    const json other = toJson(RunSummary{});
+    for (const char* k : {"val_loss_paper", "val_loss_full", "reference_levels", "reference_levels_paper"})
+      QVERIFY2(!other.contains(k), k);
+    const RunSummary hostile = runSummaryFromJson(
+        json{{"status", "finished"}, {"reference_levels", {{"bigram", nullptr}, {"trigram", "2"}, {"4gram", 1.75}}}});
+    QCOMPARE(hostile.referenceLevels.size(), size_t{1});
+    QCOMPARE(hostile.referenceLevels[0].label, std::string("4gram"));  // an unknown key labels itself
+    QVERIFY(runSummaryFromJson(json{{"status", "finished"}, {"reference_levels", 3}}).referenceLevels.empty());
   }
 
   void summaryDefaultsSayNotMeasured() {

@@ -1,10 +1,15 @@
 // End-to-end tiny runs for every model/task (seconds each), determinism, divergence,
 // pause/stop, config errors, and `lipschitz-cli train` writing its run directory.
+#include "data/chars_dataset.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 #include "run/run_directory.h"
 #include "run/run_directory_reader.h"
 #include "run/trainer.h"
+
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/cross_entropy_loss.h>
+#include <ATen/ops/empty.h>
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,6 +39,13 @@ run::RunConfig base(const std::string& task, const std::string& model) {
   nlohmann::json j{{"task", task}, {"steps", 60}, {"batch_size", 32}, {"seed", 3}, {"eval_every", 30},
                    {"log_every", 10}, {"spectra_every", 30}, {"threads", 2}, {"model", {{"kind", model}}}};
   return run::parseRunConfig(j);
+}
+
+// Runs `t` to its end, recording into `r` when given.
+run::RunSummary runToEnd(run::Trainer& t, Recorder* r) {
+  if (r) t.addSink(r);
+  run::TrainerControl control;
+  return t.run(control);
 }
 
 }  // namespace
@@ -181,6 +193,59 @@ class TestTrainer : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, run::Trainer{missing});  // no data_path
   }
 
+  // Issue 25: val_loss_paper reads 000's window (20 batches of stride-1 windows from the
+  // validation split's start), val_loss_full every non-overlapping window at the last step;
+  // both against windows built here by hand from the text. The summary carries the n-gram
+  // levels; a split too short for 20 batches uses what fits and says so.
+  void charsPaperWindowAndFullSplit() {
+    auto c = charsConfig();
+    c.batchSize = 8;   // 384 stride-1 windows: the paper's 20 batches fit
+    c.evalBatches = 1;  // val_loss reads 8 of the 24 windows; val_loss_full must read all
+    run::Trainer t(c);
+    Recorder r;
+    const auto s = runToEnd(t, &r);
+    QCOMPARE(s.status, run::RunStatus::Finished);
+    const auto& mid = r.steps[2];  // step 30: an evaluation, not the last
+    QCOMPARE(mid.step, int64_t{30});
+    QVERIFY(mid.valLossPaper.has_value() && !mid.valLossFull.has_value());
+    const auto& last = r.steps.back();
+    QVERIFY(last.valLossPaper.has_value() && last.valLossFull.has_value());
+
+    const data::CharsDataset text(textPath_, c.model.seqLen);
+    const auto val = text.text(data::Split::Val);
+    const auto handMade = [&](int64_t windows, int64_t stride) {
+      const int64_t T = c.model.seqLen;
+      at::Tensor in = at::empty({windows, T}, at::kLong), target = at::empty({windows, T}, at::kLong);
+      for (int64_t w = 0; w < windows; ++w)
+        for (int64_t i = 0; i < T; ++i) {
+          in[w][i] = static_cast<int64_t>(val[static_cast<size_t>(w * stride + i)]);
+          target[w][i] = static_cast<int64_t>(val[static_cast<size_t>(w * stride + i + 1)]);
+        }
+      at::NoGradGuard noGrad;
+      const auto logits = t.model().forward(in);
+      return at::cross_entropy_loss(logits.reshape({-1, logits.size(-1)}), target.reshape({-1})).item<double>();
+    };
+    const double paper = handMade(20 * 8, 1), full = handMade((400 - 1) / 16, 16);
+    QVERIFY2(std::abs(*last.valLossPaper - paper) < 1e-5 * paper, qPrintable(QStringLiteral("%1 vs %2").arg(*last.valLossPaper).arg(paper)));
+    QVERIFY2(std::abs(*last.valLossFull - full) < 1e-5 * full, qPrintable(QStringLiteral("%1 vs %2").arg(*last.valLossFull).arg(full)));
+    QVERIFY(std::abs(*last.valLoss - full) > 1e-6);  // 8 windows are not the split
+
+    QCOMPARE(s.valLossPaper.value(), *last.valLossPaper);
+    QCOMPARE(s.valLossFull.value(), *last.valLossFull);
+    QCOMPARE(s.valPaperBatches, int64_t{20});
+    QCOMPARE(s.referenceLevels.size(), size_t{4});
+    QCOMPARE(s.referenceLevelsPaper.size(), size_t{4});
+    QVERIFY2(s.message.empty(), s.message.c_str());
+
+    // Batch 32: 384 windows hold 12 full batches; the run uses them and says so.
+    run::Trainer shortRun(charsConfig());
+    const auto s2 = runToEnd(shortRun, nullptr);
+    QCOMPARE(s2.valPaperBatches, int64_t{12});
+    QVERIFY(std::isfinite(s2.valLossPaper.value()));
+    QVERIFY2(s2.message.find("val_loss_paper uses 12 of the paper's 20 batches") != std::string::npos, s2.message.c_str());
+    QCOMPARE(shortRun.referenceNotes().size(), size_t{2});  // the levels line and that note
+  }
+
   void cliTrainWritesRunDirectory() {
     const QString cfg = dir_.filePath(QStringLiteral("cfg.json"));
     {
@@ -196,8 +261,17 @@ class TestTrainer : public QObject {
     const auto lines = p.readAllStandardOutput().trimmed().split('\n');
     QCOMPARE(lines.size(), 5);  // 4 logged steps + the summary
     const auto summary = QJsonDocument::fromJson(lines.last()).object();
-    for (const char* k : {"val_loss", "val_acc", "lipschitz_bound", "max_act_entry", "max_act_rms", "seconds", "steps_per_s"})
-      QVERIFY2(summary.contains(QLatin1String(k)), k);
+    for (const char* k : {"val_loss", "val_acc", "lipschitz_bound", "max_act_entry", "max_act_rms", "seconds", "steps_per_s",
+                          "val_loss_paper", "val_loss_full"})
+      QVERIFY2(summary.contains(QLatin1String(k)) && summary[QLatin1String(k)].isDouble(), k);
+    // Task chars: the n-gram levels, and on stderr the levels and what the short split cut.
+    const auto levels = summary[QLatin1String("reference_levels")].toObject();
+    for (const char* k : {"unigram", "bigram", "trigram", "5gram"}) QVERIFY2(levels[QLatin1String(k)].isDouble(), k);
+    QCOMPARE(summary[QLatin1String("val_loss_paper_batches")].toInt(), 12);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QLatin1String("reference levels (Witten-Bell")) &&
+                 err.contains(QLatin1String("lipschitz-cli: warning: val_loss_paper uses 12 of the paper's 20 batches")),
+             qPrintable(err));
     for (const char* f : {"config.json", "metrics.jsonl", "spectra.bin", "spectra.json", "summary.json", "status"})
       QVERIFY2(QFileInfo::exists(out + QLatin1Char('/') + QLatin1String(f)), f);
     QCOMPARE(run::RunDirectoryReader(out.toStdString()).metrics().size(), size_t{4});

@@ -13,6 +13,8 @@ std::optional<double> numberOf(const RunRecord& r, int column) {
   switch (column) {
     case CompareTableModel::Steps: return static_cast<double>(r.steps);
     case CompareTableModel::ValLoss: return r.valLoss;
+    case CompareTableModel::ValLossPaper: return r.valLossPaper;
+    case CompareTableModel::ValLossFull: return r.valLossFull;
     case CompareTableModel::ValAcc: return r.valAcc;
     case CompareTableModel::Bound: return r.lipschitzBound;
     case CompareTableModel::MaxActEntry: return r.maxActEntry;
@@ -92,6 +94,8 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
     case Optimizer: return tr("Optimizer");
     case Steps: return tr("Steps");
     case ValLoss: return tr("Val loss");
+    case ValLossPaper: return tr("Val loss (paper window)");
+    case ValLossFull: return tr("Val loss (full split)");
     case ValAcc: return tr("Val acc");
     case Bound: return tr("Lipschitz bound");
     case MaxActEntry: return tr("Max act entry");
@@ -105,7 +109,7 @@ widgets::CsvTable CompareTableModel::toCsvTable() const {
   widgets::CsvTable t;
   t.header = {QStringLiteral("run"), QStringLiteral("dir"), QStringLiteral("status"), QStringLiteral("method"),
               QStringLiteral("parameters"), QStringLiteral("optimizer"), QStringLiteral("steps"), QStringLiteral("val_loss"),
-              QStringLiteral("val_acc"), QStringLiteral("lipschitz_bound"), QStringLiteral("max_act_entry"),
+              QStringLiteral("val_loss_paper"), QStringLiteral("val_loss_full"), QStringLiteral("val_acc"), QStringLiteral("lipschitz_bound"), QStringLiteral("max_act_entry"),
               QStringLiteral("max_act_rms"), QStringLiteral("steps_per_s")};
   if (!runs_) return t;
   for (const RunRecord& r : *runs_) {

@@ -16,7 +16,7 @@ class CompareTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Run, Status, Method, Parameters, Optimizer, Steps, ValLoss, ValAcc, Bound, MaxActEntry, MaxActRms, StepsPerSecond, ColumnCount };
+  enum Column { Run, Status, Method, Parameters, Optimizer, Steps, ValLoss, ValLossPaper, ValLossFull, ValAcc, Bound, MaxActEntry, MaxActRms, StepsPerSecond, ColumnCount };
 
   explicit CompareTableModel(QObject* parent = nullptr);
 

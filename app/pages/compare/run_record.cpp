@@ -175,6 +175,12 @@ RunRecord loadRunRecord(const QString& dir) {
   r.maxActEntry = pick(&run::RunSummary::maxActEntry, "max_act_entry");
   r.maxActRms = pick(&run::RunSummary::maxActRms, "max_act_rms");
   r.stepsPerSecond = pick(&run::RunSummary::stepsPerSecond, "steps_per_s");
+  const auto pickOptional = [&](std::optional<double> run::RunSummary::*field, const char* key) -> std::optional<double> {
+    if (summary && ((*summary).*field).has_value() && std::isfinite(*((*summary).*field))) return (*summary).*field;
+    return last(key);
+  };
+  r.valLossPaper = pickOptional(&run::RunSummary::valLossPaper, "val_loss_paper");
+  r.valLossFull = pickOptional(&run::RunSummary::valLossFull, "val_loss_full");
   if (summary && summary->steps > 0) r.steps = summary->steps;
 
   if (const auto status = reader.status()) {
@@ -201,7 +207,7 @@ QStringList metricNames(const std::vector<RunRecord>& runs) {
   for (const auto& r : runs)
     for (const auto& [name, s] : r.series) all.insert(name);
   QStringList out;
-  for (const char* first : {"val_loss", "train_loss", "val_acc", "train_acc", "lipschitz_bound", "max_act_entry", "max_act_rms", "steps_per_s", "lr", "alpha"})
+  for (const char* first : {"val_loss", "val_loss_paper", "train_loss", "val_acc", "train_acc", "lipschitz_bound", "max_act_entry", "max_act_rms", "steps_per_s", "lr", "alpha"})
     if (all.erase(QString::fromLatin1(first))) out << QString::fromLatin1(first);
   for (const QString& rest : all) out << rest;
   return out;

@@ -27,6 +27,9 @@ struct RunRecord {
   QString method, parameters, optimizer, model, task;
   std::optional<double> sigmaMax;
   std::optional<double> valLoss, valAcc, lipschitzBound, maxActEntry, maxActRms, stepsPerSecond;
+  // Task chars: 000's validation window and the full split (run_results.h); absent for runs
+  // read from a run index, which has no columns for them.
+  std::optional<double> valLossPaper, valLossFull;
   long long steps = 0;
   std::map<QString, MetricSeries> series;  // "val_loss", "train_loss", "rms_norms.layers.0", ...
   nlohmann::json config = nlohmann::json::object();  // config.json (colour by any key, seed groups)
