@@ -117,7 +117,10 @@ void Dashboard::createPlots(QWidget* plotParent) {
               tr("The singular values of one layer, before and after the constraint step; the scrubber walks "
                  "through the recorded steps.")},
              {QStringLiteral("bound"), tr("Lipschitz bound"), bound_,
-              tr("The network's certified Lipschitz bound over steps, and the per-layer trace it is built from.")},
+              tr("The network's certified Lipschitz bound over steps: no change of the embedded input by δ (RMS "
+                 "per token) moves the logits by more than bound × δ. It is the product of the per-layer factors in "
+                 "the trace beside it, so a few layers slightly above 1 multiply into a large number; σmax, the "
+                 "final logit scale and the number of heads set it.")},
              {QStringLiteral("activations"), tr("Activations"), activations_,
               tr("The largest activation entry and token RMS per block, against the ranges of bf16, fp8 and "
                  "fp4: bounded weights keep them small.")},

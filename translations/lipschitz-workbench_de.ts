@@ -860,6 +860,30 @@
         <source>stop at ‖g‖ ≤ tol·‖g⁰‖</source>
         <translation>Abbruch bei ‖g‖ ≤ tol·‖g⁰‖</translation>
     </message>
+    <message>
+        <source>Zero init</source>
+        <translation>Null-Initialisierung</translation>
+    </message>
+    <message>
+        <source>which output projections start at zero</source>
+        <translation>welche Ausgabeprojektionen bei null beginnen</translation>
+    </message>
+    <message>
+        <source>Learning-rate units</source>
+        <translation>Einheiten der Lernrate</translation>
+    </message>
+    <message>
+        <source>plain: lr × group multiplier; modula: lr × mass share ÷ sensitivity of what follows (000 App. F)</source>
+        <translation>plain: lr × Gruppenfaktor; modula: lr × Massenanteil ÷ Sensitivität des Nachfolgenden (000 Anh. F)</translation>
+    </message>
+    <message>
+        <source>Blocks mass</source>
+        <translation>Masse der Blöcke</translation>
+    </message>
+    <message>
+        <source>modula: the blocks&apos; share against 1 each for embedding and head</source>
+        <translation>modula: Anteil der Blöcke gegenüber je 1 für Einbettung und Kopf</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>
@@ -1013,10 +1037,6 @@
         <translation>Die Singulärwerte einer Schicht vor und nach dem Beschränkungsschritt; der Schieberegler läuft durch die aufgezeichneten Schritte.</translation>
     </message>
     <message>
-        <source>The network&apos;s certified Lipschitz bound over steps, and the per-layer trace it is built from.</source>
-        <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte und die schichtweise Spur, aus der sie entsteht.</translation>
-    </message>
-    <message>
         <source>The largest activation entry and token RMS per block, against the ranges of bf16, fp8 and fp4: bounded weights keep them small.</source>
         <translation>Der größte Aktivierungseintrag und der größte Token-RMS je Block, gegen die Wertebereiche von bf16, fp8 und fp4: beschränkte Gewichte halten sie klein.</translation>
     </message>
@@ -1071,6 +1091,10 @@
     <message>
         <source>Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps (seed 002 Fig. 3).</source>
         <translation>Mittlerer Token-RMS des Embeddings und jeder Attention- und MLP-Ausgabe über die Auswertungsschritte (seed 002 Abb. 3).</translation>
+    </message>
+    <message>
+        <source>The network&apos;s certified Lipschitz bound over steps: no change of the embedded input by δ (RMS per token) moves the logits by more than bound × δ. It is the product of the per-layer factors in the trace beside it, so a few layers slightly above 1 multiply into a large number; σmax, the final logit scale and the number of heads set it.</source>
+        <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte: Keine Änderung der eingebetteten Eingabe um δ (RMS je Token) bewegt die Logits um mehr als Schranke × δ. Sie ist das Produkt der schichtweisen Faktoren in der Spur daneben, daher multiplizieren sich einige Schichten knapp über 1 zu einer großen Zahl; σmax, der Logit-Skalenfaktor und die Zahl der Köpfe bestimmen sie.</translation>
     </message>
 </context>
 <context>
