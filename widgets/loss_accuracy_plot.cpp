@@ -169,10 +169,13 @@ void LossAccuracyPlot::fitView() {
   if (!levels_.isEmpty()) {
     QCPRange y = customPlot()->yAxis->range();
     const bool log = customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic;
+    double top = y.lower;
     for (const auto& level : std::as_const(levels_)) {
-      if (level.first > y.upper) y.upper = log ? level.first * 1.15 : level.first + 0.05 * y.size();
+      top = std::max(top, level.first);
       if (level.first < y.lower && (!log || level.first > 0)) y.lower = log ? level.first / 1.15 : level.first - 0.05 * y.size();
     }
+    // A label sits above its line: room for one text line above the highest level.
+    y.upper = std::max(y.upper, log ? top * 1.3 : top + 0.12 * y.size());
     customPlot()->yAxis->setRange(y);
   }
   customPlot()->yAxis2->setRange(0, 1.02);
