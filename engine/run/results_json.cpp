@@ -1,6 +1,7 @@
 #include "run/results_json.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -33,6 +34,18 @@ std::optional<int64_t> integerAt(const json& j, const char* key) {
 std::string textAt(const json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The AttLip diagnostics of a metrics row: JSON key and field, one table for both directions.
+template <class M>
+auto attlipDiagnostics(M& m) {
+  using Field = decltype(&m.attlipMovement);
+  return std::array<std::pair<const char*, Field>, 6>{{{"attlip_movement", &m.attlipMovement},
+                                                       {"attlip_step_mean", &m.attlipStepMean},
+                                                       {"attlip_step_min", &m.attlipStepMin},
+                                                       {"attlip_residual_ratio", &m.attlipResidualRatio},
+                                                       {"val_attlip_movement", &m.valAttlipMovement},
+                                                       {"val_attlip_residual_ratio", &m.valAttlipResidualRatio}}};
 }
 
 json activationsJson(const models::ActivationStats& a, double& maxEntry, double& maxRms) {
@@ -139,6 +152,8 @@ json toJson(const StepMetrics& m) {
   if (m.attlipSteps) j["attlip_steps"] = *m.attlipSteps;
   if (m.valAttlipResidual) j["val_attlip_residual"] = number(*m.valAttlipResidual);
   if (m.valAttlipSteps) j["val_attlip_steps"] = *m.valAttlipSteps;
+  for (const auto& [key, value] : attlipDiagnostics(m))
+    if (value->has_value()) j[key] = number(**value);
   if (m.activations) {
     double maxEntry = 0, maxRms = 0;
     j["activations"] = activationsJson(*m.activations, maxEntry, maxRms);
@@ -179,6 +194,7 @@ std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
   m.valAttlipResidual = optionalAt(row, "val_attlip_residual");
   m.attlipSteps = integerAt(row, "attlip_steps");
   m.valAttlipSteps = integerAt(row, "val_attlip_steps");
+  for (const auto& [key, value] : attlipDiagnostics(m)) *value = optionalAt(row, key);
   return m;
 }
 
@@ -199,6 +215,7 @@ json toJson(const RunSummary& s) {
     j["attlip_eval_steps"] = *s.attlipEvalSteps;
     j["attlip_eval_converged"] = s.attlipEvalConverged ? json(*s.attlipEvalConverged) : json(nullptr);
   }
+  if (!s.attentionCertificate.empty()) j["attention_certificate"] = s.attentionCertificate;
   return j;
 }
 
@@ -225,6 +242,9 @@ RunSummary runSummaryFromJson(const json& j) {
   s.attlipEvalResidual = numberAt(j, "attlip_eval_residual", kNotMeasured);
   s.attlipEvalSteps = integerAt(j, "attlip_eval_steps");
   if (const auto it = j.find("attlip_eval_converged"); it != j.end() && it->is_boolean()) s.attlipEvalConverged = it->get<bool>();
+  s.attentionCertificate = textAt(j, "attention_certificate");
+  if (s.attentionCertificate != "converged" && s.attentionCertificate != "certified_step" && s.attentionCertificate != "none")
+    s.attentionCertificate.clear();  // a hostile or unknown value is not a certificate
   return s;
 }
 
