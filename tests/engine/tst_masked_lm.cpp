@@ -325,7 +325,7 @@ class TestMaskedLm : public QObject {
     if (attlip) {
       QCOMPARE(rows.front()["attlip_steps"].get<int>(), 2);  // step 10 of 20: 1 + ⌊3·9/20⌋
       QCOMPARE(last["attlip_steps"].get<int>(), 3);
-      QVERIFY(last["val_attlip_steps"].get<int>() >= 1 && last["val_attlip_steps"].get<int>() <= 20);
+      QVERIFY(last["val_attlip_steps"].get<int>() >= 1 && last["val_attlip_steps"].get<int>() <= 500);
       QVERIFY(summary.attlipEvalSteps && summary.attlipEvalConverged);
       QCOMPARE(summary.attentionCertificate, std::string("converged"));
       // Issue 26's diagnostics on every logged row, the evaluation's on evaluation rows.
