@@ -51,6 +51,21 @@ void appendSeed002(widgets::WeightNormPlot* stiefel, widgets::WeightNormPlot* ta
       actRms->appendPoint(id, QString::fromStdString(s.activations->names[i]), x, s.activations->meanTokenRms[i]);
 }
 
+// AttLip's solver per logged step (issue 26): is the block more than the identity, and how
+// far is its solve from the prox? Evaluation rows add the evaluation forward's values.
+void appendAttLip(widgets::WeightNormPlot* plot, const QString& id, const run::StepMetrics& s) {
+  const double x = static_cast<double>(s.step);
+  const auto add = [&](const QString& name, const std::optional<double>& v) {
+    if (v) plot->appendPoint(id, name, x, *v);
+  };
+  add(Dashboard::tr("movement ‖AttLip(X) − X‖/‖X‖"), s.attlipMovement);
+  add(Dashboard::tr("λ mean"), s.attlipStepMean);
+  add(Dashboard::tr("λ min"), s.attlipStepMin);
+  add(Dashboard::tr("‖g_K‖/‖g_0‖"), s.attlipResidualRatio);
+  add(Dashboard::tr("evaluation movement"), s.valAttlipMovement);
+  add(Dashboard::tr("evaluation ‖g_K‖/‖g_0‖"), s.valAttlipResidualRatio);
+}
+
 void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms, widgets::LipschitzBoundPlot* bound,
                  const QString& id, const std::vector<run::StepMetrics>& steps) {
   for (const run::StepMetrics& s : steps) {
@@ -108,6 +123,9 @@ void Dashboard::createPlots(QWidget* plotParent) {
   actRms_ = new widgets::WeightNormPlot(plotParent);
   actRms_->setValueLabel(tr("mean token RMS of the module output"));
   actRms_->setLogY(true);
+  attention_ = new widgets::WeightNormPlot(plotParent);
+  attention_->setValueLabel(tr("AttLip solver (log)"));
+  attention_->setLogY(true);
   // `what` is the Help → Tour's one-line answer to "what am I looking at".
   panels_ = {{QStringLiteral("loss"), tr("Loss and accuracy"), loss_,
               tr("Training and validation loss (and accuracy) of every run over steps: is it learning?")},
@@ -134,7 +152,11 @@ void Dashboard::createPlots(QWidget* plotParent) {
               tr("Manifold Muon: how far each matrix's update direction is from the tangent space, rms(WᵀM + MᵀW).")},
              {QStringLiteral("activation_rms"), tr("Activation RMS"), actRms_,
               tr("Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps "
-                 "(seed 002 Fig. 3).")}};
+                 "(seed 002 Fig. 3).")},
+             {QStringLiteral("attention"), tr("AttLip solver"), attention_,
+              tr("AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the "
+                 "identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, "
+                 "in training and at evaluation.")}};
   for (const Panel& p : panels_) p.plot->setObjectName(p.id + QStringLiteral("_plot"));
 
   // Plots over steps share their x range when the user zooms one of them.
@@ -145,10 +167,11 @@ void Dashboard::createPlots(QWidget* plotParent) {
   linker_->add(stiefel_);
   linker_->add(tangency_);
   linker_->add(actRms_);
+  linker_->add(attention_);
 }
 
 QList<widgets::MultiRunPlot*> Dashboard::runPlots() const {
-  return {loss_, norms_, spectrum_, bound_, activations_, stiefel_, tangency_, actRms_};
+  return {loss_, norms_, spectrum_, bound_, activations_, stiefel_, tangency_, actRms_, attention_};
 }
 
 void Dashboard::addRun(RunSession* s) {
@@ -191,9 +214,12 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
     for (const Panel& p : panels_) touched_.insert(p.plot);
   } else {
     appendSteps(loss_, norms_, bound_, s->id(), d.steps);
-    for (const run::StepMetrics& m : d.steps) appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
+    for (const run::StepMetrics& m : d.steps) {
+      appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
+      appendAttLip(attention_, s->id(), m);
+    }
     for (const run::SpectraRecord& sample : d.spectra) addSpectra(s, sample);
-    if (!d.steps.empty()) touched_ += {loss_, norms_, bound_, stiefel_, tangency_, actRms_};
+    if (!d.steps.empty()) touched_ += {loss_, norms_, bound_, stiefel_, tangency_, actRms_, attention_};
     if (!d.spectra.empty()) touched_.insert(spectrum_);
   }
   for (auto it = d.steps.rbegin(); it != d.steps.rend(); ++it)
@@ -245,7 +271,10 @@ void Dashboard::reloadRun(RunSession* s) {
     p->setRun(s->id(), s->label(), s->color());
   }
   appendSteps(loss_, norms_, bound_, s->id(), s->history().steps());
-  for (const run::StepMetrics& m : s->history().steps()) appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
+  for (const run::StepMetrics& m : s->history().steps()) {
+    appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
+    appendAttLip(attention_, s->id(), m);
+  }
   for (const auto& [step, sample] : s->history().spectra()) addSpectra(s, sample);
 }
 

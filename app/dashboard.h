@@ -67,6 +67,8 @@ class Dashboard : public QObject {
   widgets::WeightNormPlot* stiefelPlot() const { return stiefel_; }
   widgets::WeightNormPlot* tangencyPlot() const { return tangency_; }
   widgets::WeightNormPlot* activationRmsPlot() const { return actRms_; }
+  // AttLip runs (issue 26): the block's relative movement, accepted λ and residual ratio.
+  widgets::WeightNormPlot* attentionPlot() const { return attention_; }
 
  Q_SIGNALS:
   // After each batch has been handed to the plots (one per throttle tick).
@@ -100,6 +102,7 @@ class Dashboard : public QObject {
   widgets::WeightNormPlot* stiefel_ = nullptr;
   widgets::WeightNormPlot* tangency_ = nullptr;
   widgets::WeightNormPlot* actRms_ = nullptr;
+  widgets::WeightNormPlot* attention_ = nullptr;
   widgets::PlotLinker* linker_ = nullptr;
   QSet<widgets::PlotView*> touched_;
   QPointer<RunSession> current_;

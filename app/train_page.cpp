@@ -133,6 +133,7 @@ void TrainPage::raiseSeed002Panels() {
   // summary key and are no sign of an ICL run.
   const auto& levels = s->history().referenceLevels();
   if (!levels.empty() && levels.front().key.empty()) open("activation_rms");
+  if (latest->attlipMovement) open("attention");  // an AttLip run reports its solver
 }
 
 void TrainPage::updateActions() {
@@ -253,10 +254,11 @@ void TrainPage::resetLayout() {
   // Seed 002's panels share tabs with the bound and the activation panels and stay closed
   // until a run that reports them becomes current (raiseSeed002Panels opens them).
   const QList<QDockWidget*> seed002{dock(QStringLiteral("stiefel")), dock(QStringLiteral("tangency")),
-                                    dock(QStringLiteral("activation_rms"))};
+                                    dock(QStringLiteral("activation_rms")), dock(QStringLiteral("attention"))};
   tabifyDockWidget(bound, seed002[0]);
   tabifyDockWidget(bound, seed002[1]);
   tabifyDockWidget(acts, seed002[2]);
+  tabifyDockWidget(bound, seed002[3]);
   for (QDockWidget* d : docks_) d->setVisible(!seed002.contains(d));
   bound->raise();
   acts->raise();

@@ -884,6 +884,22 @@
         <source>modula: the blocks&apos; share against 1 each for embedding and head</source>
         <translation>modula: Anteil der Blöcke gegenüber je 1 für Einbettung und Kopf</translation>
     </message>
+    <message>
+        <source>Prox η</source>
+        <translation>Prox-η</translation>
+    </message>
+    <message>
+        <source>AttLip is prox of η·f; smaller η: better conditioned, smaller moves</source>
+        <translation>AttLip ist der Prox von η·f; kleineres η: besser konditioniert, kleinere Schritte</translation>
+    </message>
+    <message>
+        <source>AttLip head cap</source>
+        <translation>AttLip-Kopfschranke</translation>
+    </message>
+    <message>
+        <source>&gt; 0: each head&apos;s ‖W^h‖_F at most this (bounds κ); 0: free</source>
+        <translation>&gt; 0: ‖W^h‖_F jedes Kopfes höchstens dieser Wert (beschränkt κ); 0: frei</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>
@@ -1095,6 +1111,42 @@
     <message>
         <source>The network&apos;s certified Lipschitz bound over steps: no change of the embedded input by δ (RMS per token) moves the logits by more than bound × δ. It is the product of the per-layer factors in the trace beside it, so a few layers slightly above 1 multiply into a large number; σmax, the final logit scale and the number of heads set it.</source>
         <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte: Keine Änderung der eingebetteten Eingabe um δ (RMS je Token) bewegt die Logits um mehr als Schranke × δ. Sie ist das Produkt der schichtweisen Faktoren in der Spur daneben, daher multiplizieren sich einige Schichten knapp über 1 zu einer großen Zahl; σmax, der Logit-Skalenfaktor und die Zahl der Köpfe bestimmen sie.</translation>
+    </message>
+    <message>
+        <source>movement ‖AttLip(X) − X‖/‖X‖</source>
+        <translation>Bewegung ‖AttLip(X) − X‖/‖X‖</translation>
+    </message>
+    <message>
+        <source>λ mean</source>
+        <translation>λ Mittel</translation>
+    </message>
+    <message>
+        <source>λ min</source>
+        <translation>λ Minimum</translation>
+    </message>
+    <message>
+        <source>‖g_K‖/‖g_0‖</source>
+        <translation>‖g_K‖/‖g_0‖</translation>
+    </message>
+    <message>
+        <source>evaluation movement</source>
+        <translation>Bewegung bei der Auswertung</translation>
+    </message>
+    <message>
+        <source>evaluation ‖g_K‖/‖g_0‖</source>
+        <translation>‖g_K‖/‖g_0‖ bei der Auswertung</translation>
+    </message>
+    <message>
+        <source>AttLip solver (log)</source>
+        <translation>AttLip-Löser (log)</translation>
+    </message>
+    <message>
+        <source>AttLip solver</source>
+        <translation>AttLip-Löser</translation>
+    </message>
+    <message>
+        <source>AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, in training and at evaluation.</source>
+        <translation>AttLip: wie weit der Block seine Eingabe bewegt (‖AttLip(X) − X‖/‖X‖; nahe 0 heißt fast die Identität), die akzeptierten Schrittweiten λ und das Residuenverhältnis ‖g_K‖/‖g_0‖ der Prox-Lösung, im Training und bei der Auswertung.</translation>
     </message>
 </context>
 <context>
@@ -2855,16 +2907,36 @@
         <translation>, nächstes λ = %L1</translation>
     </message>
     <message>
-        <source> · &lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt;: ‖g‖ = %L3, φ = %L4%5</source>
-        <translation> · &lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt;: ‖g‖ = %L3, φ = %L4%5</translation>
-    </message>
-    <message>
         <source>&lt;br&gt;The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. Armijo only promises that φ decreases; ‖g‖ need not.</source>
         <translation>&lt;br&gt;Die feste Schrittweite λ = %L1 ist für diese Eingabe sicher (λ/(1 − λ/η) ≤ 2/L_f): Die K-Schritt-Abbildung ist für jedes K 1-Lipschitz. Armijo garantiert nur, dass φ abnimmt; ‖g‖ muss nicht abnehmen.</translation>
     </message>
     <message>
         <source>iteration k</source>
         <translation>Iteration k</translation>
+    </message>
+    <message>
+        <source>AttLip is the prox of η·f: κ = 1 + η·L_f, so a smaller η converges in fewer steps</source>
+        <translation>AttLip ist der Prox von η·f: κ = 1 + η·L_f, ein kleineres η konvergiert also in weniger Schritten</translation>
+    </message>
+    <message>
+        <source>Movement ‖y_k − X‖ / ‖X‖: how far the block has moved its input</source>
+        <translation>Bewegung ‖y_k − X‖ / ‖X‖: wie weit der Block seine Eingabe bewegt hat</translation>
+    </message>
+    <message>
+        <source>‖y_k − X‖ / ‖X‖</source>
+        <translation>‖y_k − X‖ / ‖X‖</translation>
+    </message>
+    <message>
+        <source>η</source>
+        <translation>η</translation>
+    </message>
+    <message>
+        <source> · &lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt;: ‖g‖ = %L3, φ = %L4, moved %L5%6</source>
+        <translation> · &lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt;: ‖g‖ = %L3, φ = %L4, bewegt %L5%6</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt; after K = %3: ‖AttLip(X) − X‖/‖X‖ = %L4, λ mean %L5, min %L6, ‖g_K‖/‖g_0‖ = %L7</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt; nach K = %3: ‖AttLip(X) − X‖/‖X‖ = %L4, λ Mittel %L5, Minimum %L6, ‖g_K‖/‖g_0‖ = %L7</translation>
     </message>
 </context>
 <context>

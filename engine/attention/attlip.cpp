@@ -43,6 +43,12 @@ at::Tensor sqNorm(const at::Tensor& z) { return z.pow(2).sum({-1, -2}); }
 
 at::Tensor perExample(const at::Tensor& v) { return v.reshape({-1, 1, 1}); }
 
+// ‖Y − X‖_F / ‖X‖_F over the whole batch; 0 for X = 0 (then Y = X = 0, AttLip(0) = 0).
+double relativeMovement(const at::Tensor& y, const at::Tensor& x) {
+  const double xn = x.norm().item<double>();
+  return xn > 0 ? (y - x).norm().item<double>() / xn : 0.0;
+}
+
 // ∇f from the scores (C.1): Σ_h [(P + Pᵀ)V + diag(1 + Pᵀ𝟙)V] W^h, P = softmax_row(S).
 at::Tensor gradientFrom(const Scores& sc, const at::Tensor& w) {
   const auto p = sc.s.softmax(-1);
@@ -135,11 +141,16 @@ double potentialSmoothnessBound(const at::Tensor& w, int64_t tokens, double radi
   return total;
 }
 
-double safeFixedStep(const at::Tensor& w, int64_t tokens, double radius, double eta) {
+double certifiedStep(double lf, double eta) {
   if (!(eta > 0) || !std::isfinite(eta)) throw std::invalid_argument("AttLip: η must be finite and > 0");
-  const double lf = potentialSmoothnessBound(w, tokens, radius);
-  // s = λ/(1 − λ/η) = 1/L_f ≤ 2/L_f keeps the gradient step nonexpansive on the ball (C.2).
-  return lf > 0 ? eta / (1 + eta * lf) : eta / 2;
+  if (!(lf >= 0) || !std::isfinite(lf)) throw std::invalid_argument("AttLip: the smoothness bound must be finite and >= 0");
+  // s = λ/(1 − λ/η) = 2/L_f: the gradient step y − s∇f(y) has Jacobian I − s∇²f with
+  // eigenvalues in [−1, 1] on the ball, so it is nonexpansive there (C.2; proof in DESIGN.md).
+  return lf > 0 ? 2 * eta / (2 + eta * lf) : eta / 2;
+}
+
+double safeFixedStep(const at::Tensor& w, int64_t tokens, double radius, double eta) {
+  return certifiedStep(potentialSmoothnessBound(w, tokens, radius), eta);
 }
 
 ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOptions& o) {
@@ -179,8 +190,11 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
     at::NoGradGuard ng;
     r.residualTrace.push_back(gn.max().item<double>());
     r.potentialTrace.push_back(phi(yNow.detach()).sum().item<double>());
+    r.movementTrace.push_back(relativeMovement(yNow.detach(), xd));
   };
   record(y, gNorm);
+  const at::Tensor g0 = gNorm;
+  double stepSum = 0, stepCount = 0, stepMin = 0;
   for (int k = 0; k < o.maxSteps; ++k) {
     at::Tensor active = stopOnTolerance ? gNorm > eps : at::ones_like(gNorm, gNorm.options().dtype(at::kBool));
     if (!active.any().item<bool>()) break;
@@ -201,6 +215,11 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
         }
       }
       lambda = at::where(active, lambda, 0.0);
+      const auto taken = lambda.masked_select(active);
+      const double lo = taken.min().item<double>();
+      stepSum += taken.sum().item<double>();
+      stepCount += static_cast<double>(taken.numel());
+      stepMin = k == 0 ? lo : std::min(stepMin, lo);
     }
     if (o.recordTrace) r.stepTrace.push_back(lambda.mean().item<double>());
     y = y - perExample(lambda.to(y.scalar_type())) * g;
@@ -212,6 +231,14 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
   }
   r.residuals = x.dim() == 2 ? gNorm.squeeze(0) : gNorm;
   r.residual = gNorm.max().item<double>();
+  {
+    at::NoGradGuard ng;
+    r.initialResidual = g0.max().item<double>();
+    r.residualRatio = at::where(g0 > 0, gNorm / g0.clamp_min(1e-300), 0.0).max().item<double>();
+    r.movement = relativeMovement(y.detach(), xd);
+    r.stepMean = stepCount > 0 ? stepSum / stepCount : 0.0;
+    r.stepMin = stepMin;
+  }
   r.converged = stopOnTolerance && (gNorm <= eps).all().item<bool>();
   r.output = x.dim() == 2 ? y.squeeze(0) : y;
   return r;

@@ -50,9 +50,16 @@ struct ProxResult {
   int steps = 0;           // update steps taken (≤ maxSteps)
   bool converged = false;  // every example reached its tolerance (false when none was asked)
   at::Tensor residuals;    // [B] or []: ‖g_K‖_F per example, detached
+  // Diagnostics (issue 26; FIDELITY §3: is the block more than the identity?):
+  double initialResidual = 0;  // ‖g_0‖_F, max over the batch
+  double residualRatio = 0;    // ‖g_K‖_F / ‖g_0‖_F, max over the batch (0 where g_0 = 0)
+  double movement = 0;         // ‖y_K − X‖_F / ‖X‖_F over the whole batch (0 for X = 0)
+  double stepMean = 0;         // mean of the accepted λ over every update and active example
+  double stepMin = 0;          // smallest accepted λ (0 when no update was taken)
   // With recordTrace: entry k is the state before update k (k = 0..steps): ‖g‖_F (max over
-  // the batch), φ_X (summed over the batch); stepTrace[k] the λ taken at update k (batch mean).
-  std::vector<double> residualTrace, potentialTrace, stepTrace;
+  // the batch), φ_X (summed over the batch), ‖y_k − X‖_F/‖X‖_F; stepTrace[k] the λ taken at
+  // update k (batch mean).
+  std::vector<double> residualTrace, potentialTrace, movementTrace, stepTrace;
 };
 
 // The solver of C.2 (Alg. 1 + Alg. 2). y⁰ = X; every λ_k is chosen under no-grad, per
@@ -65,9 +72,12 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
 // attlip.cpp): L_f ≤ Σ_h (N + 1)(2‖A^h‖₂ + 16‖A^h‖₂² R² / τ).
 double potentialSmoothnessBound(const at::Tensor& w, int64_t tokens, double radius);
 
-// A fixed λ for which every K-step fixed-step prox is 1-Lipschitz on inputs with
-// ‖X‖_F ≤ radius (C.2 end): s = λ/(1 − λ/η) = 1/L_f, i.e. λ = η/(1 + η·L_f).
+// The certified step (DESIGN.md "AttLip: the certified step"): the largest fixed λ for which
+// every K-step fixed-step prox is 1-Lipschitz on inputs with ‖X‖_F ≤ radius, by the C.2
+// argument with s = λ/(1 − λ/η) = 2/L_f, i.e. λ = 2η/(2 + η·L_f), L_f = potentialSmoothnessBound.
 double safeFixedStep(const at::Tensor& w, int64_t tokens, double radius, double eta);
+// The same from a smoothness bound lf ≥ L_f: 2η/(2 + η·lf); η/2 when lf = 0 (W = 0).
+double certifiedStep(double lf, double eta);
 
 // ‖J‖₂ of the converged prox at its output y* (X = y* + η∇f(y*)): J = (I + η∇²f(y*))⁻¹ is
 // symmetric with eigenvalues in (0, 1]; its largest is found by power iteration, each

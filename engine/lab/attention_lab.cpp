@@ -146,7 +146,8 @@ ProxTraceResult proxTrace(const AttentionBlockSpec& spec, int tokens, double inp
     if (rule == ProxRule::Fixed) o.fixedStep = attention::safeFixedStep(w, tokens, x.norm().item<double>(), spec.eta);
     const auto r = attention::attlipProx(x, w, o);
     result.runs.push_back({attention::toString(rule), rule == ProxRule::Fixed ? o.fixedStep : o.eta,
-                           r.residualTrace, r.potentialTrace, r.stepTrace});
+                           r.residualTrace, r.potentialTrace, r.stepTrace, r.movementTrace, r.stepMean, r.stepMin,
+                           r.residualRatio});
   }
   return result;
 }

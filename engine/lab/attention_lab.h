@@ -53,6 +53,10 @@ struct ProxTraceRun {
   std::string rule;  // "armijo" | "fixed"
   double lambda = 0; // fixed: the λ used; armijo: λ_init
   std::vector<double> residual, potential, step;  // per inner iteration k (step: size k−1)
+  // ‖y_k − X‖_F/‖X‖_F per k (is the block more than the identity? issue 26), and over the
+  // whole solve: the accepted λ (mean, min) and ‖g_K‖/‖g_0‖.
+  std::vector<double> movement;
+  double stepMean = 0, stepMin = 0, residualRatio = 0;
 };
 struct ProxTraceResult {
   std::vector<ProxTraceRun> runs;  // armijo, then fixed

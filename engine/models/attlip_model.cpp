@@ -53,7 +53,7 @@ at::Tensor AttLipModel::add(const std::string& name, Role role, const at::Tensor
 
 AttLipModel::AttLipModel(const AttLipShape& s, at::Generator& gen, const at::Device& device) : shape_(s) {
   if (s.vocab < 2 || s.seqLen < 1 || s.dModel < 1 || s.heads < 1 || s.dModel % s.heads != 0 || s.mlpRatio < 1 ||
-      s.proxSteps < 1 || s.proxStepsEval < 1)
+      s.proxSteps < 1 || s.proxStepsEval < 1 || !(s.eta > 0) || !(s.wCap >= 0))
     throw std::invalid_argument("attlip: bad shape (heads must divide d_model; counts >= 1)");
   const int64_t d = s.dModel, hidden = s.mlpRatio * d;
   // Token rows of unit ℓ2 norm (entries ~ N(0, 1/d), Table 1's input scale): AttLip's
@@ -100,12 +100,32 @@ void AttLipModel::setTrainingProgress(int64_t step, int64_t steps) {
   trainK_ = scheduledProxSteps(shape_.proxSteps, step, steps);
 }
 
+ProxReport proxReportOf(const attention::ProxResult& r) {
+  return {r.residual, r.steps, r.converged, r.movement, r.stepMean, r.stepMin, r.residualRatio};
+}
+
+at::Tensor AttLipModel::attlipWeights() const {
+  if (!w_.defined() || !(shape_.wCap > 0)) return w_;
+  // W^h · min(1, cap/‖W^h‖_F): σ₁(W^h) ≤ ‖W^h‖_F ≤ cap, so ‖A^h‖₂ ≤ cap² and the potential's
+  // curvature (potentialSmoothnessBound) stays bounded however the optimizer moves W.
+  const auto norms = w_.pow(2).sum({1, 2}, true).sqrt();
+  return w_ * (shape_.wCap / norms.clamp_min(1e-30)).clamp_max(1.0);
+}
+
 attention::ProxOptions AttLipModel::proxOptions() const {
   attention::ProxOptions o;
   o.rule = shape_.rule;
+  o.eta = shape_.eta;
+  if (o.rule == attention::ProxRule::Fixed && shape_.tokenNorm && w_.defined()) {
+    // One certified λ for every input: unit rows give ‖X‖_F = √T ≤ √seq_len, and the ball of
+    // twice that radius also holds the PGD ball of radius ‖X‖_F around any such input.
+    const double radius = 2 * std::sqrt(static_cast<double>(shape_.seqLen));
+    o.fixedStep = attention::safeFixedStep(attlipWeights().detach().to(at::kDouble), shape_.seqLen, radius, o.eta);
+  }
   if (evaluation_) {
     o.maxSteps = static_cast<int>(shape_.proxStepsEval);
-    o.relTolerance = shape_.proxTol;
+    // A tolerance stop makes K depend on the input; the fixed rule's certificate needs one K.
+    if (o.rule == attention::ProxRule::Armijo) o.relTolerance = shape_.proxTol;
   } else {
     o.maxSteps = static_cast<int>(trainK_);  // all K steps: the schedule fixes the cost
   }
@@ -115,7 +135,9 @@ attention::ProxOptions AttLipModel::proxOptions() const {
 at::Tensor AttLipModel::embed(const at::Tensor& tokens) const {
   if (tokens.dim() != 2 || tokens.size(1) > shape_.seqLen)
     throw std::invalid_argument("attlip: tokens must be [B, T] with T <= " + std::to_string(shape_.seqLen));
-  return at::embedding(tokenEmbed_, tokens) + posEmbed_.narrow(0, 0, tokens.size(1));
+  const auto x = at::embedding(tokenEmbed_, tokens) + posEmbed_.narrow(0, 0, tokens.size(1));
+  // Unit-norm rows keep the potential's curvature (∝ ‖x_i‖², C.3) where the init put it.
+  return shape_.tokenNorm ? x / x.norm(2, {-1}, true).clamp_min(1e-12) : x;
 }
 
 attention::L2AttentionWeights AttLipModel::l2Weights(at::ScalarType dtype, bool detach) const {
@@ -131,7 +153,7 @@ at::Tensor AttLipModel::attentionOnly(const at::Tensor& x, const attention::Prox
   const auto dtype = x.scalar_type();
   switch (shape_.attention) {
     case AttentionKind::AttLip: {
-      auto r = attention::attlipProx(x, as(w_, dtype, detachWeights), options);
+      auto r = attention::attlipProx(x, as(attlipWeights(), dtype, detachWeights), options);
       at::Tensor y = r.output;
       if (prox) *prox = std::move(r);
       return y;
@@ -148,7 +170,7 @@ at::Tensor AttLipModel::attend(const at::Tensor& x) {
   if (shape_.attention != AttentionKind::AttLip) return x + attentionOnly(x, {}, false);
   attention::ProxResult r;
   const auto y = attentionOnly(x, proxOptions(), false, &r);
-  lastProx_ = ProxReport{r.residual, r.steps, r.converged};
+  lastProx_ = proxReportOf(r);
   return y;
 }
 

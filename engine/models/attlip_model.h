@@ -34,6 +34,9 @@ struct AttLipShape {
   int64_t proxStepsEval = 20;
   double proxTol = 1e-6;     // relative, evaluation only
   attention::ProxRule rule = attention::ProxRule::Armijo;
+  double eta = 1.0;          // η of prox_{ηf}
+  double wCap = 0;           // > 0: W^h scaled to ‖W^h‖_F ≤ wCap in the forward (bounds κ)
+  bool tokenNorm = false;    // attention input rows scaled to unit ℓ2 norm
 };
 
 // What the last AttLip call reported (absent for other attention kinds).
@@ -41,7 +44,11 @@ struct ProxReport {
   double residual = 0;  // ‖g_K‖_F, max over the batch
   int steps = 0;        // solver steps taken
   bool converged = false;  // every example reached prox_tol (evaluation only; false in training)
+  // Is the block more than the identity (issue 26)? ‖AttLip(X) − X‖_F/‖X‖_F, the accepted
+  // λ (mean, min) and ‖g_K‖/‖g_0‖ (max over the batch); see attention::ProxResult.
+  double movement = 0, stepMean = 0, stepMin = 0, residualRatio = 0;
 };
+ProxReport proxReportOf(const attention::ProxResult& r);
 
 class AttLipModel final : public Model {
  public:
@@ -60,7 +67,8 @@ class AttLipModel final : public Model {
   int64_t trainingProxSteps() const { return trainK_; }
   const std::optional<ProxReport>& lastProx() const { return lastProx_; }
 
-  // The embedded input of the attention block, [B, T, d]: token + position embeddings.
+  // The input of the attention block, [B, T, d]: token + position embeddings (rows scaled to
+  // unit norm with model.token_norm).
   at::Tensor embed(const at::Tensor& tokens) const;
   // The attention function alone on embedded inputs x [B, T, d] in x's dtype (weights cast to
   // it, detached when `detachWeights`): AttLip's prox with `options`, else Att_ℓ2(x) or Att(x)
@@ -71,7 +79,8 @@ class AttLipModel final : public Model {
   // (the converged prox, Thm 4), Eq. 6 for ℓ2, nullopt for standard attention (no global bound)
   // and for `none` (no attention).
   std::optional<double> attentionBound(int64_t tokens) const;
-  const at::Tensor& attlipWeights() const { return w_; }  // [H, d_h, d]; undefined unless attention = attlip
+  // [H, d_h, d] as the forward uses them (after model.prox_w_cap); undefined unless attention = attlip.
+  at::Tensor attlipWeights() const;
   // The solver settings the model uses now (training schedule or evaluation).
   attention::ProxOptions proxOptions() const;
 

@@ -72,6 +72,9 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     s.proxSteps = m.proxSteps;
     s.proxStepsEval = m.proxStepsEval;
     s.proxTol = m.proxTol;
+    s.eta = m.proxEta;
+    s.wCap = m.proxWCap;
+    s.tokenNorm = m.tokenNorm;
     s.rule = m.proxStepRule == "fixed" ? attention::ProxRule::Fixed : attention::ProxRule::Armijo;
     return std::make_unique<AttLipModel>(s, gen, device);
   }

@@ -19,7 +19,7 @@ std::span<const KindInfo> modelKinds() {
        LWB_TR_NOOP("Registry", "seed 002 §4: no normalisation, 1/d_head scores, ×1/3 attention and SwiGLU, convex residuals 1/L, RoPE")},
       {"attlip",
        LWB_TR_NOOP("Registry", "one-block masked LM (AttLip, ℓ2, standard or no attention)"),
-       {"model.attention", "model.prox_steps", "model.prox_step_rule", "model.prox_steps_eval", "model.prox_tol",
+       {"model.attention", "model.prox_steps", "model.prox_step_rule", "model.prox_steps_eval", "model.prox_tol", "model.prox_eta", "model.prox_w_cap", "model.token_norm",
         "model.d_model", "model.heads", "model.seq_len", "model.mlp_ratio"},
        LWB_TR_NOOP("Registry", "seed 004 §5.2: embedding + positions → attention → x + MLP(x) → unembedding, no norm")},
   };

@@ -13,6 +13,15 @@ std::optional<models::ProxReport> proxReport(const models::Model& model) {
   return m ? m->lastProx() : std::nullopt;
 }
 
+std::string attentionCertificate(const models::Model& model, std::optional<bool> evalConverged) {
+  const auto* m = dynamic_cast<const models::AttLipModel*>(&model);
+  if (!m || m->shape().attention != models::AttentionKind::AttLip) return {};
+  if (evalConverged == true) return "converged";
+  // The fixed rule is certified for one λ on a ball that holds every input: tokenNorm (proxOptions).
+  if (m->shape().rule == attention::ProxRule::Fixed && m->shape().tokenNorm) return "certified_step";
+  return "none";
+}
+
 void measureAttentionBlock(models::Model& model, const data::Dataset& dataset, uint64_t seed, RunSummary& summary) {
   auto* m = dynamic_cast<models::AttLipModel*>(&model);
   if (!m || m->shape().attention == models::AttentionKind::None || dataset.size(data::Split::Val) < 1) return;
@@ -23,10 +32,15 @@ void measureAttentionBlock(models::Model& model, const data::Dataset& dataset, u
              .detach()
              .to(at::kDouble);
   }
-  attention::ProxOptions converged;
-  converged.rule = m->shape().rule;
-  converged.maxSteps = static_cast<int>(std::max<int64_t>(500, m->shape().proxStepsEval));
-  converged.relTolerance = 1e-6;
+  // The evaluation forward's solver (η, rule, prox_tol), with at least 500 steps.
+  m->setEvaluation(true);
+  attention::ProxOptions converged = m->proxOptions();
+  m->setEvaluation(false);
+  const bool certifiedStep = attentionCertificate(model, std::nullopt) == "certified_step";
+  if (!certifiedStep) {  // the fixed certified step is measured as evaluated: K steps, no stop
+    converged.maxSteps = std::max(500, converged.maxSteps);
+    converged.relTolerance = std::min(1e-6, converged.relTolerance > 0 ? converged.relTolerance : 1e-6);
+  }
   bounds::PgdOptions o;
   o.seed = seed;
   // AttLip through attlipProxImplicit: the converged prox with the exact backward (C.2), so
@@ -34,7 +48,8 @@ void measureAttentionBlock(models::Model& model, const data::Dataset& dataset, u
   const bool attlip = m->shape().attention == models::AttentionKind::AttLip;
   const auto w = attlip ? m->attlipWeights().detach().to(at::kDouble) : at::Tensor();
   const auto f = [&](const at::Tensor& x) {
-    return attlip ? attention::attlipProxImplicit(x, w, converged) : m->attentionOnly(x, converged, true);
+    if (attlip && !certifiedStep) return attention::attlipProxImplicit(x, w, converged);
+    return m->attentionOnly(x, converged, true);
   };
   const auto r = bounds::pgdLipschitz(f, x0, o);
   summary.attentionPgdEstimate = r.best;

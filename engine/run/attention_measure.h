@@ -14,6 +14,12 @@ namespace lwb::run {
 // attention kinds.
 std::optional<models::ProxReport> proxReport(const models::Model& model);
 
+// summary.json's attention_certificate for the last evaluation (empty unless the model is an
+// attlip model with AttLip attention): "converged" when every evaluation batch reached
+// model.prox_tol, else "certified_step" when the step rule is the fixed certified step
+// (1-Lipschitz for every K), else "none".
+std::string attentionCertificate(const models::Model& model, std::optional<bool> evalConverged);
+
 // Fills summary.attentionPgdEstimate and attentionBound for an attlip model with attention:
 // pgdLipschitz (§D CPU defaults: 30 iterations, 3 restarts, ℓ2 norm, radius ‖x₀‖_F) of the
 // attention function alone at x₀ = the embedded first validation window, in float64. AttLip is

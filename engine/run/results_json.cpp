@@ -3,6 +3,7 @@
 #include "data/char_ngram.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -35,6 +36,18 @@ std::optional<int64_t> integerAt(const json& j, const char* key) {
 std::string textAt(const json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The AttLip diagnostics of a metrics row: JSON key and field, one table for both directions.
+template <class M>
+auto attlipDiagnostics(M& m) {
+  using Field = decltype(&m.attlipMovement);
+  return std::array<std::pair<const char*, Field>, 6>{{{"attlip_movement", &m.attlipMovement},
+                                                       {"attlip_step_mean", &m.attlipStepMean},
+                                                       {"attlip_step_min", &m.attlipStepMin},
+                                                       {"attlip_residual_ratio", &m.attlipResidualRatio},
+                                                       {"val_attlip_movement", &m.valAttlipMovement},
+                                                       {"val_attlip_residual_ratio", &m.valAttlipResidualRatio}}};
 }
 
 json activationsJson(const models::ActivationStats& a, double& maxEntry, double& maxRms) {
@@ -160,6 +173,8 @@ json toJson(const StepMetrics& m) {
   if (m.attlipSteps) j["attlip_steps"] = *m.attlipSteps;
   if (m.valAttlipResidual) j["val_attlip_residual"] = number(*m.valAttlipResidual);
   if (m.valAttlipSteps) j["val_attlip_steps"] = *m.valAttlipSteps;
+  for (const auto& [key, value] : attlipDiagnostics(m))
+    if (value->has_value()) j[key] = number(**value);
   if (m.activations) {
     double maxEntry = 0, maxRms = 0;
     j["activations"] = activationsJson(*m.activations, maxEntry, maxRms);
@@ -202,6 +217,7 @@ std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
   m.valAttlipResidual = optionalAt(row, "val_attlip_residual");
   m.attlipSteps = integerAt(row, "attlip_steps");
   m.valAttlipSteps = integerAt(row, "val_attlip_steps");
+  for (const auto& [key, value] : attlipDiagnostics(m)) *value = optionalAt(row, key);
   return m;
 }
 
@@ -230,6 +246,7 @@ json toJson(const RunSummary& s) {
     j["reference_levels"] = levelsJson(s.referenceLevels);
     j["reference_levels_paper"] = levelsJson(s.referenceLevelsPaper);
   }
+  if (!s.attentionCertificate.empty()) j["attention_certificate"] = s.attentionCertificate;
   return j;
 }
 
@@ -261,6 +278,9 @@ RunSummary runSummaryFromJson(const json& j) {
   s.valPaperBatches = integerAt(j, "val_loss_paper_batches").value_or(0);
   s.referenceLevels = levelsFromJson(j, "reference_levels");
   s.referenceLevelsPaper = levelsFromJson(j, "reference_levels_paper");
+  s.attentionCertificate = textAt(j, "attention_certificate");
+  if (s.attentionCertificate != "converged" && s.attentionCertificate != "certified_step" && s.attentionCertificate != "none")
+    s.attentionCertificate.clear();  // a hostile or unknown value is not a certificate
   return s;
 }
 

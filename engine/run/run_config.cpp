@@ -49,6 +49,9 @@ void readModel(const json& j, ModelConfig& m) {
   r.choice("prox_step_rule", m.proxStepRule, choicesFor("model.prox_step_rule"));
   r.integer("prox_steps_eval", m.proxStepsEval, 1, 100000);
   r.number("prox_tol", m.proxTol, {0.0, 1.0});
+  r.number("prox_eta", m.proxEta, {0.0, 100.0, true});
+  r.number("prox_w_cap", m.proxWCap, {0.0, kMaxNorm});
+  r.boolean("token_norm", m.tokenNorm);
   if (m.dModel % m.heads != 0)
     fields::fail("model.heads", "must divide model.d_model (" + std::to_string(m.dModel) + "), got " +
                                     std::to_string(m.heads));
@@ -265,7 +268,8 @@ json toJson(const RunConfig& c) {
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
         {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}, {"attention", m.attention},
         {"prox_steps", m.proxSteps}, {"prox_step_rule", m.proxStepRule}, {"prox_steps_eval", m.proxStepsEval},
-        {"prox_tol", m.proxTol}}},
+        {"prox_tol", m.proxTol}, {"prox_eta", m.proxEta}, {"prox_w_cap", m.proxWCap},
+        {"token_norm", m.tokenNorm}}},
       {"icl",
        {{"pairs", c.icl.pairs}, {"dim", c.icl.dim}, {"order", c.icl.order}, {"noise", c.icl.noise},
         {"max_cond", c.icl.maxCond}, {"bias_feature", c.icl.biasFeature}}},

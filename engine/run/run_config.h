@@ -42,6 +42,10 @@ struct ModelConfig {
   std::string proxStepRule = "armijo"; // armijo (004 Alg. 1) | fixed (1-Lipschitz for every K, §C.2)
   int64_t proxStepsEval = 20;          // K at evaluation (004 §5: 20 "to ensure convergence")
   double proxTol = 1e-6;               // evaluation stops early at ‖g‖ ≤ prox_tol·‖g⁰‖ (§C.4)
+  // Levers on the prox's condition number κ = 1 + η·L_f (issue 26, FIDELITY §3):
+  double proxEta = 1.0;                // η of prox_{ηf} (004 §5: 1)
+  double proxWCap = 0;                 // > 0: each head's W^h scaled to ‖W^h‖_F ≤ cap in the forward
+  bool tokenNorm = false;              // rows of the attention input scaled to unit ℓ2 norm
 };
 
 // The icl_least_squares task (SEEDS-002-004 §B.1).

@@ -75,6 +75,12 @@ struct StepMetrics {
   // output: only the converged prox is 1-Lipschitz (SEEDS-002-004 §C.4).
   std::optional<double> attlipResidual, valAttlipResidual;
   std::optional<int64_t> attlipSteps, valAttlipSteps;
+  // Is the block more than the identity (issue 26, FIDELITY §3)? The block's relative
+  // movement ‖AttLip(X) − X‖_F/‖X‖_F, the accepted step sizes λ (mean, min) and the residual
+  // ratio ‖g_K‖/‖g_0‖ (max over the batch) on the logged step; on evaluation steps the
+  // movement and ratio of the evaluation forward (max over the batches).
+  std::optional<double> attlipMovement, attlipStepMean, attlipStepMin, attlipResidualRatio;
+  std::optional<double> valAttlipMovement, valAttlipResidualRatio;
   bool operator==(const StepMetrics&) const = default;
 };
 
@@ -119,6 +125,10 @@ struct RunSummary {
   std::optional<double> valLossPaper, valLossFull;
   int64_t valPaperBatches = 0;
   std::vector<data::ReferenceLevel> referenceLevels, referenceLevelsPaper;
+  // AttLip only (empty otherwise): what makes the evaluated forward 1-Lipschitz —
+  // "converged" (every evaluation batch reached model.prox_tol: the prox, Thm 4),
+  // "certified_step" (the fixed certified step, 1-Lipschitz for every K; DESIGN.md) or "none".
+  std::string attentionCertificate;
 };
 
 }  // namespace lwb::run

@@ -252,6 +252,10 @@ StepMetrics Trainer::Impl::metricsRow(const TrainStep& t) const {
   if (t.prox) {
     m.attlipResidual = t.prox->residual;
     m.attlipSteps = t.prox->steps;
+    m.attlipMovement = t.prox->movement;
+    m.attlipStepMean = t.prox->stepMean;
+    m.attlipStepMin = t.prox->stepMin;
+    m.attlipResidualRatio = t.prox->residualRatio;
   }
   return m;
 }
@@ -300,10 +304,15 @@ void Trainer::Impl::evaluate(StepMetrics& m) {
       logits = model->forward(inputs);
     }
     if (const auto p = proxReport(*model)) {
-      if (!prox) prox = models::ProxReport{0.0, 0, true};
-      prox->residual = std::max(prox->residual, p->residual);
-      prox->steps = std::max(prox->steps, p->steps);
-      prox->converged = prox->converged && p->converged;
+      if (!prox) {
+        prox = p;
+      } else {
+        prox->residual = std::max(prox->residual, p->residual);
+        prox->steps = std::max(prox->steps, p->steps);
+        prox->converged = prox->converged && p->converged;
+        prox->movement = std::max(prox->movement, p->movement);
+        prox->residualRatio = std::max(prox->residualRatio, p->residualRatio);
+      }
     }
     const auto la = lossAndAccuracy(logits, batch, device, true);
     lossSum += la.loss.item<double>() * static_cast<double>(n);
@@ -316,6 +325,8 @@ void Trainer::Impl::evaluate(StepMetrics& m) {
   if (prox) {
     m.valAttlipResidual = prox->residual;
     m.valAttlipSteps = prox->steps;
+    m.valAttlipMovement = prox->movement;
+    m.valAttlipResidualRatio = prox->residualRatio;
     progress.attlipEvalConverged = prox->converged;
   }
 }
@@ -366,8 +377,9 @@ RunSummary Trainer::Impl::endRun(RunStatus status, const std::string& message) {
       summary.attlipEvalResidual = *last->valAttlipResidual;
       summary.attlipEvalSteps = last->valAttlipSteps;
       summary.attlipEvalConverged = progress.attlipEvalConverged;
+      summary.attentionCertificate = attentionCertificate(*model, progress.attlipEvalConverged);
       // Never silently 1-Lipschitz: the bound is the converged prox's (SEEDS-002-004 §C.4).
-      if (progress.attlipEvalConverged == false && summary.message.empty())
+      if (summary.attentionCertificate == "none" && summary.message.empty())
         summary.message = "AttLip prox did not reach model.prox_tol at evaluation: residual " +
                           std::to_string(summary.attlipEvalResidual) + " after " + std::to_string(*summary.attlipEvalSteps) +
                           " steps; the attention bound 1 holds for the converged prox only";

@@ -81,7 +81,52 @@ class TestAppDashboard : public QObject {
  private Q_SLOTS:
   void severalRunsReachEveryPlot();
   void seed002PanelsAndReferenceLevels();
+  void attlipSolverPanel();
 };
+
+// An AttLip run (issue 26): the solver panel gets the movement, λ and residual-ratio series
+// (the evaluation's on evaluation steps only) and comes to the front; a run without them
+// leaves it closed.
+void TestAppDashboard::attlipSolverPanel() {
+  test::TrainPageHost host;
+  host.page->resize(1600, 1000);
+  host.page->show();
+  RunManager& runs = *host.runs;
+  Dashboard& dash = *host.page->dashboard();
+  RunSession* plain = runs.addRun(QStringLiteral("mlp"));
+  feed(plain, QStringLiteral("layers."), 2, 10, 2.0);
+  QTRY_COMPARE(plain->history().steps().size(), size_t{10});
+  QTest::qWait(100);
+  QVERIFY(dash.attentionPlot()->layers().isEmpty());
+  QVERIFY(!host.page->dock(QStringLiteral("attention"))->isVisible());
+
+  RunSession* s = runs.addRun(QStringLiteral("attlip"));
+  Mailbox& box = *s->mailbox();
+  box.postTotalSteps(20);
+  box.postState(RunState::Running);
+  for (int step = 1; step <= 20; ++step) {
+    run::StepMetrics m;
+    m.step = step;
+    m.trainLoss = 3.0;
+    m.attlipResidual = 1.0;
+    m.attlipSteps = 3;
+    m.attlipMovement = 0.2;
+    m.attlipStepMean = 0.5;
+    m.attlipStepMin = 0.25;
+    m.attlipResidualRatio = 1e-2;
+    if (step % 10 == 0) {
+      m.valAttlipMovement = 0.21;
+      m.valAttlipResidualRatio = 1e-7;
+    }
+    box.postStep(m);
+  }
+  QTRY_COMPARE(s->history().steps().size(), size_t{20});
+  QTest::qWait(100);
+  QCOMPARE(dash.attentionPlot()->layers().size(), 6);
+  QCOMPARE(dash.attentionPlot()->seriesSize(s->id(), Dashboard::tr("λ min")), size_t{20});
+  QCOMPARE(dash.attentionPlot()->seriesSize(s->id(), Dashboard::tr("evaluation movement")), size_t{2});
+  QTRY_VERIFY(!host.page->dock(QStringLiteral("attention"))->visibleRegion().isEmpty());
+}
 
 // A Manifold Muon ICL run (issue 14): the Stiefel band, tangency and activation RMS panels
 // get one series per matrix (two for the band) and per module; the loss plot draws the

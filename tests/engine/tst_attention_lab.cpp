@@ -80,6 +80,22 @@ class TestAttentionLab : public QObject {
     }
   }
 
+  // The Lab's finite-K point (C.4): Armijo with small K is not 1-Lipschitz. Stated input:
+  // d 64, H 4, weights seed 0, N 16 tokens, 5 pairs x ~ N(0, 1), y = x + 1e−3·z (seeds 2, 3);
+  // some K in 1..3 has a ratio above 1 while the certified fixed step stays ≤ 1 at every K.
+  void armijoWithSmallKIsNotOneLipschitz() {
+    AttentionBlockSpec spec;
+    spec.dim = 64;
+    spec.heads = 4;
+    const auto rows = finiteKRatios(spec, 16, 5, 3);
+    double worstArmijo = 0;
+    for (const auto& r : rows) {
+      worstArmijo = std::max(worstArmijo, r.armijoRatio);
+      QVERIFY2(r.fixedRatio <= 1 + 1e-9, qPrintable(QString::number(r.fixedRatio)));
+    }
+    QVERIFY2(worstArmijo > 1.001, qPrintable(QString::number(worstArmijo)));
+  }
+
   void planePictureRatios() {
     const auto p = planePicture(6, 2, 1, 0.3);
     QCOMPARE(p.input.size(), size_t{6});

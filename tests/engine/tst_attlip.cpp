@@ -7,6 +7,7 @@
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/randn.h>
 #include <ATen/ops/randperm.h>
+#include <ATen/ops/tensor.h>
 #include <ATen/ops/zeros.h>
 #include <ATen/ops/zeros_like.h>
 #include <QtTest/QtTest>
@@ -239,6 +240,89 @@ class TestAttLip : public QObject {
       QVERIFY2(fro(xa.grad() - xb.grad()) <= 1e-7 * fro(xa.grad()),
                qPrintable(QString::number(fro(xa.grad() - xb.grad()))));
     }
+  }
+
+  // The certified step (DESIGN.md "AttLip: the certified step") is tight where the Hessian
+  // bound is: one token, one head, W = [5, 0] (τ = 1), so f = 50·x₁², ∇²f = diag(100, 0) and
+  // potentialSmoothnessBound on a ball of radius 1e−4 is 100 + 2e−4. Near the origin the prox
+  // iteration is linear; along e₁ one step multiplies by m = 1 − λ(100 + 1/η) and the K-step
+  // map by c + m^K(1 − c), c = 1/(1 + 100η). At the certified λ = 2η/(2 + η·L_f) it stays
+  // ≤ 1 for every K; 5 % above it (m ≈ −1.08) it exceeds 1 already at K = 1, so the check
+  // below can fail.
+  void certifiedStepHoldsAndIsTight() {
+    const auto w = at::tensor({5.0, 0.0}, kF64).reshape({1, 1, 2});
+    const double radius = 1e-4;
+    const double lf = potentialSmoothnessBound(w, 1, radius);
+    QVERIFY(std::abs(lf - (100 + 2e-4)) < 1e-9);
+    const double lambda = safeFixedStep(w, 1, radius, 1.0);
+    QCOMPARE(lambda, certifiedStep(lf, 1.0));
+    QVERIFY(std::abs(lambda - 2.0 / (2 + lf)) < 1e-15);
+    const auto x = at::tensor({4e-5, 3e-5}, kF64).reshape({1, 2});
+    const auto y = at::tensor({-5e-5, 2e-5}, kF64).reshape({1, 2});
+    auto ratioAt = [&](double step, int k) {
+      ProxOptions o;
+      o.rule = ProxRule::Fixed;
+      o.fixedStep = step;
+      o.maxSteps = k;
+      return fro(attlipProx(x, w, o).output - attlipProx(y, w, o).output) / fro(x - y);
+    };
+    double worstAbove = 0;
+    for (int k = 1; k <= 8; ++k) {
+      QVERIFY2(ratioAt(lambda, k) <= 1 + 1e-9, qPrintable(QString::number(ratioAt(lambda, k))));
+      worstAbove = std::max(worstAbove, ratioAt(1.05 * lambda, k));
+    }
+    QVERIFY2(worstAbove > 1.02, qPrintable(QString::number(worstAbove)));
+    // And on a multi-token input with the bound of its ball (a loose bound there).
+    const auto w2 = attlipInitWeights(16, 4, 81);
+    const auto a = gaussian({3, 10, 16}, 82), b = a + gaussian({3, 10, 16}, 83, 1e-3);
+    const double r2 = std::max(a.norm(2, {1, 2}).max().item<double>(), b.norm(2, {1, 2}).max().item<double>());
+    for (int k : {1, 3, 10}) {
+      ProxOptions o;
+      o.rule = ProxRule::Fixed;
+      o.fixedStep = safeFixedStep(w2, 10, r2, 0.5);
+      o.eta = 0.5;
+      o.maxSteps = k;
+      const auto ratio = (attlipProx(a, w2, o).output - attlipProx(b, w2, o).output).norm(2, {1, 2}) / (a - b).norm(2, {1, 2});
+      QVERIFY(ratio.max().item<double>() <= 1 + 1e-9);
+    }
+  }
+
+  // The diagnostics of issue 26 against quantities computed here from their definitions.
+  void diagnosticsMatchTheirDefinitions() {
+    const auto w = attlipInitWeights(16, 2, 91);
+    const auto x = gaussian({3, 8, 16}, 92, 0.5);
+    ProxOptions o;
+    o.maxSteps = 4;
+    o.recordTrace = true;
+    const auto r = attlipProx(x, w, o);
+    QCOMPARE(r.steps, 4);
+    const double movement = fro(r.output - x) / fro(x);
+    QVERIFY(std::abs(r.movement - movement) < 1e-12 * std::max(1.0, movement));
+    QVERIFY(r.movement > 0);
+    QCOMPARE(r.movementTrace.size(), size_t{5});
+    QCOMPARE(r.movementTrace.front(), 0.0);
+    QVERIFY(std::abs(r.movementTrace.back() - movement) < 1e-12);
+    // g₀ = ∇φ_X(X) = ∇f(X); the ratio is per example, the max reported.
+    const auto g0 = attlipGradient(x, w).norm(2, {1, 2});
+    QVERIFY(std::abs(r.initialResidual - g0.max().item<double>()) < 1e-10 * r.initialResidual);
+    const double ratio = (r.residuals / g0).max().item<double>();
+    QVERIFY(std::abs(r.residualRatio - ratio) < 1e-12);
+    QVERIFY(r.residualRatio < 1);
+    // Armijo's λ are β-powers of λ_init = η; every accepted one is in [β^20 η, η].
+    QVERIFY(r.stepMin > 0 && r.stepMin <= r.stepMean && r.stepMean <= 1.0);
+    const double k = std::log(r.stepMin) / std::log(0.5);
+    QVERIFY(std::abs(k - std::round(k)) < 1e-9);
+    // The fixed rule reports its own λ; W = 0 is the identity: no movement, ratio 0 (g₀ = 0).
+    ProxOptions f;
+    f.rule = ProxRule::Fixed;
+    f.fixedStep = 0.01;
+    f.maxSteps = 3;
+    const auto rf = attlipProx(x, w, f);
+    QCOMPARE(rf.stepMean, 0.01);
+    QCOMPARE(rf.stepMin, 0.01);
+    const auto r0 = attlipProx(x, at::zeros({2, 8, 16}, kF64), f);
+    QCOMPARE(r0.movement, 0.0);
+    QCOMPARE(r0.residualRatio, 0.0);
   }
 
   void badInputThrows() {

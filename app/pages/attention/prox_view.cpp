@@ -50,6 +50,12 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   scale_->setRange(0.001, 100);
   scale_->setValue(1.0);
   scale_->setToolTip(tr("Entries of X are scale · N(0, 1); Fig. 1's settings are 1 and 1/√d"));
+  eta_ = new QDoubleSpinBox(this);
+  eta_->setObjectName(QStringLiteral("proxEta"));
+  eta_->setDecimals(3);
+  eta_->setRange(0.001, 10);
+  eta_->setValue(1.0);
+  eta_->setToolTip(tr("AttLip is the prox of η·f: κ = 1 + η·L_f, so a smaller η converges in fewer steps"));
   player_ = new StepPlayer(this);
   player_->setObjectName(QStringLiteral("proxStepPlayer"));
   cancel_ = new QPushButton(tr("&Cancel"), this);
@@ -69,6 +75,11 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   potential_->setTitle(tr("Potential φ(y_k) = f(y_k) + ‖y_k − X‖² / 2η"));
   potential_->setAxisLabels(tr("inner iteration k"), tr("φ"));
   potential_->setLegendColumns(3);
+  movement_ = new CurvePlot(this);
+  movement_->setObjectName(QStringLiteral("proxMovementPlot"));
+  movement_->setTitle(tr("Movement ‖y_k − X‖ / ‖X‖: how far the block has moved its input"));
+  movement_->setAxisLabels(tr("inner iteration k"), tr("‖y_k − X‖ / ‖X‖"));
+  movement_->setLegendColumns(3);
 
   auto* controls = new QHBoxLayout;
   const auto add = [controls](const QString& label, QWidget* w) { addField(controls, label, w); };
@@ -76,6 +87,7 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   add(tr("d"), dim_);
   add(tr("H"), heads_);
   add(tr("input &scale"), scale_);
+  add(tr("η"), eta_);
   add(tr("steps K"), steps_);
   add(tr("seed"), seed_);
   controls->addWidget(cancel_);
@@ -93,10 +105,12 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   grid->addWidget(info_, 2, 0, 1, 2);
   grid->addWidget(residual_, 3, 0);
   grid->addWidget(potential_, 3, 1);
+  grid->addWidget(movement_, 4, 0, 1, 2);
   grid->setRowStretch(3, 1);
+  grid->setRowStretch(4, 1);
 
   for (QSpinBox* s : {tokens_, dim_, heads_, steps_, seed_}) connect(s, &QSpinBox::valueChanged, this, &ProxView::fieldsChanged);
-  connect(scale_, &QDoubleSpinBox::valueChanged, this, &ProxView::fieldsChanged);
+  for (QDoubleSpinBox* s : {scale_, eta_}) connect(s, &QDoubleSpinBox::valueChanged, this, &ProxView::fieldsChanged);
   connect(player_, &StepPlayer::valueChanged, this, &ProxView::showStep);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m.toHtmlEscaped())); });
   followRunner(runner_, info_, cancel_, &invalid_);
@@ -105,6 +119,7 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
 bool ProxView::request(ProxRequest* out, QString* error) const {
   ProxRequest r;
   if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
+  r.block.eta = eta_->value();
   r.tokens = tokens_->value();
   r.inputScale = scale_->value();
   r.maxSteps = steps_->value();
@@ -114,13 +129,14 @@ bool ProxView::request(ProxRequest* out, QString* error) const {
 
 void ProxView::setRequest(const ProxRequest& r) {
   const QSignalBlocker blocks[] = {QSignalBlocker(tokens_), QSignalBlocker(dim_), QSignalBlocker(heads_), QSignalBlocker(steps_),
-                                   QSignalBlocker(seed_), QSignalBlocker(scale_)};
+                                   QSignalBlocker(seed_), QSignalBlocker(scale_), QSignalBlocker(eta_)};
   tokens_->setValue(r.tokens);
   dim_->setValue(r.block.dim);
   heads_->setValue(r.block.heads);
   steps_->setValue(r.maxSteps);
   seed_->setValue(static_cast<int>(r.block.seed));
   scale_->setValue(r.inputScale);
+  eta_->setValue(r.block.eta);
   fieldsChanged();
 }
 
@@ -156,11 +172,13 @@ QString ProxView::infoText() const { return info_->text(); }
 void ProxView::showTrace() {
   residual_->clearCurves();
   potential_->clearCurves();
+  movement_->clearCurves();
   size_t last = 0;
   for (const auto& run : result_.runs) {
     const QString name = ruleTitle(run.rule);
     residual_->setCurve(name, iterations(run.residual.size()), run.residual, {ruleColor(run.rule), Qt::SolidLine, 1.8, true});
     potential_->setCurve(name, iterations(run.potential.size()), run.potential, {ruleColor(run.rule), Qt::SolidLine, 1.8, true});
+    movement_->setCurve(name, iterations(run.movement.size()), run.movement, {ruleColor(run.rule), Qt::SolidLine, 1.8, true});
     last = std::max(last, run.residual.size());
   }
   player_->setMaximum(last > 0 ? static_cast<int>(last) - 1 : 0);
@@ -170,7 +188,7 @@ void ProxView::showTrace() {
 void ProxView::showStep() {
   if (!hasResult_) return;
   const int k = player_->value();
-  std::vector<double> kx, gy, phi;
+  std::vector<double> kx, gy, phi, moved;
   QString text = tr("Iteration <b>k = %1</b>").arg(k);
   for (const auto& run : result_.runs) {
     const auto at = static_cast<size_t>(k);
@@ -178,33 +196,49 @@ void ProxView::showStep() {
     kx.push_back(k);
     gy.push_back(run.residual[at]);
     phi.push_back(run.potential[at]);
+    const double movement = at < run.movement.size() ? run.movement[at] : 0.0;
+    moved.push_back(movement);
     // step[k] is the λ taken from y_k to y_{k+1} (none after the last iterate).
     const QString lambda = at < run.step.size() ? tr(", next λ = %L1").arg(run.step[at], 0, 'g', 3) : QString();
-    text += tr(" · <span style='color:%1'>%2</span>: ‖g‖ = %L3, φ = %L4%5")
+    text += tr(" · <span style='color:%1'>%2</span>: ‖g‖ = %L3, φ = %L4, moved %L5%6")
                 .arg(ruleColor(run.rule).name(), ruleTitle(run.rule))
                 .arg(run.residual[at], 0, 'g', 3)
                 .arg(run.potential[at], 0, 'g', 8)
+                .arg(movement, 0, 'g', 3)
                 .arg(lambda);
   }
+  for (const auto& run : result_.runs)
+    text += tr("<br><span style='color:%1'>%2</span> after K = %3: ‖AttLip(X) − X‖/‖X‖ = %L4, λ mean %L5, min %L6, "
+               "‖g_K‖/‖g_0‖ = %L7")
+                .arg(ruleColor(run.rule).name(), ruleTitle(run.rule))
+                .arg(run.step.size())
+                .arg(run.movement.empty() ? 0.0 : run.movement.back(), 0, 'g', 3)
+                .arg(run.stepMean, 0, 'g', 3)
+                .arg(run.stepMin, 0, 'g', 3)
+                .arg(run.residualRatio, 0, 'g', 3);
   for (const auto& run : result_.runs)
     if (run.rule == "fixed") text += tr("<br>The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. "
                                         "Armijo only promises that φ decreases; ‖g‖ need not.").arg(run.lambda, 0, 'g', 3);
   const CurvePlot::Style mark{widgets::referenceColor(), Qt::NoPen, 1, true};
   residual_->setCurve(tr("iteration k"), kx, gy, mark);
   potential_->setCurve(tr("iteration k"), kx, phi, mark);
+  movement_->setCurve(tr("iteration k"), kx, moved, mark);
   info_->setText(text);
   residual_->requestReplot();
   potential_->requestReplot();
+  movement_->requestReplot();
 }
 
 bool ProxView::exportCsv(const QString& path, QString* error) const {
   widgets::CsvTable t;
-  t.header = {QStringLiteral("rule"), QStringLiteral("k"), QStringLiteral("residual"), QStringLiteral("potential"), QStringLiteral("step")};
+  t.header = {QStringLiteral("rule"), QStringLiteral("k"), QStringLiteral("residual"), QStringLiteral("potential"),
+              QStringLiteral("step"), QStringLiteral("movement")};
   for (const auto& run : result_.runs)
     for (size_t k = 0; k < run.residual.size(); ++k)
       t.rows << QStringList{QString::fromStdString(run.rule), QString::number(k), widgets::csvNumber(run.residual[k]),
                             k < run.potential.size() ? widgets::csvNumber(run.potential[k]) : QString(),
-                            k < run.step.size() ? widgets::csvNumber(run.step[k]) : QString()};
+                            k < run.step.size() ? widgets::csvNumber(run.step[k]) : QString(),
+                            k < run.movement.size() ? widgets::csvNumber(run.movement[k]) : QString()};
   return writeCsvFile(path, t, error);
 }
 
@@ -215,6 +249,7 @@ bool ProxView::savePlots(const QString& path, QString* error) {
 void ProxView::replotNow() {
   residual_->replotNow();
   potential_->replotNow();
+  movement_->replotNow();
 }
 
 }  // namespace lwb::app::pages

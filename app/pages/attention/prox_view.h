@@ -3,6 +3,9 @@
 // scale·N(0, 1)) this view plots the residual ‖g_k‖ = ‖∇φ(y_k)‖ (log axis) and the potential
 // φ(y_k) per inner iteration for the Armijo line search and the fixed safe step, and steps
 // through the iterations with a slider (and Play) like the Clip Lab's Newton–Schulz tab.
+// Issue 26: a third plot shows how far the iterate has moved from its input,
+// ‖y_k − X‖/‖X‖, and the text the accepted λ (mean, min) and ‖g_K‖/‖g_0‖ — a block that
+// barely moves is nearly the identity. η is a field: a smaller η conditions the solve better.
 #pragma once
 
 #include "lab/lab.h"
@@ -45,6 +48,7 @@ class ProxView : public LiveView {
   QString infoText() const;
   CurvePlot* residualPlot() const { return residual_; }
   CurvePlot* potentialPlot() const { return potential_; }
+  CurvePlot* movementPlot() const { return movement_; }
   LatestWins* runner() const { return runner_; }
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   bool savePlots(const QString& path, QString* error = nullptr);
@@ -62,6 +66,7 @@ class ProxView : public LiveView {
   QSpinBox* dim_ = nullptr;
   QSpinBox* heads_ = nullptr;
   QDoubleSpinBox* scale_ = nullptr;
+  QDoubleSpinBox* eta_ = nullptr;
   QSpinBox* steps_ = nullptr;
   QSpinBox* seed_ = nullptr;
   StepPlayer* player_ = nullptr;
@@ -69,6 +74,7 @@ class ProxView : public LiveView {
   QLabel* info_ = nullptr;
   CurvePlot* residual_ = nullptr;
   CurvePlot* potential_ = nullptr;
+  CurvePlot* movement_ = nullptr;
   lab::ProxTraceResult result_;
   bool hasResult_ = false;
 };
