@@ -5,11 +5,37 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
+#include <QTemporaryFile>
 
 #include <cmath>
 
 namespace lwb::app {
+namespace {
+
+// Why new run directories could not be made in `dir`, or empty. Checked when options are
+// parsed so a scripted `--start --screenshot` fails at once with one line instead of
+// meeting a dialog later. Writability is probed by creating a file (permission bits say
+// nothing for root or for read-only mounts); a folder that does not exist yet is judged by
+// its nearest existing parent, which is where it would be created.
+QString runsDirError(const QString& dir) {
+  if (dir.isEmpty()) return QStringLiteral("--runs-dir: expected a folder, got an empty name");
+  const QFileInfo info(dir);
+  if (info.exists() && !info.isDir()) return QStringLiteral("--runs-dir: '%1' is a file, not a folder").arg(dir);
+  QString probeDir = info.absoluteFilePath();
+  while (!QFileInfo(probeDir).exists()) probeDir = QFileInfo(probeDir).absolutePath();
+  if (!QFileInfo(probeDir).isDir())
+    return QStringLiteral("--runs-dir: '%1' cannot be created: '%2' is a file").arg(dir, probeDir);
+  QTemporaryFile probe(QDir(probeDir).filePath(QStringLiteral(".lwb-write-probe-XXXXXX")));
+  if (!probe.open())
+    return probeDir == info.absoluteFilePath()
+               ? QStringLiteral("--runs-dir: '%1' is not writable").arg(dir)
+               : QStringLiteral("--runs-dir: '%1' cannot be created: '%2' is not writable").arg(dir, probeDir);
+  return {};
+}
+
+}  // namespace
 
 ParsedOptions parseAppOptions(const QStringList& args) {
   QCommandLineParser p;
@@ -110,6 +136,7 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   }
   if (out.error.isEmpty() && !o.screenshot.isEmpty() && !o.screenshot.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
     out.error = QStringLiteral("--screenshot: the file name must end in .png, got '%1'").arg(o.screenshot);
+  if (out.error.isEmpty() && p.isSet(runsDir)) out.error = runsDirError(o.runsDir);
   for (const QString& dir : o.openRunDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--open: '%1' is not a folder").arg(dir);
   if (out.error.isEmpty() && !o.page.isEmpty() && !pages::pageIds().contains(o.page))

@@ -10,6 +10,7 @@
 #include "support/scratch_home.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -55,6 +56,15 @@ void TestAppUnits::options_data() {
   QTest::newRow("open missing") << QStringList{"--open", "/no/such/run"} << QStringLiteral("not a folder");
   QTest::newRow("positional") << QStringList{"runs/x"} << QStringLiteral("--open RUN_DIR");
   QTest::newRow("unknown flag") << QStringList{"--bogus"} << QStringLiteral("bogus");
+  // --runs-dir is checked when parsed (a scripted --start once met a modal dialog instead).
+  const QString file = QStringLiteral(LWB_PRESETS_DIR "/chars_small_cpu.json");
+  QTest::newRow("runs-dir file") << QStringList{"--runs-dir", file} << QStringLiteral("is a file");
+  QTest::newRow("runs-dir under a file") << QStringList{"--runs-dir", file + "/runs"} << QStringLiteral("is a file");
+  // /proc takes no new files, not even from root (permission bits would say writable).
+  QTest::newRow("runs-dir unwritable") << QStringList{"--runs-dir", "/proc"} << QStringLiteral("'/proc' is not writable");
+  QTest::newRow("runs-dir unwritable parent") << QStringList{"--runs-dir", "/proc/lwb/runs"} << QStringLiteral("is not writable");
+  QTest::newRow("runs-dir empty") << QStringList{"--runs-dir", ""} << QStringLiteral("empty");
+  QTest::newRow("runs-dir new") << QStringList{"--runs-dir", QDir::tempPath() + "/lwb-not-yet/runs"} << QString();
 }
 
 void TestAppUnits::options() {

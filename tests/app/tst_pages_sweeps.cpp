@@ -114,6 +114,10 @@ class TestPagesSweeps : public QObject {
     QString error;
     QVERIFY(!page.openSweep("/nonexistent/sweep", &error));
     QVERIFY2(error.contains("points.json"), qPrintable(error));
+    // An empty folder is said to be no sweep folder (issue 32), not a missing file.
+    QTemporaryDir empty;
+    QVERIFY(!page.openSweep(empty.path(), &error));
+    QVERIFY2(error.contains("not a sweep folder"), qPrintable(error));
   }
 };
 

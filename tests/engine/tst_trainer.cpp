@@ -261,6 +261,24 @@ class TestTrainer : public QObject {
       QCOMPARE(p.exitCode(), 2);
       QCOMPARE(p.readAllStandardError().count('\n'), 1);
     }
+    // A typo in --set is the flag's, not the preset file's (issue 32); a bad file still
+    // names the file.
+    const QString preset = QStringLiteral(LWB_SOURCE_DIR "/resources/presets/chars_small_cpu.json");
+    const auto err = [](const QStringList& args) {
+      QProcess p;
+      p.start(QStringLiteral(LWB_CLI_PATH), args);
+      p.waitForFinished(60000);
+      return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+    };
+    const auto typo = err({"train", "--config", preset, "--set", "steps=3", "--set", "optimizer.lrr=0.1", "--out", dir_.filePath("t")});
+    QCOMPARE(typo.first, 2);
+    QVERIFY2(typo.second.contains(QLatin1String("--set optimizer.lrr=0.1: unknown key 'optimizer.lrr'")), qPrintable(typo.second));
+    QVERIFY2(!typo.second.contains(QLatin1String("chars_small_cpu.json")), qPrintable(typo.second));
+    const QString bad = dir_.filePath(QStringLiteral("bad_key.json"));
+    std::ofstream(bad.toStdString()) << R"({"stepz": 3})";
+    const auto file = err({"train", "--config", bad, "--set", "steps=3", "--out", dir_.filePath("u")});
+    QCOMPARE(file.first, 2);
+    QVERIFY2(file.second.contains(QLatin1String("bad_key.json: unknown key 'stepz'")), qPrintable(file.second));
   }
 };
 

@@ -112,7 +112,8 @@ QHBoxLayout* ClipLabPage::createPresetBar() {
 QWidget* ClipLabPage::createControls() {
   source_ = new MatrixSourcePanel(this);
   method_ = new MethodForm(this);
-  auto* methodBox = new QGroupBox(tr("Method"), this);
+  methodBox_ = new QGroupBox(tr("Method"), this);
+  auto* methodBox = methodBox_;
   auto* methodLayout = new QVBoxLayout(methodBox);
   methodLayout->addWidget(method_);
   status_ = new QLabel(this);
@@ -136,6 +137,7 @@ QWidget* ClipLabPage::createControls() {
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setMinimumWidth(left->sizeHint().width() + 24);
+  controls_ = scroll;
   return scroll;
 }
 
@@ -151,7 +153,18 @@ QWidget* ClipLabPage::createViews() {
   tabs_->addTab(equilibrium_, tr("Equilibrium"));
   stiefel_ = new StiefelView(this);
   tabs_->addTab(stiefel_, tr("Stiefel retraction"));
+  connect(tabs_, &QTabWidget::currentChanged, this, &ClipLabPage::showControlsForTab);
   return tabs_;
+}
+
+void ClipLabPage::showControlsForTab() {
+  // Matrix and Method feed the Constraint tab; Newton–Schulz steps iterates on the matrix
+  // alone; Nested vs ABD, Equilibrium and Stiefel have their own controls and ignore both,
+  // so the panel is not shown there (it would suggest it changes those plots).
+  const QWidget* tab = tabs_->currentWidget();
+  const bool usesMatrix = tab == constraint_ || tab == ns_;
+  methodBox_->setVisible(tab == constraint_);
+  controls_->setVisible(usesMatrix);
 }
 
 void ClipLabPage::connectComputations() {

@@ -451,6 +451,12 @@ void SweepsPage::stop() {
 bool SweepsPage::isRunning() const { return process_->isRunning(); }
 
 bool SweepsPage::openSweep(const QString& dir, QString* error) {
+  if (!QFileInfo::exists(QDir(dir).filePath(QStringLiteral("points.json")))) {
+    // An empty or unrelated folder: say what it is not, rather than which file is missing.
+    if (error)
+      *error = tr("%1: not a sweep folder (it has no points.json; a sweep folder is what a sweep run writes)").arg(dir);
+    return false;
+  }
   try {
     const auto points = sweep::SweepDirectory::readPoints(dir.toStdString());
     std::vector<std::pair<QString, QString>> plan;
