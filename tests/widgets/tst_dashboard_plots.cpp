@@ -359,6 +359,36 @@ class TestDashboardPlots : public QObject {
     QCOMPARE(clicked.at(0).at(0).toInt(), 4);
   }
 
+  // Issue 32: a frontier line joins only runs of one task (MNIST's bound 23 is no trade-off
+  // against chars' 1e7): one line per task, none from one task's point to another's.
+  void scatterFrontierPerTask() {
+    FrontierScatterPlot plot;
+    const auto pt = [](const char* label, double x, double y, const char* task) {
+      ScatterPoint p{QStringLiteral("muon"), QString::fromLatin1(label), x, y};
+      p.task = QString::fromLatin1(task);
+      return p;
+    };
+    plot.setPoints({pt("m1", 23, 0.1, "mnist"), pt("c1", 1e7, 1.9, "chars"), pt("m2", 400, 0.08, "mnist"),
+                    pt("c2", 3e4, 2.2, "chars")});
+    plot.setBinsPerDecade(1);
+    plot.requestReplot();
+    QCOMPARE(plot.tasks(), (QStringList{QStringLiteral("mnist"), QStringLiteral("chars")}));
+    QCOMPARE(plot.frontierIndices(), (std::vector<std::size_t>{0, 2, 3, 1}));
+    // Every visible frontier line holds points of one task only.
+    int lines = 0;
+    for (int i = 0; i < plot.customPlot()->graphCount(); ++i) {
+      QCPGraph* g = plot.customPlot()->graph(i);
+      if (!g->visible() || g->lineStyle() == QCPGraph::lsNone || g->dataCount() == 0) continue;
+      ++lines;
+      const bool mnist = g->data()->at(0)->key < 1000;
+      for (int k = 0; k < g->dataCount(); ++k) QCOMPARE(g->data()->at(k)->key < 1000, mnist);
+    }
+    QCOMPARE(lines, 2);
+    plot.setFrontierPerGroup(true);
+    plot.requestReplot();
+    QCOMPARE(plot.frontierIndices(QStringLiteral("muon")), (std::vector<std::size_t>{0, 2, 3, 1}));
+  }
+
   void emptyAndHostileInputNeverCrash() {
     // Every plot: no data, then non-finite values and mismatched lengths; replot, export.
     QTemporaryDir dir;
