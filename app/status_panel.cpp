@@ -111,10 +111,14 @@ void StatusPanel::showRun(RunSession* s) {
     const run::RunSummary& e = *s->end();
     if (std::isfinite(e.valLoss)) text += tr(" · val loss %L1").arg(e.valLoss, 0, 'g', 4);
     if (std::isfinite(e.valAcc)) text += tr(" · val acc %L1").arg(e.valAcc, 0, 'g', 3);
-    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1").arg(e.lipschitzBound, 0, 'g', 4);
+    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1 (a product over the layers)").arg(e.lipschitzBound, 0, 'g', 4);
   }
   state_->setText(text);
-  state_->setToolTip(s->runDir());
+  // Why an enforced-bound run can end with a bound of 10⁶: σmax holds each matrix, the
+  // network's bound multiplies them (issue 32).
+  state_->setToolTip(s->runDir() + QLatin1Char('\n') +
+                     tr("The Lipschitz bound multiplies every layer's factor: each matrix is held at σmax, so the bound "
+                        "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part."));
   const bool bad = s->state() == RunState::Diverged || s->state() == RunState::Failed;
   state_->setStyleSheet(bad ? QStringLiteral("color: #d55e00; font-weight: bold;") : QString());
 }

@@ -36,6 +36,12 @@ WeightNormPlot::WeightNormPlot(QWidget* parent) : MultiRunPlot(parent) {
   updateTargetItems();
 }
 
+void WeightNormPlot::setLayerNote(const QString& layer, const QString& note) {
+  if (layerNotes_.value(layer) == note) return;
+  layerNotes_[layer] = note;
+  restyleAll();
+}
+
 void WeightNormPlot::setValueLabel(const QString& yLabel) { customPlot()->yAxis->setLabel(yLabel); }
 
 void WeightNormPlot::setTargetNames(const QString& legend, const QString& maxTick, const QString& minTick) {
@@ -92,7 +98,7 @@ void WeightNormPlot::restyleAll() {
     const int layerIndex = static_cast<int>(layers_.indexOf(id.second));
     const RunStyle style = runStyle(id.first);
     g->setPen(QPen(single ? runColor(layerIndex) : style.color, 1.3));
-    g->setName(single ? id.second : style.label + QStringLiteral(" · ") + id.second);
+    g->setName(single ? legendName(id.second) : style.label + QStringLiteral(" · ") + legendName(id.second));
     const bool inLegend = single ? layers_.size() <= kMaxLegendLayers : false;
     if (inLegend)
       g->addToLegend();

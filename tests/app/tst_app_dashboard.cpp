@@ -13,6 +13,7 @@
 #include "widgets/loss_accuracy_plot.h"
 #include "widgets/scalar_map_plot.h"
 #include "widgets/spectrum_plot.h"
+#include "widgets/qcp.h"
 #include "widgets/weight_norm_plot.h"
 
 #include <QDockWidget>
@@ -81,7 +82,40 @@ class TestAppDashboard : public QObject {
  private Q_SLOTS:
   void severalRunsReachEveryPlot();
   void seed002PanelsAndReferenceLevels();
+  void embeddingIsLabelledWithItsOwnCap();
 };
+
+// Issue 32: the embedding's norm (15.8 beside σmax = 3) read as a failed constraint. Its
+// legend entry says it has its own cap; the constrained layers' entries are plain names.
+void TestAppDashboard::embeddingIsLabelledWithItsOwnCap() {
+  test::TrainPageHost host;
+  host.page->resize(1600, 1000);
+  host.page->show();
+  RunSession* s = host.runs->addRun(QStringLiteral("gpt"));
+  Mailbox& box = *s->mailbox();
+  box.postTotalSteps(3);
+  box.postState(RunState::Running);
+  for (int step = 1; step <= 3; ++step) {
+    run::StepMetrics m;
+    m.step = step;
+    m.trainLoss = 1.0;
+    m.norms.push_back({"embed", "embedding", 15.8, 15.8});
+    m.norms.push_back({"blocks.0.attn.q", "q", 3.0, 3.0});
+    box.postStep(m);
+  }
+  QTRY_COMPARE(s->history().steps().size(), size_t{3});
+  QTRY_COMPARE(host.page->dashboard()->normPlot()->seriesSize(s->id(), QStringLiteral("embed")), size_t{3});
+  const widgets::WeightNormPlot* norms = host.page->dashboard()->normPlot();
+  QVERIFY2(norms->legendName(QStringLiteral("embed")).contains(QStringLiteral("not held to σmax")),
+           qPrintable(norms->legendName(QStringLiteral("embed"))));
+  QCOMPARE(norms->legendName(QStringLiteral("blocks.0.attn.q")), QStringLiteral("blocks.0.attn.q"));
+  // The legend shows it.
+  bool shown = false;
+  QCustomPlot* cp = norms->customPlot();
+  for (int i = 0; i < cp->graphCount(); ++i)
+    shown = shown || (cp->legend->hasItemWithPlottable(cp->graph(i)) && cp->graph(i)->name().contains(QStringLiteral("own cap")));
+  QVERIFY(shown);
+}
 
 // A Manifold Muon ICL run (issue 14): the Stiefel band, tangency and activation RMS panels
 // get one series per matrix (two for the band) and per module; the loss plot draws the

@@ -236,6 +236,10 @@ class TestPagesInspector : public QObject {
       QVERIFY(std::abs(f.trace[i].lipschitzAfter - cli["trace"][i]["lipschitz"].get<double>()) <= 1e-6 * want);
     }
     QCOMPARE(page.traceTable()->rowCount(), static_cast<int>(f.trace.size()));
+    // Each row says how its L after follows (issue 32), and every column says what it is.
+    for (int r = 0; r < page.traceTable()->rowCount(); ++r)
+      QVERIFY2(page.traceTable()->item(r, 4) && page.traceTable()->item(r, 4)->text().startsWith(QStringLiteral("L ")), qPrintable(QString::number(r)));
+    for (int c = 0; c < page.traceTable()->columnCount(); ++c) QVERIFY(!page.traceTable()->horizontalHeaderItem(c)->toolTip().isEmpty());
     // The what-if starts from the run's σmax and norm, not the form's default (issue 32).
     QVERIFY(f.sigmaMax.has_value());
     QCOMPARE(page.whatIf()->form()->request().sigmaMax, *f.sigmaMax);

@@ -359,6 +359,23 @@ class TestDashboardPlots : public QObject {
     QCOMPARE(clicked.at(0).at(0).toInt(), 4);
   }
 
+  // Issue 32: each trace row says how the bound before it and its factor give the bound after
+  // it, with α read back for residual blocks (L ← (1 − α)L + αL·L_block).
+  void traceRowsExplainTheirArithmetic() {
+    const double alpha = 0.25, l0 = 2.0 * 3.0;
+    const double l1 = (1 - alpha) * l0 + alpha * l0 * 5.0;  // 12
+    const std::vector<TraceFactor> rows = {{QStringLiteral("layers.0"), 2.0, 2.0},
+                                           {QStringLiteral("layers.1"), 3.0, l0},
+                                           {QStringLiteral("block0.attn"), 5.0, l1},
+                                           {QStringLiteral("broken"), NAN, NAN}};
+    QVERIFY2(traceRowExplanation(rows, 0).contains(QStringLiteral("1 × 2 = 2")), qPrintable(traceRowExplanation(rows, 0)));
+    QVERIFY2(traceRowExplanation(rows, 1).contains(QStringLiteral("2 × 3 = 6")), qPrintable(traceRowExplanation(rows, 1)));
+    const QString residual = traceRowExplanation(rows, 2);
+    QVERIFY2(residual.contains(QStringLiteral("α = 0.25")) && residual.contains(QStringLiteral("= 12")), qPrintable(residual));
+    QVERIFY(traceRowExplanation(rows, 3).isEmpty());
+    QVERIFY(traceRowExplanation(rows, 9).isEmpty());
+  }
+
   // Issue 32: a frontier line joins only runs of one task (MNIST's bound 23 is no trade-off
   // against chars' 1e7): one line per task, none from one task's point to another's.
   void scatterFrontierPerTask() {

@@ -10,6 +10,7 @@
 #include "app/pages/inspector/what_if_panel.h"
 #include "app/pages/common/method_form.h"
 #include "widgets/bar_chart_plot.h"
+#include "widgets/lipschitz_bound_plot.h"
 #include "widgets/palette.h"
 #include "widgets/spectrum_plot.h"
 
@@ -135,8 +136,16 @@ QWidget* InspectorPage::createTensorTable() {
   bound_->setObjectName(QStringLiteral("boundLabel"));
   bound_->setWordWrap(true);
   bound_->setTextFormat(Qt::RichText);
-  trace_ = new QTableWidget(0, 4, this);
-  trace_->setHorizontalHeaderLabels({tr("Layer"), tr("L block"), tr("L after"), tr("activation bound")});
+  trace_ = new QTableWidget(0, 5, this);
+  trace_->setHorizontalHeaderLabels({tr("Layer"), tr("L block"), tr("L after"), tr("activation bound"), tr("how L after follows")});
+  // Say what each column is: "L block 376" beside "L after 94.8" is only readable with the rule.
+  const QStringList tips{tr("The layer (residual block part, MLP layer or head)."),
+                         tr("This layer's own Lipschitz factor: the attention or MLP block's constant, or an MLP layer's weight norm."),
+                         tr("The bound of the network up to and including this layer (RMS→RMS)."),
+                         tr("An upper bound on the largest token RMS of the activation after this layer."),
+                         tr("How the previous row's L and this row's L block give L after: composition multiplies; a "
+                            "residual block mixes, L ← (1 − α)·L + α·L·L_block (000 App. D eq. 14).")};
+  for (int c = 0; c < tips.size(); ++c) trace_->horizontalHeaderItem(c)->setToolTip(tips[c]);
   trace_->verticalHeader()->setVisible(false);
   trace_->horizontalHeader()->setStretchLastSection(true);
   trace_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -296,6 +305,8 @@ void InspectorPage::showFile(InspectedFile file) {
       text += tr(" · App. D, single-head argument: %L1 (not a bound with several heads)").arg(file_.singleHeadBound, 0, 'g', 5);
     else text += file_.boundNote.toHtmlEscaped();
     bound_->setText(text);
+    std::vector<widgets::TraceFactor> factors;
+    for (const auto& r : file_.trace) factors.push_back({QString::fromStdString(r.name), r.blockLipschitz, r.lipschitzAfter});
     for (const auto& r : file_.trace) {
       const int row = trace_->rowCount();
       trace_->insertRow(row);
@@ -303,6 +314,10 @@ void InspectorPage::showFile(InspectedFile file) {
       int col = 1;
       for (double v : {r.blockLipschitz, r.lipschitzAfter, r.activationBound})
         trace_->setItem(row, col++, new QTableWidgetItem(widgets::displayNumber(v, 'g', 5)));
+      const QString how = widgets::traceRowExplanation(factors, static_cast<std::size_t>(row));
+      auto* item = new QTableWidgetItem(how);
+      item->setToolTip(how);
+      trace_->setItem(row, col, item);
     }
   } else {
     bound_->setText(tr("Lipschitz bound: only for the workbench's own checkpoints (this is a %1 file).").arg(file_.format));
