@@ -57,6 +57,7 @@ class WeightNormPlot : public MultiRunPlot {
 
   QStringList layers_;
   QMap<QString, QString> layerNotes_;
+  QCPGraph* hoverHint_ = nullptr;  // legend entry when the lines are not named one by one
   double targetMax_ = std::numeric_limits<double>::quiet_NaN();
   double targetMin_ = std::numeric_limits<double>::quiet_NaN();
   QCPItemStraightLine* targetLine_ = nullptr;

@@ -96,6 +96,12 @@ class TestDashboardPlots : public QObject {
     QCPGraph* s0 = graphNamed(plot, QStringLiteral("run S · l0"));
     QVERIFY(s0);
     QCOMPARE(s0->pen().color(), QColor(Qt::magenta));
+    // Lines no longer named one by one: the legend says how to read them (issue 32).
+    QVERIFY(legendNames(plot).contains(QStringLiteral("colour: run · hover a line for its layer")));
+    WeightNormPlot many;
+    for (int l = 0; l < 20; ++l) many.appendPoint(QStringLiteral("mm"), QStringLiteral("w%1").arg(l), 1, 1.0);
+    many.requestReplot();
+    QCOMPARE(legendNames(many), QStringList{QStringLiteral("20 layers: hover a line for its name")});
     plot.setTarget(kNaN);
     QCOMPARE(legendNames(plot).contains(QStringLiteral("σmax target")), false);
   }
@@ -357,6 +363,35 @@ class TestDashboardPlots : public QObject {
     QTest::mouseClick(plot.customPlot(), Qt::LeftButton, Qt::NoModifier, p.toPoint());
     QTRY_COMPARE(clicked.count(), 1);
     QCOMPARE(clicked.at(0).at(0).toInt(), 4);
+  }
+
+  // Issue 32 (Manifold Muon dashboard): the Stiefel band's axis shows the ±10⁻³ band, not
+  // 1 … 1.05; a regression run (no accuracy) gets no accuracy axis; a reference level's
+  // label at the top of the loss plot keeps room above its line.
+  void stiefelBandAndRegressionAxes() {
+    WeightNormPlot band;
+    band.setTarget(1.0 + 1e-3, 1.0 - 1e-3);
+    for (int step = 1; step <= 20; ++step) {
+      band.appendPoint(QStringLiteral("r"), QStringLiteral("w σmax"), step, 1.0 + 3e-7);
+      band.appendPoint(QStringLiteral("r"), QStringLiteral("w σmin"), step, 1.0 - 2e-7);
+    }
+    band.replotNow();
+    const QCPRange y = band.customPlot()->yAxis->range();
+    QVERIFY2(y.lower < 1.0 - 1e-3 && y.upper > 1.0 + 1e-3, qPrintable(QStringLiteral("%1 … %2").arg(y.lower).arg(y.upper)));
+    QVERIFY2(y.size() < 4e-3, qPrintable(QStringLiteral("%1 … %2").arg(y.lower).arg(y.upper)));  // the band fills the plot
+
+    LossAccuracyPlot loss;
+    for (int step = 1; step <= 20; ++step) {
+      loss.appendPoint(QStringLiteral("icl"), LossAccuracyPlot::Metric::TrainLoss, step, 4.0 - 0.1 * step);
+      loss.appendPoint(QStringLiteral("icl"), LossAccuracyPlot::Metric::TrainAcc, step, NAN);
+    }
+    loss.setReferenceLevels({{5.0, QStringLiteral("predict 0")}});
+    loss.replotNow();
+    QVERIFY(!loss.customPlot()->yAxis2->visible());
+    QVERIFY(loss.customPlot()->yAxis->range().upper >= 5.0 + 0.09 * loss.customPlot()->yAxis->range().size());
+    loss.appendPoint(QStringLiteral("mnist"), LossAccuracyPlot::Metric::TrainAcc, 1, 0.5);
+    loss.replotNow();
+    QVERIFY(loss.customPlot()->yAxis2->visible());
   }
 
   // Issue 32: each trace row says how the bound before it and its factor give the bound after
