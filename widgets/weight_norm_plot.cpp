@@ -111,7 +111,7 @@ void WeightNormPlot::restyleAll() {
   // of no legend at all (issue 32: a Manifold Muon run's norms had none).
   const bool named = single && layers_.size() <= kMaxLegendLayers;
   if (!named && !allSeries().empty()) {
-    hoverHint_->setName(single ? tr("%n layer(s): hover a line for its name", "", static_cast<int>(layers_.size()))
+    hoverHint_->setName(single ? tr("%1 layers: hover a line for its name").arg(layers_.size())
                                : tr("colour: run · hover a line for its layer"));
     if (!customPlot()->legend->hasItemWithPlottable(hoverHint_)) hoverHint_->addToLegend();
   } else {
