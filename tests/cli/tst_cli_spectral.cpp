@@ -219,6 +219,17 @@ class TestCliSpectral : public QObject {
     QTest::newRow("alpha missing lr") << QStringList{"softcap-alpha", "--sigma-max", "1"} << "--lr";
     QTest::newRow("alpha zero sigma") << QStringList{"softcap-alpha", "--sigma-max", "0", "--lr", "0.1"} << "sigma-max";
     QTest::newRow("bad threads") << QStringList{"--threads", "-2", "softcap-alpha", "--sigma-max", "1", "--lr", "0.1"} << "threads";
+    // demo and bench (issue 32: their bad input was untested).
+    QTest::newRow("demo rows 1") << QStringList{"demo", "--rows", "1"} << "--rows";
+    QTest::newRow("demo cols huge") << QStringList{"demo", "--cols", "100000"} << "--cols";
+    QTest::newRow("demo sigma-max 0") << QStringList{"demo", "--sigma-max", "0"} << "--sigma-max";
+    QTest::newRow("demo sigma1 nan") << QStringList{"demo", "--sigma1", "nan"} << "--sigma1";
+    QTest::newRow("demo rows text") << QStringList{"demo", "--rows", "many"} << "rows";
+    QTest::newRow("bench no presets dir") << QStringList{"bench", "--presets", path("no_such_dir")} << "is not a directory";
+    QTest::newRow("bench steps 1") << QStringList{"bench", "--steps", "1", path("cfg.json")} << "steps";
+    QTest::newRow("bench negative seconds") << QStringList{"bench", "--max-seconds", "-1", path("cfg.json")} << "max-seconds";
+    QTest::newRow("bench missing config") << QStringList{"bench", path("nope.json")} << "nope.json";
+    QTest::newRow("bench config not json") << QStringList{"bench", path("text.npy")} << "text.npy";
   }
 
   void badInput() {

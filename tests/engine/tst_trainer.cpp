@@ -252,6 +252,45 @@ class TestTrainer : public QObject {
     QVERIFY2(preset.first == 0, qPrintable(preset.second));
   }
 
+  // Issue 32: `bound` on a GPT run: the sound multi-head bound is named as such, App. D's
+  // single-head value stands beside it, and the bound is rebuilt here from the printed
+  // trace by the residual rule L <- (1 - a) L + a L L_block, a = 1/(2N), then the head.
+  void cliBoundOnAGptRun() {
+    const QString out = dir_.filePath(QStringLiteral("gpt_bound_run"));
+    QProcess train;
+    train.start(QStringLiteral(LWB_CLI_PATH), {"--threads", "1", "train", "--config",
+                                               QStringLiteral(LWB_SOURCE_DIR "/resources/presets/chars_small_cpu.json"),
+                                               "--set", "steps=3", "--set", "eval_every=3", "--out", out});
+    QVERIFY(train.waitForFinished(180000));
+    QVERIFY2(train.exitCode() == 0, train.readAllStandardError().constData());
+    QProcess bound;
+    bound.start(QStringLiteral(LWB_CLI_PATH), {"--threads", "1", "bound", out});
+    QVERIFY(bound.waitForFinished(120000));
+    QVERIFY2(bound.exitCode() == 0, bound.readAllStandardError().constData());
+    const auto j = nlohmann::json::parse(bound.readAllStandardOutput().toStdString());
+    QCOMPARE(j["model"].get<std::string>(), std::string("lipschitz_gpt"));
+    QVERIFY2(j["bound_kind"].get<std::string>().rfind("sound multi-head bound", 0) == 0, j.dump().c_str());
+    QVERIFY(j.contains("lipschitz_bound_app_d"));
+    const double appD = j["lipschitz_bound_app_d"].get<double>(), sound = j["lipschitz_bound"].get<double>();
+    QVERIFY(appD > 0 && std::isfinite(appD) && sound > 0 && std::isfinite(sound));
+    // The same App. D value the trainer logged for the last step (float32 spectra there).
+    const auto rows = run::RunDirectoryReader(out.toStdString()).metrics();
+    QVERIFY(!rows.empty() && rows.back().contains("lipschitz_bound_app_d"));
+    const double logged = rows.back()["lipschitz_bound_app_d"].get<double>();
+    QVERIFY2(std::abs(appD - logged) <= 1e-4 * logged, qPrintable(QStringLiteral("%1 vs %2").arg(appD).arg(logged)));
+    // chars_small_cpu: 2 blocks, so 4 residual connections, a = 1/4; then the head composes.
+    const double a = 0.25;
+    double l = 1.0;
+    const auto& trace = j["trace"];
+    QCOMPARE(trace.size(), size_t{5});  // block0.attn, block0.mlp, block1.attn, block1.mlp, head
+    for (size_t i = 0; i < trace.size(); ++i) {
+      const double block = trace[i]["block"].get<double>();
+      l = trace[i]["name"].get<std::string>() == "head" ? l * block : (1 - a) * l + a * l * block;
+      QVERIFY2(std::abs(l - trace[i]["lipschitz"].get<double>()) <= 1e-9 * l, trace[i].dump().c_str());
+    }
+    QVERIFY2(std::abs(l - sound) <= 1e-9 * sound, qPrintable(QStringLiteral("%1 vs %2").arg(l).arg(sound)));
+  }
+
   void cliTrainBadInput() {
     for (const QStringList& args : {QStringList{"train", "--config", dir_.filePath("nope.json"), "--out", dir_.filePath("x")},
                                     QStringList{"train", "--config", QString::fromStdString(textPath_), "--out", dir_.filePath("y")}}) {
