@@ -1,5 +1,6 @@
 #include "widgets/lipschitz_bound_plot.h"
 
+#include "widgets/log_ticker.h"
 #include "widgets/number_format.h"
 #include "widgets/palette.h"
 
@@ -53,9 +54,8 @@ LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   traceFactor->setLabel(tr("factor (bars)"));
   traceBound->setLabel(tr("bound so far (line)"));
   traceBound->setScaleType(QCPAxis::stLogarithmic);
-  traceBound->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
-  traceBound->setNumberFormat(QStringLiteral("eb"));
-  traceBound->setNumberPrecision(0);
+  // 10ᵏ labels in every language, and labelled ticks on short ranges too (log_ticker.h).
+  traceBound->setTicker(QSharedPointer<QCPAxisTicker>(new AdaptiveLogTicker));
   // Both panels share left/right margins so their plot areas line up.
   auto* margins = new QCPMarginGroup(p);
   p->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, margins);

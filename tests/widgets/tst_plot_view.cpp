@@ -141,6 +141,13 @@ class TestPlotView : public QObject {
     plot.customPlot()->yAxis->ticker()->generate(QCPRange(0.05, 2000), QLocale::c(), QLatin1Char('e'), 0, ticks, nullptr,
                                                  &labels);
     QCOMPARE(ticks, (QVector<double>{0.1, 1, 10, 100, 1000}));
+    // Issue 32: in German, powers read 10ⁿ (not "1E+00") and mantissas take the decimal comma.
+    const QLocale german(QLocale::German, QLocale::Germany);
+    plot.customPlot()->yAxis->ticker()->generate(QCPRange(0.05, 2000), german, QLatin1Char('e'), 0, ticks, nullptr, &labels);
+    QCOMPARE(labels, (QVector<QString>{QStringLiteral("10⁻¹"), QStringLiteral("10⁰"), QStringLiteral("10¹"),
+                                       QStringLiteral("10²"), QStringLiteral("10³")}));
+    plot.customPlot()->yAxis->ticker()->generate(QCPRange(1.5, 3), german, QLatin1Char('e'), 0, ticks, nullptr, &labels);
+    QCOMPARE(labels, (QVector<QString>{QStringLiteral("1,5"), QStringLiteral("2"), QStringLiteral("2,5"), QStringLiteral("3")}));
   }
 
   void logXOnlyWhereSupported() {
