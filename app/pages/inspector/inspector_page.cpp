@@ -300,9 +300,9 @@ void InspectorPage::showFile(InspectedFile file) {
                                                                [](const InspectedTensor& t) { return !t.note.isEmpty(); }));
   if (file_.workbenchCheckpoint) {
     QString text = tr("<b>Workbench checkpoint</b>, step %1: %2<br>").arg(file_.step).arg(file_.runSummary.toHtmlEscaped());
-    if (file_.lipschitzBound) text += tr("Lipschitz upper bound (RMS→RMS): <b>%L1</b>").arg(*file_.lipschitzBound, 0, 'g', 5);
+    if (file_.lipschitzBound) text += tr("Lipschitz upper bound (RMS→RMS): <b>%L1</b>").arg(widgets::displayNumber(*file_.lipschitzBound, 'g', 5));
     if (file_.lipschitzBound && file_.singleHeadBound > 0)
-      text += tr(" · App. D, single-head argument: %L1 (not a bound with several heads)").arg(file_.singleHeadBound, 0, 'g', 5);
+      text += tr(" · App. D, single-head argument: %L1 (not a bound with several heads)").arg(widgets::displayNumber(file_.singleHeadBound, 'g', 5));
     else text += file_.boundNote.toHtmlEscaped();
     bound_->setText(text);
     std::vector<widgets::TraceFactor> factors;
