@@ -17,6 +17,8 @@
 #include "widgets/weight_norm_plot.h"
 
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace lwb;
@@ -83,7 +85,31 @@ class TestAppDashboard : public QObject {
   void severalRunsReachEveryPlot();
   void seed002PanelsAndReferenceLevels();
   void embeddingIsLabelledWithItsOwnCap();
+  void runListKeepsItsColumnsReadable();
 };
+
+// Issue 32: "stopped: stopped at step 145" pushed the run list's columns out and the Folder
+// column was always cut. The state word stays in the column, the message in its tooltip;
+// the folder shows its own name, the full path in the tooltip.
+void TestAppDashboard::runListKeepsItsColumnsReadable() {
+  test::TrainPageHost host;
+  host.page->resize(1600, 1000);
+  host.page->show();
+  RunSession* s = host.runs->addRun(QStringLiteral("chars"), QStringLiteral("/data/lwb/runs/chars_small_cpu-20261125-1"));
+  Mailbox& box = *s->mailbox();
+  box.postState(RunState::Running);
+  run::RunSummary end;
+  end.status = run::RunStatus::Stopped;
+  end.steps = 145;
+  end.message = "stopped at step 145";
+  box.postEnd(end);
+  box.postState(RunState::Stopped);
+  QTreeWidget* tree = host.page->runList()->tree();
+  QTRY_COMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("stopped"));
+  QVERIFY(tree->topLevelItem(0)->toolTip(1).contains(QStringLiteral("stopped at step 145")));
+  QCOMPARE(tree->topLevelItem(0)->text(4), QStringLiteral("chars_small_cpu-20261125-1"));
+  QCOMPARE(tree->topLevelItem(0)->toolTip(4), s->runDir());
+}
 
 // Issue 32: the embedding's norm (15.8 beside σmax = 3) read as a failed constraint. Its
 // legend entry says it has its own cap; the constrained layers' entries are plain names.
