@@ -318,6 +318,8 @@ class TestDashboardPlots : public QObject {
     // Issue 32: the names take at most about a third of the height, the bars keep the rest,
     // and the value axis' labels never overlap (measured on the rendered axis).
     plot.resize(600, 300);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
     QStringList fifty;
     for (int i = 0; i < 50; ++i) fifty << QStringLiteral("model.transformer.h.%1.attn.c_attn.weight").arg(i);
     plot.setBars(fifty, V(50, 2.0));
@@ -329,6 +331,7 @@ class TestDashboardPlots : public QObject {
     const int lineHeight = QFontMetrics(plot.customPlot()->yAxis->tickLabelFont()).height();
     for (int i = 1; i < yTicks.size(); ++i)
       QVERIFY(std::abs(plot.customPlot()->yAxis->coordToPixel(yTicks[i]) - plot.customPlot()->yAxis->coordToPixel(yTicks[i - 1])) > lineHeight);
+    plot.setBars(many, V(40, 1.0));
     // The hover read-out carries the full name.
     plot.setLogY(false);
     plot.show();
