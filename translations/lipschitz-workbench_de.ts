@@ -2399,10 +2399,6 @@
         <translation>konvergiert</translation>
     </message>
     <message>
-        <source>s</source>
-        <translation>s</translation>
-    </message>
-    <message>
         <source>d</source>
         <translation>d</translation>
     </message>
@@ -2485,6 +2481,14 @@
     <message>
         <source>1</source>
         <translation>1</translation>
+    </message>
+    <message>
+        <source>No points yet: pick a lecture preset or press Run.</source>
+        <translation>Noch keine Punkte: eine Vorlesungsvorlage wählen oder „Starten“ drücken.</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
     </message>
 </context>
 <context>

@@ -150,6 +150,24 @@ class TestPlotView : public QObject {
     QCOMPARE(labels, (QVector<QString>{QStringLiteral("1,5"), QStringLiteral("2"), QStringLiteral("2,5"), QStringLiteral("3")}));
   }
 
+  // Issue 32 (Attention Lab): an empty log plot showed 10⁻³ … 10⁰ as if it held data. With
+  // an empty text it says what to do and shows no numbers until a point arrives.
+  void emptyStateShowsTextNotNumbers() {
+    MetricPlot plot;
+    plot.setLogY(true);
+    plot.setEmptyText(QStringLiteral("No points yet"));
+    plot.replotNow();
+    QVERIFY(plot.showsEmptyText());
+    QVERIFY(!plot.customPlot()->yAxis->tickLabels() && !plot.customPlot()->xAxis->tickLabels());
+    plot.setSeries(QStringLiteral("r"), {1, 2}, {0.5, 2});
+    plot.replotNow();
+    QVERIFY(!plot.showsEmptyText());
+    QVERIFY(plot.customPlot()->yAxis->tickLabels() && plot.customPlot()->xAxis->tickLabels());
+    MetricPlot plain;  // not opted in: unchanged
+    plain.replotNow();
+    QVERIFY(!plain.showsEmptyText() && plain.customPlot()->yAxis->tickLabels());
+  }
+
   void logXOnlyWhereSupported() {
     MetricPlot plot;  // step axis: no log x
     QVERIFY(!plot.supportsLogX());
