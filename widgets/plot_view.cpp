@@ -88,7 +88,7 @@ void PlotView::updateEmptyState() {
   if (!emptyItem_) return;
   bool hasData = false;
   for (int i = 0; i < plot_->plottableCount() && !hasData; ++i) {
-    const QCPAbstractPlottable* p = plot_->plottable(i);
+    QCPAbstractPlottable* p = plot_->plottable(i);
     hasData = !isDecoration(p) && p->interface1D() && p->interface1D()->dataCount() > 0;
   }
   const bool empty = !hasData && !emptyText_.isEmpty();

@@ -36,6 +36,7 @@ class QCPAbstractPlottable;
 class QCPAxis;
 class QCPAxisTicker;
 class QCPGraph;
+class QCPItemText;
 class QCPScatterStyle;
 class QCheckBox;
 class QContextMenuEvent;
@@ -212,7 +213,7 @@ class PlotView : public QWidget {
   QString title_;
   QCPTextElement* titleElement_ = nullptr;
   QString emptyText_;
-  class QCPItemText* emptyItem_ = nullptr;
+  QCPItemText* emptyItem_ = nullptr;
   void updateEmptyState();
 };
 
