@@ -8,6 +8,8 @@
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QProgressBar>
+
+#include <algorithm>
 #include <QStatusBar>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -104,6 +106,8 @@ void StatusPanel::showRun(RunSession* s) {
     format += tr(" · %L1 steps/s · %2").arg(widgets::displayNumber(s->end()->stepsPerSecond, 'f', 1)).arg(formatDuration(s->end()->seconds));
   }
   progress_->setFormat(format);
+  // Wide enough for its text ("step 790 / 1500 · 15,3 steps/s · ETA 0:46" was cut).
+  progress_->setMinimumWidth(std::max(360, progress_->fontMetrics().horizontalAdvance(format) + 40));
 
   QString text = QStringLiteral("%1 — %2").arg(s->label(), toDisplayString(s->state()));
   if (s->end() && !s->end()->message.empty()) text += QStringLiteral(": ") + QString::fromStdString(s->end()->message);

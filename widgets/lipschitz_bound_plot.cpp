@@ -78,7 +78,9 @@ LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   p->axisRect()->setRangeDragAxes(p->xAxis, p->yAxis);
   traceRect_->setRangeDrag(Qt::Orientations());
   traceRect_->setRangeZoom(Qt::Orientations());
-  placeLegend(LegendPlace::Right);
+  // Below, not beside: the bound is the panel the app is about and needs the width (issue 32:
+  // a legend on the right left the plots a third of a narrow dock, ticks running together).
+  placeLegend(LegendPlace::Below, 2);
   setLogY(true);
 }
 
