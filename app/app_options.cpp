@@ -35,6 +35,15 @@ QString runsDirError(const QString& dir) {
   return {};
 }
 
+// "permission denied" for a folder this user cannot list, else empty: such a folder reads as
+// empty, which was reported as "not a run directory" or "no checkpoints" (issue 32).
+QString deniedFolder(const QString& flag, const QString& dir) {
+  const QFileInfo info(dir);
+  if (info.isDir() && (!info.isReadable() || !info.isExecutable()))
+    return QStringLiteral("%1: '%2': permission denied (the folder cannot be read)").arg(flag, dir);
+  return {};
+}
+
 }  // namespace
 
 ParsedOptions parseAppOptions(const QStringList& args) {
@@ -139,16 +148,22 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   if (out.error.isEmpty() && p.isSet(runsDir)) out.error = runsDirError(o.runsDir);
   for (const QString& dir : o.openRunDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--open: '%1' is not a folder").arg(dir);
+    else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--open"), dir);
   if (out.error.isEmpty() && !o.page.isEmpty() && !pages::pageIds().contains(o.page))
     out.error = QStringLiteral("--page: unknown page '%1' (%2)").arg(o.page, pages::pageIds().join(QStringLiteral(", ")));
   if (out.error.isEmpty() && !o.inspectFile.isEmpty() && !QFileInfo(o.inspectFile).isFile())
     out.error = QStringLiteral("--inspect: '%1' is not a file").arg(o.inspectFile);
   for (const QString& dir : o.compareDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
+    else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--compare"), dir);
   if (out.error.isEmpty() && !o.sweepDir.isEmpty() && !QFileInfo(o.sweepDir).isDir())
     out.error = QStringLiteral("--sweep: '%1' is not a folder").arg(o.sweepDir);
-  for (const QString& t : o.robustnessTargets)
+  for (const QString& t : o.robustnessTargets) {
     if (out.error.isEmpty() && !QFileInfo::exists(t)) out.error = QStringLiteral("--robustness: '%1' does not exist").arg(t);
+    else if (out.error.isEmpty() && QFileInfo(t).isDir()) out.error = deniedFolder(QStringLiteral("--robustness"), t);
+    else if (out.error.isEmpty() && !QFileInfo(t).isReadable())
+      out.error = QStringLiteral("--robustness: '%1': permission denied").arg(t);
+  }
   if (out.error.isEmpty() && p.isSet(lang) && !availableLanguages().contains(o.language))
     out.error = QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
   return out;

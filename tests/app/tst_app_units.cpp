@@ -17,6 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace lwb::app;
 using nlohmann::json;
 
@@ -29,6 +32,7 @@ class TestAppUnits : public QObject {
   void options_data();
   void options();
   void optionsParseValues();
+  void optionsSayPermissionDenied();
   void scalarMaps_data();
   void scalarMaps();
   void softCapMapIsThePaperPolynomial();
@@ -73,6 +77,32 @@ void TestAppUnits::options() {
   const ParsedOptions p = parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
   if (errorPart.isEmpty()) QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
   else QVERIFY2(p.error.contains(errorPart), qPrintable(p.error));
+}
+
+// Issue 32: a folder the user cannot list was "not a run directory"; the options say
+// permission denied. Root reads everything, so a forked child checks as nobody.
+void TestAppUnits::optionsSayPermissionDenied() {
+  QTemporaryDir base;
+  QVERIFY(QFile::setPermissions(base.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                 QFileDevice::ReadOther | QFileDevice::ExeOther));
+  const QString locked = base.filePath(QStringLiteral("locked"));
+  QVERIFY(QDir().mkpath(locked));
+  QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+    bool ok = true;
+    for (const char* flag : {"--open", "--compare", "--robustness"}) {
+      const ParsedOptions p = parseAppOptions({QStringLiteral("w"), QString::fromLatin1(flag), locked});
+      ok = ok && p.error.contains(QLatin1String("permission denied")) && p.error.contains(QLatin1String(flag));
+    }
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  QCOMPARE(::waitpid(child, &status, 0), child);
+  QVERIFY(WIFEXITED(status));
+  QCOMPARE(WEXITSTATUS(status), 0);
+  QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 }
 
 void TestAppUnits::optionsParseValues() {

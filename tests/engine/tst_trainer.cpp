@@ -9,10 +9,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <cmath>
 #include <fstream>
+
+#include <unistd.h>
 #include <thread>
 #include <utility>
 
@@ -289,6 +292,30 @@ class TestTrainer : public QObject {
       QVERIFY2(std::abs(l - trace[i]["lipschitz"].get<double>()) <= 1e-9 * l, trace[i].dump().c_str());
     }
     QVERIFY2(std::abs(l - sound) <= 1e-9 * sound, qPrintable(QStringLiteral("%1 vs %2").arg(l).arg(sound)));
+  }
+
+  // Issue 32: an unreadable run folder was "no checkpoints"; now it is permission denied.
+  // Root reads everything, so as root the CLI runs as nobody (setpriv).
+  void cliSaysPermissionDenied() {
+    QTemporaryDir base;
+    QVERIFY(QFile::setPermissions(base.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                   QFileDevice::ReadOther | QFileDevice::ExeOther | QFileDevice::ReadGroup |
+                                                   QFileDevice::ExeGroup));
+    const QString locked = base.filePath(QStringLiteral("locked_run"));
+    QVERIFY(QDir().mkpath(locked + QStringLiteral("/checkpoints")));
+    QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+    for (const char* cmd : {"bound", "robustness"}) {
+      QProcess p;
+      QStringList args{QStringLiteral(LWB_CLI_PATH), QString::fromLatin1(cmd), locked};
+      if (::geteuid() == 0)
+        args = QStringList{QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups")} + args;
+      p.start(::geteuid() == 0 ? QStringLiteral("setpriv") : args.takeFirst(), args);
+      QVERIFY(p.waitForFinished(60000));
+      const QByteArray err = p.readAllStandardError();
+      QCOMPARE(p.exitCode(), 2);
+      QVERIFY2(err.contains("permission denied") && err.count('\n') == 1, err.constData());
+    }
+    QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
   }
 
   void cliTrainBadInput() {
