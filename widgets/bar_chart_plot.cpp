@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace lwb::widgets {
 
@@ -146,7 +147,7 @@ void BarChartPlot::updateTicks() {
   // names took three quarters of it); their full names are in the hover read-out.
   if (rotation > 0) {
     const int maxLength = std::max(40, customPlot()->height() / 3);
-    const int along = rotation >= 90 ? maxLength : static_cast<int>(maxLength / std::sin(rotation * M_PI / 180));
+    const int along = rotation >= 90 ? maxLength : static_cast<int>(maxLength / std::sin(rotation * std::numbers::pi / 180));
     for (QString& name : shown) name = elideToWidth(name, fm, along);
   }
   customPlot()->xAxis->setTickLabelRotation(rotation);
