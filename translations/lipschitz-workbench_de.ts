@@ -1527,7 +1527,7 @@
     </message>
     <message>
         <source>&amp;Attention Lab</source>
-        <translation>&amp;Attention Lab</translation>
+        <translation>&amp;Attention-Labor</translation>
     </message>
 </context>
 <context>
@@ -2344,7 +2344,7 @@
     </message>
     <message>
         <source>&amp;Paper&apos;s Table 1</source>
-        <translation>Table 1 der &amp;Veröffentlichung</translation>
+        <translation>Tabelle 1 der &amp;Veröffentlichung</translation>
     </message>
     <message>
         <source>004 Table 1 (d 512, H 8, AttLip K = 20) as dotted lines</source>
