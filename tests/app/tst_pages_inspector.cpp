@@ -240,10 +240,17 @@ class TestPagesInspector : public QObject {
     for (int r = 0; r < page.traceTable()->rowCount(); ++r)
       QVERIFY2(page.traceTable()->item(r, 4) && page.traceTable()->item(r, 4)->text().startsWith(QStringLiteral("L ")), qPrintable(QString::number(r)));
     for (int c = 0; c < page.traceTable()->columnCount(); ++c) QVERIFY(!page.traceTable()->horizontalHeaderItem(c)->toolTip().isEmpty());
-    // The what-if starts from the run's σmax and norm, not the form's default (issue 32).
-    QVERIFY(f.sigmaMax.has_value());
-    QCOMPARE(page.whatIf()->form()->request().sigmaMax, *f.sigmaMax);
-    QCOMPARE(page.whatIf()->form()->request().norm == spectral::ThresholdNorm::Rms, f.sigmaMaxRms);
+    // The what-if starts from the run's σmax (issue 32: it started at 1 beside a run's 2), in
+    // the σ₁ units it works in: σmax / √(d_in/d_out) of the selected matrix for norm = rms.
+    QVERIFY(f.sigmaMax.has_value() && f.sigmaMaxRms);
+    for (const auto& t : f.tensors) {
+      if (!t.isMatrix() || !t.hasStats || !t.name.startsWith(QStringLiteral("param.")) || t.shape[0] == t.shape[1]) continue;
+      QVERIFY(page.selectTensor(t.name));
+      const double expected = *f.sigmaMax / std::sqrt(static_cast<double>(t.shape[1]) / static_cast<double>(t.shape[0]));
+      QVERIFY2(std::abs(page.whatIf()->form()->request().sigmaMax - expected) < 1e-3,
+               qPrintable(QStringLiteral("%1: %2 vs %3").arg(t.name).arg(page.whatIf()->form()->request().sigmaMax).arg(expected)));
+      break;
+    }
     QCOMPARE(page.filterEdit()->text(), QStringLiteral("param."));  // weights first, optimizer moments hidden
     for (int r = 0; r < page.proxy()->rowCount(); ++r)
       QVERIFY(page.proxy()->index(r, 0).data().toString().startsWith(QStringLiteral("param.")));

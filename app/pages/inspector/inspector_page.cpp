@@ -289,11 +289,6 @@ void InspectorPage::showFile(InspectedFile file) {
     const QSignalBlocker block(sigmaMax_);
     sigmaMax_->setValue(*file_.sigmaMax);
     rmsUnits_->setChecked(file_.sigmaMaxRms);
-    // The what-if starts from the run's own σmax and norm, not the form's default 1.0.
-    lab::ConstraintRequest r = whatIf_->form()->request();
-    r.sigmaMax = *file_.sigmaMax;
-    r.norm = file_.sigmaMaxRms ? spectral::ThresholdNorm::Rms : spectral::ThresholdNorm::Spectral;
-    whatIf_->form()->setRequest(r);
   }
   // The note column only when some tensor has a note.
   table_->setColumnHidden(TensorTableModel::Note, std::none_of(file_.tensors.begin(), file_.tensors.end(),
@@ -375,7 +370,16 @@ void InspectorPage::onSelectionChanged() {
   updateSigmaMaxLine();
   spectrum_->requestReplot();
   bars_->setHighlighted(static_cast<int>(bars_->names().indexOf(t->name)));
-  if (changed) whatIf_->setTensor(file_.file, t->name);
+  if (changed) {
+    whatIf_->setTensor(file_.file, t->name);
+    // The what-if starts from the run's own σmax, not the form's default 1.0. It works in σ₁
+    // (spectral) units: an RMS→RMS σmax is σmax / √(d_in/d_out) for this matrix.
+    if (file_.sigmaMax) {
+      lab::ConstraintRequest r = whatIf_->form()->request();
+      r.sigmaMax = file_.sigmaMaxRms ? *file_.sigmaMax / rmsScaleOf(*t) : *file_.sigmaMax;
+      whatIf_->form()->setRequest(r);
+    }
+  }
 }
 
 bool InspectorPage::selectTensor(const QString& name) {
