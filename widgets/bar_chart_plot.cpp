@@ -146,7 +146,7 @@ void BarChartPlot::updateTicks() {
   // Rotated names take at most a third of the plot's height (issue 32: with 50 matrices the
   // names took three quarters of it); their full names are in the hover read-out.
   if (rotation > 0) {
-    const int maxLength = std::max(40, customPlot()->height() / 3);
+    const int maxLength = std::max(90, customPlot()->height() / 3);
     const int along = rotation >= 90 ? maxLength : static_cast<int>(maxLength / std::sin(rotation * std::numbers::pi / 180));
     for (QString& name : shown) name = elideToWidth(name, fm, along);
   }

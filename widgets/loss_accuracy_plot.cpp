@@ -177,9 +177,12 @@ void LossAccuracyPlot::fitView() {
     QCPRange y = customPlot()->yAxis->range();
     const bool log = customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic;
     for (const auto& level : std::as_const(levels_)) {
-      if (level.first * (log ? 1.3 : 1.0) + (log ? 0.0 : 0.1 * y.size()) > y.upper)
-        y.upper = log ? level.first * 1.3 : level.first + 0.1 * y.size();
       if (level.first < y.lower && (!log || level.first > 0)) y.lower = log ? level.first / 1.15 : level.first - 0.05 * y.size();
+    }
+    // The top level keeps a tenth of the final range above it: upper − v = 0.1 (upper − lower).
+    for (const auto& level : std::as_const(levels_)) {
+      const double top = log ? level.first * 1.3 : (level.first - 0.1 * y.lower) / 0.9;
+      if (top > y.upper) y.upper = top;
     }
     customPlot()->yAxis->setRange(y);
   }
