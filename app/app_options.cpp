@@ -5,11 +5,46 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
+#include <QTemporaryFile>
 
 #include <cmath>
 
 namespace lwb::app {
+namespace {
+
+// Why new run directories could not be made in `dir`, or empty. Checked when options are
+// parsed so a scripted `--start --screenshot` fails at once with one line instead of
+// meeting a dialog later. Writability is probed by creating a file (permission bits say
+// nothing for root or for read-only mounts); a folder that does not exist yet is judged by
+// its nearest existing parent, which is where it would be created.
+QString runsDirError(const QString& dir) {
+  if (dir.isEmpty()) return QStringLiteral("--runs-dir: expected a folder, got an empty name");
+  const QFileInfo info(dir);
+  if (info.exists() && !info.isDir()) return QStringLiteral("--runs-dir: '%1' is a file, not a folder").arg(dir);
+  QString probeDir = info.absoluteFilePath();
+  while (!QFileInfo(probeDir).exists()) probeDir = QFileInfo(probeDir).absolutePath();
+  if (!QFileInfo(probeDir).isDir())
+    return QStringLiteral("--runs-dir: '%1' cannot be created: '%2' is a file").arg(dir, probeDir);
+  QTemporaryFile probe(QDir(probeDir).filePath(QStringLiteral(".lwb-write-probe-XXXXXX")));
+  if (!probe.open())
+    return probeDir == info.absoluteFilePath()
+               ? QStringLiteral("--runs-dir: '%1' is not writable").arg(dir)
+               : QStringLiteral("--runs-dir: '%1' cannot be created: '%2' is not writable").arg(dir, probeDir);
+  return {};
+}
+
+// "permission denied" for a folder this user cannot list, else empty: such a folder reads as
+// empty, which was reported as "not a run directory" or "no checkpoints" (issue 32).
+QString deniedFolder(const QString& flag, const QString& dir) {
+  const QFileInfo info(dir);
+  if (info.isDir() && (!info.isReadable() || !info.isExecutable()))
+    return QStringLiteral("%1: '%2': permission denied (the folder cannot be read)").arg(flag, dir);
+  return {};
+}
+
+}  // namespace
 
 ParsedOptions parseAppOptions(const QStringList& args) {
   QCommandLineParser p;
@@ -110,18 +145,25 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   }
   if (out.error.isEmpty() && !o.screenshot.isEmpty() && !o.screenshot.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
     out.error = QStringLiteral("--screenshot: the file name must end in .png, got '%1'").arg(o.screenshot);
+  if (out.error.isEmpty() && p.isSet(runsDir)) out.error = runsDirError(o.runsDir);
   for (const QString& dir : o.openRunDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--open: '%1' is not a folder").arg(dir);
+    else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--open"), dir);
   if (out.error.isEmpty() && !o.page.isEmpty() && !pages::pageIds().contains(o.page))
     out.error = QStringLiteral("--page: unknown page '%1' (%2)").arg(o.page, pages::pageIds().join(QStringLiteral(", ")));
   if (out.error.isEmpty() && !o.inspectFile.isEmpty() && !QFileInfo(o.inspectFile).isFile())
     out.error = QStringLiteral("--inspect: '%1' is not a file").arg(o.inspectFile);
   for (const QString& dir : o.compareDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
+    else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--compare"), dir);
   if (out.error.isEmpty() && !o.sweepDir.isEmpty() && !QFileInfo(o.sweepDir).isDir())
     out.error = QStringLiteral("--sweep: '%1' is not a folder").arg(o.sweepDir);
-  for (const QString& t : o.robustnessTargets)
+  for (const QString& t : o.robustnessTargets) {
     if (out.error.isEmpty() && !QFileInfo::exists(t)) out.error = QStringLiteral("--robustness: '%1' does not exist").arg(t);
+    else if (out.error.isEmpty() && QFileInfo(t).isDir()) out.error = deniedFolder(QStringLiteral("--robustness"), t);
+    else if (out.error.isEmpty() && !QFileInfo(t).isReadable())
+      out.error = QStringLiteral("--robustness: '%1': permission denied").arg(t);
+  }
   if (out.error.isEmpty() && p.isSet(lang) && !availableLanguages().contains(o.language))
     out.error = QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
   return out;

@@ -74,7 +74,14 @@ void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms
     loss->appendPoint(id, Metric::TrainAcc, x, s.trainAcc);
     if (s.valLoss) loss->appendPoint(id, Metric::ValLoss, x, *s.valLoss);
     if (s.valAcc) loss->appendPoint(id, Metric::ValAcc, x, *s.valAcc);
-    for (const auto& n : s.norms) norms->appendPoint(id, QString::fromStdString(n.name), x, n.rmsNorm);
+    for (const auto& n : s.norms) {
+      const QString name = QString::fromStdString(n.name);
+      // Embeddings are lookup tables the constraint skips; the model normalises or caps
+      // their rows instead (000 App. F), so their norm may sit above the σmax line.
+      if (n.role == "embedding" && norms->seriesSize(id, name) == 0)
+        norms->setLayerNote(name, Dashboard::tr(" (own cap: rows; not held to σmax)"));
+      norms->appendPoint(id, name, x, n.rmsNorm);
+    }
     if (s.lipschitzBound) bound->appendBound(id, x, *s.lipschitzBound, s.boundTrace.singleHeadBound);
   }
 }
@@ -130,15 +137,17 @@ void Dashboard::createPlots(QWidget* plotParent) {
   panels_ = {{QStringLiteral("loss"), tr("Loss and accuracy"), loss_,
               tr("Training and validation loss (and accuracy) of every run over steps: is it learning?")},
              {QStringLiteral("norms"), tr("Weight norms (RMS→RMS)"), norms_,
-              tr("Each layer's RMS→RMS weight norm against the σmax target the constraint holds them to.")},
+              tr("Each layer's RMS→RMS weight norm against the σmax target the constraint holds them to. "
+                 "Embeddings are not held to σmax: the model normalises or caps each token's row instead.")},
              {QStringLiteral("spectrum"), tr("Singular values"), spectrum_,
               tr("The singular values of one layer, before and after the constraint step; the scrubber walks "
                  "through the recorded steps.")},
              {QStringLiteral("bound"), tr("Lipschitz bound"), bound_,
               tr("The network's certified Lipschitz bound over steps: no change of the embedded input by δ (RMS "
-                 "per token) moves the logits by more than bound × δ. It is the product of the per-layer factors in "
-                 "the trace beside it, so a few layers slightly above 1 multiply into a large number; σmax, the "
-                 "final logit scale and the number of heads set it.")},
+                 "per token) moves the logits by more than bound × δ. Every matrix stays at σmax, but the bound is "
+                 "the product of the per-layer factors in the trace beside it (hover a layer for the arithmetic), so "
+                 "a few layers slightly above 1 multiply into a large number; σmax, the final logit scale and the "
+                 "number of heads set it.")},
              {QStringLiteral("activations"), tr("Activations"), activations_,
               tr("The largest activation entry and token RMS per block, against the ranges of bf16, fp8 and "
                  "fp4: bounded weights keep them small.")},

@@ -6,6 +6,7 @@
 #include "app/language.h"
 #include "app/pages/page_registry.h"
 #include "app/run_manager.h"
+#include "app/run_session.h"
 #include "app/status_panel.h"
 
 #include <QAction>
@@ -19,6 +20,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -235,7 +237,46 @@ void MainWindow::scheduleScreenshot(const QString& path, double seconds) {
   });
 }
 
+int MainWindow::trainingRunCount() const {
+  int n = 0;
+  for (const RunSession* s : runs_->sessions())
+    if (s->threadRunning() && !s->isFollowing()) ++n;
+  return n;
+}
+
+void MainWindow::askToStopAndQuit() {
+  if (quitQuestion_) {
+    quitQuestion_->raise();
+    return;
+  }
+  // Window-modal and opened, not exec()'d: the GUI thread keeps serving the runs meanwhile.
+  auto* box = new QMessageBox(QMessageBox::Question, tr("Quit while training?"),
+                              tr("%n run(s) still training. Stop them (each writes a resumable checkpoint) and quit?", "",
+                                 trainingRunCount()),
+                              QMessageBox::NoButton, this);
+  box->setObjectName(QStringLiteral("quitWhileTrainingBox"));
+  box->setWindowModality(Qt::WindowModal);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  QPushButton* stop = box->addButton(tr("Stop and quit"), QMessageBox::AcceptRole);
+  stop->setObjectName(QStringLiteral("stopAndQuitButton"));
+  box->addButton(QMessageBox::Cancel)->setObjectName(QStringLiteral("cancelQuitButton"));
+  box->setDefaultButton(QMessageBox::Cancel);
+  connect(stop, &QPushButton::clicked, this, [this] {
+    quitConfirmed_ = true;
+    close();
+  });
+  quitQuestion_ = box;
+  box->open();
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+  // A user quitting while a run trains is asked first; a scripted close (--screenshot, whose
+  // exit code is set) never waits on a dialog.
+  if (runs_ && trainingRunCount() > 0 && !quitConfirmed_ && !closeRequested_ && exitCode_ < 0) {
+    event->ignore();
+    askToStopAndQuit();
+    return;
+  }
   if (runs_ && runs_->anyThreadRunning() && !closeRequested_) {
     // Stop every run after its current step (checkpoint + "stopped" status written), and
     // close when the last thread has finished; the GUI stays responsive meanwhile.

@@ -13,6 +13,7 @@
 #include <QPointer>
 
 class QActionGroup;
+class QMessageBox;
 class QStackedWidget;
 
 namespace lwb::app {
@@ -78,6 +79,10 @@ class MainWindow : public QMainWindow {
   // the event loop with 0 (saved) or 1 (not saved).
   void scheduleScreenshot(const QString& path, double seconds);
   bool saveScreenshot(const QString& path, QString* error);
+  // Runs this session trains (not those it only follows), whose threads are still running.
+  int trainingRunCount() const;
+  // Quit while training: "Stop and quit" or Cancel, in a window-modal box (not blocking).
+  void askToStopAndQuit();
   void restoreSettings();
   void saveSettings();
 
@@ -94,6 +99,8 @@ class MainWindow : public QMainWindow {
   bool firstShowSeen_ = false;
   bool tourSuppressed_ = false;
   bool closeRequested_ = false;
+  bool quitConfirmed_ = false;          // "Stop and quit" was chosen
+  QPointer<QMessageBox> quitQuestion_;  // the open "Quit while training?" box
   int exitCode_ = -1;  // >= 0: exit the event loop with it once closed
 };
 

@@ -6,6 +6,7 @@
 #include "app/run_session.h"
 
 #include <QDesktopServices>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QMenu>
 #include <QPainter>
@@ -63,7 +64,9 @@ void RunList::addRun(RunSession* s) {
   auto* item = new QTreeWidgetItem(tree_);
   item->setIcon(Name, swatch(s->color()));
   item->setText(Name, s->label());
-  item->setText(Folder, s->runDir());
+  // The folder's own name (the runs folder is the same for every run); the path in full in
+  // the tooltip. The whole path was always cut.
+  item->setText(Folder, QFileInfo(s->runDir()).fileName());
   item->setToolTip(Folder, s->runDir());
   items_.insert(s, item);
   refresh(s);
@@ -77,10 +80,13 @@ void RunList::removeRun(RunSession* s) {
 void RunList::refresh(RunSession* s) {
   QTreeWidgetItem* item = items_.value(s);
   if (!item) return;
-  QString state = toDisplayString(s->state());
-  if (s->end() && !s->end()->message.empty()) state += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
+  // The state word in the column, the engine's message ("stopped at step 145") in the
+  // tooltip: the message once pushed every other column out of view.
+  const QString state = toDisplayString(s->state());
+  QString detail = state;
+  if (s->end() && !s->end()->message.empty()) detail += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
   item->setText(State, state);
-  item->setToolTip(State, state);
+  item->setToolTip(State, detail);
   const run::StepMetrics* latest = s->history().latest();
   const int64_t step = s->end() && s->end()->steps > 0 ? s->end()->steps : (latest ? latest->step : 0);
   const auto total = s->history().totalSteps();

@@ -1,4 +1,5 @@
 #include "app/status_panel.h"
+#include "widgets/number_format.h"
 
 #include "app/run_manager.h"
 #include "app/run_session.h"
@@ -7,6 +8,8 @@
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QProgressBar>
+
+#include <algorithm>
 #include <QStatusBar>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -98,23 +101,29 @@ void StatusPanel::showRun(RunSession* s) {
   progress_->setValue(p < 0 ? 0 : static_cast<int>(std::lround(p * 1000)));
   QString format = total ? tr("step %1 / %2").arg(step).arg(*total) : tr("step %1").arg(step);
   if (isActive(s->state()) && latest && latest->stepsPerSecond > 0) {
-    format += tr(" · %L1 steps/s · ETA %2").arg(latest->stepsPerSecond, 0, 'f', 1).arg(formatDuration(latest->etaSeconds));
+    format += tr(" · %L1 steps/s · ETA %2").arg(widgets::displayNumber(latest->stepsPerSecond, 'f', 1)).arg(formatDuration(latest->etaSeconds));
   } else if (s->end() && s->end()->stepsPerSecond > 0) {
-    format += tr(" · %L1 steps/s · %2").arg(s->end()->stepsPerSecond, 0, 'f', 1).arg(formatDuration(s->end()->seconds));
+    format += tr(" · %L1 steps/s · %2").arg(widgets::displayNumber(s->end()->stepsPerSecond, 'f', 1)).arg(formatDuration(s->end()->seconds));
   }
   progress_->setFormat(format);
+  // Wide enough for its text ("step 790 / 1500 · 15,3 steps/s · ETA 0:46" was cut).
+  progress_->setMinimumWidth(std::max(360, progress_->fontMetrics().horizontalAdvance(format) + 40));
 
   QString text = QStringLiteral("%1 — %2").arg(s->label(), toDisplayString(s->state()));
   if (s->end() && !s->end()->message.empty()) text += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
   if (s->state() == RunState::Finished && s->end()) {
     // NaN: never measured (no evaluation step) or not finite.
     const run::RunSummary& e = *s->end();
-    if (std::isfinite(e.valLoss)) text += tr(" · val loss %L1").arg(e.valLoss, 0, 'g', 4);
-    if (std::isfinite(e.valAcc)) text += tr(" · val acc %L1").arg(e.valAcc, 0, 'g', 3);
-    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1").arg(e.lipschitzBound, 0, 'g', 4);
+    if (std::isfinite(e.valLoss)) text += tr(" · val loss %L1").arg(widgets::displayNumber(e.valLoss, 'g', 4));
+    if (std::isfinite(e.valAcc)) text += tr(" · val acc %L1").arg(widgets::displayNumber(e.valAcc, 'g', 3));
+    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1 (a product over the layers)").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
   }
   state_->setText(text);
-  state_->setToolTip(s->runDir());
+  // Why an enforced-bound run can end with a bound of 10⁶: σmax holds each matrix, the
+  // network's bound multiplies them (issue 32).
+  state_->setToolTip(s->runDir() + QLatin1Char('\n') +
+                     tr("The Lipschitz bound multiplies every layer's factor: each matrix is held at σmax, so the bound "
+                        "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part."));
   const bool bad = s->state() == RunState::Diverged || s->state() == RunState::Failed;
   state_->setStyleSheet(bad ? QStringLiteral("color: #d55e00; font-weight: bold;") : QString());
 }

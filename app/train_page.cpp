@@ -104,7 +104,10 @@ void TrainPage::startRun(const nlohmann::json& config, const QString& label) {
   QString error;
   if (!runs_->startRun(config, label, &error)) {
     status_->showMessage(tr("Cannot start: %1").arg(error));
-    QMessageBox::warning(this, tr("Cannot start the run"), error);
+    // A start from the command line reports the reason on stderr and exits 2 (startPreset):
+    // no dialog may hold up a scripted run.
+    if (startingFromCommandLine_) lastStartError_ = error;
+    else QMessageBox::warning(this, tr("Cannot start the run"), error);
     return;
   }
   // F5 works from every page: the new run (now current, so selected in the run list) is
@@ -162,9 +165,13 @@ bool TrainPage::startPreset(const QString& presetId, const QStringList& override
     return false;
   }
   const int before = runs_->sessions().size();
+  startingFromCommandLine_ = true;
+  lastStartError_.clear();
   runPanel_->requestStart();
+  startingFromCommandLine_ = false;
   if (runs_->sessions().size() == before) {
-    *error = tr("preset %1: the run could not be started (runs folder %2)").arg(presetId, runs_->runsFolder());
+    *error = tr("preset %1: the run could not be started: %2")
+                 .arg(presetId, lastStartError_.isEmpty() ? tr("runs folder %1").arg(runs_->runsFolder()) : lastStartError_);
     return false;
   }
   return true;
@@ -174,7 +181,7 @@ bool TrainPage::applyOptions(const AppOptions& options, QString* error) {
   if (options.preset.isEmpty()) return true;
   if (options.start) return startPreset(options.preset, options.overrides, error);
   if (!runPanel_->selectPreset(options.preset)) {
-    *error = tr("--preset: unknown preset '%1'").arg(options.preset);
+    *error = tr("--preset: unknown preset '%1' (known: %2)").arg(options.preset, runPanel_->catalog().ids().join(QStringLiteral(", ")));
     return false;
   }
   if (const QString e = runPanel_->applyOverrides(options.overrides); !e.isEmpty() && !options.overrides.isEmpty()) {
@@ -185,7 +192,7 @@ bool TrainPage::applyOptions(const AppOptions& options, QString* error) {
 }
 
 void TrainPage::saveSettings(QSettings& settings) const {
-  const QByteArray state = isVisible() ? saveState(kLayoutVersion) : shownLayout_;
+  const QByteArray state = isVisible() && settled_ ? saveState(kLayoutVersion) : shownLayout_;
   if (!state.isEmpty()) settings.setValue(kLayoutKey, state);
 }
 
@@ -282,19 +289,26 @@ void TrainPage::applyDefaultSizes() {
 
 void TrainPage::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
-  if (shown_) return;
-  shown_ = true;
+  if (settled_ || settlePending_) return;
+  settlePending_ = true;
   // After the event loop has laid the window out, so width() and height() are final.
   QTimer::singleShot(0, this, &TrainPage::settleLayout);
 }
 
 void TrainPage::settleLayout() {
+  settlePending_ = false;
+  // Hidden again before the event loop ran (`--page cliplab` shows the window on this page
+  // and switches away at once): sizes taken now are not real, so wait for the next show.
+  if (!isVisible()) return;
+  settled_ = true;
   if (!restored_) applyDefaultSizes();
   else if (!layoutIsUsable()) resetLayout();  // e.g. a layout saved while the page was hidden
 }
 
 void TrainPage::hideEvent(QHideEvent* event) {
-  if (shown_) shownLayout_ = saveState(kLayoutVersion);
+  // Only a layout that was laid out at the page's real size is worth remembering: one taken
+  // before settleLayout() ran holds the docks' unshown sizes (Run setup at half the width).
+  if (settled_) shownLayout_ = saveState(kLayoutVersion);
   QMainWindow::hideEvent(event);
 }
 

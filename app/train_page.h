@@ -30,8 +30,9 @@ class TrainPage : public QMainWindow, public Page {
 
  public:
   static constexpr QLatin1String kId{"train"};
-  // Bump when docks are added or renamed, so an old saved layout is not restored.
-  static constexpr int kLayoutVersion = 1;
+  // Bump when docks are added or renamed, so an old saved layout is not restored. 2: layouts
+  // saved by version 1 could be taken before the page was laid out (see hideEvent).
+  static constexpr int kLayoutVersion = 2;
   // The smallest a shown dock may be for a restored layout to be kept: below this a plot
   // is an unreadable strip (the plots' own minimum is ~190 × 160), and the default layout
   // is used instead. The default layout gives every plot more from 1024 × 700 up.
@@ -101,8 +102,11 @@ class TrainPage : public QMainWindow, public Page {
   QAction* removeAction_ = nullptr;
   std::function<void(const QString&)> showPage_;  // Start shows this page, from any page
   QByteArray shownLayout_;  // saveState() when the page was last hidden after being shown
+  bool startingFromCommandLine_ = false;  // startPreset(): report a failed start, show no dialog
+  QString lastStartError_;
   bool restored_ = false;
-  bool shown_ = false;
+  bool settled_ = false;        // settleLayout() ran while the page was shown
+  bool settlePending_ = false;  // a settleLayout() is queued
   QString seed002RaisedFor_;  // the run whose seed 002 panels were last brought to the front
 };
 

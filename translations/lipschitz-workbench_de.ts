@@ -1045,10 +1045,6 @@
         <translation>Trainings- und Validierungsverlust (und Genauigkeit) jedes Laufs über die Schritte: Lernt das Netz?</translation>
     </message>
     <message>
-        <source>Each layer&apos;s RMS→RMS weight norm against the σmax target the constraint holds them to.</source>
-        <translation>Die RMS→RMS-Gewichtsnorm jeder Schicht gegen das σmax-Ziel, auf dem die Beschränkung sie hält.</translation>
-    </message>
-    <message>
         <source>The singular values of one layer, before and after the constraint step; the scrubber walks through the recorded steps.</source>
         <translation>Die Singulärwerte einer Schicht vor und nach dem Beschränkungsschritt; der Schieberegler läuft durch die aufgezeichneten Schritte.</translation>
     </message>
@@ -1148,6 +1144,18 @@
         <source>AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, in training and at evaluation.</source>
         <translation>AttLip: wie weit der Block seine Eingabe bewegt (‖AttLip(X) − X‖/‖X‖; nahe 0 heißt fast die Identität), die akzeptierten Schrittweiten λ und das Residuenverhältnis ‖g_K‖/‖g_0‖ der Prox-Lösung, im Training und bei der Auswertung.</translation>
     </message>
+    <message>
+        <source> (own cap: rows; not held to σmax)</source>
+        <translation> (eigene Kappung: Zeilen; nicht an σmax gebunden)</translation>
+    </message>
+    <message>
+        <source>Each layer&apos;s RMS→RMS weight norm against the σmax target the constraint holds them to. Embeddings are not held to σmax: the model normalises or caps each token&apos;s row instead.</source>
+        <translation>Die RMS→RMS-Gewichtsnorm jeder Schicht gegen das σmax-Ziel, auf dem die Beschränkung sie hält. Einbettungen sind nicht an σmax gebunden: Das Modell normiert oder kappt stattdessen die Zeile jedes Tokens.</translation>
+    </message>
+    <message>
+        <source>The network&apos;s certified Lipschitz bound over steps, and the per-layer trace it is built from: every matrix stays at σmax, but the bound multiplies the layers&apos; factors, so it grows with depth (hover a layer for the arithmetic).</source>
+        <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte und den Verlauf je Schicht, aus dem sie entsteht: Jede Matrix bleibt bei σmax, aber die Schranke multipliziert die Faktoren der Schichten und wächst daher mit der Tiefe (Maus über eine Schicht zeigt die Rechnung).</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::MainWindow</name>
@@ -1242,6 +1250,21 @@
     <message>
         <source>&amp;Tour: what am I looking at?</source>
         <translation>&amp;Rundgang: Was sehe ich hier?</translation>
+    </message>
+    <message>
+        <source>Quit while training?</source>
+        <translation>Beenden, während trainiert wird?</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) still training. Stop them (each writes a resumable checkpoint) and quit?</source>
+        <translation>
+            <numerusform>%n Lauf trainiert noch. Anhalten (er schreibt einen fortsetzbaren Checkpoint) und beenden?</numerusform>
+            <numerusform>%n Läufe trainieren noch. Anhalten (jeder schreibt einen fortsetzbaren Checkpoint) und beenden?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop and quit</source>
+        <translation>Anhalten und beenden</translation>
     </message>
 </context>
 <context>
@@ -1438,16 +1461,20 @@
         <translation> · Val.-Genauigkeit %L1</translation>
     </message>
     <message>
-        <source> · Lipschitz bound %L1</source>
-        <translation> · Lipschitz-Schranke %L1</translation>
-    </message>
-    <message>
         <source>RAM %1</source>
         <translation>RAM %1</translation>
     </message>
     <message>
         <source>GPU %1 free of %2</source>
         <translation>GPU %1 von %2 frei</translation>
+    </message>
+    <message>
+        <source> · Lipschitz bound %L1 (a product over the layers)</source>
+        <translation> · Lipschitz-Schranke %L1 (ein Produkt über die Schichten)</translation>
+    </message>
+    <message>
+        <source>The Lipschitz bound multiplies every layer&apos;s factor: each matrix is held at σmax, so the bound can still grow with depth. The Lipschitz bound panel&apos;s trace shows each layer&apos;s part.</source>
+        <translation>Die Lipschitz-Schranke multipliziert die Faktoren aller Schichten: Jede Matrix wird bei σmax gehalten, die Schranke kann daher trotzdem mit der Tiefe wachsen. Der Verlauf je Schicht im Bereich „Lipschitz-Schranke“ zeigt den Anteil jeder Schicht.</translation>
     </message>
 </context>
 <context>
@@ -1536,14 +1563,6 @@
         <translation>Vorlage %1: %2</translation>
     </message>
     <message>
-        <source>preset %1: the run could not be started (runs folder %2)</source>
-        <translation>Vorlage %1: der Lauf konnte nicht gestartet werden (Ordner für Läufe %2)</translation>
-    </message>
-    <message>
-        <source>--preset: unknown preset &apos;%1&apos;</source>
-        <translation>--preset: unbekannte Vorlage „%1“</translation>
-    </message>
-    <message>
         <source>&amp;Train</source>
         <translation>&amp;Training</translation>
     </message>
@@ -1554,6 +1573,14 @@
     <message>
         <source>This session&apos;s runs, each in its own colour, with state, step and speed. The selected run is the one the single-run plots and the status bar follow.</source>
         <translation>Die Läufe dieser Sitzung, jeder in eigener Farbe, mit Zustand, Schritt und Tempo. Dem ausgewählten Lauf folgen die Einzellauf-Diagramme und die Statusleiste.</translation>
+    </message>
+    <message>
+        <source>preset %1: the run could not be started: %2</source>
+        <translation>Vorlage %1: Der Lauf konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>runs folder %1</source>
+        <translation>Ordner für Läufe %1</translation>
     </message>
 </context>
 <context>
@@ -1596,7 +1623,7 @@
     </message>
     <message>
         <source>&amp;Attention Lab</source>
-        <translation>&amp;Attention Lab</translation>
+        <translation>&amp;Attention-Labor</translation>
     </message>
 </context>
 <context>
@@ -2348,6 +2375,58 @@
         <source> · App. D, single-head argument: %L1 (not a bound with several heads)</source>
         <translation> · Anh. D, Ein-Kopf-Argument: %L1 (keine Schranke bei mehreren Köpfen)</translation>
     </message>
+    <message>
+        <source>stored (out, in): PyTorch Linear</source>
+        <translation>gespeichert als (aus, ein): PyTorch Linear</translation>
+    </message>
+    <message>
+        <source>stored (in, out): Conv1D (GPT-2), JAX</source>
+        <translation>gespeichert als (ein, aus): Conv1D (GPT-2), JAX</translation>
+    </message>
+    <message>
+        <source>How the file stores 2-D weights. The RMS→RMS norm σ₁·√(d_in/d_out) depends on which side is the input; Hugging Face GPT-2&apos;s c_attn, c_fc and c_proj are (in, out) and are detected.</source>
+        <translation>Wie die Datei 2-D-Gewichte speichert. Die RMS→RMS-Norm σ₁·√(d_in/d_out) hängt davon ab, welche Seite die Eingabe ist; c_attn, c_fc und c_proj von Hugging Face GPT-2 sind (ein, aus) und werden erkannt.</translation>
+    </message>
+    <message>
+        <source>how L after follows</source>
+        <translation>wie L danach entsteht</translation>
+    </message>
+    <message>
+        <source>The layer (residual block part, MLP layer or head).</source>
+        <translation>Die Schicht (Teil eines Residualblocks, MLP-Schicht oder Kopf).</translation>
+    </message>
+    <message>
+        <source>This layer&apos;s own Lipschitz factor: the attention or MLP block&apos;s constant, or an MLP layer&apos;s weight norm.</source>
+        <translation>Der eigene Lipschitz-Faktor dieser Schicht: die Konstante des Attention- oder MLP-Blocks oder die Gewichtsnorm einer MLP-Schicht.</translation>
+    </message>
+    <message>
+        <source>The bound of the network up to and including this layer (RMS→RMS).</source>
+        <translation>Die Schranke des Netzes bis einschließlich dieser Schicht (RMS→RMS).</translation>
+    </message>
+    <message>
+        <source>An upper bound on the largest token RMS of the activation after this layer.</source>
+        <translation>Eine obere Schranke für das größte Token-RMS der Aktivierung nach dieser Schicht.</translation>
+    </message>
+    <message>
+        <source>How the previous row&apos;s L and this row&apos;s L block give L after: composition multiplies; a residual block mixes, L ← (1 − α)·L + α·L·L_block (000 App. D eq. 14).</source>
+        <translation>Wie L der vorigen Zeile und L Block dieser Zeile L danach ergeben: Hintereinanderausführung multipliziert; ein Residualblock mischt, L ← (1 − α)·L + α·L·L_Block (000 Anh. D Gl. 14).</translation>
+    </message>
+    <message>
+        <source>Dashed σmax line: σmax %1 (RMS→RMS) = σ₁ %2 for this %3 matrix (÷ √(d_in/d_out) = %4, %5); it moves with the shape.</source>
+        <translation>Gestrichelte σmax-Linie: σmax %1 (RMS→RMS) = σ₁ %2 für diese %3-Matrix (÷ √(d_in/d_out) = %4, %5); sie wandert mit der Form.</translation>
+    </message>
+    <message>
+        <source>stored (in, out)</source>
+        <translation>gespeichert als (ein, aus)</translation>
+    </message>
+    <message>
+        <source>stored (out, in)</source>
+        <translation>gespeichert als (aus, ein)</translation>
+    </message>
+    <message>
+        <source>Dashed σmax line: σmax %1 in σ₁ (spectral norm), the same for every matrix.</source>
+        <translation>Gestrichelte σmax-Linie: σmax %1 in σ₁ (Spektralnorm), für jede Matrix gleich.</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::LengthView</name>
@@ -2369,7 +2448,7 @@
     </message>
     <message>
         <source>&amp;Paper&apos;s Table 1</source>
-        <translation>Table 1 der &amp;Veröffentlichung</translation>
+        <translation>Tabelle 1 der &amp;Veröffentlichung</translation>
     </message>
     <message>
         <source>004 Table 1 (d 512, H 8, AttLip K = 20) as dotted lines</source>
@@ -2422,10 +2501,6 @@
     <message>
         <source>converged</source>
         <translation>konvergiert</translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation>s</translation>
     </message>
     <message>
         <source>d</source>
@@ -2510,6 +2585,14 @@
     <message>
         <source>1</source>
         <translation>1</translation>
+    </message>
+    <message>
+        <source>No points yet: pick a lecture preset or press Run.</source>
+        <translation>Noch keine Punkte: eine Vorlesungsvorlage wählen oder „Starten“ drücken.</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
     </message>
 </context>
 <context>
@@ -3463,6 +3546,10 @@ p(korrekt) %L4</translation>
         <source>S&amp;weeps</source>
         <translation>S&amp;weeps</translation>
     </message>
+    <message>
+        <source>%1: not a sweep folder (it has no points.json; a sweep folder is what a sweep run writes)</source>
+        <translation>%1: kein Sweep-Ordner (er hat keine points.json; ein Sweep-Ordner ist, was ein Sweep-Lauf schreibt)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::TensorTableModel</name>
@@ -3630,12 +3717,24 @@ p(korrekt) %L4</translation>
         <translation> · Schranke nach der Schicht</translation>
     </message>
     <message>
-        <source>per-layer trace at step %1</source>
-        <translation>Verlauf je Schicht bei Schritt %1</translation>
-    </message>
-    <message>
         <source> · App. D, single-head argument</source>
         <translation> · Anh. D, Argument für einen Kopf</translation>
+    </message>
+    <message>
+        <source>L = %1 × %2 = %3 (composition: factors multiply)</source>
+        <translation>L = %1 × %2 = %3 (Hintereinanderausführung: Faktoren multiplizieren sich)</translation>
+    </message>
+    <message>
+        <source>L = (1 − α)·%1 + α·%1·%2 = %3 with α = %4 (residual block, App. D eq. 14)</source>
+        <translation>L = (1 − α)·%1 + α·%1·%2 = %3 mit α = %4 (Residualblock, Anh. D Gl. 14)</translation>
+    </message>
+    <message>
+        <source>L: %1 → %2 (factor %3)</source>
+        <translation>L: %1 → %2 (Faktor %3)</translation>
+    </message>
+    <message>
+        <source>per-layer trace at step %1 (hover a layer: how it grows the bound)</source>
+        <translation>Verlauf je Schicht bei Schritt %1 (Maus über eine Schicht: wie sie die Schranke wachsen lässt)</translation>
     </message>
 </context>
 <context>
@@ -3882,6 +3981,14 @@ p(korrekt) %L4</translation>
     <message>
         <source>σmin</source>
         <translation>σmin</translation>
+    </message>
+    <message>
+        <source>%1 layers: hover a line for its name</source>
+        <translation>%1 Schichten: Maus über eine Linie zeigt ihren Namen</translation>
+    </message>
+    <message>
+        <source>colour: run · hover a line for its layer</source>
+        <translation>Farbe: Lauf · Maus über eine Linie zeigt ihre Schicht</translation>
     </message>
 </context>
 </TS>

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace lwb::widgets {
 
@@ -20,6 +21,16 @@ QString elideName(const QString& name) {
   const qsizetype dot = name.indexOf(QLatin1Char('.'), cut - 1);  // a dot just before cut: keep its component whole
   if (dot >= 0 && name.size() - dot - 1 >= 8) cut = dot + 1;
   return QStringLiteral("…") + name.mid(cut);
+}
+
+// The tail of `name` that fits in `pixels`, cut after a '.' when one is near ("…qkv.weight").
+QString elideToWidth(const QString& name, const QFontMetrics& fm, int pixels) {
+  if (fm.horizontalAdvance(name) <= pixels) return name;
+  for (qsizetype keep = name.size() - 1; keep > 1; --keep) {
+    const QString tail = QStringLiteral("…") + name.right(keep);
+    if (fm.horizontalAdvance(tail) <= pixels) return tail;
+  }
+  return QStringLiteral("…");
 }
 }
 
@@ -132,8 +143,17 @@ void BarChartPlot::updateTicks() {
     rotation = perBar > fm.height() * 1.6 ? 45 : 90;
     stride = std::max(1, static_cast<int>(std::ceil(fm.height() * 1.15 / perBar)));
   }
+  // Rotated names take at most a third of the plot's height (issue 32: with 50 matrices the
+  // names took three quarters of it); their full names are in the hover read-out.
+  if (rotation > 0) {
+    const int maxLength = std::max(90, customPlot()->height() / 3);
+    const int along = rotation >= 90 ? maxLength : static_cast<int>(maxLength / std::sin(rotation * std::numbers::pi / 180));
+    for (QString& name : shown) name = elideToWidth(name, fm, along);
+  }
   customPlot()->xAxis->setTickLabelRotation(rotation);
   for (int i = 0; i < n; i += stride) ticker->addTick(i + 1, shown[i]);
+  // As many value ticks as the height has room for: labels ~40 px apart never overlap.
+  customPlot()->yAxis->ticker()->setTickCount(std::clamp(customPlot()->axisRect()->height() / 40, 2, 8));
 }
 
 void BarChartPlot::resizeEvent(QResizeEvent* event) {

@@ -39,11 +39,11 @@ void FrontierScatterPlot::setPoints(const std::vector<ScatterPoint>& points) {
   for (const ScatterPoint& pt : points) present.insert(pt.group);
   for (const QString& group : QStringList(groupOrder_)) {
     if (present.contains(group)) continue;
-    for (QCPGraph* g : {groupGraphs_.take(group), groupFrontiers_.take(group)})
-      if (g) {
-        forgetGraph(g);
-        customPlot()->removeGraph(g);
-      }
+    if (QCPGraph* g = groupGraphs_.take(group)) {
+      forgetGraph(g);
+      customPlot()->removeGraph(g);
+    }
+    dropFrontierGraphs(group);
     if (QCPErrorBars* bars = groupErrors_.take(group)) customPlot()->removePlottable(bars);
     groupOrder_.removeAll(group);
   }
@@ -80,20 +80,18 @@ void FrontierScatterPlot::setFrontierPerGroup(bool perGroup) {
   dirty_ = true;
 }
 
-std::vector<std::size_t> FrontierScatterPlot::frontierIndices() const {
-  std::vector<double> xs, ys;
-  for (const ScatterPoint& pt : points_) {
-    xs.push_back(pt.x);
-    ys.push_back(pt.y);
-  }
-  return bestPerLogBin(xs, ys, binsPerDecade_);
+QStringList FrontierScatterPlot::tasks() const {
+  QStringList out;
+  for (const ScatterPoint& pt : points_)
+    if (!out.contains(pt.task)) out << pt.task;
+  return out;
 }
 
-std::vector<std::size_t> FrontierScatterPlot::frontierIndices(const QString& group) const {
+std::vector<std::size_t> FrontierScatterPlot::frontierOf(const QString* group, const QString& task) const {
   std::vector<double> xs, ys;
   std::vector<std::size_t> at;
   for (std::size_t i = 0; i < points_.size(); ++i) {
-    if (points_[i].group != group) continue;
+    if (points_[i].task != task || (group && points_[i].group != *group)) continue;
     xs.push_back(points_[i].x);
     ys.push_back(points_[i].y);
     at.push_back(i);
@@ -101,6 +99,52 @@ std::vector<std::size_t> FrontierScatterPlot::frontierIndices(const QString& gro
   std::vector<std::size_t> out;
   for (std::size_t k : bestPerLogBin(xs, ys, binsPerDecade_)) out.push_back(at[k]);
   return out;
+}
+
+std::vector<std::size_t> FrontierScatterPlot::frontierIndices() const {
+  std::vector<std::size_t> out;
+  for (const QString& task : tasks())
+    for (std::size_t i : frontierOf(nullptr, task)) out.push_back(i);
+  return out;
+}
+
+std::vector<std::size_t> FrontierScatterPlot::frontierIndices(const QString& group) const {
+  std::vector<std::size_t> out;
+  for (const QString& task : tasks())
+    for (std::size_t i : frontierOf(&group, task)) out.push_back(i);
+  return out;
+}
+
+QCPGraph* FrontierScatterPlot::frontierGraph(const QString& group, const QString& task) {
+  const QPair<QString, QString> key{group, task};
+  if (QCPGraph* f = frontiers_.value(key)) return f;
+  // The overall frontier of the first task is frontier_ (the legend's entry); every other
+  // line is a graph of its own, so no line runs from one task's runs to another's.
+  const bool frontierTaken = std::find(frontiers_.cbegin(), frontiers_.cend(), frontier_) != frontiers_.cend();
+  QCPGraph* f = group.isEmpty() && !frontierTaken ? frontier_ : customPlot()->addGraph();
+  if (f != frontier_) {
+    f->setLayer(QStringLiteral("frontier"));
+    f->removeFromLegend();
+    markDecoration(f);
+  }
+  frontiers_.insert(key, f);
+  return f;
+}
+
+void FrontierScatterPlot::dropFrontierGraphs(const QString& group) {
+  for (auto it = frontiers_.begin(); it != frontiers_.end();) {
+    if (it.key().first != group) {
+      ++it;
+      continue;
+    }
+    if (it.value() != frontier_) {
+      forgetGraph(it.value());
+      customPlot()->removeGraph(it.value());
+    } else {
+      setGraphData(frontier_, {}, {});
+    }
+    it = frontiers_.erase(it);
+  }
 }
 
 void FrontierScatterPlot::syncData() {
@@ -142,35 +186,38 @@ void FrontierScatterPlot::syncData() {
       bars->setVisible(anyError);
     }
     setGraphData(g, std::move(xs), std::move(ys));
-    // Per-group frontier: a line through the group's best point per bound bin.
-    QCPGraph* f = groupFrontiers_.value(group);
-    if (perGroup_ && !f) {
-      f = customPlot()->addGraph();
-      f->setLayer(QStringLiteral("frontier"));
-      markDecoration(f);
-      groupFrontiers_.insert(group, f);
-    }
-    if (f) {
-      f->setPen(QPen(c, 2));
-      f->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(c.darker(140), 1.5), Qt::NoBrush, 12));
-      std::vector<double> gx, gy;
-      if (perGroup_)
-        for (std::size_t i : frontierIndices(group)) {
-          gx.push_back(points_[i].x);
-          gy.push_back(points_[i].y);
-        }
-      setGraphData(f, std::move(gx), std::move(gy));
-      f->setVisible(perGroup_);
-    }
   }
-  std::vector<double> fx, fy;
-  if (!perGroup_)
-    for (std::size_t i : frontierIndices()) {
+  // Frontier lines: per group or over all points, and always per task.
+  const QStringList taskList = tasks();
+  for (auto it = frontiers_.begin(); it != frontiers_.end(); ++it) {
+    setGraphData(it.value(), {}, {});
+    it.value()->setVisible(false);
+  }
+  const auto draw = [this](QCPGraph* f, const std::vector<std::size_t>& indices) {
+    std::vector<double> fx, fy;
+    for (std::size_t i : indices) {
       fx.push_back(points_[i].x);
       fy.push_back(points_[i].y);
     }
-  setGraphData(frontier_, std::move(fx), std::move(fy));
-  frontier_->setVisible(!perGroup_);
+    setGraphData(f, std::move(fx), std::move(fy));
+    f->setVisible(true);
+  };
+  for (const QString& task : taskList) {
+    if (!perGroup_) {
+      QCPGraph* f = frontierGraph(QString(), task);
+      f->setPen(frontier_->pen());
+      f->setScatterStyle(frontier_->scatterStyle());
+      draw(f, frontierOf(nullptr, task));
+      continue;
+    }
+    for (const QString& group : groupOrder_) {
+      const QColor c = groupColor(group);
+      QCPGraph* f = frontierGraph(group, task);
+      f->setPen(QPen(c, 2));
+      f->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(c.darker(140), 1.5), Qt::NoBrush, 12));
+      draw(f, frontierOf(&group, task));
+    }
+  }
   if (perGroup_) frontier_->removeFromLegend();
   else if (!customPlot()->legend->hasItemWithPlottable(frontier_)) frontier_->addToLegend();
   dirty_ = false;

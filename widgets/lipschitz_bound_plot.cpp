@@ -1,5 +1,7 @@
 #include "widgets/lipschitz_bound_plot.h"
 
+#include "widgets/log_ticker.h"
+#include "widgets/number_format.h"
 #include "widgets/palette.h"
 
 #include "widgets/qcp.h"
@@ -12,6 +14,24 @@ namespace lwb::widgets {
 namespace {
 const QString kBoundKey = QStringLiteral("lipschitz_bound");
 const QString kSingleHeadKey = QStringLiteral("lipschitz_bound_app_d");
+}
+
+QString traceRowExplanation(const std::vector<TraceFactor>& rows, std::size_t i) {
+  if (i >= rows.size()) return {};
+  const double before = i == 0 ? 1.0 : rows[i - 1].boundAfter, factor = rows[i].factor, after = rows[i].boundAfter;
+  if (!std::isfinite(before) || !std::isfinite(factor) || !std::isfinite(after) || before <= 0) return {};
+  const auto n = [](double v) { return displayNumber(v, 'g', 4); };
+  // Composition (an MLP layer, the head): the factors multiply.
+  if (std::abs(after - before * factor) <= 1e-6 * std::max(after, 1e-300))
+    return LipschitzBoundPlot::tr("L = %1 × %2 = %3 (composition: factors multiply)").arg(n(before), n(factor), n(after));
+  // A residual block x + α·f(x), 000 App. D eq. (14): L ← (1 − α)·L + α·L·L_block.
+  if (std::abs(factor - 1.0) > 1e-12) {
+    const double alpha = (after - before) / (before * (factor - 1.0));
+    if (alpha > 0 && alpha <= 1)
+      return LipschitzBoundPlot::tr("L = (1 − α)·%1 + α·%1·%2 = %3 with α = %4 (residual block, App. D eq. 14)")
+          .arg(n(before), n(factor), n(after), n(alpha));
+  }
+  return LipschitzBoundPlot::tr("L: %1 → %2 (factor %3)").arg(n(before), n(after), n(factor));
 }
 
 LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
@@ -34,9 +54,8 @@ LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   traceFactor->setLabel(tr("factor (bars)"));
   traceBound->setLabel(tr("bound so far (line)"));
   traceBound->setScaleType(QCPAxis::stLogarithmic);
-  traceBound->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
-  traceBound->setNumberFormat(QStringLiteral("eb"));
-  traceBound->setNumberPrecision(0);
+  // 10ᵏ labels in every language, and labelled ticks on short ranges too (log_ticker.h).
+  traceBound->setTicker(QSharedPointer<QCPAxisTicker>(new AdaptiveLogTicker));
   // Both panels share left/right margins so their plot areas line up.
   auto* margins = new QCPMarginGroup(p);
   p->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -59,7 +78,9 @@ LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   p->axisRect()->setRangeDragAxes(p->xAxis, p->yAxis);
   traceRect_->setRangeDrag(Qt::Orientations());
   traceRect_->setRangeZoom(Qt::Orientations());
-  placeLegend(LegendPlace::Right);
+  // Below, not beside: the bound is the panel the app is about and needs the width (issue 32:
+  // a legend on the right left the plots a third of a narrow dock, ticks running together).
+  placeLegend(LegendPlace::Below, 2);
   setLogY(true);
 }
 
@@ -155,7 +176,7 @@ void LipschitzBoundPlot::rebuildTrace() {
   }
   QString stepText;
   for (const auto& [id, t] : traces_)
-    if (!t.rows.empty()) stepText = tr("per-layer trace at step %1").arg(t.step);
+    if (!t.rows.empty()) stepText = tr("per-layer trace at step %1 (hover a layer: how it grows the bound)").arg(t.step);
   traceRect_->axis(QCPAxis::atBottom)->setLabel(stepText);
 }
 
@@ -189,7 +210,14 @@ QString LipschitzBoundPlot::hoverLabel(QCPAbstractPlottable* plottable, int data
     if (plottable != g.bars && plottable != g.running) continue;
     const double key = plottable->interface1D()->dataMainKey(dataIndex);
     const int i = static_cast<int>(std::lround(key)) - 1;
-    if (i >= 0 && i < traceNames_.size()) return traceNames_[i];
+    if (i < 0 || i >= traceNames_.size()) continue;
+    // The layer, and how its factor turns the bound before it into the bound after it.
+    const auto t = traces_.find(id);
+    if (t == traces_.end()) return traceNames_[i];
+    const auto& rows = t->second.rows;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      if (rows[r].name == traceNames_[i]) return traceNames_[i] + QStringLiteral(": ") + traceRowExplanation(rows, r);
+    return traceNames_[i];
   }
   return QString();
 }

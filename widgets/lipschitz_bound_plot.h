@@ -10,6 +10,7 @@
 #include <QtGlobal>
 
 #include <map>
+#include <vector>
 
 class QCPAxisRect;
 class QCPBars;
@@ -24,6 +25,12 @@ struct TraceFactor {
   double factor = 0;      // this layer's Lipschitz factor
   double boundAfter = 0;  // running bound after it
 };
+
+// How row i's running bound follows from the one before it and its factor, with the numbers
+// ("L = 2.1 × 3 = 6.3", or for a residual block "L = (1 − α)·L′ + α·L′·L_block = … with
+// α = 0.25"): the reader can rebuild each step of the trace. α is read back from the rows
+// (α = (L − L′) / (L′ (L_block − 1))); empty when the row cannot be explained (non-finite).
+QString traceRowExplanation(const std::vector<TraceFactor>& rows, std::size_t i);
 
 class LipschitzBoundPlot : public MultiRunPlot {
   Q_OBJECT

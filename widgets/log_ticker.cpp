@@ -1,5 +1,7 @@
 #include "widgets/log_ticker.h"
 
+#include <QString>
+
 #include <cmath>
 
 namespace lwb::widgets {
@@ -22,7 +24,17 @@ QVector<double> ticksFrom(const QVector<double>& mantissas, const QCPRange& rang
 
 }  // namespace
 
-void AdaptiveLogTicker::generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
+QString powerOfTenLabel(int exponent) {
+  // Written out, not left to QCustomPlot's "b" number format: that one looks for a lower-case
+  // 'e' in the locale's text, and a German locale writes "1E+00" (issue 32).
+  static const QString digits = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+  QString out = QStringLiteral("10");
+  if (exponent < 0) out += QStringLiteral("⁻");
+  for (const QChar c : QString::number(std::abs(exponent))) out += digits.at(c.digitValue());
+  return out;
+}
+
+void AdaptiveLogTicker::generate(const QCPRange& range, const QLocale& locale, QChar /*formatChar*/, int /*precision*/,
                                  QVector<double>& ticks, QVector<double>* subTicks, QVector<QString>* tickLabels) {
   ticks.clear();
   if (subTicks) subTicks->clear();
@@ -56,8 +68,10 @@ void AdaptiveLogTicker::generate(const QCPRange& range, const QLocale& locale, Q
   }
   if (!tickLabels) return;
   for (double t : ticks)
-    // Powers as 10ᵏ (the axis' "eb" format); mantissa ticks as plain numbers.
-    *tickLabels << (powers ? getTickLabel(t, locale, formatChar, precision) : getTickLabel(t, locale, QLatin1Char('g'), 4));
+    // Powers as 10ᵏ in every language; mantissa ticks as plain numbers in the locale's own
+    // decimal separator.
+    *tickLabels << (powers ? powerOfTenLabel(static_cast<int>(std::lround(std::log10(t))))
+                           : getTickLabel(t, locale, QLatin1Char('g'), 4));
 }
 
 }  // namespace lwb::widgets

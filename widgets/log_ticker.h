@@ -8,6 +8,9 @@
 
 namespace lwb::widgets {
 
+// "10⁻³", "10⁰", "10¹²": a power of ten with its exponent in superscript digits.
+QString powerOfTenLabel(int exponent);
+
 class AdaptiveLogTicker : public QCPAxisTicker {
  public:
   void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision, QVector<double>& ticks,

@@ -40,7 +40,7 @@ LossAccuracyPlot::LossAccuracyPlot(QWidget* parent) : MultiRunPlot(parent) {
   addLegendProxy(tr("train"), QPen(grey, 1.4));
   const QCPScatterStyle dot(QCPScatterStyle::ssCircle, 4);
   addLegendProxy(tr("validation"), QPen(grey, 1.6, Qt::DashLine), &dot);
-  addLegendProxy(tr("accuracy: lighter, right axis"), QPen(grey.lighter(160), 1.4));
+  accuracyProxy_ = addLegendProxy(tr("accuracy: lighter, right axis"), QPen(grey.lighter(160), 1.4));
 
   sliderLabel_ = new QLabel(this);
   slider_ = new QSlider(Qt::Horizontal, this);
@@ -163,22 +163,35 @@ void LossAccuracyPlot::setReferenceLevels(const QVector<QPair<double, QString>>&
   requestReplot();
 }
 
+bool LossAccuracyPlot::hasAccuracy() const {
+  for (const auto& [id, s] : allSeries())
+    if (isAccuracy(id.second) && s->buffer.yRange().valid) return true;
+  return false;
+}
+
 void LossAccuracyPlot::fitView() {
   MultiRunPlot::fitView();
-  // Reference levels stay in view: a loss is read against them.
+  // Reference levels stay in view: a loss is read against them. Their labels sit just above
+  // the line, so the top level keeps a label's height of room (issue 32: "predict 0 = 5" cut).
   if (!levels_.isEmpty()) {
     QCPRange y = customPlot()->yAxis->range();
     const bool log = customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic;
-    double top = y.lower;
     for (const auto& level : std::as_const(levels_)) {
-      top = std::max(top, level.first);
       if (level.first < y.lower && (!log || level.first > 0)) y.lower = log ? level.first / 1.15 : level.first - 0.05 * y.size();
     }
-    // A label sits above its line: room for one text line above the highest level.
-    y.upper = std::max(y.upper, log ? top * 1.3 : top + 0.12 * y.size());
+    // The top level keeps a tenth of the final range above it: upper − v = 0.1 (upper − lower).
+    for (const auto& level : std::as_const(levels_)) {
+      const double top = log ? level.first * 1.3 : (level.first - 0.1 * y.lower) / 0.9;
+      if (top > y.upper) y.upper = top;
+    }
     customPlot()->yAxis->setRange(y);
   }
   customPlot()->yAxis2->setRange(0, 1.02);
+  // Regression tasks (ICL) log no accuracy: no right axis and no legend entry for one.
+  const bool accuracy = hasAccuracy();
+  customPlot()->yAxis2->setVisible(accuracy);
+  if (accuracy && !customPlot()->legend->hasItemWithPlottable(accuracyProxy_)) accuracyProxy_->addToLegend();
+  else if (!accuracy) accuracyProxy_->removeFromLegend();
 }
 
 }  // namespace lwb::widgets

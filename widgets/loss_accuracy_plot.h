@@ -57,6 +57,9 @@ class LossAccuracyPlot : public MultiRunPlot {
   // The legend explains colours (one entry per run) and line styles (train / validation /
   // accuracy) separately: runs × metrics entries would not fit.
   QMap<QString, QCPGraph*> runProxies_;
+  QCPGraph* accuracyProxy_ = nullptr;  // legend entry "accuracy: lighter, right axis"
+  // Whether any run logs a finite accuracy (regression tasks such as ICL do not).
+  bool hasAccuracy() const;
   QList<QCPAbstractItem*> levelItems_;
   QVector<QPair<double, QString>> levels_;
 };

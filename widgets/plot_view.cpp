@@ -68,8 +68,37 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
 
 PlotView::~PlotView() = default;
 
+void PlotView::setEmptyText(const QString& text) {
+  emptyText_ = text;
+  if (!emptyItem_ && !text.isEmpty()) {
+    emptyItem_ = new QCPItemText(plot_);
+    emptyItem_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    emptyItem_->position->setCoords(0.5, 0.5);
+    emptyItem_->setPositionAlignment(Qt::AlignCenter);
+    emptyItem_->setTextAlignment(Qt::AlignCenter);
+    emptyItem_->setColor(Qt::gray);
+  }
+  if (emptyItem_) emptyItem_->setText(text);
+  updateEmptyState();
+}
+
+bool PlotView::showsEmptyText() const { return emptyItem_ && emptyItem_->visible(); }
+
+void PlotView::updateEmptyState() {
+  if (!emptyItem_) return;
+  bool hasData = false;
+  for (int i = 0; i < plot_->plottableCount() && !hasData; ++i) {
+    QCPAbstractPlottable* p = plot_->plottable(i);
+    hasData = !isDecoration(p) && p->interface1D() && p->interface1D()->dataCount() > 0;
+  }
+  const bool empty = !hasData && !emptyText_.isEmpty();
+  emptyItem_->setVisible(empty);
+  for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setTickLabels(!empty);
+}
+
 void PlotView::syncAndFit() {
   syncData();
+  updateEmptyState();
   if (autoRange_) {
     fitting_ = true;
     fitView();

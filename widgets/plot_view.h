@@ -36,6 +36,7 @@ class QCPAbstractPlottable;
 class QCPAxis;
 class QCPAxisTicker;
 class QCPGraph;
+class QCPItemText;
 class QCPScatterStyle;
 class QCheckBox;
 class QContextMenuEvent;
@@ -99,6 +100,12 @@ class PlotView : public QWidget {
 
   void setTitle(const QString& title);
   QString title() const;
+
+  // While no data plottable holds a point: `text` in the middle of the plot and no tick
+  // numbers on the x and y axes (an empty log axis otherwise shows 10⁻³ … 10⁰, which reads
+  // as data). Empty text: off (the default).
+  void setEmptyText(const QString& text);
+  bool showsEmptyText() const;
 
   // Series with at least this many points are decimated before drawing (default 100000).
   void setDecimationThreshold(std::size_t points);
@@ -205,6 +212,9 @@ class PlotView : public QWidget {
   QHash<QCPAxis*, QSharedPointer<QCPAxisTicker>> linearTickers_;  // restored when log goes off
   QString title_;
   QCPTextElement* titleElement_ = nullptr;
+  QString emptyText_;
+  QCPItemText* emptyItem_ = nullptr;
+  void updateEmptyState();
 };
 
 }  // namespace lwb::widgets

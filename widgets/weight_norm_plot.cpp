@@ -31,9 +31,17 @@ WeightNormPlot::WeightNormPlot(QWidget* parent) : MultiRunPlot(parent) {
   minLine_->setPen(QPen(referenceColor(), 1, Qt::DotLine));
   targetProxy_ = addLegendProxy(tr("σmax target"), targetLine_->pen());
   targetProxy_->removeFromLegend();
+  hoverHint_ = addLegendProxy(QString(), QPen(Qt::gray, 1.3));
+  hoverHint_->removeFromLegend();
   maxTick_ = tr("σmax");
   minTick_ = tr("σmin");
   updateTargetItems();
+}
+
+void WeightNormPlot::setLayerNote(const QString& layer, const QString& note) {
+  if (layerNotes_.value(layer) == note) return;
+  layerNotes_[layer] = note;
+  restyleAll();
 }
 
 void WeightNormPlot::setValueLabel(const QString& yLabel) { customPlot()->yAxis->setLabel(yLabel); }
@@ -92,12 +100,22 @@ void WeightNormPlot::restyleAll() {
     const int layerIndex = static_cast<int>(layers_.indexOf(id.second));
     const RunStyle style = runStyle(id.first);
     g->setPen(QPen(single ? runColor(layerIndex) : style.color, 1.3));
-    g->setName(single ? id.second : style.label + QStringLiteral(" · ") + id.second);
+    g->setName(single ? legendName(id.second) : style.label + QStringLiteral(" · ") + legendName(id.second));
     const bool inLegend = single ? layers_.size() <= kMaxLegendLayers : false;
     if (inLegend)
       g->addToLegend();
     else
       g->removeFromLegend();
+  }
+  // Too many layers to name, or several runs: one entry says how to read the lines instead
+  // of no legend at all (issue 32: a Manifold Muon run's norms had none).
+  const bool named = single && layers_.size() <= kMaxLegendLayers;
+  if (!named && !allSeries().empty()) {
+    hoverHint_->setName(single ? tr("%1 layers: hover a line for its name").arg(layers_.size())
+                               : tr("colour: run · hover a line for its layer"));
+    if (!customPlot()->legend->hasItemWithPlottable(hoverHint_)) hoverHint_->addToLegend();
+  } else {
+    hoverHint_->removeFromLegend();
   }
   customPlot()->legend->setVisible(customPlot()->legend->itemCount() > 0);
 }
@@ -132,10 +150,14 @@ void WeightNormPlot::fitView() {
   if (std::isfinite(targetMax_)) {
     QCPRange y = customPlot()->yAxis->range();
     const bool log = customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic;
-    const double hi = log ? targetMax_ * 1.15 : targetMax_ + 0.05 * std::max(y.size(), std::abs(targetMax_));
+    // Margin from what is shown: a narrow band (Manifold Muon's 1 ± 10⁻³) is padded by its own
+    // width, not by 5 % of its value, which once stretched the axis to 1 … 1.05 and hid the band.
+    const bool band = std::isfinite(targetMin_);
+    const double scale = band ? std::max(y.size(), targetMax_ - targetMin_) : std::max(y.size(), std::abs(targetMax_));
+    const double hi = log ? targetMax_ * 1.15 : targetMax_ + 0.05 * scale;
     if (hi > y.upper) y.upper = hi;
-    if (std::isfinite(targetMin_) && targetMin_ < y.lower && (!log || targetMin_ > 0))
-      y.lower = log ? targetMin_ / 1.15 : targetMin_ - 0.05 * y.size();
+    if (band && targetMin_ - 0.05 * scale < y.lower && (!log || targetMin_ > 0))
+      y.lower = log ? targetMin_ / 1.15 : targetMin_ - 0.05 * scale;
     customPlot()->yAxis->setRange(y);
   }
 }

@@ -5,6 +5,8 @@
 // colour and the hover read-out names run and layer.
 #pragma once
 
+#include <QMap>
+
 #include "widgets/multi_run_plot.h"
 
 #include <limits>
@@ -38,6 +40,10 @@ class WeightNormPlot : public MultiRunPlot {
 
   // Layers seen so far, in first-seen order.
   QStringList layers() const { return layers_; }
+  // A note after a layer's legend name, e.g. that the embedding is not held to σmax but has
+  // its own cap (issue 32: "embed 15.8" beside "σmax = 3" read as a failed constraint).
+  void setLayerNote(const QString& layer, const QString& note);
+  QString legendName(const QString& layer) const { return layer + layerNotes_.value(layer); }
 
  protected:
   QList<QCPGraph*> createSeriesGraphs(const QString& runId, const QString& key) override;
@@ -50,6 +56,8 @@ class WeightNormPlot : public MultiRunPlot {
   void updateTargetItems();
 
   QStringList layers_;
+  QMap<QString, QString> layerNotes_;
+  QCPGraph* hoverHint_ = nullptr;  // legend entry when the lines are not named one by one
   double targetMax_ = std::numeric_limits<double>::quiet_NaN();
   double targetMin_ = std::numeric_limits<double>::quiet_NaN();
   QCPItemStraightLine* targetLine_ = nullptr;

@@ -11,6 +11,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <vector>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -37,9 +38,14 @@ int runBench(const BenchArgs& a) {
       if (e.path().extension() == ".json") files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
   }
+  // Every config is read and checked before anything is printed: a bad one is one line on
+  // stderr and exit 2, not a table header followed by an error (issue 32).
+  std::vector<run::RunConfig> configs;
+  for (const auto& f : files) configs.push_back(run::loadRunConfig(f));
   if (!a.json) std::printf("| config | steps/s | ms/step | constraint ms/step | constraint share |\n|---|---:|---:|---:|---:|\n");
-  for (const auto& f : files) {
-    auto cfg = run::loadRunConfig(f);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto& f = files[i];
+    auto cfg = configs[i];
     // Timing only: no evaluation, spectra or logging beyond the last step.
     cfg.steps = a.steps;
     cfg.evalEvery = a.steps;

@@ -4,6 +4,7 @@
 // and each norm says how it was obtained ("sigma1_method").
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "io/input_error.h"
 #include "models/model.h"
 #include "run/results_json.h"
 #include "run/saved_model.h"
@@ -17,7 +18,19 @@ namespace {
 
 int runBound(const std::string& target) {
   const auto path = run::resolveCheckpointPath(target);
-  const auto ckpt = run::readCheckpoint(path);
+  // Other weight files (.pt, .npz, a Hugging Face .safetensors) hold no config to build the
+  // model from: say what `bound` reads rather than how the file failed to parse as one.
+  const std::string reads =
+      "bound reads the workbench's own checkpoints: a run directory or its checkpoints/step_N.safetensors "
+      "(other weight files: lipschitz-cli inspect)";
+  if (path.extension() != ".safetensors") throw InputError(path.string() + ": not a workbench checkpoint; " + reads);
+  const auto ckpt = [&] {
+    try {
+      return run::readCheckpoint(path);
+    } catch (const InputError& e) {
+      throw InputError(std::string(e.what()) + " (" + reads + ")");
+    }
+  }();
   auto saved = run::loadSavedModel(ckpt, path.string());
   const auto b = run::boundOf(*saved.model);
   auto norms = run::toJson(b.norms);

@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -135,6 +137,24 @@ int runSpectral(const SpectralArgs& a) {
     if (!safe)
       std::fprintf(stderr, "lipschitz-cli: note: sigma1 is %.3g x sigma_max; in bfloat16 the cap is accurate only up to 2x (use --dtype float32)\n",
                    sigma1 / std::max(params.sigmaMax, 1e-300));
+  }
+  if (params.method == M::SpectralSoftCap) {
+    // p₁(x) = x − αx³ peaks at x = 1/√(3α) and falls below zero past 1/√α, and p₂ does not
+    // fold it back: a singular value beyond the peak is sent to |p₂(p₁(σ))|, which grows
+    // without bound. The soft cap keeps bounded weights bounded; it does not repair large
+    // ones (the Clip Lab says the same in words). Measured in the norm the cap acts in.
+    const double alpha = spectral::resolvedAlpha(params);
+    const double sigma1 = params.norm == spectral::ThresholdNorm::Rms ? before.front() * spectral::rmsScale(input) : before.front();
+    const double turnover = alpha > 0 ? 1.0 / std::sqrt(3.0 * alpha) : std::numeric_limits<double>::infinity();
+    const bool beyond = sigma1 > turnover;
+    j["soft_cap_turnover"] = alpha > 0 ? nlohmann::json(turnover) : nlohmann::json(nullptr);
+    j["soft_cap_beyond_turnover"] = beyond;
+    if (beyond)
+      std::fprintf(stderr,
+                   "lipschitz-cli: warning: sigma1 %.4g is beyond the soft cap's turnover 1/sqrt(3 alpha) = %.4g: there the "
+                   "polynomial p2(p1(sigma)) no longer shrinks sigma and sigma1 came out as %.4g (the soft cap keeps bounded "
+                   "weights bounded, it does not repair large ones: use spectral_hard_cap or spectral_normalize)\n",
+                   sigma1, turnover, params.norm == spectral::ThresholdNorm::Rms ? after.front() * spectral::rmsScale(input) : after.front());
   }
   j["out"] = a.out;
   printJson(j);

@@ -17,9 +17,12 @@
 #include <filesystem>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 #include <unistd.h>
 
 namespace lwb::cli {
@@ -77,14 +80,37 @@ run::RunConfig configFromFile(const TrainArgs& a) {
     throw InputError(a.config + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
   }
   if (!j.is_object()) throw InputError(a.config + ": the config must be a JSON object");
-  for (const auto& s : a.sets) run::applyOverride(j, s);
-  if (a.steps) j["steps"] = *a.steps;
-  if (!a.device.empty()) j["device"] = a.device;
+  // The command line's changes on top of the file, in order. When the result is refused,
+  // the error names its source: the file when the file alone is refused, else the first
+  // change after which it is (a typo in --set optimizer.lrr=… is the flag's, not the file's).
+  std::vector<std::pair<std::string, std::function<void(nlohmann::json&)>>> changes;
+  for (const auto& s : a.sets) changes.push_back({"--set " + s, [s](nlohmann::json& c) { run::applyOverride(c, s); }});
+  if (a.steps) changes.push_back({"--steps", [n = *a.steps](nlohmann::json& c) { c["steps"] = n; }});
+  if (!a.device.empty()) changes.push_back({"--device", [d = a.device](nlohmann::json& c) { c["device"] = d; }});
+  nlohmann::json full = j;
+  for (auto& [source, apply] : changes) apply(full);
   run::RunConfig cfg;
   try {
-    cfg = run::parseRunConfig(j);
+    cfg = run::parseRunConfig(full);
   } catch (const InputError& e) {
-    throw InputError(a.config + ": " + e.what());
+    std::string source = a.config;
+    const auto refused = [](const nlohmann::json& c) {
+      try {
+        run::parseRunConfig(c);
+        return false;
+      } catch (const InputError&) {
+        return true;
+      }
+    };
+    if (!refused(j))
+      for (auto& [from, apply] : changes) {
+        apply(j);
+        if (refused(j)) {
+          source = from;
+          break;
+        }
+      }
+    throw InputError(source + ": " + e.what());
   }
   return cfg;
 }

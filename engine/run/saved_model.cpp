@@ -9,6 +9,9 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/grad_mode.h>
 
+#include <cerrno>
+#include <unistd.h>
+
 namespace lwb::run {
 
 namespace fs = std::filesystem;
@@ -57,12 +60,25 @@ SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what) {
 }
 
 fs::path resolveCheckpointPath(const fs::path& p) {
+  // An unreadable folder lists as empty and an unreadable file fails to open: say permission
+  // denied rather than "no checkpoints" or "no such file" (issue 32).
+  const auto denied = [](const fs::path& q, int mode) { return ::access(q.c_str(), mode) != 0 && errno == EACCES; };
   std::error_code ec;
   if (fs::is_directory(p, ec)) {
-    if (auto newest = RunDirectoryReader(p).newestCheckpoint()) return *newest;
+    if (denied(p, R_OK | X_OK)) throw InputError(p.string() + ": permission denied (the folder cannot be read)");
+    if (const fs::path c = p / "checkpoints"; fs::is_directory(c, ec) && denied(c, R_OK | X_OK))
+      throw InputError(c.string() + ": permission denied (the folder cannot be read)");
+    if (auto newest = RunDirectoryReader(p).newestCheckpoint()) {
+      if (denied(*newest, R_OK)) throw InputError(newest->string() + ": permission denied");
+      return *newest;
+    }
     throw InputError(p.string() + ": no checkpoints/step_N.safetensors in this run directory");
   }
-  if (!fs::exists(p, ec)) throw InputError(p.string() + ": no such file or directory");
+  const bool exists = fs::exists(p, ec);
+  if (ec == std::errc::permission_denied || (!exists && denied(p.parent_path().empty() ? fs::path(".") : p.parent_path(), X_OK)))
+    throw InputError(p.string() + ": permission denied");
+  if (!exists) throw InputError(p.string() + ": no such file or directory");
+  if (denied(p, R_OK)) throw InputError(p.string() + ": permission denied");
   return p;
 }
 

@@ -13,9 +13,12 @@
 #include "widgets/loss_accuracy_plot.h"
 #include "widgets/scalar_map_plot.h"
 #include "widgets/spectrum_plot.h"
+#include "widgets/qcp.h"
 #include "widgets/weight_norm_plot.h"
 
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace lwb;
@@ -82,6 +85,8 @@ class TestAppDashboard : public QObject {
   void severalRunsReachEveryPlot();
   void seed002PanelsAndReferenceLevels();
   void attlipSolverPanel();
+  void embeddingIsLabelledWithItsOwnCap();
+  void runListKeepsItsColumnsReadable();
 };
 
 // An AttLip run (issue 26): the solver panel gets the movement, λ and residual-ratio series
@@ -126,6 +131,61 @@ void TestAppDashboard::attlipSolverPanel() {
   QCOMPARE(dash.attentionPlot()->seriesSize(s->id(), Dashboard::tr("λ min")), size_t{20});
   QCOMPARE(dash.attentionPlot()->seriesSize(s->id(), Dashboard::tr("evaluation movement")), size_t{2});
   QTRY_VERIFY(!host.page->dock(QStringLiteral("attention"))->visibleRegion().isEmpty());
+}
+
+// Issue 32: "stopped: stopped at step 145" pushed the run list's columns out and the Folder
+// column was always cut. The state word stays in the column, the message in its tooltip;
+// the folder shows its own name, the full path in the tooltip.
+void TestAppDashboard::runListKeepsItsColumnsReadable() {
+  test::TrainPageHost host;
+  host.page->resize(1600, 1000);
+  host.page->show();
+  RunSession* s = host.runs->addRun(QStringLiteral("chars"), QStringLiteral("/data/lwb/runs/chars_small_cpu-20261125-1"));
+  Mailbox& box = *s->mailbox();
+  box.postState(RunState::Running);
+  run::RunSummary end;
+  end.status = run::RunStatus::Stopped;
+  end.steps = 145;
+  end.message = "stopped at step 145";
+  box.postEnd(end);
+  box.postState(RunState::Stopped);
+  QTreeWidget* tree = host.page->runList()->tree();
+  QTRY_COMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("stopped"));
+  QVERIFY(tree->topLevelItem(0)->toolTip(1).contains(QStringLiteral("stopped at step 145")));
+  QCOMPARE(tree->topLevelItem(0)->text(4), QStringLiteral("chars_small_cpu-20261125-1"));
+  QCOMPARE(tree->topLevelItem(0)->toolTip(4), s->runDir());
+}
+
+// Issue 32: the embedding's norm (15.8 beside σmax = 3) read as a failed constraint. Its
+// legend entry says it has its own cap; the constrained layers' entries are plain names.
+void TestAppDashboard::embeddingIsLabelledWithItsOwnCap() {
+  test::TrainPageHost host;
+  host.page->resize(1600, 1000);
+  host.page->show();
+  RunSession* s = host.runs->addRun(QStringLiteral("gpt"));
+  Mailbox& box = *s->mailbox();
+  box.postTotalSteps(3);
+  box.postState(RunState::Running);
+  for (int step = 1; step <= 3; ++step) {
+    run::StepMetrics m;
+    m.step = step;
+    m.trainLoss = 1.0;
+    m.norms.push_back({"embed", "embedding", 15.8, 15.8});
+    m.norms.push_back({"blocks.0.attn.q", "q", 3.0, 3.0});
+    box.postStep(m);
+  }
+  QTRY_COMPARE(s->history().steps().size(), size_t{3});
+  QTRY_COMPARE(host.page->dashboard()->normPlot()->seriesSize(s->id(), QStringLiteral("embed")), size_t{3});
+  const widgets::WeightNormPlot* norms = host.page->dashboard()->normPlot();
+  QVERIFY2(norms->legendName(QStringLiteral("embed")).contains(QStringLiteral("not held to σmax")),
+           qPrintable(norms->legendName(QStringLiteral("embed"))));
+  QCOMPARE(norms->legendName(QStringLiteral("blocks.0.attn.q")), QStringLiteral("blocks.0.attn.q"));
+  // The legend shows it.
+  bool shown = false;
+  QCustomPlot* cp = norms->customPlot();
+  for (int i = 0; i < cp->graphCount(); ++i)
+    shown = shown || (cp->legend->hasItemWithPlottable(cp->graph(i)) && cp->graph(i)->name().contains(QStringLiteral("own cap")));
+  QVERIFY(shown);
 }
 
 // A Manifold Muon ICL run (issue 14): the Stiefel band, tangency and activation RMS panels

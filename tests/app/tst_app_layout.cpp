@@ -2,6 +2,7 @@
 // never shown writes no layout, a saved layout that would squeeze a plot below
 // TrainPage::kMinDockSize at 1600×1000 is replaced by the default one when the page is
 // first shown, and View → Reset layout puts every panel back.
+#include "app/app_options.h"
 #include "app/main_window.h"
 #include "app/train_page.h"
 #include "support/scratch_home.h"
@@ -45,6 +46,31 @@ void verifyUsable(const TrainPage* page) {
   }
 }
 
+// The default grid's proportions: Run setup about 340 px wide, the two plot columns
+// sharing the rest in halves, the plots the height in thirds (give or take separators).
+void verifyDefaultProportions(const TrainPage* page) {
+  verifyUsable(page);
+  QVERIFY2(page->dock(QStringLiteral("run_setup"))->width() < 420, qPrintable(sizes(page)));
+  const int column = (page->width() - 340) / 2;
+  for (const QString& id : kPlots) {
+    QVERIFY2(page->dock(id)->width() > column - 60, qPrintable(id + QStringLiteral(": ") + sizes(page)));
+    QVERIFY2(page->dock(id)->height() > page->height() / 4, qPrintable(id + QStringLiteral(": ") + sizes(page)));
+  }
+}
+
+// As main() does: show the window, then apply the command line (which may switch pages
+// before the event loop has laid anything out).
+void launch(MainWindow& w, const QStringList& args) {
+  const ParsedOptions p = parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
+  QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+  w.resize(1600, 1000);
+  w.show();
+  QString error;
+  QVERIFY2(w.applyOptions(p.options, &error), qPrintable(error));
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QCoreApplication::processEvents();
+}
+
 }  // namespace
 
 class TestAppLayout : public QObject {
@@ -74,6 +100,29 @@ class TestAppLayout : public QObject {
       w.close();
     }
     QVERIFY(!QSettings().contains(kLayoutKey));
+    QSettings().remove(QStringLiteral("mainWindow/page"));
+  }
+
+  // Issue 32: `--page cliplab`, quit, then `--page train` came up with Run setup at half
+  // the window and the plots in ~250-px strips: the Train page, current when the window
+  // was shown, was hidden before it was laid out and its unshown layout was saved.
+  void aSessionStartedOnAnotherPageLeavesTheDefaultLayout() {
+    QSettings().remove(QStringLiteral("mainWindow/page"));
+    {
+      MainWindow w;
+      launch(w, {QStringLiteral("--page"), QStringLiteral("cliplab")});
+      QCOMPARE(w.currentPageId(), QStringLiteral("cliplab"));
+      w.close();
+    }
+    MainWindow again;
+    launch(again, {QStringLiteral("--page"), QStringLiteral("train")});
+    QCOMPARE(again.currentPageId(), QStringLiteral("train"));
+    verifyDefaultProportions(again.page<TrainPage>());
+    // And the same once more, now that a layout was saved from a shown page.
+    again.close();
+    MainWindow third;
+    launch(third, {QStringLiteral("--page"), QStringLiteral("train")});
+    verifyDefaultProportions(third.page<TrainPage>());
     QSettings().remove(QStringLiteral("mainWindow/page"));
   }
 

@@ -10,11 +10,15 @@
 #include "support/scratch_home.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace lwb::app;
 using nlohmann::json;
@@ -28,6 +32,7 @@ class TestAppUnits : public QObject {
   void options_data();
   void options();
   void optionsParseValues();
+  void optionsSayPermissionDenied();
   void scalarMaps_data();
   void scalarMaps();
   void softCapMapIsThePaperPolynomial();
@@ -55,6 +60,15 @@ void TestAppUnits::options_data() {
   QTest::newRow("open missing") << QStringList{"--open", "/no/such/run"} << QStringLiteral("not a folder");
   QTest::newRow("positional") << QStringList{"runs/x"} << QStringLiteral("--open RUN_DIR");
   QTest::newRow("unknown flag") << QStringList{"--bogus"} << QStringLiteral("bogus");
+  // --runs-dir is checked when parsed (a scripted --start once met a modal dialog instead).
+  const QString file = QStringLiteral(LWB_PRESETS_DIR "/chars_small_cpu.json");
+  QTest::newRow("runs-dir file") << QStringList{"--runs-dir", file} << QStringLiteral("is a file");
+  QTest::newRow("runs-dir under a file") << QStringList{"--runs-dir", file + "/runs"} << QStringLiteral("is a file");
+  // /proc takes no new files, not even from root (permission bits would say writable).
+  QTest::newRow("runs-dir unwritable") << QStringList{"--runs-dir", "/proc"} << QStringLiteral("'/proc' is not writable");
+  QTest::newRow("runs-dir unwritable parent") << QStringList{"--runs-dir", "/proc/lwb/runs"} << QStringLiteral("is not writable");
+  QTest::newRow("runs-dir empty") << QStringList{"--runs-dir", ""} << QStringLiteral("empty");
+  QTest::newRow("runs-dir new") << QStringList{"--runs-dir", QDir::tempPath() + "/lwb-not-yet/runs"} << QString();
 }
 
 void TestAppUnits::options() {
@@ -63,6 +77,32 @@ void TestAppUnits::options() {
   const ParsedOptions p = parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
   if (errorPart.isEmpty()) QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
   else QVERIFY2(p.error.contains(errorPart), qPrintable(p.error));
+}
+
+// Issue 32: a folder the user cannot list was "not a run directory"; the options say
+// permission denied. Root reads everything, so a forked child checks as nobody.
+void TestAppUnits::optionsSayPermissionDenied() {
+  QTemporaryDir base;
+  QVERIFY(QFile::setPermissions(base.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                 QFileDevice::ReadOther | QFileDevice::ExeOther));
+  const QString locked = base.filePath(QStringLiteral("locked"));
+  QVERIFY(QDir().mkpath(locked));
+  QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+    bool ok = true;
+    for (const char* flag : {"--open", "--compare", "--robustness"}) {
+      const ParsedOptions p = parseAppOptions({QStringLiteral("w"), QString::fromLatin1(flag), locked});
+      ok = ok && p.error.contains(QLatin1String("permission denied")) && p.error.contains(QLatin1String(flag));
+    }
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  QCOMPARE(::waitpid(child, &status, 0), child);
+  QVERIFY(WIFEXITED(status));
+  QCOMPARE(WEXITSTATUS(status), 0);
+  QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 }
 
 void TestAppUnits::optionsParseValues() {

@@ -21,6 +21,7 @@
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -228,6 +229,11 @@ void TestAppWindow::presetFromTheCommandLine() {
   QString error;
   QVERIFY(!w.applyOptions(options(QStringLiteral("no_such_preset"), {}), &error));
   QVERIFY(error.contains(QLatin1String("unknown preset")) && error.contains(QLatin1String("chars_small_cpu")));
+  // Without --start too, the valid ids are listed (issue 32).
+  AppOptions load = options(QStringLiteral("no_such_preset"), {});
+  load.start = false;
+  QVERIFY(!w.applyOptions(load, &error));
+  QVERIFY2(error.contains(QLatin1String("unknown preset")) && error.contains(QLatin1String("chars_small_cpu")), qPrintable(error));
   QVERIFY(!w.applyOptions(options(QStringLiteral("modular_addition_grokking"), {QStringLiteral("optimizer.lr=-3")}), &error));
   QVERIFY2(error.contains(QLatin1String("optimizer.lr")), qPrintable(error));
   QVERIFY(w.runs()->sessions().isEmpty());
@@ -253,7 +259,21 @@ void TestAppWindow::closingMidRunStopsTheWorkerCleanly() {
   QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > 0, 30000);
   const QString runDir = s->runDir();
   QSignalSpy closing(w.get(), &MainWindow::closing);
-  w->close();  // asks the run to stop; the window closes once the thread is done
+  // Quitting while a run trains asks first (issue 32); Cancel keeps window and run.
+  const auto question = [&w] { return w->findChild<QMessageBox*>(QStringLiteral("quitWhileTrainingBox")); };
+  w->close();
+  QTRY_VERIFY(question() && question()->isVisible());
+  QVERIFY(question()->text().contains(QLatin1String("1 run")));
+  question()->findChild<QPushButton*>(QStringLiteral("cancelQuitButton"))->click();
+  QTRY_VERIFY(!question());
+  QVERIFY(w->isVisible());
+  QCOMPARE(closing.count(), 0);
+  const int64_t before = latestStep(s);
+  QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > before, 30000);  // still training
+  // "Stop and quit" asks the run to stop; the window closes once the thread is done.
+  w->close();
+  QTRY_VERIFY(question() && question()->isVisible());
+  question()->findChild<QPushButton*>(QStringLiteral("stopAndQuitButton"))->click();
   QTRY_COMPARE_WITH_TIMEOUT(closing.count(), 1, 30000);
   QVERIFY(!w->isVisible());
   QVERIFY(!w->runs()->anyThreadRunning());

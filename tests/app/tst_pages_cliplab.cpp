@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSemaphore>
+#include <QTabWidget>
 #include <QtTest/QtTest>
 
 #include <nlohmann/json.hpp>
@@ -66,6 +67,26 @@ class TestPagesClipLab : public QObject {
       if (o.coefficients == "polar_express") QVERIFY(o.maxDeviation <= 1e-5);
       else if (o.coefficients == "jordan5") QVERIFY(o.maxDeviation > 0.05);
     QCOMPARE(view->sigmaPlot()->curveNames().size(), static_cast<qsizetype>(1 + spectral::nsCoefficientSets().size()));
+  }
+
+  // Issue 32: the Matrix/Method panel shows only on the tabs that read it.
+  void controlsFollowTheTab() {
+    ClipLabPage page;
+    page.resize(1500, 950);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    auto* tabs = page.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), 5);
+    // Constraint, Newton–Schulz steps, Nested vs ABD, Equilibrium, Stiefel retraction.
+    const bool matrix[] = {true, true, false, false, false}, method[] = {true, false, false, false, false};
+    for (int i : {1, 2, 3, 4, 0}) {
+      tabs->setCurrentIndex(i);
+      QCOMPARE(page.controlsPane()->isVisible(), matrix[i]);
+      QCOMPARE(page.methodBox()->isVisibleTo(page.controlsPane()), method[i]);
+    }
+    QVERIFY(page.applyPreset(QStringLiteral("stiefel_retraction")));
+    QVERIFY(!page.controlsPane()->isVisible());
   }
 
   void latestWinsRunsTheRunningAndTheNewestOnly() {

@@ -9,6 +9,7 @@
 #include "app/pages/inspector/tensor_table_model.h"
 #include "app/pages/inspector/what_if_panel.h"
 #include "io/safetensors.h"
+#include "spectral/constraint_methods.h"
 #include "support/scratch_home.h"
 #include "widgets/bar_chart_plot.h"
 #include "widgets/qcp.h"
@@ -25,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 
 using namespace lwb;
@@ -234,9 +236,56 @@ class TestPagesInspector : public QObject {
       QVERIFY(std::abs(f.trace[i].lipschitzAfter - cli["trace"][i]["lipschitz"].get<double>()) <= 1e-6 * want);
     }
     QCOMPARE(page.traceTable()->rowCount(), static_cast<int>(f.trace.size()));
+    // Each row says how its L after follows (issue 32), and every column says what it is.
+    for (int r = 0; r < page.traceTable()->rowCount(); ++r)
+      QVERIFY2(page.traceTable()->item(r, 4) && page.traceTable()->item(r, 4)->text().startsWith(QStringLiteral("L ")), qPrintable(QString::number(r)));
+    for (int c = 0; c < page.traceTable()->columnCount(); ++c) QVERIFY(!page.traceTable()->horizontalHeaderItem(c)->toolTip().isEmpty());
+    // The what-if starts from the run's σmax (issue 32: it started at 1 beside a run's 2), in
+    // the σ₁ units it works in: σmax / √(d_in/d_out) of the selected matrix for norm = rms.
+    QVERIFY(f.sigmaMax.has_value() && f.sigmaMaxRms);
+    for (const auto& t : f.tensors) {
+      if (!t.isMatrix() || !t.hasStats || !t.name.startsWith(QStringLiteral("param."))) continue;
+      QVERIFY(page.selectTensor(t.name));
+      const double expected = *f.sigmaMax / std::sqrt(static_cast<double>(t.shape[1]) / static_cast<double>(t.shape[0]));
+      QVERIFY2(std::abs(page.whatIf()->form()->request().sigmaMax - expected) < 1e-3,
+               qPrintable(QStringLiteral("%1: %2 vs %3").arg(t.name).arg(page.whatIf()->form()->request().sigmaMax).arg(expected)));
+      break;
+    }
     QCOMPARE(page.filterEdit()->text(), QStringLiteral("param."));  // weights first, optimizer moments hidden
     for (int r = 0; r < page.proxy()->rowCount(); ++r)
       QVERIFY(page.proxy()->index(r, 0).data().toString().startsWith(QStringLiteral("param.")));
+  }
+
+  // Issue 32: GPT-2's Conv1D weights are stored (in, out). Such a file is detected and its
+  // RMS→RMS norms use √(d_in/d_out) with d_in the first side; the user can flip it, and the
+  // note under the spectrum says where the σmax line is and why.
+  void conv1dOrientationIsShownAndCanBeFlipped() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("gpt2.safetensors"));
+    // (in = 4, out = 12): a diagonal block with σ = 2, 1, 0.5, 0.25.
+    std::vector<float> w(4 * 12, 0.0f);
+    const float sv[4] = {2.0f, 1.0f, 0.5f, 0.25f};
+    for (int i = 0; i < 4; ++i) w[static_cast<size_t>(i * 12 + i)] = sv[i];
+    auto bytes = std::shared_ptr<std::byte[]>(new std::byte[w.size() * 4]);
+    std::memcpy(bytes.get(), w.data(), w.size() * 4);
+    io::RawTensor t{"h.0.attn.c_attn.weight", io::DType::F32, {4, 12}, std::shared_ptr<const std::byte>(bytes, bytes.get()), w.size() * 4};
+    io::writeSafetensors(file.toStdString(), {t});
+    InspectorPage page;
+    page.resize(1400, 900);
+    page.show();
+    QVERIFY2(load(page, file), qPrintable(page.errorText()));
+    QVERIFY(page.weightsStoredInOut());  // detected by name
+    const auto rmsColumn = [&page] {
+      return page.model()->index(0, TensorTableModel::RmsNorm).data(Qt::UserRole).toDouble();
+    };
+    // d_in = 4, d_out = 12: σ₁·√(4/12).
+    QVERIFY2(std::abs(rmsColumn() - 2.0 * std::sqrt(4.0 / 12.0)) < 1e-5, qPrintable(QString::number(rmsColumn())));
+    QVERIFY(page.selectTensor(QStringLiteral("h.0.attn.c_attn.weight")));
+    QVERIFY2(page.sigmaMaxNote().contains(QStringLiteral("(in, out)")), qPrintable(page.sigmaMaxNote()));
+    page.setWeightsStoredInOut(false);  // read as PyTorch Linear: √(12/4)
+    QVERIFY2(std::abs(rmsColumn() - 2.0 * std::sqrt(12.0 / 4.0)) < 1e-5, qPrintable(QString::number(rmsColumn())));
+    QVERIFY(page.sigmaMaxNote().contains(QStringLiteral("(out, in)")));
+    QCOMPARE(page.barPlot()->names(), QStringList{QStringLiteral("h.0.attn.c_attn.weight")});
   }
 
   // "What if": hard cap at σmax = 1 by SVD on fc1.weight (σ = 3, 2, 1.5, 1, 0.5, 0.25).

@@ -95,6 +95,8 @@ class TestPagesSweeps : public QObject {
     QCOMPARE(static_cast<int>(compare.runs().size()), 4);
     QVERIFY2(compare.errorText().isEmpty(), qPrintable(compare.errorText()));
     QCOMPARE(compare.scatterPlot()->points().size(), size_t{4});
+    // The index has no max_act_rms; each run's summary.json does (issue 32: the column was empty).
+    for (const auto& r : compare.runs()) QVERIFY2(r.maxActRms.has_value(), qPrintable(r.name));
     compare.setColorBy("optimizer.lr");
     QCOMPARE(compare.scatterPlot()->points().front().group, QString("optimizer.lr = 0.05"));
     compare.setGroupSeeds(true);
@@ -114,6 +116,10 @@ class TestPagesSweeps : public QObject {
     QString error;
     QVERIFY(!page.openSweep("/nonexistent/sweep", &error));
     QVERIFY2(error.contains("points.json"), qPrintable(error));
+    // An empty folder is said to be no sweep folder (issue 32), not a missing file.
+    QTemporaryDir empty;
+    QVERIFY(!page.openSweep(empty.path(), &error));
+    QVERIFY2(error.contains("not a sweep folder"), qPrintable(error));
   }
 };
 

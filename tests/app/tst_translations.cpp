@@ -128,6 +128,10 @@ class TstTranslations : public QObject {
     QCOMPARE(QLocale().decimalPoint(), QStringLiteral(","));
     QCOMPARE(widgets::displayNumber(0.25), QStringLiteral("0,25"));
     QCOMPARE(widgets::displayNumber(12345.0, 'f', 0), QStringLiteral("12345"));  // no group separator
+    // Issue 32: exponents as ·10ⁿ, not the locale's "7,7606E+06".
+    QCOMPARE(widgets::displayNumber(7.7606e6, 'g', 5), QStringLiteral("7,7606·10⁶"));
+    QCOMPARE(widgets::displayNumber(1.5e-7, 'g', 3), QStringLiteral("1,5·10⁻⁷"));
+    QCOMPARE(widgets::displayNumber(100.8, 'f', 1), QStringLiteral("100,8"));
     QCOMPARE(QCoreApplication::translate("lwb::app::StatusPanel", " · val loss %L1").arg(1.5, 0, 'g', 4),
              QStringLiteral(" · Val.-Verlust 1,5"));
 

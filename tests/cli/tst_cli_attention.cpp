@@ -78,6 +78,27 @@ class TestCliAttention : public QObject {
     QVERIFY(t.out.contains("pgd_estimate") && t.out.contains("bound"));
   }
 
+  // Issue 32: a prox that stops short of its tolerance is never silently a certificate. The
+  // fixed safe step at N = 4 (one PGD iteration) ends far from it: one warning line naming N
+  // and the rule, "converged": false in the JSON, exit 0. Armijo's converged run says nothing.
+  void unconvergedProxWarns() {
+    const auto r = runCli({"--kind", "attlip", "--tokens", "4", "--dim", "8", "--heads", "2", "--prox-rule", "fixed",
+                           "--pgd-iters", "1", "--restarts", "1", "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto lines = jsonLines(r.out);
+    QCOMPARE(lines.size(), 1);
+    QCOMPARE(lines[0].value("converged").toBool(), false);
+    QVERIFY(lines[0].value("residual").toDouble() > 1e-6);
+    QVERIFY2(r.err.contains("warning: N=4: the prox did not reach its tolerance") && r.err.contains("fixed-step"),
+             r.err.constData());
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    const auto ok = runCli({"--kind", "attlip", "--tokens", "4", "--dim", "8", "--heads", "2", "--pgd-iters", "1",
+                            "--restarts", "1", "--json"});
+    QVERIFY2(ok.code == 0, ok.err.constData());
+    QCOMPARE(jsonLines(ok.out).value(0).value("converged").toBool(), true);
+    QVERIFY2(ok.err.isEmpty(), ok.err.constData());
+  }
+
   void badFlagsExitTwoNamingTheFlag() {
     const QList<QPair<QStringList, QByteArray>> cases = {
         {{"--kind", "l2", "--tokens", "0", "--dim", "8", "--heads", "2"}, "--tokens"},

@@ -115,6 +115,34 @@ class TestCliSpectral : public QObject {
     QVERIFY(std::abs(r.json().value("alpha").toDouble() - spectral::softCapAlphaStar(1.0, 0.1)) < 1e-12);
   }
 
+  // Issue 32: far above σmax the soft cap's polynomial turns over and σ₁ explodes; the
+  // CLI says so (stderr warning and a JSON field) instead of exit 0 and no word.
+  void softCapTurnoverIsReported() {
+    const QString far = path("far.npy"), near = path("near.npy");
+    io::writeNpy(far.toStdString(), test::spectrumMatrix(48, 80, 31.75, 0.01, 7).to(at::kFloat));
+    io::writeNpy(near.toStdString(), test::spectrumMatrix(48, 80, 2.1, 0.01, 7).to(at::kFloat));
+    const auto r = runCli({"spectral", "--op", "spectral_soft_cap", "--in", far, "--out", path("far_out.npy"),
+                           "--sigma-max", "2", "--lr", "0.1"});
+    QCOMPARE(r.code, 0);
+    const auto j = r.json();
+    const double alpha = j.value("alpha").toDouble();
+    QVERIFY(alpha > 0);
+    // The scalar map written out here: p1(x) = x - a x^3, p2(x) = x + a x^3, |p2(p1(31.75))|.
+    const double p1 = 31.75 - alpha * 31.75 * 31.75 * 31.75, p2 = std::abs(p1 + alpha * p1 * p1 * p1);
+    QVERIFY2(std::abs(j.value("sigma1_after").toDouble() / p2 - 1.0) < 1e-3, r.out.constData());
+    QVERIFY(j.value("sigma1_after").toDouble() > 1e3);
+    QCOMPARE(j.value("soft_cap_beyond_turnover").toBool(), true);
+    QVERIFY(std::abs(j.value("soft_cap_turnover").toDouble() - 1.0 / std::sqrt(3.0 * alpha)) < 1e-9);
+    QVERIFY2(r.err.contains("turnover") && r.err.count('\n') == 1, r.err.constData());
+    // Within reach (σ₁ = σmax + lr, the case α* is made for): no word, and σ₁ lands on σmax.
+    const auto ok = runCli({"spectral", "--op", "spectral_soft_cap", "--in", near, "--out", path("near_out.npy"),
+                            "--sigma-max", "2", "--lr", "0.1"});
+    QCOMPARE(ok.code, 0);
+    QVERIFY2(ok.err.isEmpty(), ok.err.constData());
+    QCOMPARE(ok.json().value("soft_cap_beyond_turnover").toBool(), false);
+    QVERIFY2(std::abs(ok.json().value("sigma1_after").toDouble() - 2.0) < 1e-3, ok.out.constData());
+  }
+
   void softcapAlphaCommand() {
     const auto r = runCli({"softcap-alpha", "--sigma-max", "2", "--lr", "0.1", "--wd", "0.1"});
     QCOMPARE(r.code, 0);
@@ -191,6 +219,17 @@ class TestCliSpectral : public QObject {
     QTest::newRow("alpha missing lr") << QStringList{"softcap-alpha", "--sigma-max", "1"} << "--lr";
     QTest::newRow("alpha zero sigma") << QStringList{"softcap-alpha", "--sigma-max", "0", "--lr", "0.1"} << "sigma-max";
     QTest::newRow("bad threads") << QStringList{"--threads", "-2", "softcap-alpha", "--sigma-max", "1", "--lr", "0.1"} << "threads";
+    // demo and bench (issue 32: their bad input was untested).
+    QTest::newRow("demo rows 1") << QStringList{"demo", "--rows", "1"} << "--rows";
+    QTest::newRow("demo cols huge") << QStringList{"demo", "--cols", "100000"} << "--cols";
+    QTest::newRow("demo sigma-max 0") << QStringList{"demo", "--sigma-max", "0"} << "--sigma-max";
+    QTest::newRow("demo sigma1 nan") << QStringList{"demo", "--sigma1", "nan"} << "--sigma1";
+    QTest::newRow("demo rows text") << QStringList{"demo", "--rows", "many"} << "rows";
+    QTest::newRow("bench no presets dir") << QStringList{"bench", "--presets", path("no_such_dir")} << "is not a directory";
+    QTest::newRow("bench steps 1") << QStringList{"bench", "--steps", "1", path("cfg.json")} << "steps";
+    QTest::newRow("bench negative seconds") << QStringList{"bench", "--max-seconds", "-1", path("cfg.json")} << "max-seconds";
+    QTest::newRow("bench missing config") << QStringList{"bench", path("nope.json")} << "nope.json";
+    QTest::newRow("bench config not json") << QStringList{"bench", path("text.npy")} << "text.npy";
   }
 
   void badInput() {

@@ -260,6 +260,14 @@ class TestCheckpoint : public QObject {
     QVERIFY(std::abs(bound["lipschitz_bound"].get<double>() - trainerBound) <= 1e-5 * trainerBound);
     QVERIFY(bound["trace"].size() >= 2);
     QVERIFY(runCli({"bound", tmp_.filePath(QStringLiteral("nope"))}, 2).contains("no such file"));
+    // Other weight files: say what bound reads, not how they failed to parse as one (issue 32:
+    // "header length 578712552184433488 exceeds the limit").
+    for (const char* name : {"x.pt", "x.npz", "hf.safetensors"}) {
+      const QString file = tmp_.filePath(QString::fromLatin1(name));
+      std::ofstream(file.toStdString(), std::ios::binary) << "PK\x03\x04 not a workbench checkpoint at all";
+      const QByteArray err = runCli({"bound", file}, 2);
+      QVERIFY2(err.contains("bound reads the workbench's own checkpoints") && err.count('\n') == 1, err.constData());
+    }
   }
 };
 

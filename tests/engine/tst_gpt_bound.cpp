@@ -11,6 +11,7 @@
 #include "models/mlp.h"
 #include "models/modular_mlp.h"
 #include "run/measurements.h"
+#include "support/spectra.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/grad_mode.h>
@@ -174,6 +175,33 @@ class TestGptBound : public QObject {
     QVERIFY(outRms <= sound * (1 + 1e-12));
     QVERIFY(outRms <= soundSlices * (1 + 1e-12));
     QVERIFY(std::abs(soundSlices - r2) < 1e-12);
+  }
+
+  // Issue 32: headSliceNorms was only checked with a symmetric W_V. Here W (heads·d_head ×
+  // d_in) is not symmetric and its row slices (what a head reads) differ from its column
+  // slices; each head's norm is checked against an SVD of the row slice copied out by a loop.
+  void headSliceNormsTakeRowSlices() {
+    const int64_t heads = 3, dHead = 2, dIn = 5;
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(4242);
+    at::Tensor w = at::randn({heads * dHead, dIn}, gen, kF64);
+    w[0] *= 9.0;  // head 0's rows much larger than the rest: slices are far apart
+    w[5] *= 0.1;
+    const auto norms = run::headSliceNorms(w, heads);
+    QCOMPARE(static_cast<int64_t>(norms.size()), heads);
+    const auto acc = w.accessor<double, 2>();
+    for (int64_t h = 0; h < heads; ++h) {
+      at::Tensor rows = at::zeros({dHead, dIn}, kF64), cols = at::zeros({heads * dHead, dHead}, kF64);
+      for (int64_t r = 0; r < dHead; ++r)
+        for (int64_t c = 0; c < dIn; ++c) rows[r][c] = acc[h * dHead + r][c];
+      for (int64_t r = 0; r < heads * dHead; ++r)
+        for (int64_t c = 0; c < dHead && h * dHead + c < dIn; ++c) cols[r][c] = acc[r][h * dHead + c];
+      // RMS(d_in) -> RMS(d_head): sigma1 sqrt(d_in / d_head).
+      const double expected = test::singularValues(rows).front() * std::sqrt(double(dIn) / double(dHead));
+      QVERIFY2(std::abs(norms[h] - expected) <= 1e-12 * expected, qPrintable(QString::number(h)));
+      // The wrong reading (a column slice) would give another number.
+      QVERIFY(std::abs(test::singularValues(cols).front() * std::sqrt(double(dIn) / double(dHead)) - expected) > 1e-3 * expected);
+    }
+    QVERIFY(norms[0] > 3 * norms[1]);
   }
 
   void forwardMatchesPerHeadLoop() {

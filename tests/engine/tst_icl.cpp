@@ -9,6 +9,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/equal.h>
 #include <ATen/ops/gather.h>
 #include <ATen/ops/linalg_pinv.h>
@@ -18,6 +19,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <map>
 
 using namespace lwb;
 
@@ -56,6 +58,106 @@ class TestIcl : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // Issue 32: a float64 reference forward of a one-layer ICL transformer written as loops
+  // here (embedding, fused qkv, RoPE rotate-half, q·k/d_head, causal softmax, out × 1/3,
+  // SwiGLU with Swish-β × 1/3, residual mixing with α = 1/(2L), unembedding), against the
+  // model's float32 forward. As tst_gpt_bound's forwardMatchesPerHeadLoop does for the GPT.
+  void forwardMatchesFloat64Loops() {
+    models::IclShape shape;
+    shape.dModel = 8;
+    shape.heads = 2;
+    shape.layers = 1;
+    shape.residualPerSublayer = true;  // α = 1/2: the mixing is exercised, not h = block
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(21);
+    models::IclTransformer model(shape, gen, at::Device(at::kCPU));
+    std::map<std::string, at::Tensor> w;
+    for (const auto& p : model.parameters()) w[p.name] = p.tensor.detach();
+    {
+      at::NoGradGuard g;
+      w["layers.0.mlp.beta"].fill_(1.7);  // a Swish β other than 1
+    }
+    const int64_t n = 4, d = 8, nh = 2, dh = 4, half = dh / 2, din = 13, dout = 5;
+    const auto tokens = at::randn({1, n, din}, gen);
+    const auto out = model.forward(tokens).detach().to(at::kDouble);
+    const auto M = [&](const char* name) {
+      const auto t = w.at(name).to(at::kDouble).contiguous();
+      std::vector<std::vector<double>> m(static_cast<size_t>(t.size(0)), std::vector<double>(static_cast<size_t>(t.size(1))));
+      for (int64_t i = 0; i < t.size(0); ++i)
+        for (int64_t j = 0; j < t.size(1); ++j) m[i][j] = t[i][j].item<double>();
+      return m;
+    };
+    const auto apply = [](const std::vector<std::vector<double>>& m, const std::vector<double>& x) {
+      std::vector<double> y(m.size(), 0.0);
+      for (size_t i = 0; i < m.size(); ++i)
+        for (size_t j = 0; j < x.size(); ++j) y[i] += m[i][j] * x[j];
+      return y;
+    };
+    const auto E = M("embed"), Wqkv = M("layers.0.attn.qkv"), Wo = M("layers.0.attn.out"), F1 = M("layers.0.mlp.fc1"),
+               F2 = M("layers.0.mlp.fc2"), U = M("unembed");
+    const double beta = 1.7, alpha = 0.5;
+    std::vector<std::vector<double>> h(n);
+    for (int64_t t = 0; t < n; ++t) {
+      std::vector<double> x(din);
+      for (int64_t j = 0; j < din; ++j) x[j] = tokens[0][t][j].item<double>();
+      h[t] = apply(E, x);
+    }
+    // Attention: per head, RoPE at position t, scores / d_head, causal softmax.
+    std::vector<std::vector<double>> q(n), k(n), v(n);
+    for (int64_t t = 0; t < n; ++t) {
+      const auto qkv = apply(Wqkv, h[t]);
+      q[t].assign(qkv.begin(), qkv.begin() + d);
+      k[t].assign(qkv.begin() + d, qkv.begin() + 2 * d);
+      v[t].assign(qkv.begin() + 2 * d, qkv.end());
+      for (auto* vec : {&q[t], &k[t]})
+        for (int64_t hd = 0; hd < nh; ++hd)
+          for (int64_t i = 0; i < half; ++i) {
+            const double theta = static_cast<double>(t) * std::pow(10000.0, -2.0 * static_cast<double>(i) / dh);
+            double& a = (*vec)[hd * dh + i];
+            double& b = (*vec)[hd * dh + i + half];
+            const double a0 = a, b0 = b;
+            a = a0 * std::cos(theta) - b0 * std::sin(theta);
+            b = a0 * std::sin(theta) + b0 * std::cos(theta);
+          }
+    }
+    std::vector<std::vector<double>> h1(n);
+    for (int64_t t = 0; t < n; ++t) {
+      std::vector<double> mixed(d, 0.0);
+      for (int64_t hd = 0; hd < nh; ++hd) {
+        std::vector<double> sc(static_cast<size_t>(t + 1));
+        double top = -INFINITY, sum = 0;
+        for (int64_t s2 = 0; s2 <= t; ++s2) {
+          double dot = 0;
+          for (int64_t i = 0; i < dh; ++i) dot += q[t][hd * dh + i] * k[s2][hd * dh + i];
+          sc[s2] = dot / dh;
+          top = std::max(top, sc[s2]);
+        }
+        for (double& x : sc) sum += (x = std::exp(x - top));
+        for (int64_t s2 = 0; s2 <= t; ++s2)
+          for (int64_t i = 0; i < dh; ++i) mixed[hd * dh + i] += sc[s2] / sum * v[s2][hd * dh + i];
+      }
+      const auto att = apply(Wo, mixed);
+      h1[t].resize(d);
+      for (int64_t i = 0; i < d; ++i) h1[t][i] = (1 - alpha) * h[t][i] + alpha * att[i] / 3.0;
+    }
+    for (int64_t t = 0; t < n; ++t) {
+      const auto mg = apply(F1, h1[t]);
+      std::vector<double> z(2 * d);
+      for (int64_t i = 0; i < 2 * d; ++i) {
+        const double m = mg[i], g = mg[i + 2 * d];
+        z[i] = m * g / (1.0 + std::exp(-beta * g));
+      }
+      const auto mlp = apply(F2, z);
+      std::vector<double> h2(d);
+      for (int64_t i = 0; i < d; ++i) h2[i] = (1 - alpha) * h1[t][i] + alpha * mlp[i] / 3.0;
+      const auto y = apply(U, h2);
+      for (int64_t o = 0; o < dout; ++o) {
+        const double got = out[0][t][o].item<double>();
+        QVERIFY2(std::abs(got - y[o]) <= 1e-5 * std::max(1.0, std::abs(y[o])),
+                 qPrintable(QStringLiteral("t %1 o %2: %3 vs %4").arg(t).arg(o).arg(got, 0, 'g', 10).arg(y[o], 0, 'g', 10)));
+      }
+    }
+  }
+
   void tokenLayout() {
     const auto c = config(16);
     const auto b = draw(c, 256, 1);

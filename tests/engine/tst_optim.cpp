@@ -14,6 +14,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/randn.h>
+#include <ATen/ops/tensor.h>
 #include <ATen/ops/zeros.h>
 #include <QtTest/QtTest>
 
@@ -82,6 +83,41 @@ class TestOptim : public QObject {
     QVERIFY(std::abs(rmsBound - lr * s * muon.kappa() * std::sqrt(double(dIn) / dOut)) < 1e-12);
   }
 
+  // Issue 32: Muon stacks small matrices of one shape into a batched Newton–Schulz, tall
+  // ones transposed. Three matrices of one group (wide, tall, wide) against each stepped on
+  // its own (one slot per optimizer: no batching), and a tall one against the transposed
+  // wide reading.
+  void muonBatchingMatchesOneAtATime() {
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(77);
+    const std::vector<std::pair<int64_t, int64_t>> shapes = {{16, 32}, {32, 16}, {16, 32}};
+    std::vector<at::Tensor> inits, grads;
+    for (const auto& [o, i] : shapes) {
+      inits.push_back(at::randn({o, i}, gen) * 0.1);
+      grads.push_back(at::randn({o, i}, gen));
+    }
+    const double lr = 0.05;
+    std::vector<optim::ParamSlot> together;
+    for (size_t k = 0; k < shapes.size(); ++k)
+      together.push_back({matrixParam("w" + std::to_string(k), Role::Hidden, inits[k].clone()), 1.0});
+    optim::Muon batched(muonConfig(), together);
+    for (size_t k = 0; k < shapes.size(); ++k) setGrad(together[k].param, grads[k]);
+    batched.step(lr);
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      auto alone = matrixParam("w" + std::to_string(k), Role::Hidden, inits[k].clone());
+      optim::Muon single(muonConfig(), {{alone, 1.0}});
+      setGrad(alone, grads[k]);
+      single.step(lr);
+      const auto delta = together[k].param.tensor.detach() - inits[k];
+      const double diff = (together[k].param.tensor.detach() - alone.tensor.detach()).abs().max().item<double>();
+      QVERIFY2(diff < 1e-5 * delta.abs().max().item<double>(), qPrintable(QStringLiteral("w%1: %2").arg(k).arg(diff)));
+      QVERIFY(delta.abs().max().item<double>() > 1e-3);  // it moved
+      // The update is -step * msign(g), in the matrix's own shape (a transpose lost would not fit).
+      const double step = lr * batched.scaleFor(shapes[k].first, shapes[k].second);
+      const auto expected = spectral::msign(grads[k]) * -step;
+      QVERIFY2((delta - expected).abs().max().item<double>() < 1e-5, qPrintable(QString::number(k)));
+    }
+  }
+
   // First AdamW step, hand-computed: m = (1-b1) g, v = (1-b2) g^2; with bias correction the
   // direction is g / |g| = sign(g), without it (1-b1)/sqrt(1-b2) sign(g).
   void adamFirstStep() {
@@ -97,6 +133,61 @@ class TestOptim : public QObject {
       adam.step(0.01);
       const double expected = 0.02 * (correct ? 1.0 : 0.1 / std::sqrt(0.05));
       QVERIFY(std::abs(p.tensor[0][0].item<double>() - expected) < 1e-7);
+    }
+  }
+
+  // Issue 32: the fused AdamW kernel (float32 CPU) over three steps with different
+  // gradients, against a scalar float64 loop written here, with and without bias
+  // correction. At step 1 the result does not depend on beta2 or the correction; by step 3
+  // it does (checked below, so the comparison can tell them apart).
+  void adamThreeStepsMatchScalarReference() {
+    const double b1 = 0.9, b2 = 0.95, eps = 1e-8, wd = 0.1, lr = 0.01, mult = 2.0;
+    const double grads[3][6] = {{0.5, -0.25, 1.5, -2.0, 0.01, 3.0},
+                                {-1.0, 0.75, 0.5, 2.0, -0.02, -1.0},
+                                {0.2, 0.2, -3.0, 0.1, 0.03, 0.5}};
+    const double w0[6] = {0.3, -0.7, 1.1, 0.0, -2.0, 0.45};
+    // The reference: `correct` bias correction, second-moment decay `beta2`.
+    const auto reference = [&](bool correct, double beta2) {
+      std::vector<double> w(w0, w0 + 6), m(6, 0.0), v(6, 0.0);
+      for (int t = 1; t <= 3; ++t) {
+        const double eta = lr * mult, c1 = correct ? 1 - std::pow(b1, t) : 1, c2 = correct ? 1 - std::pow(beta2, t) : 1;
+        for (int i = 0; i < 6; ++i) {
+          const double g = grads[t - 1][i];
+          w[i] *= 1 - eta * wd;
+          m[i] = b1 * m[i] + (1 - b1) * g;
+          v[i] = beta2 * v[i] + (1 - beta2) * g * g;
+          w[i] -= eta * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps);
+        }
+      }
+      return w;
+    };
+    for (const bool correct : {true, false}) {
+      for (const auto dtype : {at::kFloat, at::kDouble}) {  // the fused kernel and the in-place ops
+        run::OptimizerConfig cfg;
+        cfg.kind = "adamw";
+        cfg.biasCorrection = correct;
+        cfg.beta1 = b1;
+        cfg.beta2 = b2;
+        cfg.eps = eps;
+        cfg.weightDecay = wd;
+        auto p = matrixParam("w", Role::Hidden, at::tensor(at::ArrayRef<double>(w0, 6)).reshape({2, 3}).to(dtype));
+        optim::AdamW adam(cfg, {{p, mult}});
+        for (int t = 0; t < 3; ++t) {
+          setGrad(p, at::tensor(at::ArrayRef<double>(grads[t], 6)).reshape({2, 3}).to(dtype));
+          adam.step(lr);
+        }
+        const auto expected = reference(correct, b2), otherBeta2 = reference(correct, 0.999);
+        const auto got = p.tensor.detach().to(at::kDouble).reshape({6});
+        double worstOther = 0;
+        for (int i = 0; i < 6; ++i) {
+          const double tol = 2e-6 * std::max(1.0, std::abs(expected[i]));
+          QVERIFY2(std::abs(got[i].item<double>() - expected[i]) <= tol,
+                   qPrintable(QStringLiteral("correct=%1 %2 i=%3: %4 vs %5").arg(correct).arg(at::toString(dtype)).arg(i)
+                                  .arg(got[i].item<double>(), 0, 'g', 10).arg(expected[i], 0, 'g', 10)));
+          worstOther = std::max(worstOther, std::abs(otherBeta2[i] - expected[i]));
+        }
+        QVERIFY(worstOther > 1e-4);  // beta2 matters by step 3: a kernel ignoring it would fail
+      }
     }
   }
 
@@ -154,6 +245,18 @@ class TestOptim : public QObject {
     QCOMPARE(warm.factor(3), 0.8);
     QCOMPARE(warm.factor(4), 1.0);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, optim::parseScheduleKind("exp"));
+  }
+
+  // stable_decay (SEEDS-002-004 B.3): linear warm-up, a plateau, then linear to 0 over the
+  // last decay steps. S = 100, 2 warm-up steps, 10 decay steps, factors written out.
+  void stableDecaySchedule() {
+    const optim::LrSchedule s{optim::ScheduleKind::StableDecay, 100, 2, 10};
+    const std::vector<std::pair<int64_t, double>> table = {
+        {0, 1.0 / 3}, {1, 2.0 / 3}, {2, 1.0}, {50, 1.0}, {89, 1.0}, {90, 10.0 / 11}, {95, 5.0 / 11}, {99, 1.0 / 11}};
+    for (const auto& [step, f] : table) QVERIFY2(std::abs(s.factor(step) - f) < 1e-12, qPrintable(QString::number(step)));
+    // Monotone down through the decay, never negative.
+    for (int64_t t = 90; t < 100; ++t) QVERIFY(s.factor(t) > s.factor(t + 1) || t == 99);
+    QCOMPARE(optim::parseScheduleKind("stable_decay"), optim::ScheduleKind::StableDecay);
   }
 
   // Decay by depth (App. F): residual layer l of L gets depth_decay^(L-1-l).

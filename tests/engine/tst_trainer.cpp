@@ -14,10 +14,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <cmath>
 #include <fstream>
+
+#include <unistd.h>
 #include <thread>
 #include <utility>
 
@@ -326,6 +329,69 @@ class TestTrainer : public QObject {
     QVERIFY2(preset.first == 0, qPrintable(preset.second));
   }
 
+  // Issue 32: `bound` on a GPT run: the sound multi-head bound is named as such, App. D's
+  // single-head value stands beside it, and the bound is rebuilt here from the printed
+  // trace by the residual rule L <- (1 - a) L + a L L_block, a = 1/(2N), then the head.
+  void cliBoundOnAGptRun() {
+    const QString out = dir_.filePath(QStringLiteral("gpt_bound_run"));
+    QProcess train;
+    train.start(QStringLiteral(LWB_CLI_PATH), {"--threads", "1", "train", "--config",
+                                               QStringLiteral(LWB_SOURCE_DIR "/resources/presets/chars_small_cpu.json"),
+                                               "--set", "steps=3", "--set", "eval_every=3", "--out", out});
+    QVERIFY(train.waitForFinished(180000));
+    QVERIFY2(train.exitCode() == 0, train.readAllStandardError().constData());
+    QProcess bound;
+    bound.start(QStringLiteral(LWB_CLI_PATH), {"--threads", "1", "bound", out});
+    QVERIFY(bound.waitForFinished(120000));
+    QVERIFY2(bound.exitCode() == 0, bound.readAllStandardError().constData());
+    const auto j = nlohmann::json::parse(bound.readAllStandardOutput().toStdString());
+    QCOMPARE(j["model"].get<std::string>(), std::string("lipschitz_gpt"));
+    QVERIFY2(j["bound_kind"].get<std::string>().rfind("sound multi-head bound", 0) == 0, j.dump().c_str());
+    QVERIFY(j.contains("lipschitz_bound_app_d"));
+    const double appD = j["lipschitz_bound_app_d"].get<double>(), sound = j["lipschitz_bound"].get<double>();
+    QVERIFY(appD > 0 && std::isfinite(appD) && sound > 0 && std::isfinite(sound));
+    // The same App. D value the trainer logged for the last step (float32 spectra there).
+    const auto rows = run::RunDirectoryReader(out.toStdString()).metrics();
+    QVERIFY(!rows.empty() && rows.back().contains("lipschitz_bound_app_d"));
+    const double logged = rows.back()["lipschitz_bound_app_d"].get<double>();
+    QVERIFY2(std::abs(appD - logged) <= 1e-4 * logged, qPrintable(QStringLiteral("%1 vs %2").arg(appD).arg(logged)));
+    // chars_small_cpu: 2 blocks, so 4 residual connections, a = 1/4; then the head composes.
+    const double a = 0.25;
+    double l = 1.0;
+    const auto& trace = j["trace"];
+    QCOMPARE(trace.size(), size_t{5});  // block0.attn, block0.mlp, block1.attn, block1.mlp, head
+    for (size_t i = 0; i < trace.size(); ++i) {
+      const double block = trace[i]["block"].get<double>();
+      l = trace[i]["name"].get<std::string>() == "head" ? l * block : (1 - a) * l + a * l * block;
+      QVERIFY2(std::abs(l - trace[i]["lipschitz"].get<double>()) <= 1e-9 * l, trace[i].dump().c_str());
+    }
+    QVERIFY2(std::abs(l - sound) <= 1e-9 * sound, qPrintable(QStringLiteral("%1 vs %2").arg(l).arg(sound)));
+  }
+
+  // Issue 32: an unreadable run folder was "no checkpoints"; now it is permission denied.
+  // Root reads everything, so as root the CLI runs as nobody (setpriv).
+  void cliSaysPermissionDenied() {
+    QTemporaryDir base;
+    QVERIFY(QFile::setPermissions(base.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                   QFileDevice::ReadOther | QFileDevice::ExeOther | QFileDevice::ReadGroup |
+                                                   QFileDevice::ExeGroup));
+    const QString locked = base.filePath(QStringLiteral("locked_run"));
+    QVERIFY(QDir().mkpath(locked + QStringLiteral("/checkpoints")));
+    QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+    for (const char* cmd : {"bound", "robustness"}) {
+      QProcess p;
+      QStringList args{QStringLiteral(LWB_CLI_PATH), QString::fromLatin1(cmd), locked};
+      if (::geteuid() == 0)
+        args = QStringList{QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups")} + args;
+      p.start(::geteuid() == 0 ? QStringLiteral("setpriv") : args.takeFirst(), args);
+      QVERIFY(p.waitForFinished(60000));
+      const QByteArray err = p.readAllStandardError();
+      QCOMPARE(p.exitCode(), 2);
+      QVERIFY2(err.contains("permission denied") && err.count('\n') == 1, err.constData());
+    }
+    QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+  }
+
   void cliTrainBadInput() {
     for (const QStringList& args : {QStringList{"train", "--config", dir_.filePath("nope.json"), "--out", dir_.filePath("x")},
                                     QStringList{"train", "--config", QString::fromStdString(textPath_), "--out", dir_.filePath("y")}}) {
@@ -335,6 +401,24 @@ class TestTrainer : public QObject {
       QCOMPARE(p.exitCode(), 2);
       QCOMPARE(p.readAllStandardError().count('\n'), 1);
     }
+    // A typo in --set is the flag's, not the preset file's (issue 32); a bad file still
+    // names the file.
+    const QString preset = QStringLiteral(LWB_SOURCE_DIR "/resources/presets/chars_small_cpu.json");
+    const auto err = [](const QStringList& args) {
+      QProcess p;
+      p.start(QStringLiteral(LWB_CLI_PATH), args);
+      p.waitForFinished(60000);
+      return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+    };
+    const auto typo = err({"train", "--config", preset, "--set", "steps=3", "--set", "optimizer.lrr=0.1", "--out", dir_.filePath("t")});
+    QCOMPARE(typo.first, 2);
+    QVERIFY2(typo.second.contains(QLatin1String("--set optimizer.lrr=0.1: unknown key 'optimizer.lrr'")), qPrintable(typo.second));
+    QVERIFY2(!typo.second.contains(QLatin1String("chars_small_cpu.json")), qPrintable(typo.second));
+    const QString bad = dir_.filePath(QStringLiteral("bad_key.json"));
+    std::ofstream(bad.toStdString()) << R"({"stepz": 3})";
+    const auto file = err({"train", "--config", bad, "--set", "steps=3", "--out", dir_.filePath("u")});
+    QCOMPARE(file.first, 2);
+    QVERIFY2(file.second.contains(QLatin1String("bad_key.json: unknown key 'stepz'")), qPrintable(file.second));
   }
 };
 

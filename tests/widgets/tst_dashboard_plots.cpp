@@ -6,6 +6,7 @@
 #include "widgets/frontier.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
+#include "widgets/loss_accuracy_plot.h"
 #include "widgets/log_histogram.h"
 #include "widgets/qcp.h"
 #include "widgets/scalar_map_plot.h"
@@ -96,6 +97,12 @@ class TestDashboardPlots : public QObject {
     QCPGraph* s0 = graphNamed(plot, QStringLiteral("run S · l0"));
     QVERIFY(s0);
     QCOMPARE(s0->pen().color(), QColor(Qt::magenta));
+    // Lines no longer named one by one: the legend says how to read them (issue 32).
+    QVERIFY(legendNames(plot).contains(QStringLiteral("colour: run · hover a line for its layer")));
+    WeightNormPlot many;
+    for (int l = 0; l < 20; ++l) many.appendPoint(QStringLiteral("mm"), QStringLiteral("w%1").arg(l), 1, 1.0);
+    many.requestReplot();
+    QCOMPARE(legendNames(many), QStringList{QStringLiteral("20 layers: hover a line for its name")});
     plot.setTarget(kNaN);
     QCOMPARE(legendNames(plot).contains(QStringLiteral("σmax target")), false);
   }
@@ -232,8 +239,9 @@ class TestDashboardPlots : public QObject {
     plot.setActivations(QStringLiteral("a"), blocks, {5, 50}, {1, 12});
     plot.requestReplot();
     QCOMPARE(plot.visibleLimits(), (QStringList{QStringLiteral("fp4 E2M1"), QStringLiteral("fp8 E4M3")}));
-    QCOMPARE(plot.offScaleLimits(), (QStringList{QStringLiteral("fp8 E5M2 (5.73e+04)"), QStringLiteral("bf16 (3.39e+38)")}));
-    QVERIFY(legendNames(plot).contains(QStringLiteral("off scale: fp8 E5M2 (5.73e+04), bf16 (3.39e+38)")));
+    // Exponents as ·10ⁿ (widgets::displayNumber, issue 32 §4).
+    QCOMPARE(plot.offScaleLimits(), (QStringList{QStringLiteral("fp8 E5M2 (5.73·10⁴)"), QStringLiteral("bf16 (3.39·10³⁸)")}));
+    QVERIFY(legendNames(plot).contains(QStringLiteral("off scale: fp8 E5M2 (5.73·10⁴), bf16 (3.39·10³⁸)")));
     QVERIFY(plot.customPlot()->yAxis->range().contains(448));
     QVERIFY(plot.customPlot()->yAxis->range().contains(1));
     QCPGraph* entry = graphNamed(plot, QStringLiteral("A · max |entry|"));
@@ -307,7 +315,25 @@ class TestDashboardPlots : public QObject {
     QVERIFY(plot.customPlot()->xAxis->tickLabelRotation() > 0);
     const QVector<QString> labels = tickLabels(plot.customPlot()->xAxis);
     QVERIFY(labels.size() <= 40 && labels.size() >= 5);
-    QCOMPARE(labels.front(), QStringLiteral("…blocks.0.attn.qkv_proj.weight"));
+    QVERIFY2(labels.front().startsWith(QStringLiteral("…")) && labels.front().endsWith(QStringLiteral("weight")),
+             qPrintable(labels.front()));
+    // Issue 32: the names take at most about a third of the height, the bars keep the rest,
+    // and the value axis' labels never overlap (measured on the rendered axis).
+    plot.resize(600, 300);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QStringList fifty;
+    for (int i = 0; i < 50; ++i) fifty << QStringLiteral("model.transformer.h.%1.attn.c_attn.weight").arg(i);
+    plot.setBars(fifty, V(50, 2.0));
+    plot.replotNow();
+    plot.replotNow();  // ticks are chosen from the laid-out axis rect
+    QVERIFY2(plot.customPlot()->axisRect()->height() >= plot.customPlot()->height() / 2,
+             qPrintable(QStringLiteral("axis rect %1 of %2 px").arg(plot.customPlot()->axisRect()->height()).arg(plot.customPlot()->height())));
+    QVector<double> yTicks = plot.customPlot()->yAxis->tickVector();
+    const int lineHeight = QFontMetrics(plot.customPlot()->yAxis->tickLabelFont()).height();
+    for (int i = 1; i < yTicks.size(); ++i)
+      QVERIFY(std::abs(plot.customPlot()->yAxis->coordToPixel(yTicks[i]) - plot.customPlot()->yAxis->coordToPixel(yTicks[i - 1])) > lineHeight);
+    plot.setBars(many, V(40, 1.0));
     // The hover read-out carries the full name.
     plot.setLogY(false);
     plot.show();
@@ -357,6 +383,81 @@ class TestDashboardPlots : public QObject {
     QTest::mouseClick(plot.customPlot(), Qt::LeftButton, Qt::NoModifier, p.toPoint());
     QTRY_COMPARE(clicked.count(), 1);
     QCOMPARE(clicked.at(0).at(0).toInt(), 4);
+  }
+
+  // Issue 32 (Manifold Muon dashboard): the Stiefel band's axis shows the ±10⁻³ band, not
+  // 1 … 1.05; a regression run (no accuracy) gets no accuracy axis; a reference level's
+  // label at the top of the loss plot keeps room above its line.
+  void stiefelBandAndRegressionAxes() {
+    WeightNormPlot band;
+    band.setTarget(1.0 + 1e-3, 1.0 - 1e-3);
+    for (int step = 1; step <= 20; ++step) {
+      band.appendPoint(QStringLiteral("r"), QStringLiteral("w σmax"), step, 1.0 + 3e-7);
+      band.appendPoint(QStringLiteral("r"), QStringLiteral("w σmin"), step, 1.0 - 2e-7);
+    }
+    band.replotNow();
+    const QCPRange y = band.customPlot()->yAxis->range();
+    QVERIFY2(y.lower < 1.0 - 1e-3 && y.upper > 1.0 + 1e-3, qPrintable(QStringLiteral("%1 … %2").arg(y.lower).arg(y.upper)));
+    QVERIFY2(y.size() < 4e-3, qPrintable(QStringLiteral("%1 … %2").arg(y.lower).arg(y.upper)));  // the band fills the plot
+
+    LossAccuracyPlot loss;
+    for (int step = 1; step <= 20; ++step) {
+      loss.appendPoint(QStringLiteral("icl"), LossAccuracyPlot::Metric::TrainLoss, step, 4.0 - 0.1 * step);
+      loss.appendPoint(QStringLiteral("icl"), LossAccuracyPlot::Metric::TrainAcc, step, NAN);
+    }
+    loss.setReferenceLevels({{5.0, QStringLiteral("predict 0")}});
+    loss.replotNow();
+    QVERIFY(!loss.customPlot()->yAxis2->visible());
+    QVERIFY(loss.customPlot()->yAxis->range().upper >= 5.0 + 0.09 * loss.customPlot()->yAxis->range().size());
+    loss.appendPoint(QStringLiteral("mnist"), LossAccuracyPlot::Metric::TrainAcc, 1, 0.5);
+    loss.replotNow();
+    QVERIFY(loss.customPlot()->yAxis2->visible());
+  }
+
+  // Issue 32: each trace row says how the bound before it and its factor give the bound after
+  // it, with α read back for residual blocks (L ← (1 − α)L + αL·L_block).
+  void traceRowsExplainTheirArithmetic() {
+    const double alpha = 0.25, l0 = 2.0 * 3.0;
+    const double l1 = (1 - alpha) * l0 + alpha * l0 * 5.0;  // 12
+    const std::vector<TraceFactor> rows = {{QStringLiteral("layers.0"), 2.0, 2.0},
+                                           {QStringLiteral("layers.1"), 3.0, l0},
+                                           {QStringLiteral("block0.attn"), 5.0, l1},
+                                           {QStringLiteral("broken"), NAN, NAN}};
+    QVERIFY2(traceRowExplanation(rows, 0).contains(QStringLiteral("1 × 2 = 2")), qPrintable(traceRowExplanation(rows, 0)));
+    QVERIFY2(traceRowExplanation(rows, 1).contains(QStringLiteral("2 × 3 = 6")), qPrintable(traceRowExplanation(rows, 1)));
+    const QString residual = traceRowExplanation(rows, 2);
+    QVERIFY2(residual.contains(QStringLiteral("α = 0.25")) && residual.contains(QStringLiteral("= 12")), qPrintable(residual));
+    QVERIFY(traceRowExplanation(rows, 3).isEmpty());
+    QVERIFY(traceRowExplanation(rows, 9).isEmpty());
+  }
+
+  // Issue 32: a frontier line joins only runs of one task (MNIST's bound 23 is no trade-off
+  // against chars' 1e7): one line per task, none from one task's point to another's.
+  void scatterFrontierPerTask() {
+    FrontierScatterPlot plot;
+    const auto pt = [](const char* label, double x, double y, const char* task) {
+      ScatterPoint p{QStringLiteral("muon"), QString::fromLatin1(label), x, y, 0, QString::fromLatin1(task)};
+      return p;
+    };
+    plot.setPoints({pt("m1", 23, 0.1, "mnist"), pt("c1", 1e7, 1.9, "chars"), pt("m2", 400, 0.08, "mnist"),
+                    pt("c2", 3e4, 2.2, "chars")});
+    plot.setBinsPerDecade(1);
+    plot.requestReplot();
+    QCOMPARE(plot.tasks(), (QStringList{QStringLiteral("mnist"), QStringLiteral("chars")}));
+    QCOMPARE(plot.frontierIndices(), (std::vector<std::size_t>{0, 2, 3, 1}));
+    // Every visible frontier line holds points of one task only.
+    int lines = 0;
+    for (int i = 0; i < plot.customPlot()->graphCount(); ++i) {
+      QCPGraph* g = plot.customPlot()->graph(i);
+      if (!g->visible() || g->lineStyle() == QCPGraph::lsNone || g->dataCount() == 0) continue;
+      ++lines;
+      const bool mnist = g->data()->at(0)->key < 1000;
+      for (int k = 0; k < g->dataCount(); ++k) QCOMPARE(g->data()->at(k)->key < 1000, mnist);
+    }
+    QCOMPARE(lines, 2);
+    plot.setFrontierPerGroup(true);
+    plot.requestReplot();
+    QCOMPARE(plot.frontierIndices(QStringLiteral("muon")), (std::vector<std::size_t>{0, 2, 3, 1}));
   }
 
   void emptyAndHostileInputNeverCrash() {

@@ -141,6 +141,31 @@ class TestPlotView : public QObject {
     plot.customPlot()->yAxis->ticker()->generate(QCPRange(0.05, 2000), QLocale::c(), QLatin1Char('e'), 0, ticks, nullptr,
                                                  &labels);
     QCOMPARE(ticks, (QVector<double>{0.1, 1, 10, 100, 1000}));
+    // Issue 32: in German, powers read 10ⁿ (not "1E+00") and mantissas take the decimal comma.
+    const QLocale german(QLocale::German, QLocale::Germany);
+    plot.customPlot()->yAxis->ticker()->generate(QCPRange(0.05, 2000), german, QLatin1Char('e'), 0, ticks, nullptr, &labels);
+    QCOMPARE(labels, (QVector<QString>{QStringLiteral("10⁻¹"), QStringLiteral("10⁰"), QStringLiteral("10¹"),
+                                       QStringLiteral("10²"), QStringLiteral("10³")}));
+    plot.customPlot()->yAxis->ticker()->generate(QCPRange(1.5, 3), german, QLatin1Char('e'), 0, ticks, nullptr, &labels);
+    QCOMPARE(labels, (QVector<QString>{QStringLiteral("1,5"), QStringLiteral("2"), QStringLiteral("2,5"), QStringLiteral("3")}));
+  }
+
+  // Issue 32 (Attention Lab): an empty log plot showed 10⁻³ … 10⁰ as if it held data. With
+  // an empty text it says what to do and shows no numbers until a point arrives.
+  void emptyStateShowsTextNotNumbers() {
+    MetricPlot plot;
+    plot.setLogY(true);
+    plot.setEmptyText(QStringLiteral("No points yet"));
+    plot.replotNow();
+    QVERIFY(plot.showsEmptyText());
+    QVERIFY(!plot.customPlot()->yAxis->tickLabels() && !plot.customPlot()->xAxis->tickLabels());
+    plot.setSeries(QStringLiteral("r"), {1, 2}, {0.5, 2});
+    plot.replotNow();
+    QVERIFY(!plot.showsEmptyText());
+    QVERIFY(plot.customPlot()->yAxis->tickLabels() && plot.customPlot()->xAxis->tickLabels());
+    MetricPlot plain;  // not opted in: unchanged
+    plain.replotNow();
+    QVERIFY(!plain.showsEmptyText() && plain.customPlot()->yAxis->tickLabels());
   }
 
   void logXOnlyWhereSupported() {

@@ -88,11 +88,12 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   plot_->setLogXAvailable(true);
   plot_->setLogX(true);
   plot_->setLogY(true);
+  plot_->setEmptyText(tr("No points yet: pick a lecture preset or press Run."));
   plot_->setLegendColumns(3);
 
   table_ = new QTableWidget(0, 7, this);
   table_->setObjectName(QStringLiteral("lengthTable"));
-  table_->setHorizontalHeaderLabels({tr("N"), tr("kind"), tr("PGD estimate"), tr("bound"), tr("prox residual"), tr("converged"), tr("s")});
+  table_->setHorizontalHeaderLabels({tr("N"), tr("kind"), tr("PGD estimate"), tr("bound"), tr("prox residual"), tr("converged"), tr("seconds")});
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setAlternatingRowColors(true);

@@ -1,4 +1,5 @@
 #include "app/pages/cliplab/cap_sweep_view.h"
+#include "widgets/number_format.h"
 
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
@@ -153,7 +154,7 @@ void CapSweepView::showResult() {
     for (double e : s.maxError) rel.push_back(std::max(e / result_.sigmaMax, 1e-9));
     error_->setCurve(name, result_.sigma1s, rel, style);
     if (!s.sigma1After.empty())
-      summary << tr("%1 %L2").arg(name).arg(s.sigma1After.back() / result_.sigmaMax, 0, 'f', 3);
+      summary << tr("%1 %L2").arg(name).arg(widgets::displayNumber(s.sigma1After.back() / result_.sigmaMax, 'f', 3));
   }
   sigma_->setReferenceLines({{result_.sigmaMax, tr("σmax"), QColor()}});
   error_->setReferenceLines({{0.02, tr("target 0.02"), QColor()}});
@@ -161,7 +162,7 @@ void CapSweepView::showResult() {
                      .arg(shownRequest_.rows)
                      .arg(shownRequest_.cols)
                      .arg(QString::fromStdString(shownRequest_.dtype))
-                     .arg(result_.sigma1s.empty() ? 0.0 : result_.sigma1s.back() / result_.sigmaMax, 0, 'g', 4)
+                     .arg(widgets::displayNumber(result_.sigma1s.empty() ? 0.0 : result_.sigma1s.back() / result_.sigmaMax, 'g', 4))
                      .arg(summary.join(QStringLiteral(", "))));
   sigma_->requestReplot();
   error_->requestReplot();

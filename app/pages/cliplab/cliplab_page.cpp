@@ -1,4 +1,5 @@
 #include "app/pages/cliplab/cliplab_page.h"
+#include "widgets/number_format.h"
 
 #include "app/pages/cliplab/cap_sweep_view.h"
 #include "app/app_options.h"
@@ -43,8 +44,8 @@ QString describe(const lab::LabMatrix& m, bool random) {
   const auto& s = m.singularValues();
   QString text = QString::fromStdString(m.name());
   if (!random)
-    text += QObject::tr(", %1×%2, σ₁ = %L3").arg(m.rows()).arg(m.cols()).arg(s.empty() ? 0.0 : s.front(), 0, 'g', 4);
-  return text + QObject::tr(" · smallest σ = %L1").arg(s.empty() ? 0.0 : s.back(), 0, 'g', 3);
+    text += QObject::tr(", %1×%2, σ₁ = %L3").arg(m.rows()).arg(m.cols()).arg(widgets::displayNumber(s.empty() ? 0.0 : s.front(), 'g', 4));
+  return text + QObject::tr(" · smallest σ = %L1").arg(widgets::displayNumber(s.empty() ? 0.0 : s.back(), 'g', 3));
 }
 
 // Rough time of one request on this kind of CPU (GEMM ~150 GFLOP/s float32, ~3.5x that in
@@ -112,7 +113,8 @@ QHBoxLayout* ClipLabPage::createPresetBar() {
 QWidget* ClipLabPage::createControls() {
   source_ = new MatrixSourcePanel(this);
   method_ = new MethodForm(this);
-  auto* methodBox = new QGroupBox(tr("Method"), this);
+  methodBox_ = new QGroupBox(tr("Method"), this);
+  auto* methodBox = methodBox_;
   auto* methodLayout = new QVBoxLayout(methodBox);
   methodLayout->addWidget(method_);
   status_ = new QLabel(this);
@@ -136,6 +138,7 @@ QWidget* ClipLabPage::createControls() {
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setMinimumWidth(left->sizeHint().width() + 24);
+  controls_ = scroll;
   return scroll;
 }
 
@@ -151,7 +154,18 @@ QWidget* ClipLabPage::createViews() {
   tabs_->addTab(equilibrium_, tr("Equilibrium"));
   stiefel_ = new StiefelView(this);
   tabs_->addTab(stiefel_, tr("Stiefel retraction"));
+  connect(tabs_, &QTabWidget::currentChanged, this, &ClipLabPage::showControlsForTab);
   return tabs_;
+}
+
+void ClipLabPage::showControlsForTab() {
+  // Matrix and Method feed the Constraint tab; Newton–Schulz steps iterates on the matrix
+  // alone; Nested vs ABD, Equilibrium and Stiefel have their own controls and ignore both,
+  // so the panel is not shown there (it would suggest it changes those plots).
+  const QWidget* tab = tabs_->currentWidget();
+  const bool usesMatrix = tab == constraint_ || tab == ns_;
+  methodBox_->setVisible(tab == constraint_);
+  controls_->setVisible(usesMatrix);
 }
 
 void ClipLabPage::connectComputations() {
@@ -298,18 +312,18 @@ void ClipLabPage::requestUpdate(bool confirmed) {
   // the scalar map above still follows the slider.
   waitForRelease_ = lastUpdateSeconds_ > kLiveUpdateSeconds && method_->sliderDown();
   if (waitForRelease_) {
-    status_->setText(tr("Release the slider to compute (the last update took %L1 s).").arg(lastUpdateSeconds_, 0, 'f', 1));
+    status_->setText(tr("Release the slider to compute (the last update took %L1 s).").arg(widgets::displayNumber(lastUpdateSeconds_, 'f', 1)));
     return;
   }
   const double estimate = estimateSeconds(req, static_cast<double>(matrix_->rows()), static_cast<double>(matrix_->cols()));
   if (estimate > kConfirmSeconds && !confirmed) {
     status_->setText(tr("This method takes roughly %L1 s on this matrix here and cannot be interrupted once started; "
                         "the scalar map above is exact.")
-                         .arg(estimate, 0, 'f', 0));
+                         .arg(widgets::displayNumber(estimate, 'f', 0)));
     computeAnyway_->setVisible(true);
     return;
   }
-  if (estimate > 3) status_->setText(tr("This takes roughly %L1 s here; Cancel drops the result.").arg(estimate, 0, 'f', 0));
+  if (estimate > 3) status_->setText(tr("This takes roughly %L1 s here; Cancel drops the result.").arg(widgets::displayNumber(estimate, 'f', 0)));
   const lab::LabMatrixPtr m = matrix_;
   QElapsedTimer clock;
   clock.start();

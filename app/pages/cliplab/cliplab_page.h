@@ -62,6 +62,8 @@ class ClipLabPage : public QWidget, public Page {
 
   MatrixSourcePanel* sourcePanel() const { return source_; }
   MethodForm* methodForm() const { return method_; }
+  QWidget* controlsPane() const { return controls_; }
+  QWidget* methodBox() const { return methodBox_; }
   ConstraintView* constraintView() const { return constraint_; }
   NsStepsView* newtonSchulzView() const { return ns_; }
   EquilibriumView* equilibriumView() const { return equilibrium_; }
@@ -85,6 +87,8 @@ class ClipLabPage : public QWidget, public Page {
   void submitMatrixJob(std::function<lab::LabMatrixPtr(const lab::CancelFlag&)> build, std::optional<lab::MatrixSpec> spec);
   void updateStatus();
   void showPresetCue(int index);
+  // The Matrix/Method panel only on the tabs that read it.
+  void showControlsForTab();
 
   MatrixSourcePanel* source_ = nullptr;
   MethodForm* method_ = nullptr;
@@ -94,6 +98,8 @@ class ClipLabPage : public QWidget, public Page {
   EquilibriumView* equilibrium_ = nullptr;
   StiefelView* stiefel_ = nullptr;
   QTabWidget* tabs_ = nullptr;
+  QWidget* controls_ = nullptr;     // the left pane: matrix source, method, status
+  QWidget* methodBox_ = nullptr;    // the Method group
   QComboBox* presets_ = nullptr;
   QLabel* cue_ = nullptr;
   QLabel* status_ = nullptr;

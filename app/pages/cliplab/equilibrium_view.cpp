@@ -1,4 +1,5 @@
 #include "app/pages/cliplab/equilibrium_view.h"
+#include "widgets/number_format.h"
 
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
@@ -108,7 +109,7 @@ void EquilibriumView::recompute() {
 void EquilibriumView::showResult() {
   plot_->clearCurves();
   QVector<CurvePlot::Reference> refs;
-  QString text = tr("Soft cap strength α* = %L1 (App. B, with decay λ).<br>").arg(result_.alphaStar, 0, 'g', 4);
+  QString text = tr("Soft cap strength α* = %L1 (App. B, with decay λ).<br>").arg(widgets::displayNumber(result_.alphaStar, 'g', 4));
   for (size_t i = 0; i < result_.series.size(); ++i) {
     const auto& s = result_.series[i];
     const QColor color = widgets::runColor(static_cast<int>(i));
@@ -117,13 +118,13 @@ void EquilibriumView::showResult() {
     const QString title = MethodForm::methodTitle(s.method);
     plot_->setCurve(title, steps, s.sigma1, {color, Qt::SolidLine, 1.8, false});
     const QString formula = QString::fromStdString(s.formula);
-    refs.append({s.predicted, tr("%1 = %L2").arg(formula).arg(s.predicted, 0, 'g', 4), color});
+    refs.append({s.predicted, tr("%1 = %L2").arg(formula).arg(widgets::displayNumber(s.predicted, 'g', 4)), color});
     text += tr("<span style='color:%1'>■</span> %2: σ₁ → <b>%L3</b> after %4 steps; predicted %5 = <b>%L6</b><br>")
                 .arg(color.name(), title)
-                .arg(s.sigma1.empty() ? 0.0 : s.sigma1.back(), 0, 'g', 5)
+                .arg(widgets::displayNumber(s.sigma1.empty() ? 0.0 : s.sigma1.back(), 'g', 5))
                 .arg(shown_.steps)
                 .arg(formula)
-                .arg(s.predicted, 0, 'g', 5);
+                .arg(widgets::displayNumber(s.predicted, 'g', 5));
   }
   if (shown_.alignment < 1) text += tr("Updates only partly aligned (ρ < 1): the predictions are upper bounds.");
   plot_->setReferenceLines(refs);

@@ -1,4 +1,5 @@
 #include "app/pages/cliplab/ns_steps_view.h"
+#include "widgets/number_format.h"
 
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
@@ -207,20 +208,20 @@ void NsStepsView::showStep() {
   ranked_->setCurve(tr("scalar polynomials in float64"), ranks, predicted, {widgets::runColor(1), Qt::DashLine, 1.4, false});
   ranked_->setReferenceLines({{1.0, tr("1"), QColor()}});
 
-  QString text = tr("Step <b>%1</b> of %2 · ‖W‖_F = %L3").arg(k).arg(trace_.schedule.size()).arg(trace_.frobenius, 0, 'g', 4);
+  QString text = tr("Step <b>%1</b> of %2 · ‖W‖_F = %L3").arg(k).arg(trace_.schedule.size()).arg(widgets::displayNumber(trace_.frobenius, 'g', 4));
   if (k > 0) {
     const auto& t = trace_.schedule[static_cast<size_t>(k - 1)];
     text += tr(" · this step: p(x) = %L1x %2 %L3x³ + %L4x⁵")
-                .arg(t.a, 0, 'g', 5)
+                .arg(widgets::displayNumber(t.a, 'g', 5))
                 .arg(t.b < 0 ? QStringLiteral("−") : QStringLiteral("+"))
-                .arg(std::abs(t.b), 0, 'g', 5)
-                .arg(t.c, 0, 'g', 5);
+                .arg(widgets::displayNumber(std::abs(t.b), 'g', 5))
+                .arg(widgets::displayNumber(t.c, 'g', 5));
   }
   if (!measured.empty())
     text += tr(" · σ(X_k) ∈ [%L1, %L2] · largest gap to float64: %L3")
-                .arg(measured.back(), 0, 'g', 3)
-                .arg(measured.front(), 0, 'g', 4)
-                .arg(worst, 0, 'g', 3);
+                .arg(widgets::displayNumber(measured.back(), 'g', 3))
+                .arg(widgets::displayNumber(measured.front(), 'g', 4))
+                .arg(widgets::displayNumber(worst, 'g', 3));
   info_->setText(text);
   poly_->requestReplot();
   ranked_->requestReplot();

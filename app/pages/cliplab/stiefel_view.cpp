@@ -1,4 +1,5 @@
 #include "app/pages/cliplab/stiefel_view.h"
+#include "widgets/number_format.h"
 
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/common/id_combo.h"
@@ -118,8 +119,8 @@ void StiefelView::show(const lab::StiefelRetraction& r) {
   QString text = tr("W on the Stiefel manifold (all σ = 1), A = msign(Gaussian), η = %L1: σ(W − ηA) ∈ [%L2, %L3]. "
                     "After msign, max |σ − 1|:")
                      .arg(eta_->value())
-                     .arg(r.before.empty() ? 0.0 : r.before.back(), 0, 'g', 4)
-                     .arg(r.before.empty() ? 0.0 : r.before.front(), 0, 'g', 4);
+                     .arg(widgets::displayNumber(r.before.empty() ? 0.0 : r.before.back(), 'g', 4))
+                     .arg(widgets::displayNumber(r.before.empty() ? 0.0 : r.before.front(), 'g', 4));
   int colour = 0;
   for (const auto& o : r.after) {
     // The registry key, not the long title: the legend has four of them side by side.
@@ -130,7 +131,7 @@ void StiefelView::show(const lab::StiefelRetraction& r) {
     for (double s : o.singularValues) dev.push_back(std::max(std::abs(s - 1.0), 1e-12));
     deviation_->setCurve(name, ranks(dev.size()), dev, {c, Qt::SolidLine, 1.8, false});
     const bool holds = o.maxDeviation <= 1e-5;
-    text += tr(" · <b>%1</b> %L2 %3").arg(name).arg(o.maxDeviation, 0, 'g', 2).arg(holds ? tr("(on the manifold)") : tr("(off)"));
+    text += tr(" · <b>%1</b> %L2 %3").arg(name).arg(widgets::displayNumber(o.maxDeviation, 'g', 2)).arg(holds ? tr("(on the manifold)") : tr("(off)"));
   }
   sigma_->setReferenceLines({{1.0, tr("1"), QColor()}});
   deviation_->setReferenceLines({{1e-5, tr("10⁻⁵"), QColor()}});

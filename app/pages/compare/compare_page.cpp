@@ -323,14 +323,14 @@ void ComparePage::updateScatter() {
     const RunRecord& r = runs_[static_cast<size_t>(proxy_->mapToSource(proxy_->index(row, 0)).row())];
     if (!r.lipschitzBound || !r.valLoss || *r.lipschitzBound <= 0) continue;
     if (!grouped) {
-      points.push_back({colorKeyOf(r), r.name, *r.lipschitzBound, *r.valLoss});
+      points.push_back({colorKeyOf(r), r.name, *r.lipschitzBound, *r.valLoss, 0, r.task});
       continue;
     }
     const QString key = seedGroupKey(r);
     auto it = groupAt.find(key);
     if (it == groupAt.end()) {
       it = groupAt.insert(key, static_cast<int>(points.size()));
-      points.push_back({colorKeyOf(r), r.name, 0, 0});
+      points.push_back({colorKeyOf(r), r.name, 0, 0, 0, r.task});
       members.emplace_back();
     }
     members[static_cast<size_t>(*it)].push_back({*r.lipschitzBound, *r.valLoss});

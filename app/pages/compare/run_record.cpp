@@ -103,6 +103,12 @@ std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
     r.lipschitzBound = finiteValue(row.lipschitzBound);
     r.maxActEntry = finiteValue(row.maxActEntry);
     r.stepsPerSecond = finiteValue(row.stepsPerSecond);
+    // The index has no max_act_rms column; an ended run's summary.json has it (issue 32: the
+    // column was empty for every sweep). A run folder gone or unreadable leaves it empty.
+    try {
+      if (const auto summary = run::RunDirectoryReader(row.path).summary()) r.maxActRms = finiteValue(summary->maxActRms);
+    } catch (const std::exception&) {
+    }
     r.steps = row.stepDone > 0 ? row.stepDone : row.steps;
     r.seriesLoaded = false;
     out.push_back(std::move(r));

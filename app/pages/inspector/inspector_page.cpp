@@ -8,11 +8,14 @@
 #include "app/pages/inspector/inspector_loader.h"
 #include "app/pages/inspector/tensor_table_model.h"
 #include "app/pages/inspector/what_if_panel.h"
+#include "app/pages/common/method_form.h"
 #include "widgets/bar_chart_plot.h"
+#include "widgets/lipschitz_bound_plot.h"
 #include "widgets/palette.h"
 #include "widgets/spectrum_plot.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -91,6 +94,12 @@ QHBoxLayout* InspectorPage::createFileBar() {
   rmsUnits_ = new QCheckBox(tr("RMS→RMS units"), this);
   rmsUnits_->setToolTip(tr("σmax and the bars in the RMS→RMS norm σ₁·√(d_in/d_out) of a (d_out, d_in) matrix"));
   rmsUnits_->setChecked(true);
+  orientation_ = new QComboBox(this);
+  orientation_->setObjectName(QStringLiteral("orientationBox"));
+  orientation_->addItem(tr("stored (out, in): PyTorch Linear"), false);
+  orientation_->addItem(tr("stored (in, out): Conv1D (GPT-2), JAX"), true);
+  orientation_->setToolTip(tr("How the file stores 2-D weights. The RMS→RMS norm σ₁·√(d_in/d_out) depends on which side "
+                              "is the input; Hugging Face GPT-2's c_attn, c_fc and c_proj are (in, out) and are detected."));
 
   auto* top = new QHBoxLayout;
   top->addWidget(open_);
@@ -100,6 +109,7 @@ QHBoxLayout* InspectorPage::createFileBar() {
   top->addWidget(new QLabel(tr("σmax"), this));
   top->addWidget(sigmaMax_);
   top->addWidget(rmsUnits_);
+  top->addWidget(orientation_);
   return top;
 }
 
@@ -126,8 +136,16 @@ QWidget* InspectorPage::createTensorTable() {
   bound_->setObjectName(QStringLiteral("boundLabel"));
   bound_->setWordWrap(true);
   bound_->setTextFormat(Qt::RichText);
-  trace_ = new QTableWidget(0, 4, this);
-  trace_->setHorizontalHeaderLabels({tr("Layer"), tr("L block"), tr("L after"), tr("activation bound")});
+  trace_ = new QTableWidget(0, 5, this);
+  trace_->setHorizontalHeaderLabels({tr("Layer"), tr("L block"), tr("L after"), tr("activation bound"), tr("how L after follows")});
+  // Say what each column is: "L block 376" beside "L after 94.8" is only readable with the rule.
+  const QStringList tips{tr("The layer (residual block part, MLP layer or head)."),
+                         tr("This layer's own Lipschitz factor: the attention or MLP block's constant, or an MLP layer's weight norm."),
+                         tr("The bound of the network up to and including this layer (RMS→RMS)."),
+                         tr("An upper bound on the largest token RMS of the activation after this layer."),
+                         tr("How the previous row's L and this row's L block give L after: composition multiplies; a "
+                            "residual block mixes, L ← (1 − α)·L + α·L·L_block (000 App. D eq. 14).")};
+  for (int c = 0; c < tips.size(); ++c) trace_->horizontalHeaderItem(c)->setToolTip(tips[c]);
   trace_->verticalHeader()->setVisible(false);
   trace_->horizontalHeader()->setStretchLastSection(true);
   trace_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -150,8 +168,16 @@ QWidget* InspectorPage::createPlots() {
   bars_ = new widgets::BarChartPlot(this);
   bars_->setObjectName(QStringLiteral("inspectorBars"));
   whatIf_ = new WhatIfPanel(this);
+  lineNote_ = new QLabel(this);
+  lineNote_->setObjectName(QStringLiteral("sigmaMaxNote"));
+  lineNote_->setWordWrap(true);
+  auto* spectrumBox = new QWidget(this);
+  auto* spectrumLayout = new QVBoxLayout(spectrumBox);
+  spectrumLayout->setContentsMargins(0, 0, 0, 0);
+  spectrumLayout->addWidget(spectrum_, 1);
+  spectrumLayout->addWidget(lineNote_);
   auto* right = new QSplitter(Qt::Vertical, this);
-  right->addWidget(spectrum_);
+  right->addWidget(spectrumBox);
   right->addWidget(bars_);
   right->addWidget(whatIf_);
   right->setSizes({420, 300, 230});
@@ -178,6 +204,7 @@ void InspectorPage::connectWidgets() {
     updateSigmaMaxLine();
     updateBars();
   });
+  connect(orientation_, &QComboBox::currentIndexChanged, this, &InspectorPage::applyOrientation);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &InspectorPage::onSelectionChanged);
   connect(bars_, &widgets::BarChartPlot::barClicked, this, [this](int, const QString& name) { selectTensor(name); });
   connect(loader_, &LatestWins::busyChanged, this, [this](bool busy) {
@@ -245,7 +272,16 @@ void InspectorPage::showFile(InspectedFile file) {
   int matrices = 0;
   for (const auto& t : file_.tensors) matrices += t.isMatrix() ? 1 : 0;
   fileLabel_->setText(tr("%1 — %2, %3 tensors, %4 matrices").arg(file_.path, file_.format).arg(file_.tensors.size()).arg(matrices));
+  // GPT-2's Conv1D layers store (in, out); everything else read here is (out, in).
+  const bool conv1d = std::any_of(file_.tensors.begin(), file_.tensors.end(), [](const InspectedTensor& t) {
+    return t.name.endsWith(QLatin1String(".c_attn.weight")) || t.name.endsWith(QLatin1String(".c_fc.weight"));
+  });
+  {
+    const QSignalBlocker block(orientation_);
+    orientation_->setCurrentIndex(conv1d ? 1 : 0);
+  }
   model_->setTensors(file_.tensors);
+  if (conv1d) applyOrientation();
   // Workbench checkpoints also hold optimizer moments: start with the weights.
   filter_->setText(file_.workbenchCheckpoint ? QStringLiteral("param.") : QString());
   trace_->setRowCount(0);
@@ -259,11 +295,13 @@ void InspectorPage::showFile(InspectedFile file) {
                                                                [](const InspectedTensor& t) { return !t.note.isEmpty(); }));
   if (file_.workbenchCheckpoint) {
     QString text = tr("<b>Workbench checkpoint</b>, step %1: %2<br>").arg(file_.step).arg(file_.runSummary.toHtmlEscaped());
-    if (file_.lipschitzBound) text += tr("Lipschitz upper bound (RMS→RMS): <b>%L1</b>").arg(*file_.lipschitzBound, 0, 'g', 5);
+    if (file_.lipschitzBound) text += tr("Lipschitz upper bound (RMS→RMS): <b>%L1</b>").arg(widgets::displayNumber(*file_.lipschitzBound, 'g', 5));
     if (file_.lipschitzBound && file_.singleHeadBound > 0)
-      text += tr(" · App. D, single-head argument: %L1 (not a bound with several heads)").arg(file_.singleHeadBound, 0, 'g', 5);
+      text += tr(" · App. D, single-head argument: %L1 (not a bound with several heads)").arg(widgets::displayNumber(file_.singleHeadBound, 'g', 5));
     else text += file_.boundNote.toHtmlEscaped();
     bound_->setText(text);
+    std::vector<widgets::TraceFactor> factors;
+    for (const auto& r : file_.trace) factors.push_back({QString::fromStdString(r.name), r.blockLipschitz, r.lipschitzAfter});
     for (const auto& r : file_.trace) {
       const int row = trace_->rowCount();
       trace_->insertRow(row);
@@ -271,6 +309,10 @@ void InspectorPage::showFile(InspectedFile file) {
       int col = 1;
       for (double v : {r.blockLipschitz, r.lipschitzAfter, r.activationBound})
         trace_->setItem(row, col++, new QTableWidgetItem(widgets::displayNumber(v, 'g', 5)));
+      const QString how = widgets::traceRowExplanation(factors, static_cast<std::size_t>(row));
+      auto* item = new QTableWidgetItem(how);
+      item->setToolTip(how);
+      trace_->setItem(row, col, item);
     }
   } else {
     bound_->setText(tr("Lipschitz bound: only for the workbench's own checkpoints (this is a %1 file).").arg(file_.format));
@@ -284,9 +326,30 @@ void InspectorPage::showFile(InspectedFile file) {
   Q_EMIT loaded();
 }
 
+bool InspectorPage::weightsStoredInOut() const { return orientation_->currentData().toBool(); }
+
+void InspectorPage::setWeightsStoredInOut(bool inOut) { orientation_->setCurrentIndex(inOut ? 1 : 0); }
+
 double InspectorPage::rmsScaleOf(const InspectedTensor& t) const {
-  return t.isMatrix() && t.shape[0] > 0 ? std::sqrt(static_cast<double>(t.shape[1]) / static_cast<double>(t.shape[0])) : 1.0;
+  if (!t.isMatrix() || t.shape[0] <= 0 || t.shape[1] <= 0) return 1.0;
+  // √(d_in/d_out): shape (out, in) by default, (in, out) when the file stores it so.
+  const double rows = static_cast<double>(t.shape[0]), cols = static_cast<double>(t.shape[1]);
+  return weightsStoredInOut() ? std::sqrt(rows / cols) : std::sqrt(cols / rows);
 }
+
+void InspectorPage::applyOrientation() {
+  std::vector<InspectedTensor> tensors = file_.tensors;
+  for (InspectedTensor& t : tensors)
+    if (t.hasStats) t.rmsNorm = t.sigma1 * rmsScaleOf(t);
+  const QString keep = selected_;
+  model_->setTensors(std::move(tensors));
+  selected_.clear();
+  if (!keep.isEmpty()) selectTensor(keep);
+  updateSigmaMaxLine();
+  updateBars();
+}
+
+QString InspectorPage::sigmaMaxNote() const { return lineNote_->text(); }
 
 void InspectorPage::onSelectionChanged() {
   const QModelIndex current = table_->currentIndex();
@@ -307,7 +370,16 @@ void InspectorPage::onSelectionChanged() {
   updateSigmaMaxLine();
   spectrum_->requestReplot();
   bars_->setHighlighted(static_cast<int>(bars_->names().indexOf(t->name)));
-  if (changed) whatIf_->setTensor(file_.file, t->name);
+  if (changed) {
+    whatIf_->setTensor(file_.file, t->name);
+    // The what-if starts from the run's own σmax, not the form's default 1.0. It works in σ₁
+    // (spectral) units: an RMS→RMS σmax is σmax / √(d_in/d_out) for this matrix.
+    if (file_.sigmaMax) {
+      lab::ConstraintRequest r = whatIf_->form()->request();
+      r.sigmaMax = file_.sigmaMaxRms ? *file_.sigmaMax / rmsScaleOf(*t) : *file_.sigmaMax;
+      whatIf_->form()->setRequest(r);
+    }
+  }
 }
 
 bool InspectorPage::selectTensor(const QString& name) {
@@ -328,6 +400,17 @@ void InspectorPage::updateSigmaMaxLine() {
     if (x.name == selected_) t = &x;
   const double line = !t ? std::numeric_limits<double>::quiet_NaN() : rmsUnits_->isChecked() ? sigmaMax_->value() / rmsScaleOf(*t) : sigmaMax_->value();
   spectrum_->setSigmaMax(line);
+  // The spectrum is in σ₁ units; an RMS→RMS σmax lands at σmax/√(d_in/d_out) of each matrix,
+  // so the line moves from one shape to the next: say so, with the numbers.
+  if (!t || !t->isMatrix()) lineNote_->clear();
+  else if (rmsUnits_->isChecked())
+    lineNote_->setText(tr("Dashed σmax line: σmax %1 (RMS→RMS) = σ₁ %2 for this %3 matrix (÷ √(d_in/d_out) = %4, %5); "
+                          "it moves with the shape.")
+                           .arg(widgets::displayNumber(sigmaMax_->value(), 'g', 4), widgets::displayNumber(line, 'g', 4), t->shapeText(),
+                                widgets::displayNumber(rmsScaleOf(*t), 'g', 4),
+                                weightsStoredInOut() ? tr("stored (in, out)") : tr("stored (out, in)")));
+  else lineNote_->setText(tr("Dashed σmax line: σmax %1 in σ₁ (spectral norm), the same for every matrix.")
+                              .arg(widgets::displayNumber(sigmaMax_->value(), 'g', 4)));
   spectrum_->requestReplot();
 }
 

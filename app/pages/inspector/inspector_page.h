@@ -14,6 +14,7 @@
 #include <memory>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QHBoxLayout;
 class QLabel;
@@ -69,6 +70,14 @@ class InspectorPage : public QWidget, public Page {
   widgets::BarChartPlot* barPlot() const { return bars_; }
   QTableWidget* traceTable() const { return trace_; }
   WhatIfPanel* whatIf() const { return whatIf_; }
+  // How 2-D weights are stored: (out, in) as PyTorch's Linear (the default), or (in, out) as
+  // Hugging Face GPT-2's Conv1D (c_attn, c_fc, c_proj) and JAX. The RMS→RMS norm
+  // σ₁·√(d_in/d_out) depends on it. Chosen by the user; a GPT-2 file is detected on load.
+  bool weightsStoredInOut() const;
+  void setWeightsStoredInOut(bool inOut);
+  QComboBox* orientationBox() const { return orientation_; }
+  // What a σmax line of the selected matrix means (shown under the spectrum).
+  QString sigmaMaxNote() const;
 
  Q_SIGNALS:
   void loaded();
@@ -91,6 +100,8 @@ class InspectorPage : public QWidget, public Page {
   void updateBars();
   void updateSigmaMaxLine();
   double rmsScaleOf(const InspectedTensor& t) const;
+  // The table's RMS→RMS column follows the orientation.
+  void applyOrientation();
   void chooseFile();
 
   LatestWins* loader_ = nullptr;
@@ -106,6 +117,8 @@ class InspectorPage : public QWidget, public Page {
   QCheckBox* matricesOnly_ = nullptr;
   QDoubleSpinBox* sigmaMax_ = nullptr;
   QCheckBox* rmsUnits_ = nullptr;
+  QComboBox* orientation_ = nullptr;
+  QLabel* lineNote_ = nullptr;  // why the σmax line sits where it does
   QTableView* table_ = nullptr;
   QLabel* bound_ = nullptr;
   QTableWidget* trace_ = nullptr;

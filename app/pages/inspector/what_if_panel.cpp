@@ -1,4 +1,5 @@
 #include "app/pages/inspector/what_if_panel.h"
+#include "widgets/number_format.h"
 
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/method_form.h"
@@ -93,12 +94,12 @@ void WhatIfPanel::preview() {
       matrix_ = m;
       QString text = tr("%1: σ₁ %L2 → %L3 (exact %L4), largest σ error %L5, %L6 ms")
                          .arg(MethodForm::methodTitle(req.method))
-                         .arg(o.before.empty() ? 0.0 : o.before.front(), 0, 'g', 4)
-                         .arg(o.sigma1After, 0, 'g', 5)
-                         .arg(o.sigma1Exact, 0, 'g', 5)
-                         .arg(o.maxSpectrumError, 0, 'g', 3)
-                         .arg(o.methodSeconds * 1e3, 0, 'f', 1);
-      if (std::isfinite(o.alpha)) text += tr(", α = %L1").arg(o.alpha, 0, 'g', 4);
+                         .arg(widgets::displayNumber(o.before.empty() ? 0.0 : o.before.front(), 'g', 4))
+                         .arg(widgets::displayNumber(o.sigma1After, 'g', 5))
+                         .arg(widgets::displayNumber(o.sigma1Exact, 'g', 5))
+                         .arg(widgets::displayNumber(o.maxSpectrumError, 'g', 3))
+                         .arg(widgets::displayNumber(o.methodSeconds * 1e3, 'f', 1));
+      if (std::isfinite(o.alpha)) text += tr(", α = %L1").arg(widgets::displayNumber(o.alpha, 'g', 4));
       info_->setText(text + tr(". Thresholds are raw σ."));
       Q_EMIT previewReady(o.before, o.after, req.sigmaMax);
     };

@@ -1,4 +1,5 @@
 #include "app/pages/robustness/robustness_page.h"
+#include "widgets/number_format.h"
 
 #include "app/app_options.h"
 #include "app/pages/common/curve_plot.h"
@@ -38,7 +39,7 @@ QString runLabel(const QString& target) {
 
 // A row of the table as text: full precision for the CSV export, 4 digits on screen.
 QStringList rowCells(const RobustnessOutcome& o, const RobustnessRow& r, bool full) {
-  const auto num = [full](double v) { return full ? widgets::csvNumber(v) : QString::number(v, 'g', 4); };
+  const auto num = [full](double v) { return full ? widgets::csvNumber(v) : widgets::displayNumber(v, 'g', 4); };
   return {runLabel(o.target), num(r.eps), num(r.pgdAcc), num(r.certifiedAcc), num(r.meanPCorrect),
           num(o.cleanAcc), num(o.bound), num(o.l2Bound)};
 }
@@ -330,7 +331,7 @@ void RobustnessPage::showImages() {
                                    .arg(shot.eps)
                                    .arg(shot.predicted)
                                    .arg(o.label)
-                                   .arg(shot.pCorrect, 0, 'f', 3),
+                                   .arg(widgets::displayNumber(shot.pCorrect, 'f', 3)),
                                images_);
     caption->setAlignment(Qt::AlignHCenter);
     if (shot.predicted != o.label) caption->setStyleSheet(QStringLiteral("color: #b00020;"));

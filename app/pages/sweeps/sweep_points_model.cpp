@@ -1,5 +1,7 @@
 #include "app/pages/sweeps/sweep_points_model.h"
 
+#include "widgets/number_format.h"
+
 #include <QColor>
 
 #include <cmath>
@@ -62,7 +64,7 @@ int SweepPointsModel::columnCount(const QModelIndex& parent) const { return pare
 QVariant SweepPointsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
   const SweepPointRow& p = rows_[static_cast<size_t>(index.row())];
-  const auto number = [](double v) { return std::isfinite(v) ? QVariant(QString::number(v, 'g', 4)) : QVariant(); };
+  const auto number = [](double v) { return std::isfinite(v) ? QVariant(widgets::displayNumber(v, 'g', 4)) : QVariant(); };
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
       case Id: return p.id;

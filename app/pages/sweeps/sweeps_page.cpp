@@ -1,4 +1,5 @@
 #include "app/pages/sweeps/sweeps_page.h"
+#include "widgets/number_format.h"
 
 #include "app/app_options.h"
 #include "app/pages/common/page_frame.h"
@@ -355,7 +356,7 @@ void SweepsPage::updatePreview() {
       const double alone = static_cast<double>(n) * steps / stepsPerSecond_;
       estimate = local ? tr("about %1 on this machine (%2 steps/s per run measured here)")
                              .arg(clockText(alone / std::max(1.0, std::min<double>(jobs, QThread::idealThreadCount()) * 0.6)))
-                             .arg(stepsPerSecond_, 0, 'f', 1)
+                             .arg(widgets::displayNumber(stepsPerSecond_, 'f', 1))
                        : tr("about %1 with %2 tasks at a time").arg(clockText(alone / std::max(1, jobs))).arg(jobs);
     }
     preview_->setText(tr("%n point(s) × %1 steps — %2", nullptr, static_cast<int>(n)).arg(steps).arg(estimate));
@@ -451,6 +452,12 @@ void SweepsPage::stop() {
 bool SweepsPage::isRunning() const { return process_->isRunning(); }
 
 bool SweepsPage::openSweep(const QString& dir, QString* error) {
+  if (!QFileInfo::exists(QDir(dir).filePath(QStringLiteral("points.json")))) {
+    // An empty or unrelated folder: say what it is not, rather than which file is missing.
+    if (error)
+      *error = tr("%1: not a sweep folder (it has no points.json; a sweep folder is what a sweep run writes)").arg(dir);
+    return false;
+  }
   try {
     const auto points = sweep::SweepDirectory::readPoints(dir.toStdString());
     std::vector<std::pair<QString, QString>> plan;
