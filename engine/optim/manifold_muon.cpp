@@ -5,7 +5,7 @@
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/empty.h>
-#include <ATen/ops/tensor.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/zeros_like.h>
 
 #include <cmath>
@@ -31,7 +31,10 @@ double ManifoldMuon::updateRmsBound(const ParamSlot& slot, double lr) const {
 void ManifoldMuon::saveState(TensorMap& out) const {
   for (const auto& [name, m] : momentum_) out["momentum." + name] = m;
   for (const auto& [name, l] : lambda_) out["lambda." + name] = l;
-  for (const auto& [name, c] : retractionCounts_) out["retractions." + name] = at::tensor({c.extended, c.exact}, at::kLong);
+  for (const auto& [name, c] : retractionCounts_) {
+    out["retractions_extended." + name] = at::scalar_tensor(c.extended, at::kLong);
+    out["retractions_exact." + name] = at::scalar_tensor(c.exact, at::kLong);
+  }
   adam_.save("adam.", out);
 }
 
@@ -46,8 +49,8 @@ void ManifoldMuon::loadState(StateIn& in) {
     const int64_t k = std::min(p.tensor.size(0), p.tensor.size(1));
     if (auto l = in.take("lambda." + p.name, at::empty({k, k}, p.tensor.options())); l.defined()) lambda_[p.name] = l;
     // Checkpoints from before issue 26 have no counts: they restart at 0.
-    if (auto c = in.take("retractions." + p.name, at::empty({2}, at::kLong)); c.defined())
-      retractionCounts_[p.name] = {c[0].item<int64_t>(), c[1].item<int64_t>()};
+    if (in.has("retractions_extended." + p.name))
+      retractionCounts_[p.name] = {in.takeCount("retractions_extended." + p.name), in.takeCount("retractions_exact." + p.name)};
   }
   adam_.load("adam.", in, slots_);
 }
