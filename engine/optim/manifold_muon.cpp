@@ -5,6 +5,7 @@
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/zeros_like.h>
 
 #include <cmath>
@@ -30,18 +31,26 @@ double ManifoldMuon::updateRmsBound(const ParamSlot& slot, double lr) const {
 void ManifoldMuon::saveState(TensorMap& out) const {
   for (const auto& [name, m] : momentum_) out["momentum." + name] = m;
   for (const auto& [name, l] : lambda_) out["lambda." + name] = l;
+  for (const auto& [name, c] : retractionCounts_) {
+    out["retractions_extended." + name] = at::scalar_tensor(c.extended, at::kLong);
+    out["retractions_exact." + name] = at::scalar_tensor(c.exact, at::kLong);
+  }
   adam_.save("adam.", out);
 }
 
 void ManifoldMuon::loadState(StateIn& in) {
   momentum_.clear();
   lambda_.clear();
+  retractionCounts_.clear();
   for (const auto& slot : slots_) {
     const auto& p = slot.param;
     if (!onManifold(p)) continue;
     if (auto m = in.take("momentum." + p.name, p.tensor); m.defined()) momentum_[p.name] = m;
     const int64_t k = std::min(p.tensor.size(0), p.tensor.size(1));
     if (auto l = in.take("lambda." + p.name, at::empty({k, k}, p.tensor.options())); l.defined()) lambda_[p.name] = l;
+    // Checkpoints from before issue 26 have no counts: they restart at 0.
+    if (in.has("retractions_extended." + p.name))
+      retractionCounts_[p.name] = {in.takeCount("retractions_extended." + p.name), in.takeCount("retractions_exact." + p.name)};
   }
   adam_.load("adam.", in, slots_);
 }
@@ -100,9 +109,15 @@ void ManifoldMuon::step(double lr) {
                                                     cfg_.lambdaInit == "zero" ? lambda : at::Tensor())
                              : mm::onlineDirection(w, m, lambda.defined() ? lambda : start, cfg_.dualLr, cfg_.normalizeDual);
     if (!offline) lambda = dir.lambda;
-    w.copy_(mm::retract(w, dir.direction, lr * slot.lrMultiplier));
-    const auto [lo, hi] = mm::sigmaRange(w);
-    stats_.push_back({p.name, dir.tangency.back(), lo, hi});
+    // Converged retraction (issue 26): at lr near 1, W − lr·M can be singular, and ten Polar
+    // Express steps alone then leave W off the manifold.
+    const auto r = mm::retractConverged(w, dir.direction, lr * slot.lrMultiplier);
+    w.copy_(r.w);
+    const double lo = r.sigmaMin, hi = r.sigmaMax;
+    auto& count = retractionCounts_[p.name];
+    if (r.steps > mm::retractionNs().steps) ++count.extended;
+    if (r.exact) ++count.exact;
+    stats_.push_back({p.name, dir.tangency.back(), lo, hi, r.steps, r.exact, count.extended, count.exact});
     if (divergence_.empty() && !(std::abs(lo - 1.0) <= kStiefelTolerance && std::abs(hi - 1.0) <= kStiefelTolerance)) {
       char buf[200];
       std::snprintf(buf, sizeof buf, "matrix %s left the Stiefel manifold: sigma in [%.7g, %.7g]", p.name.c_str(), lo, hi);

@@ -3,8 +3,9 @@
 // direction (online: one dual step, what 002 ran; offline: the annealed dual-ascent loop),
 // then W ← msign(W − lr·M). Embeddings, the unembedding and every non-matrix parameter (SwiGLU
 // β, gains) form an AdamW group with its own lr (optimizer.adam_lr), betas, eps and decay,
-// sharing the schedule. The optimizer records rms(H) and the σ range of every matrix each step
-// and names the first matrix that leaves the manifold.
+// sharing the schedule. The retraction iterates until σ = 1 (issue 26: at lr ≈ 1, W − lr·M can
+// be singular). The optimizer records rms(H), the σ range and the retraction's steps of every
+// matrix each step and names the first matrix that leaves the manifold.
 #pragma once
 
 #include "optim/adamw.h"
@@ -37,6 +38,10 @@ class ManifoldMuon final : public Optimizer {
   run::OptimizerConfig cfg_;
   AdamState adam_;
   std::map<std::string, at::Tensor> momentum_, lambda_;
+  struct RetractionCount {
+    int64_t extended = 0, exact = 0;  // steps that needed more than 10 Polar Express steps / the SVD
+  };
+  std::map<std::string, RetractionCount> retractionCounts_;  // since the run's start (checkpointed)
   std::vector<run::StiefelStat> stats_;
   std::string divergence_;
 };

@@ -7,10 +7,12 @@
 #include <ATen/ops/clamp_min.h>
 #include <ATen/ops/isfinite.h>
 #include <ATen/ops/linalg_eigvalsh.h>
+#include <ATen/ops/linalg_svd.h>
 #include <ATen/ops/zeros.h>
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace lwb::optim::mm {
 namespace {
@@ -82,6 +84,52 @@ DirectionResult onlineDirection(const at::Tensor& w0, const at::Tensor& g0, cons
 at::Tensor retract(const at::Tensor& w, const at::Tensor& direction, double eta) {
   at::NoGradGuard noGrad;
   return msignPe(w - direction * eta);
+}
+
+namespace {
+
+bool onManifold(double lo, double hi) {
+  return std::abs(lo - 1.0) <= kRetractionTolerance && std::abs(hi - 1.0) <= kRetractionTolerance;
+}
+
+// More steps of Polar Express's last tuple on an iterate whose σ are in (0, ~1]: p(1) = 1,
+// p'(1) = 0, p'(0) = 1.875, so a small σ grows geometrically and then converges fast.
+at::Tensor polish(const at::Tensor& x, int steps) {
+  const bool tallX = x.size(-2) > x.size(-1);
+  const auto last = spectral::nsCoefficientSet(spectral::NsCoefficients::PolarExpress).tuples.back();
+  auto y = spectral::newtonSchulzIterate((tallX ? x.mT() : x).contiguous(), std::vector<spectral::NsTuple>(steps, last));
+  return tallX ? y.mT().contiguous() : y;
+}
+
+at::Tensor exactPolar(const at::Tensor& x) {
+  const auto [u, s, vh] = at::linalg_svd(x.to(at::kDouble), /*full_matrices=*/false);
+  return u.matmul(vh).to(x.scalar_type());
+}
+
+}  // namespace
+
+Retraction retractConverged(const at::Tensor& w, const at::Tensor& direction, double eta) {
+  at::NoGradGuard noGrad;
+  const auto x = w - direction * eta;
+  Retraction r;
+  r.w = msignPe(x);
+  r.steps = retractionNs().steps;
+  std::tie(r.sigmaMin, r.sigmaMax) = sigmaRange(r.w);
+  // Not finite: nothing to retract; the optimizer's manifold check reports it.
+  if (!std::isfinite(r.sigmaMin) || !std::isfinite(r.sigmaMax)) return r;
+  constexpr int kBatch = 5;  // steps between checks (each check is a k×k eigvalsh)
+  while (!onManifold(r.sigmaMin, r.sigmaMax) && r.steps < kRetractionMaxSteps) {
+    const int n = std::min(kBatch, kRetractionMaxSteps - r.steps);
+    r.w = polish(r.w, n);
+    r.steps += n;
+    std::tie(r.sigmaMin, r.sigmaMax) = sigmaRange(r.w);
+  }
+  if (!onManifold(r.sigmaMin, r.sigmaMax)) {
+    r.w = exactPolar(x);
+    r.exact = true;
+    std::tie(r.sigmaMin, r.sigmaMax) = sigmaRange(r.w);
+  }
+  return r;
 }
 
 std::pair<double, double> sigmaRange(const at::Tensor& w0) {

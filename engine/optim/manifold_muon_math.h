@@ -44,8 +44,25 @@ DirectionResult offlineDirection(const at::Tensor& w, const at::Tensor& g, doubl
 DirectionResult onlineDirection(const at::Tensor& w, const at::Tensor& g, const at::Tensor& lambda, double alpha,
                                 bool normalizeDual);
 
-// The primal step and retraction: msign(W − η·M).
+// The primal step and retraction: msign(W − η·M) by Polar Express × 10, as 002's code runs it.
 at::Tensor retract(const at::Tensor& w, const at::Tensor& direction, double eta);
+
+// The retraction the optimizer uses (issue 26): the polar factor of X = W − η·M to
+// kRetractionTolerance. At η near 1, X can be nearly singular: for a square W and M = msign(·)
+// with det(WᵀM) < 0, WᵀM is orthogonal with an eigenvalue +1, so X = W(I − WᵀM) is singular,
+// and ten Polar Express steps (total slope ~2.4e4 at 0) leave such a σ far below 1. Then more
+// steps of the last tuple (fixed point 1, slope 1.875 at 0) run, up to kRetractionMaxSteps in
+// all; if σ is still off (X rank deficient to float precision), the exact polar factor U·Vᵀ of
+// X from a float64 SVD (any completion of a null direction is a polar factor).
+inline constexpr int kRetractionMaxSteps = 40;
+inline constexpr double kRetractionTolerance = 1e-5;
+struct Retraction {
+  at::Tensor w;                       // the new W, shape of W
+  int steps = 0;                      // Polar Express steps run: 10, more when extended
+  bool exact = false;                 // the SVD polar factor was used
+  double sigmaMin = 0, sigmaMax = 0;  // of w (sigmaRange); NaN when w is not finite
+};
+Retraction retractConverged(const at::Tensor& w, const at::Tensor& direction, double eta);
 
 // Smallest and largest singular value of W (any frame), from the eigenvalues of the k×k Gram
 // matrix in float64: cheap enough to run after every step.

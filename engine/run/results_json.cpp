@@ -33,6 +33,11 @@ std::optional<int64_t> integerAt(const json& j, const char* key) {
   return it->get<int64_t>();
 }
 
+bool flagAt(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
 std::string textAt(const json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -166,7 +171,9 @@ json toJson(const StepMetrics& m) {
     json st = json::array();
     for (const auto& s : m.stiefel)
       st.push_back({{"name", s.name}, {"tangency", number(s.tangency)}, {"sigma_min", number(s.sigmaMin)},
-                    {"sigma_max", number(s.sigmaMax)}});
+                    {"sigma_max", number(s.sigmaMax)}, {"retraction_steps", s.retractionSteps},
+                    {"retraction_exact", s.retractionExact}, {"retractions_extended", s.retractionsExtended},
+                    {"retractions_exact", s.retractionsExact}});
     j["stiefel"] = st;
   }
   if (m.attlipResidual) j["attlip_residual"] = number(*m.attlipResidual);
@@ -212,7 +219,10 @@ std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
     for (const json& e : *it)
       if (e.is_object())
         m.stiefel.push_back({textAt(e, "name"), numberAt(e, "tangency", kNotMeasured), numberAt(e, "sigma_min", kNotMeasured),
-                             numberAt(e, "sigma_max", kNotMeasured)});
+                             numberAt(e, "sigma_max", kNotMeasured),
+                             static_cast<int>(std::clamp<int64_t>(integerAt(e, "retraction_steps").value_or(0), 0, 1 << 20)),
+                             flagAt(e, "retraction_exact"), integerAt(e, "retractions_extended").value_or(0),
+                             integerAt(e, "retractions_exact").value_or(0)});
   m.attlipResidual = optionalAt(row, "attlip_residual");
   m.valAttlipResidual = optionalAt(row, "val_attlip_residual");
   m.attlipSteps = integerAt(row, "attlip_steps");

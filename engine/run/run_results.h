@@ -43,6 +43,12 @@ struct MatrixNorm {
 struct StiefelStat {
   std::string name;
   double tangency = 0, sigmaMin = 0, sigmaMax = 0;
+  // The step's retraction: Polar Express steps run (10 unless it had to iterate further) and
+  // whether it fell back to the exact (SVD) polar factor; how many steps since the run's start
+  // needed more than 10 steps, and how many the SVD.
+  int retractionSteps = 0;
+  bool retractionExact = false;
+  int64_t retractionsExtended = 0, retractionsExact = 0;
   bool operator==(const StiefelStat&) const = default;
 };
 

@@ -1,7 +1,8 @@
 // The in-context least-squares task and the norm-free ICL transformer (seed 002 §4;
 // SEEDS-002-004 §B and the test list of §H.2): token layout, input noise, Y = XW, the
 // condition-number rejection, x positions, the generator's statistics, reference predictors
-// through the real loss and indexing code, causality, RoPE shift invariance, init loss levels.
+// through the real loss and indexing code, causality, RoPE shift invariance and a RoPE reference
+// whose scores depend on the relative offset, init loss levels.
 #include "data/icl_least_squares.h"
 #include "data/icl_levels.h"
 #include "models/icl_transformer.h"
@@ -18,8 +19,10 @@
 #include <ATen/ops/zeros.h>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 
 using namespace lwb;
 
@@ -300,6 +303,53 @@ class TestIcl : public QObject {
       const auto s1 = model.attentionScores(h, 1, shift);
       const double diff = (s1 - s0).abs().max().item<double>();
       QVERIFY2(diff <= 1e-5, qPrintable(QString("shift %1: %2").arg(shift).arg(diff)));
+    }
+  }
+
+  // RoPE is there (issue 26): the scores equal a reference computed here — q, k from the
+  // layer's qkv matrix, each rotated by θ_{p,i} = p·10000^(−2i/d_head) (rotate-half pairs,
+  // SEEDS §B.2), q·kᵀ/d_head — and with the same query and key vectors the score changes
+  // when their relative offset changes (without rotary positions it would not).
+  void ropeScoresDependOnRelativeOffset() {
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(6);
+    models::IclTransformer model(smallShape(), gen, at::kCPU);
+    at::NoGradGuard noGrad;
+    const int64_t n = 12, d = 32, heads = 4, dh = d / heads, half = dh / 2, offset = 5;
+    auto h = at::randn({1, n, d});
+    h.select(1, 0).copy_(at::randn({d}));
+    for (int64_t p = 1; p < n; ++p) h.select(1, p).copy_(h.select(1, 1));  // same token at 1..n−1
+    at::Tensor qkv;
+    for (const auto& p : model.parameters())
+      if (p.name == "layers.1.attn.qkv") qkv = p.tensor.to(at::kDouble);
+    QVERIFY(qkv.defined());
+    const auto proj = h.to(at::kDouble).select(0, 0).matmul(qkv.mT());  // [n, 3d]
+    const auto rotated = [&](int64_t col0, int64_t pos) {
+      std::vector<double> out(static_cast<size_t>(dh));
+      for (int64_t i = 0; i < half; ++i) {
+        const double th = static_cast<double>(pos) * std::pow(10000.0, -2.0 * static_cast<double>(i) / static_cast<double>(dh));
+        const double x1 = proj[pos - offset][col0 + i].item<double>(), x2 = proj[pos - offset][col0 + i + half].item<double>();
+        out[static_cast<size_t>(i)] = x1 * std::cos(th) - x2 * std::sin(th);
+        out[static_cast<size_t>(i + half)] = x1 * std::sin(th) + x2 * std::cos(th);
+      }
+      return out;
+    };
+    const auto scores = model.attentionScores(h, 1, offset).to(at::kDouble);  // [1, heads, n, n]
+    double worst = 0;
+    for (int64_t head = 0; head < heads; ++head)
+      for (int64_t a = 0; a < n; ++a)
+        for (int64_t b = 0; b < n; ++b) {
+          const auto q = rotated(head * dh, a + offset), k = rotated(d + head * dh, b + offset);
+          double ref = 0;
+          for (int64_t i = 0; i < dh; ++i) ref += q[static_cast<size_t>(i)] * k[static_cast<size_t>(i)];
+          ref /= static_cast<double>(dh);
+          worst = std::max(worst, std::abs(scores[0][head][a][b].item<double>() - ref));
+        }
+    QVERIFY2(worst <= 1e-5, qPrintable(QString("scores vs the RoPE reference: %1").arg(worst)));
+    // Query at p = 2..n−1 (the same vector), key at 0: the offset p varies, so must the score.
+    for (int64_t head = 0; head < heads; ++head) {
+      const auto col = scores[0][head].select(1, 0).narrow(0, 2, n - 2);
+      const double spread = (col.max() - col.min()).item<double>();
+      QVERIFY2(spread > 1e-3, qPrintable(QString("head %1: spread %2").arg(head).arg(spread)));
     }
   }
 

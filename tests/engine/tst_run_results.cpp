@@ -36,7 +36,8 @@ StepMetrics fullStep() {
   m.valLossPaper = 1.75;
   m.valLossFull = 2.125;
   m.activations = models::ActivationStats{{"block0.attn", "block0.mlp"}, {4.0, 6.0}, {1.0, 0.5}, {0.25, 0.125}};
-  m.stiefel = {{"layers.0.attn.qkv", 0.25, 1.0 - 3e-7, 1.0 + 4e-7}, {"layers.0.mlp.fc2", 0.125, 0.5, 1.0}};
+  m.stiefel = {{"layers.0.attn.qkv", 0.25, 1.0 - 3e-7, 1.0 + 4e-7, 25, false, 7, 0},
+               {"layers.0.mlp.fc2", 0.125, 0.5, 1.0, 40, true, 3, 1}};  // retraction steps, SVD, counts (issue 26)
   return m;
 }
 
