@@ -456,7 +456,7 @@ class TestHostileFiles : public QObject {
     const fs::path dir = root() / "spec-size";
     std::string zeros;
     for (int i = 0; i < 50000; ++i) zeros += i ? ",0" : "0";
-    const std::string text = R"({"base": "mnist_muon_softcap", "seeds": [0], "name": )" + nested(60, zeros) + "}";
+    const std::string text = R"({"base": "mnist_muon_softcap", "seeds": [0, 1], "name": )" + nested(60, zeros) + "}";
     writeText(dir / "spec.json.in", text);
     const sweep::SweepSpec spec = sweep::loadSweepSpec(dir / "spec.json.in");
     sweep::SweepDirectory sweepDir(dir / "out");
