@@ -558,6 +558,37 @@ class TestHostileFiles : public QObject {
     QVERIFY(rows > 10);
   }
 
+  // 10. The rest of the contract: bad input is exit 2 and one line; output never throws.
+  void cliContractCases_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("--seed -1") << QStringList{"robustness", "nothing", "--seed", "-1"} << "--seed: must be an integer >= 0, got -1";
+    QTest::newRow("--eps 1e308") << QStringList{"robustness", "nothing", "--eps", "1e308"} << "eps: 1e+308 is larger than 1000";
+  }
+  void cliContractCases() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, fragment);
+    const Cli r = runCli(args);
+    QVERIFY2(r.code == 2 && r.err.contains(fragment) && r.err.trimmed().count('\n') == 0, qPrintable(show(r)));
+  }
+
+  void gridSeedTogetherWithSeedsIsRefused() {
+    const QString msg = test::inputErrorOf([] {
+      sweep::parseSweepSpec(json::parse(R"({"base": "mnist_muon_softcap", "grid": {"seed": [5, 6]}, "seeds": [0, 1]})"), ".");
+    });
+    QVERIFY2(msg.contains("grid.seed and seeds both vary the seed"), qPrintable(msg));
+  }
+
+  // A path that is not UTF-8 in the output (here in a problem report) is replaced, not thrown
+  // after the work was done.
+  void nonUtf8PathsInOutput() {
+    const fs::path runs = root() / "utf8";
+    writeText(runs / "caf\xe9" / "config.json", "{broken");
+    const Cli r = runCli({"index", QString::fromStdString(runs.string()), "--db", QString::fromStdString((root() / "utf8.sqlite").string())});
+    QVERIFY2(r.code == 0, qPrintable(show(r)));
+    QVERIFY(jsonio::tryParse(r.out.toStdString()).has_value());
+  }
+
   // 10. --config that is a folder or a FIFO: one line, exit 2, never a block.
   void configThatIsNoRegularFile_data() {
     QTest::addColumn<QString>("kind");
