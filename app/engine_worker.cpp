@@ -3,6 +3,7 @@
 #include "app/mailbox.h"
 #include "app/mailbox_sink.h"
 #include "app/run_json.h"
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 #include "run/run_directory_sink.h"
@@ -54,7 +55,8 @@ void EngineWorker::run() {
   };
 
   try {
-    const auto json = nlohmann::json::parse(configJson_.constData(), configJson_.constData() + configJson_.size());
+    const auto json = jsonio::parse(std::string_view(configJson_.constData(), static_cast<size_t>(configJson_.size())),
+                                    "run config");
     const run::RunConfig cfg = run::parseRunConfig(json);
     mailbox_->postTotalSteps(cfg.steps);
     mailbox_->postConstraint(run::trainingConstraint(cfg));

@@ -2,6 +2,7 @@
 #include "app/app_options.h"
 #include "app/language.h"
 #include "app/main_window.h"
+#include "app/pages/common/latest_wins.h"
 #include "app/run_manager.h"
 #include "common/malloc_policy.h"
 #include "common/threads.h"
@@ -10,6 +11,7 @@
 #include <QApplication>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 
@@ -68,5 +70,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int rc = app.exec();
-  return window.requestedExitCode() >= 0 ? window.requestedExitCode() : rc;
+  const int code = window.requestedExitCode() >= 0 ? window.requestedExitCode() : rc;
+  // The window has closed: runs were stopped and settings saved (MainWindow::closeEvent). A
+  // page's background job still in a LibTorch call (only views are computed there, nothing
+  // is written) would hold the exit until it ends; leave without waiting for it.
+  if (lwb::app::pages::LatestWins::anyJobInFlight()) {
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }
+  return code;
 }

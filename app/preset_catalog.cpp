@@ -1,5 +1,7 @@
 #include "app/preset_catalog.h"
 
+#include "common/json_read.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -53,8 +55,9 @@ PresetCatalog PresetCatalog::loadFrom(const QString& folder) {
       continue;
     }
     const QByteArray bytes = f.readAll();
-    json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
+    auto parsed = jsonio::tryParse(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
+    json j = parsed ? std::move(*parsed) : json();
+    if (!j.is_object()) {
       c.problems_ << QStringLiteral("%1: not a JSON object").arg(fi.fileName());
       continue;
     }

@@ -23,7 +23,10 @@ std::vector<double> exactSingularValues(const at::Tensor& w) {
   return std::vector<double>(s.data_ptr<double>(), s.data_ptr<double>() + s.numel());
 }
 
-void printJson(const nlohmann::json& j) { std::cout << j.dump() << std::endl; }
+// A non-UTF-8 path or name in a value is replaced (U+FFFD), never thrown after the work is done.
+void printJson(const nlohmann::json& j) {
+  std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+}
 
 }  // namespace lwb::cli
 
@@ -32,6 +35,17 @@ void printJson(const nlohmann::json& j) { std::cout << j.dump() << std::endl; }
 #include <cmath>
 
 namespace lwb::cli {
+
+const CLI::Validator& unsignedInteger() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        if (s.empty() || s.size() > 20 || s.find_first_not_of("0123456789") != std::string::npos)
+          return "must be an integer >= 0, got " + s;
+        return {};
+      },
+      "UINT");
+  return v;
+}
 
 const CLI::Validator& finiteNonNegative() {
   // A namespace-scope object would be constructed before main for every TU; this is the

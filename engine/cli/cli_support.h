@@ -28,4 +28,8 @@ namespace lwb::cli {
 // CLI11 validator: a finite number >= 0 (CLI::NonNegativeNumber lets "nan" through).
 const CLI::Validator& finiteNonNegative();
 
+// CLI11 validator for unsigned options (seeds): digits only. CLI11 converts "-1" into an
+// uint64_t by wrapping it to 2^64 - 1 without a word.
+const CLI::Validator& unsignedInteger();
+
 }  // namespace lwb::cli

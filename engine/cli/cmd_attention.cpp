@@ -123,7 +123,7 @@ Command addAttentionCommand(CLI::App& app) {
   sub->add_option("--tokens", a->tokens, "token counts N[,N...]")->required();
   sub->add_option("--dim", a->dim, "model width d")->required()->check(CLI::Range(2, 512));
   sub->add_option("--heads", a->heads, "heads H (must divide d)")->required()->check(CLI::Range(1, 512));
-  sub->add_option("--seed", a->seed, "seed of the weights and of the PGD search (default 0)");
+  sub->add_option("--seed", a->seed, "seed of the weights and of the PGD search (default 0)")->check(unsignedInteger());
   sub->add_option("--pgd-iters", a->pgdIters, "PGD iterations (default 30)")->check(CLI::Range(1, 10000));
   sub->add_option("--restarts", a->restarts, "PGD restarts (default 3)")->check(CLI::Range(1, 1000));
   sub->add_option("--prox-rule", a->proxRule, "AttLip inner step rule: armijo (default) | fixed")

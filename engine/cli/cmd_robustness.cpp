@@ -131,7 +131,7 @@ Command addRobustnessCommand(CLI::App& app) {
   sub->add_option("--examples", a->examples, "number of examples: the last N of the validation split (default 2000)")
       ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
   sub->add_option("--attack-steps", a->attackSteps, "PGD steps (default 50; step size 2.5 eps / steps)")->check(CLI::Range(1, 100000));
-  sub->add_option("--seed", a->seed, "seed of the attack's random starts (default 0)");
+  sub->add_option("--seed", a->seed, "seed of the attack's random starts (default 0)")->check(unsignedInteger());
   sub->add_flag("--json", a->json, "print one JSON object instead of a table");
   return {sub, [a] { return runRobustness(*a); }};
 }

@@ -136,7 +136,7 @@ int runSweep(const SweepArgs& a) {
                          {"index", dir.indexFile().string()}};
   if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
   if (a.json) printJson(summary);
-  else std::fprintf(stderr, "%s\n", summary.dump().c_str());
+  else std::fprintf(stderr, "%s\n", summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   if (outcome.interrupted) return 130;
   return outcome.failed > 0 ? 1 : 0;
 }

@@ -2,12 +2,14 @@
 // directory, shows a progress line on a terminal, or streams JSON with --json.
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/checkpoint.h"
 #include "run/results_json.h"
 #include "run/run_config.h"
 #include "run/run_directory_reader.h"
 #include "run/run_directory_sink.h"
+#include "run/saved_model.h"
 #include "run/trainer.h"
 #include "sweep/process.h"
 
@@ -71,14 +73,8 @@ class ConsoleSink final : public run::MetricsSink {
 };
 
 run::RunConfig configFromFile(const TrainArgs& a) {
-  std::ifstream in(a.config);
-  if (!in) throw InputError(a.config + ": cannot open config file");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(a.config + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
-  }
+  // The shared reader refuses a directory or FIFO (never blocks), deep nesting and 1e999.
+  nlohmann::json j = jsonio::readFile(a.config);
   if (!j.is_object()) throw InputError(a.config + ": the config must be a JSON object");
   // The command line's changes on top of the file, in order. When the result is refused,
   // the error names its source: the file when the file alone is refused, else the first
@@ -115,16 +111,54 @@ run::RunConfig configFromFile(const TrainArgs& a) {
   return cfg;
 }
 
-// --resume RUN_DIR: the run's own config from its newest checkpoint (the schedule depends on
-// every key, so nothing may be overridden except the device).
+// The first dotted key where two resolved configs differ ("" when equal), device and threads
+// aside: a resume may move to another device, and threads do not change the result.
+std::string firstDifference(const nlohmann::json& a, const nlohmann::json& b, const std::string& prefix = "") {
+  if (a.is_object() && b.is_object()) {
+    for (const auto& [k, v] : a.items()) {
+      if (prefix.empty() && (k == "device" || k == "threads")) continue;
+      if (!b.contains(k)) return prefix + k;
+      if (auto d = firstDifference(v, b[k], prefix + k + "."); !d.empty()) return d;
+    }
+    for (const auto& [k, v] : b.items())
+      if (!a.contains(k)) return prefix + k;
+    return {};
+  }
+  return a == b ? std::string() : (prefix.empty() ? std::string("(root)") : prefix.substr(0, prefix.size() - 1));
+}
+
+// --resume RUN_DIR: the run's own config from its newest good checkpoint (the schedule
+// depends on every key, so nothing may be overridden except the device). A checkpoint that
+// cannot be read (truncated, checksum mismatch) is skipped for the one before it; one whose
+// config is not the run's (copied in from another run) is refused.
 std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
-  const auto file = run::RunDirectoryReader(a.resume).newestCheckpoint();
-  if (!file) throw InputError(a.resume + ": no checkpoints/step_N.safetensors to resume from");
-  auto ckpt = run::readCheckpoint(*file);
-  const run::RunConfig cfg = run::checkpointConfig(ckpt, file->string(), a.device);
-  if (ckpt.step >= cfg.steps)
-    throw InputError(a.resume + ": the run already completed its " + std::to_string(cfg.steps) + " steps");
-  return {cfg, std::move(ckpt)};
+  const run::RunDirectoryReader reader(a.resume);
+  const auto files = reader.checkpoints();
+  if (files.empty()) throw InputError(a.resume + ": no checkpoints/step_N.safetensors to resume from");
+  const auto runConfig = reader.config();
+  if (!runConfig) throw InputError(a.resume + ": no config.json, so no checkpoint can be matched to this run");
+  const run::RunConfig own =
+      run::checkpointConfig(run::Checkpoint{0, *runConfig, {}}, (std::filesystem::path(a.resume) / "config.json").string());
+  std::string skipped;
+  for (auto it = files.rbegin(); it != files.rend(); ++it) {
+    const std::string where = it->path.string();
+    run::Checkpoint ckpt;
+    try {
+      ckpt = run::readCheckpoint(it->path);
+    } catch (const InputError& e) {
+      skipped += std::string(skipped.empty() ? "" : "; ") + e.what();
+      continue;
+    }
+    const run::RunConfig cfg = run::checkpointConfig(ckpt, where, a.device);
+    if (const auto key = firstDifference(run::toJson(cfg), run::toJson(own)); !key.empty())
+      throw InputError(where + ": belongs to another run: its config differs from config.json at '" + key + "'");
+    run::checkCheckpointFits(cfg, ckpt, where);  // before the Trainer builds its model
+    if (ckpt.step >= cfg.steps)
+      throw InputError(a.resume + ": the run already completed its " + std::to_string(cfg.steps) + " steps");
+    if (!skipped.empty()) std::fprintf(stderr, "lipschitz-cli: warning: resuming from %s; skipped %s\n", where.c_str(), skipped.c_str());
+    return {cfg, std::move(ckpt)};
+  }
+  throw InputError(a.resume + ": no readable checkpoint (" + skipped + ")");
 }
 
 int runTrain(const TrainArgs& a) {
@@ -173,7 +207,7 @@ int runTrain(const TrainArgs& a) {
   }
   gControl = nullptr;
   if (a.json) printJson(run::toJson(summary));
-  else std::fprintf(stderr, "%s: %s\n", run::toString(summary.status), run::toJson(summary).dump().c_str());
+  else std::fprintf(stderr, "%s: %s\n", run::toString(summary.status), run::toJson(summary).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   return summary.status == run::RunStatus::Finished || summary.status == run::RunStatus::Stopped ? 0 : 1;
 }
 

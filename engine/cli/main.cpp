@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <c10/util/Exception.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -32,6 +33,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "lipschitz-cli " + std::string(lwb::version()));
   int threads = 0;
+  bool noMemoryCheck = false;
+  app.add_flag("--no-memory-check", noMemoryCheck,
+               "build models and batches even where the memory estimate exceeds what is available (sets LWB_MEMORY_CHECK=off, inherited by sweep points)");
   app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS, else chosen per run between 1 and all hardware threads)")
       ->check(CLI::Range(0, 4096));
 
@@ -52,6 +56,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--threads") { ++i; continue; }
+    if (arg == "--no-memory-check") continue;
     if (arg.empty() || arg[0] == '-') continue;
     bool known = false;
     for (const auto& c : commands) known = known || c.sub->check_name(arg);
@@ -77,6 +82,7 @@ int main(int argc, char** argv) {
   }
   try {
     lwb::setIntraOpThreads(threads);
+    if (noMemoryCheck) ::setenv("LWB_MEMORY_CHECK", "off", 1);  // run/memory_estimate.h
     for (const auto& c : commands)
       if (c.sub->parsed()) return c.run();
     return 2;

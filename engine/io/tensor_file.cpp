@@ -7,6 +7,12 @@
 #include "io/safetensors.h"
 #include "io/zip_archive.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 namespace lwb::io {
 namespace {
 
@@ -14,6 +20,13 @@ namespace {
 // a truncated download gets the safetensors reader's precise message rather than
 // "unknown format".
 bool looksLikeSafetensors(std::string_view b) { return b.size() >= 9 && b[8] == '{'; }
+
+bool isLegacyPickle(std::string_view b) { return b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x80 && b[1] == '\x02'; }
+
+// Every kind decodeTensorFile tells apart, from the first 16 bytes (or the whole file).
+bool knownMagic(std::string_view b) {
+  return b.compare(0, 6, "\x93NUMPY") == 0 || hasZipMagic(b) || looksLikeSafetensors(b) || isLegacyPickle(b);
+}
 
 }  // namespace
 
@@ -35,7 +48,7 @@ TensorFile decodeTensorFile(SharedBytes bytes, const std::string& what,
                                  "archive (<archive>/data.pkl)");
   } else if (looksLikeSafetensors(b)) {
     file = decodeSafetensors(bytes, what);
-  } else if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x80 && b[1] == '\x02') {
+  } else if (isLegacyPickle(b)) {
     throw InputError(what + ": a legacy (pre-1.6, non-zip) PyTorch file; re-save it with a current torch.save");
   } else {
     throw InputError(what + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)");
@@ -43,8 +56,34 @@ TensorFile decodeTensorFile(SharedBytes bytes, const std::string& what,
   return file;
 }
 
+namespace {
+
+// The first bytes of a regular file (fewer when it is shorter); "" for anything else, which
+// readFileBuffer then reports precisely (missing, a folder, a FIFO, unreadable).
+std::string fileHead(const std::string& path, size_t n) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return {};
+  std::string head;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    head.resize(n);
+    ssize_t got = 0;
+    do got = ::read(fd, head.data(), n);
+    while (got < 0 && errno == EINTR);
+    head.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  }
+  ::close(fd);
+  return head;
+}
+
+}  // namespace
+
 TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes) {
   const std::string p = path.string();
+  // Sniffed from the first bytes: a 2 GiB file of another kind is refused at once, not after
+  // it was read into memory.
+  if (const std::string head = fileHead(p, 16); !head.empty() && !knownMagic(head))
+    throw InputError(p + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)");
   TensorFile file = decodeTensorFile(readFileBuffer(p, maxBytes), p, path.stem().string());
   file.path = p;
   return file;

@@ -6,6 +6,7 @@
 #include "attention/standard_attention.h"
 #include "bounds/pgd_lipschitz.h"
 #include "io/input_error.h"
+#include "run/memory_estimate.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/TensorOperators.h>
@@ -66,6 +67,18 @@ double ratio(const at::Tensor& fx, const at::Tensor& fy, const at::Tensor& x, co
   return (fx - fy).norm().item<double>() / (x - y).norm().item<double>();
 }
 
+// PGD runs all restarts as one batch of 2·R inputs (x and its partner) in float64: per input
+// the H score and probability matrices (N² each) with their gradients, and a few [N, d]
+// activations. In range (R = 1000, N = 4096) that is terabytes; refused up front.
+run::MemoryEstimate pgdMemory(const AttentionBlockSpec& spec, int tokens, int restarts) {
+  const double n = tokens, d = spec.dim, inputs = 2.0 * restarts;
+  const double perInput = 6 * static_cast<double>(spec.heads) * n * n + 12 * n * d;
+  run::MemoryEstimate e;
+  e.bytes = 8 * inputs * perInput;
+  e.breakdown = std::to_string(restarts) + " PGD restarts of " + std::to_string(tokens) + " tokens";
+  return e;
+}
+
 }  // namespace
 
 std::vector<std::string> attentionKindIds() { return {"attlip", "l2", "standard"}; }
@@ -85,6 +98,7 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
   }
   po.iters = pgd.iters;
   po.restarts = pgd.restarts;
+  run::requireMemory(pgdMemory(spec, tokens, pgd.restarts), "attention N=" + std::to_string(tokens));
   po.radius = pgd.radius;
   po.seed = pgd.seed + 1;
   po.cancel = cancel;

@@ -1,17 +1,52 @@
 #include "run/checkpoint.h"
 
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "io/safetensors.h"
 #include "io/tensor_convert.h"
 #include "run/run_directory_reader.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <string_view>
 
 namespace lwb::run {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// CRC-32 (zlib) over every tensor in name order: its name, dtype, shape and bytes. It catches
+// a torn, truncated or bit-flipped file whose header still parses; it is no signature (a
+// hostile file can carry a matching sum, and is then checked like any other file).
+std::string tensorChecksum(std::vector<const io::RawTensor*> tensors) {
+  std::sort(tensors.begin(), tensors.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
+  uLong crc = crc32(0L, Z_NULL, 0);
+  const auto add = [&crc](const void* p, size_t n) {
+    const auto* bytes = static_cast<const Bytef*>(p);
+    while (n > 0) {  // zlib takes uInt lengths
+      const auto chunk = static_cast<uInt>(std::min<size_t>(n, size_t{1} << 30));
+      crc = crc32(crc, bytes, chunk);
+      bytes += chunk;
+      n -= chunk;
+    }
+  };
+  for (const io::RawTensor* t : tensors) {
+    add(t->name.data(), t->name.size() + 1);
+    const std::string_view dtype = io::safetensorsName(t->dtype);
+    add(dtype.data(), dtype.size());
+    add(t->shape.data(), t->shape.size() * sizeof(int64_t));
+    add(t->data.get(), t->nbytes);
+  }
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
+  return hex;
+}
+
+}  // namespace
 
 std::string checkpointFileName(int64_t step) { return "step_" + std::to_string(step) + ".safetensors"; }
 
@@ -19,9 +54,12 @@ void writeCheckpoint(const fs::path& file, const Checkpoint& ckpt) {
   std::vector<io::RawTensor> raw;
   raw.reserve(ckpt.tensors.size());
   for (const auto& [name, t] : ckpt.tensors) raw.push_back(io::fromTensor(name, t));
+  std::vector<const io::RawTensor*> all;
+  for (const auto& r : raw) all.push_back(&r);
   const std::map<std::string, std::string> metadata{
       {"format", kCheckpointFormat},
       {"step", std::to_string(ckpt.step)},
+      {"crc32", tensorChecksum(all)},
       {"config", ckpt.config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}};
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
@@ -56,11 +94,15 @@ Checkpoint checkpointFrom(const io::TensorFile& f, const std::string& what) {
   const auto [end, err] = std::from_chars(stepText.data(), stepText.data() + stepText.size(), c.step);
   if (err != std::errc() || end != stepText.data() + stepText.size() || c.step < 0)
     throw InputError(where + "__metadata__ step '" + stepText + "' is not a step number");
-  try {
-    c.config = nlohmann::json::parse(meta("config"));
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(where + "__metadata__ config is not valid JSON");
+  // Checkpoints written before the sum existed have none; one that has it must match.
+  if (const auto sum = f.metadata.find("crc32"); sum != f.metadata.end()) {
+    std::vector<const io::RawTensor*> all;
+    for (const auto& t : f.tensors) all.push_back(&t);
+    if (tensorChecksum(all) != sum->second)
+      throw InputError(where + "checksum mismatch (crc32 in __metadata__ is " + sum->second.substr(0, 16) +
+                       "): the file is damaged");
   }
+  c.config = jsonio::parse(meta("config"), what + ": __metadata__ config");
   if (!c.config.is_object()) throw InputError(where + "__metadata__ config is not a JSON object");
   for (const auto& t : f.tensors) c.tensors[t.name] = io::toTensor(t);
   return c;

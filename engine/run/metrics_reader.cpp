@@ -4,6 +4,7 @@
 // consumed until its newline arrives, and a whole-file read forgives it.
 #include "run/run_directory_reader.h"
 
+#include "common/json_read.h"
 #include "io/input_error.h"
 
 #include <algorithm>
@@ -45,12 +46,12 @@ bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == st
 // One complete line into the chunk: a row, a malformed line, or nothing (blank).
 void takeLine(std::string_view line, uint64_t lineNo, MetricsChunk& out) {
   if (blank(line)) return;
-  json row = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
-  if (row.is_discarded() || !row.is_object()) {
+  auto row = jsonio::tryParse(line);
+  if (!row || !row->is_object()) {
     out.malformedLines.push_back(lineNo);
     return;
   }
-  out.rows.push_back(std::move(row));
+  out.rows.push_back(std::move(*row));
   out.lastRowLine = lineNo;
 }
 

@@ -1,6 +1,7 @@
 // PGD-l2 attack and Lipschitz certificates for classifiers (000 §3.3, Fig. 3; SEEDS §E).
 #include "run/robustness.h"
 
+#include "common/json_fields.h"
 #include "io/input_error.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -44,11 +45,19 @@ double l2FromRmsBound(double rmsBound, int64_t inputDim, int64_t numClasses) {
   return rmsBound * std::sqrt(static_cast<double>(numClasses) / static_cast<double>(inputDim));
 }
 
+// The largest radius accepted (pixel units), far above any two images' distance.
+constexpr double kMaxEps = 1000;
+
 void validateEps(const std::vector<double>& eps) {
   if (eps.empty()) throw InputError("eps: the list is empty");
   for (size_t i = 0; i < eps.size(); ++i) {
     if (!std::isfinite(eps[i]) || eps[i] < 0)
       throw InputError("eps: " + std::to_string(eps[i]) + " is not a finite radius >= 0");
+    // An ℓ2 radius in pixel units: no two images in [0, 1]^3072 are farther apart than √3072
+    // ≈ 55; 1e308 would only overflow the certificate's arithmetic.
+    if (eps[i] > kMaxEps)
+      throw InputError("eps: " + fields::numberText(eps[i]) + " is larger than " + fields::numberText(kMaxEps) +
+                       " (an ℓ2 radius in pixel units; images are at most √3072 ≈ 55 apart)");
     if (i > 0 && !(eps[i] > eps[i - 1])) throw InputError("eps: the list must be strictly increasing");
   }
 }

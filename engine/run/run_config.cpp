@@ -3,11 +3,9 @@
 #include "run/run_config.h"
 
 #include "common/json_fields.h"
+#include "common/json_read.h"
 #include "run/config_schema.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace lwb::run {
 
@@ -119,16 +117,6 @@ void readConstraint(const json& j, ConstraintConfig& c) {
   r.number("embed_rms_max", c.embedRmsMax, {0.0, kMaxNorm});  // 0: off
 }
 
-// Byte offset (nlohmann's parse_error::byte, 1-based) -> "line L, column C".
-std::string lineColumn(const std::string& text, size_t byte) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, column = 1;
-    else ++column;
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 }  // namespace
 
 // data_path is NOT required here even for file tasks (mnist, cifar10, chars): parse({})
@@ -166,23 +154,9 @@ RunConfig parseRunConfig(const json& j) {
 }
 
 RunConfig loadRunConfig(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw InputError(path + ": no such file");
-  // A config is a few KiB; refuse anything absurd before reading it into memory.
-  if (fs::file_size(path, ec) > (16u << 20)) throw InputError(path + ": file too large for a config");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (!in) throw InputError(path + ": cannot read file");
-  const std::string text = buf.str();
-
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(path + ": not valid JSON at " + lineColumn(text, e.byte));
-  }
+  // The shared reader: regular files only (a FIFO or directory is refused, not read), a
+  // size cap, the nesting-depth limit, and messages that name the file.
+  const json j = jsonio::readFile(path);
   if (!j.is_object()) throw InputError(path + ": expected a JSON object, got " + j.type_name());
   try {
     return parseRunConfig(j);
@@ -309,8 +283,8 @@ void applyOverride(json& j, const std::string& assignment) {
 
   // JSON if it parses (0.05, true, [256, 256], "quoted"), else the raw text as a string, so
   // constraint.method=spectral_soft_cap and constraint.alpha=auto need no quotes.
-  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;
+  auto parsed = jsonio::tryParse(text);
+  json value = parsed ? std::move(*parsed) : json(text);
 
   if (j.is_null()) j = json::object();
   if (!j.is_object()) bad("the config is not a JSON object");

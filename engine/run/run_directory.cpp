@@ -7,8 +7,14 @@
 #include "run/run_directory_reader.h"
 #include "run/spectra_format.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -29,7 +35,28 @@ std::string child(const std::string& dir, const char* name) { return (fs::path(d
 
 }  // namespace
 
-RunDirectory::RunDirectory(const std::string& path) : path_(path) {
+RunFolderLock::RunFolderLock(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw InputError(path + ": cannot open the run folder (" + std::strerror(errno) + ")");
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (err == EWOULDBLOCK)
+      throw InputError(path + ": another process is writing this run (training or resuming it); stop it first");
+    // Other errors: a file system without flock on folders (NFS maps it to a POSIX write lock,
+    // which a read-only folder descriptor cannot take). Runs there go unlocked, as before.
+  }
+}
+
+RunFolderLock::~RunFolderLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
+}
+
+namespace {
+
+// The folder exists (created when absent) and is empty; the lock is taken once it exists.
+const std::string& createdEmpty(const std::string& path) {
   std::error_code ec;
   if (fs::exists(path, ec)) {
     if (!fs::is_directory(path, ec)) throw InputError(path + ": exists and is not a directory");
@@ -40,14 +67,34 @@ RunDirectory::RunDirectory(const std::string& path) : path_(path) {
     if (ec || !fs::is_directory(path))
       throw InputError(path + ": cannot create run directory" + (ec ? " (" + ec.message() + ")" : std::string()));
   }
+  return path;
+}
+
+// Rewrites an existing small file in place (no new file, no new block for a few bytes).
+bool overwriteInPlace(const std::string& file, const std::string& text) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size()) &&
+                  ::ftruncate(fd, static_cast<off_t>(text.size())) == 0 && ::fsync(fd) == 0;
+  ::close(fd);
+  return ok;
+}
+
+const std::string& existingRun(const std::string& path) {
+  if (!RunDirectoryReader::isRunDirectory(path))
+    throw InputError(path + ": not a run directory (no config.json or metrics.jsonl)");
+  return path;
+}
+
+}  // namespace
+
+RunDirectory::RunDirectory(const std::string& path) : path_(path), lock_(createdEmpty(path)) {
   // Created up front so a watcher can open it before the first logged step.
   metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
   if (!metrics_) throw InputError(path + ": cannot create metrics.jsonl");
 }
 
-RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path_(path) {
-  if (!RunDirectoryReader::isRunDirectory(path))
-    throw InputError(path + ": not a run directory (no config.json or metrics.jsonl)");
+RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path_(path), lock_(existingRun(path)) {
   const RunDirectoryReader reader(path);
   // metrics.jsonl: keep whole rows up to the step (a torn last line is dropped too).
   std::string kept;
@@ -88,9 +135,20 @@ void RunDirectory::writeSummary(const json& summary) {
 }
 
 void RunDirectory::appendMetrics(const json& row) {
-  metrics_ << compact(row) << '\n';
+  const std::string file = child(path_, "metrics.jsonl"), line = compact(row) + "\n";
+  std::error_code ec;
+  const auto before = fs::file_size(file, ec);
+  metrics_.write(line.data(), static_cast<std::streamsize>(line.size()));
   metrics_.flush();
-  if (!metrics_) throw std::runtime_error(child(path_, "metrics.jsonl") + ": write failed");
+  if (metrics_) return;
+  // Disk full (or a file size limit): cut the torn row off again, so the file keeps whole rows
+  // only, and say why.
+  const std::string why = std::strerror(errno);
+  metrics_.close();
+  if (!ec) fs::resize_file(file, before, ec);
+  metrics_.clear();
+  metrics_.open(file, std::ios::binary | std::ios::app);
+  throw std::runtime_error(file + ": write failed (" + why + ")");
 }
 
 void RunDirectory::appendSpectra(int64_t step, const std::map<std::string, std::vector<float>>& spectra) {
@@ -119,9 +177,19 @@ void RunDirectory::setStatus(RunStatus s, const std::string& message) {
   std::string oneLine = message;
   for (char& ch : oneLine)
     if (ch == '\n' || ch == '\r') ch = ' ';
+  // The reader takes at most kMaxStatusBytes; a long exception text must not make the file
+  // unreadable.
+  if (oneLine.size() > 1000) oneLine = oneLine.substr(0, 997) + "...";
   std::string text = std::string(toString(s)) + "\n";
   if (!oneLine.empty()) text += oneLine + "\n";
-  writeFileAtomically(child(path_, "status"), text);
+  const std::string file = child(path_, "status");
+  try {
+    writeFileAtomically(file, text);
+  } catch (const std::exception&) {
+    // Disk full: no temporary file can be made, but the status file's own block can be
+    // rewritten in place, so a failed run never stays "running".
+    if (!overwriteInPlace(file, text)) throw;
+  }
 }
 
 }  // namespace lwb::run

@@ -13,15 +13,38 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lwb::run {
+
+// An exclusive flock on the run folder itself, held while a RunDirectory writes into it: a
+// second writer (`train --resume` of a run that is still training, two app windows) is
+// refused instead of interleaving spectra.bin and metrics.jsonl. No lock file: the
+// run-directory format stays as ARCHITECTURE.md has it, and the lock dies with the process.
+class RunFolderLock {
+ public:
+  // InputError naming the folder when another writer holds it.
+  explicit RunFolderLock(const std::string& path);
+  ~RunFolderLock();
+  RunFolderLock(RunFolderLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  RunFolderLock& operator=(RunFolderLock&& o) noexcept {
+    std::swap(fd_, o.fd_);
+    return *this;
+  }
+  RunFolderLock(const RunFolderLock&) = delete;
+  RunFolderLock& operator=(const RunFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 class RunDirectory {
  public:
   // Creates the folder (and parents). Throws InputError if it exists and is not empty
   // (nothing is ever overwritten) or cannot be created.
   explicit RunDirectory(const std::string& path);
+  // Both constructors take the folder's RunFolderLock before writing anything.
   // Reopens an existing run directory to continue it after `step` (resume): metrics rows and
   // spectra snapshots of later steps (written after the checkpoint, before the crash or stop)
   // are dropped so the continued record equals an uninterrupted run's. InputError when the
@@ -44,6 +67,7 @@ class RunDirectory {
 
  private:
   std::string path_;
+  RunFolderLock lock_;
   std::ofstream metrics_;
   std::ofstream spectraBin_;
   uint64_t spectraBytes_ = 0;

@@ -2,6 +2,7 @@
 // metrics.jsonl, the one file read incrementally, is in metrics_reader.cpp.
 #include "run/run_directory_reader.h"
 
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/results_json.h"
 #include "run/spectra_format.h"
@@ -40,8 +41,8 @@ std::optional<std::string> readCapped(const fs::path& path, uint64_t cap) {
 std::optional<json> readJsonObject(const fs::path& path) {
   const auto bytes = readCapped(path, RunDirectoryReader::kMaxJsonFileBytes);
   if (!bytes) return std::nullopt;
-  json j = json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) throw InputError(path.string() + ": not a JSON object");
+  json j = jsonio::parse(*bytes, path.string());
+  if (!j.is_object()) throw InputError(path.string() + ": not a JSON object");
   return j;
 }
 
@@ -121,8 +122,7 @@ std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFlo
   const auto text = readCapped(indexPath, kMaxIndexBytes);
   if (!text) return entries;  // no snapshot yet, or spectra_every = 0
   const std::string where = indexPath.string();
-  const json index = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (index.is_discarded()) throw InputError(where + ": not valid JSON");
+  const json index = jsonio::parse(*text, where);
   if (!index.is_array()) throw InputError(where + ": expected a JSON array");
 
   // A torn trailing float (crash mid-write) is not addressable; whole floats only.
@@ -131,6 +131,7 @@ std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFlo
   if (ec) throw InputError(binPath.string() + ": cannot read size (" + ec.message() + ")");
   if (binFloatsOut) *binFloatsOut = binFloats;
 
+  uint64_t total = 0;
   for (size_t i = 0; i < index.size(); ++i) {
     const json& e = index[i];
     const std::string at = where + ": entry " + std::to_string(i);
@@ -147,6 +148,13 @@ std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFlo
     if (offset > binFloats || count > binFloats - offset)
       throw InputError(at + ": offset " + std::to_string(offset) + " + count " + std::to_string(count) +
                        " is beyond spectra.bin (" + std::to_string(binFloats) + " floats)");
+    if (count > kMaxSpectrumValues)
+      throw InputError(at + ": count " + std::to_string(count) + " is more singular values than a weight matrix has (at most " +
+                       std::to_string(kMaxSpectrumValues) + ")");
+    total += count;
+    if (total > kMaxSpectraValues)
+      throw InputError(where + ": the entries hold more than " + std::to_string(kMaxSpectraValues) +
+                       " values in all, more than a run's spectra plot can show");
     entries.push_back({step->get<int64_t>(), name->get<std::string>(), offset, count});
   }
   return entries;

@@ -58,8 +58,17 @@ struct CheckpointFile {
 class RunDirectoryReader {
  public:
   static constexpr uint64_t kMaxJsonFileBytes = uint64_t{64} << 20;   // config.json, summary.json
-  static constexpr uint64_t kMaxIndexBytes = uint64_t{256} << 20;     // spectra.json
+  // spectra.json: ~60 bytes an entry, 32 MiB is ~500 k entries (6x a 1200-snapshot GPT run);
+  // parsed, a JSON value takes ~10x its text, so 256 MiB could cost gigabytes.
+  static constexpr uint64_t kMaxIndexBytes = uint64_t{32} << 20;
   static constexpr uint64_t kMaxStatusBytes = 4096;                   // status
+  // One spectrum is the singular values of one weight matrix: min(rows, cols) values, at most
+  // 65536 in range (the widest layer); 2^20 leaves 16x room. All entries together are capped
+  // at 2^26 floats (256 MiB of spectra.bin; ~1200 snapshots of a 12-block d=768 GPT): a plot
+  // cannot show more, and an index claiming 2^30 floats beside a sparse 4 GiB spectra.bin
+  // must not cost gigabytes.
+  static constexpr uint64_t kMaxSpectrumValues = uint64_t{1} << 20;
+  static constexpr uint64_t kMaxSpectraValues = uint64_t{1} << 26;
   static constexpr uint64_t kMetricsChunkBytes = uint64_t{8} << 20;   // metricsSince's default
 
   // A folder with config.json or metrics.jsonl. The writer creates metrics.jsonl before

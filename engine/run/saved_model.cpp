@@ -4,6 +4,7 @@
 #include "models/factory.h"
 #include "optim/state_io.h"
 #include "run/measurements.h"
+#include "run/memory_estimate.h"
 #include "run/run_directory_reader.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -18,26 +19,53 @@ namespace fs = std::filesystem;
 
 namespace {
 
-models::TaskShape shapeFor(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
-  if (cfg.task == "mnist") return {784, 10};
-  if (cfg.task == "cifar10") return {3072, 10};
-  if (cfg.task == "modular_addition" || cfg.task == "modular_multiplication") return {2, cfg.modulus};
+// The task's shape without its dataset; nullopt for tasks whose shape only the dataset knows
+// (icl_least_squares, chars_masked).
+std::optional<models::TaskShape> knownShape(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
+  if (cfg.task == "mnist") return models::TaskShape{784, 10};
+  if (cfg.task == "cifar10") return models::TaskShape{3072, 10};
+  if (cfg.task == "modular_addition" || cfg.task == "modular_multiplication") return models::TaskShape{2, cfg.modulus};
   if (cfg.task == "chars") {
     // The vocabulary is the text file's; the embedding has one row per token.
     const auto it = ckpt.tensors.find("param.embed");
     if (it == ckpt.tensors.end() || it->second.dim() != 2 || it->second.size(0) < 1)
       throw InputError(what + ": a chars checkpoint needs a 2-D 'param.embed' tensor");
-    return {cfg.model.seqLen, it->second.size(0)};
+    return models::TaskShape{cfg.model.seqLen, it->second.size(0)};
   }
+  return std::nullopt;
+}
+
+models::TaskShape shapeFor(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
+  if (const auto s = knownShape(cfg, ckpt, what)) return *s;
   throw InputError(what + ": unknown task '" + cfg.task + "'");
 }
 
+// The estimate may miss small tensors (gains, scalars) a model gains later, never a matrix:
+// a factor of 2 and 64 Ki weights of slack refuse only configs that cannot match the file.
+bool describesFarMore(double estimated, double stored) { return estimated > 2 * stored + 65536; }
+
 }  // namespace
+
+void checkCheckpointFits(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
+  double stored = 0;
+  for (const auto& [key, t] : ckpt.tensors)
+    if (key.rfind("param.", 0) == 0) stored += static_cast<double>(t.numel());
+  const auto known = knownShape(cfg, ckpt, what);
+  if (!known) return;  // the Trainer checks these against its dataset's shape
+  const models::TaskShape shape = *known;
+  const double described = estimateParameters(cfg, shape.inputDim, shape.numClasses);
+  if (describesFarMore(described, stored))
+    throw InputError(what + ": the config in __metadata__ describes a " + cfg.model.kind + " of about " +
+                     bytesText(described * 4) + " of weights, but the file holds " + bytesText(stored * 4) +
+                     " of param.* tensors: the metadata does not belong to these weights");
+  requireMemory(estimateInference(cfg, shape.inputDim, shape.numClasses), what);
+}
 
 SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what) {
   SavedModel s;
   s.config = checkpointConfig(ckpt, what);
   s.step = ckpt.step;
+  checkCheckpointFits(s.config, ckpt, what);  // before the model is allocated
   auto gen = at::make_generator<at::CPUGeneratorImpl>(s.config.seed);
   s.model = models::makeModel(s.config, shapeFor(s.config, ckpt, what), gen, at::Device(at::kCPU));
   optim::TensorMap params;

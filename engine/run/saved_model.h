@@ -26,6 +26,12 @@ struct SavedModel {
 // InputError naming `what` when the config or the weights do not fit together.
 SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what);
 
+// Before anything is built: the weights the config in __metadata__ describes against the
+// param.* tensors the file holds (a 1.6 MB file whose metadata claims 256 layers of 65536 is
+// refused, not built), then the memory estimate (run/memory_estimate.h). InputError naming
+// `what`. loadSavedModel calls it; `train --resume` calls it before building its Trainer.
+void checkCheckpointFits(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what);
+
 // RUN_DIR -> its newest checkpoint; a file -> itself. InputError when neither.
 std::filesystem::path resolveCheckpointPath(const std::filesystem::path& runDirOrFile);
 

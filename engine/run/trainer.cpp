@@ -12,6 +12,7 @@
 #include "run/attention_measure.h"
 #include "run/checkpoint.h"
 #include "run/measurements.h"
+#include "run/memory_estimate.h"
 #include "run/trainer_impl.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -116,6 +117,9 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   s.dataset = makeDataset(cfg);
   auto modelGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed);
   models::TaskShape shape{s.dataset->inputDim(), s.dataset->numClasses()};
+  // Before the model and optimizer state are allocated: refuse what cannot fit (needed vs
+  // available) instead of being OOM-killed mid-run (run/memory_estimate.h).
+  requireMemory(estimateTraining(cfg, shape.inputDim, shape.numClasses), "model and batch");
   s.model = models::makeModel(cfg, shape, modelGen, s.device);
   s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg));
   s.constraint = std::make_unique<optim::ConstraintStep>(cfg);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <thread>
 
@@ -31,20 +32,31 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 
 // The point's status once its process ended: its run directory's, or failed with the log's
 // last line when it never wrote one (a config the trainer refused, a missing dataset).
+// "killed by signal 9 (Killed)", "exit 1": how a child ended, for messages that would
+// otherwise be empty (a child killed before it wrote a status or a log line).
+std::string describeWait(int waitStatus) {
+  if (WIFSIGNALED(waitStatus)) {
+    const int sig = WTERMSIG(waitStatus);
+    const char* name = strsignal(sig);
+    return "killed by signal " + std::to_string(sig) + (name ? " (" + std::string(name) + ")" : std::string()) +
+           (sig == SIGKILL ? ", e.g. out of memory" : "");
+  }
+  return "exit " + std::to_string(WEXITSTATUS(waitStatus));
+}
+
 std::pair<std::string, std::string> endedStatus(const SweepDirectory& dir, const SweepPoint& p, int waitStatus) {
   try {
     if (const auto s = run::RunDirectoryReader(dir.runDir(p.id)).status()) {
       // Killed hard (SIGKILL, out of memory) while running: it will never update the file.
       if (s->status == run::RunStatus::Running)
-        return {"failed", "the process ended while running (" +
-                              (WIFSIGNALED(waitStatus) ? "signal " + std::to_string(WTERMSIG(waitStatus))
-                                                       : "exit " + std::to_string(WEXITSTATUS(waitStatus))) +
-                              ")"};
+        return {"failed", "the process ended while running (" + describeWait(waitStatus) + ")"};
+      if (s->status == run::RunStatus::Failed && s->message.empty()) return {"failed", describeWait(waitStatus)};
       return {run::toString(s->status), s->message};
     }
   } catch (const std::exception&) {
   }
-  return {"failed", dir.lastLogLine(p.id)};
+  const std::string last = dir.lastLogLine(p.id);
+  return {"failed", last.empty() ? describeWait(waitStatus) : last};
 }
 
 }  // namespace
@@ -75,6 +87,7 @@ SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& po
 SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
                       const SweepEvents& events, const std::atomic<bool>& stop) {
   RunIndex index(dir.indexFile());
+  index.pruneVanished();  // rows a moved or deleted folder left behind (issue 33)
   dir.syncIndex(index, points);
   const SweepPlan plan = planSweep(dir, points, options.retryFailed);
   const int cores = options.cores > 0 ? options.cores : availableCores();

@@ -142,6 +142,49 @@ int64_t pragmaInt(sqlite3* db, const char* sql, const std::function<void(int)>& 
   return s.step() ? s.integer(0) : 0;
 }
 
+// type|name|table|sql of every schema object, sorted. Reading sqlite_master runs nothing
+// of the file's own: views are not evaluated and triggers fire only on writes.
+using Schema = std::set<std::string>;
+Schema schemaOf(sqlite3* db, const std::function<void(int)>& check) {
+  Schema out;
+  Statement s(db, "SELECT type, name, tbl_name, sql FROM sqlite_master", check);
+  while (s.step()) out.insert(s.text(0) + " '" + s.text(1) + "' on " + s.text(2) + ": " + s.text(3));
+  return out;
+}
+
+// The schema our migrations 1..version leave, built in a private in-memory database.
+Schema expectedSchema(int version) {
+  sqlite3* mem = nullptr;
+  sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  const auto check = checker(mem, ":memory:");
+  Schema out;
+  try {
+    for (int v = 0; v < version; ++v) check(sqlite3_exec(mem, kMigrations[v], nullptr, nullptr, nullptr));
+    out = schemaOf(mem, check);
+  } catch (...) {
+    sqlite3_close(mem);
+    throw;
+  }
+  sqlite3_close(mem);
+  return out;
+}
+
+// Empty when every schema object of the file is one our migrations to its user_version
+// create, with the same SQL text, and table runs is there; else the first that is not. A
+// file with our application id but a view named runs (a recursive CTE grows without end),
+// triggers (they run on every upsert), other columns, CHECK or DEFAULT expressions or
+// indexes on expressions is someone else's SQL, never executed. An index of ours may be
+// missing (it only speeds queries up).
+std::string schemaMismatch(sqlite3* db, int version, const std::function<void(int)>& check) {
+  if (version < 0 || version > RunIndex::kSchemaVersion) return {};  // reported as newer/foreign elsewhere
+  const Schema have = schemaOf(db, check), want = expectedSchema(version);
+  for (const std::string& o : have)
+    if (!want.count(o)) return "unexpected schema object: " + o.substr(0, 120);
+  const bool hasRuns = std::any_of(have.begin(), have.end(), [](const std::string& o) { return o.starts_with("table 'runs' on runs: "); });
+  if (version > 0 && !hasRuns) return "no table runs";
+  return {};
+}
+
 std::string str(const json& j, const char* section, const char* key) {
   const json* o = &j;
   if (section) {
@@ -250,22 +293,31 @@ IndexRow rowFromRunDirectory(const fs::path& dir) {
   return r;
 }
 
-RunIndex::RunIndex(const fs::path& file) : file_(file) {
+RunIndex::RunIndex(const fs::path& file, Access access) : file_(file), base_(indexPath(fs::path(file).parent_path())) {
   std::error_code ec;
   if (fs::is_directory(file, ec)) throw InputError(file.string() + ": is a folder, not a run index file");
-  const auto check0 = checker(nullptr, file_);
-  const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
-  if (rc != SQLITE_OK) {
-    const std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw InputError(file.string() + ": cannot open the run index (" + msg + ")");
-  }
+  if (access == Access::ReadOnly && !fs::exists(file, ec)) throw InputError(file.string() + ": no such run index");
+  open(access == Access::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   try {
-    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
-    sqlite3_extended_result_codes(db_, 1);
+    if (access == Access::ReadOnly) {
+      const auto check = checker(db_, file_);
+      const int version = schemaVersion();
+      if (version > kSchemaVersion)
+        throw InputError(where("written by a newer Lipschitz Workbench") + rebuildHint(file_));
+      Statement probe(db_, "SELECT application_id FROM pragma_application_id", check);
+      const int64_t appId = probe.step() ? probe.integer(0) : 0;
+      if (appId != kApplicationId)
+        throw InputError(where("a SQLite database, but not a Lipschitz Workbench run index (application id ") +
+                         std::to_string(appId) + ")" + rebuildHint(file_));
+      if (const auto why = schemaMismatch(db_, version, check); !why.empty())
+        throw InputError(where("not a Lipschitz Workbench run index (") + why + ")" + rebuildHint(file_));
+      if (version == kSchemaVersion) return;
+      sqlite3_close(db_);  // ours, only older: migrate it forward once
+      db_ = nullptr;
+      open(SQLITE_OPEN_READWRITE);
+    }
     migrate();
+    relativizeLegacyRows();
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -273,9 +325,97 @@ RunIndex::RunIndex(const fs::path& file) : file_(file) {
   }
 }
 
+void RunIndex::open(int flags) {
+  const int rc = sqlite3_open_v2(file_.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw InputError(file_.string() + ": cannot open the run index (" + msg + ")");
+  }
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_extended_result_codes(db_, 1);
+}
+
 RunIndex::~RunIndex() { sqlite3_close(db_); }
 
 std::string RunIndex::where(const char* what) const { return file_.string() + ": " + what; }
+
+std::string RunIndex::key(const std::string& path) const {
+  if (path.empty()) return path;
+  const std::string abs = indexPath(path);
+  if (abs == base_) return ".";  // a sweep's own folder (its index lies inside)
+  if (isUnder(abs, base_)) return abs.substr(base_ == "/" ? 1 : base_.size() + 1);
+  return abs;
+}
+
+std::string RunIndex::resolve(const std::string& stored) const {
+  if (stored.empty() || stored.front() == '/') return stored;
+  if (stored == ".") return base_;
+  return base_ == "/" ? "/" + stored : base_ + "/" + stored;
+}
+
+// Rows written before keys were relative hold absolute paths: those under the index's folder
+// get their relative key (a twin already under that key wins: it is the newer row).
+void RunIndex::relativizeLegacyRows() {
+  const auto check = checker(db_, file_);
+  std::vector<std::pair<std::string, std::string>> moves;  // stored path -> key
+  {
+    Statement s(db_, "SELECT path FROM runs WHERE substr(path, 1, 1) = '/'", check);
+    while (s.step())
+      if (const std::string p = s.text(0), k = key(p); k != p) moves.emplace_back(p, k);
+  }
+  std::vector<std::pair<std::string, std::string>> sweeps;
+  {
+    Statement s(db_, "SELECT DISTINCT sweep FROM runs WHERE substr(sweep, 1, 1) = '/'", check);
+    while (s.step())
+      if (const std::string p = s.text(0), k = key(p); k != p) sweeps.emplace_back(p, k);
+  }
+  if (moves.empty() && sweeps.empty()) return;
+  WriteTransaction tx(db_, check);
+  Statement drop(db_, "DELETE FROM runs WHERE path = ?1 AND EXISTS (SELECT 1 FROM runs WHERE path = ?2)", check);
+  Statement move(db_, "UPDATE runs SET path = ?2 WHERE path = ?1", check);
+  for (const auto& [from, to] : moves) {
+    for (Statement* st : {&drop, &move}) {
+      st->bind(1, from);
+      st->bind(2, to);
+      st->step();
+      st->reset();
+    }
+  }
+  Statement sweep(db_, "UPDATE runs SET sweep = ?2 WHERE sweep = ?1", check);
+  for (const auto& [from, to] : sweeps) {
+    sweep.bind(1, from);
+    sweep.bind(2, to);
+    sweep.step();
+    sweep.reset();
+  }
+  tx.commit();
+}
+
+int RunIndex::pruneVanished() {
+  const auto check = checker(db_, file_);
+  std::vector<std::string> gone;
+  {
+    Statement s(db_, "SELECT path, status, sweep FROM runs", check);
+    std::error_code ec;
+    while (s.step()) {
+      const bool pending = s.text(1) == kPendingStatus;
+      const fs::path folder = resolve(pending ? s.text(2) : s.text(0));
+      if (!folder.empty() && !fs::exists(folder, ec)) gone.push_back(s.text(0));
+    }
+  }
+  if (gone.empty()) return 0;
+  WriteTransaction tx(db_, check);
+  Statement del(db_, "DELETE FROM runs WHERE path = ?", check);
+  for (const std::string& p : gone) {
+    del.bind(1, p);
+    del.step();
+    del.reset();
+  }
+  tx.commit();
+  return static_cast<int>(gone.size());
+}
 
 void RunIndex::exec(const char* sql) const { checker(db_, file_)(sqlite3_exec(db_, sql, nullptr, nullptr, nullptr)); }
 
@@ -292,6 +432,8 @@ void RunIndex::migrate() {
     if (appId != kApplicationId && (appId != 0 || tables != 0))
       throw InputError(where("a SQLite database, but not a Lipschitz Workbench run index (application id ") +
                        std::to_string(appId) + ")" + rebuildHint(file_));
+    if (const auto why = schemaMismatch(db_, schemaVersion(), check); !why.empty())
+      throw InputError(where("not a Lipschitz Workbench run index (") + why + ")" + rebuildHint(file_));
   };
   foreign();  // before anything is written to someone else's file
   if (schemaVersion() > kSchemaVersion)
@@ -340,7 +482,7 @@ void RunIndex::upsert(const std::vector<IndexRow>& rows) {
               check);
   for (const IndexRow& r : rows) {
     int i = 0;
-    s.bind(++i, r.path);
+    s.bind(++i, key(r.path));
     s.bind(++i, r.id);
     s.bind(++i, r.status);
     s.bind(++i, r.message);
@@ -361,7 +503,7 @@ void RunIndex::upsert(const std::vector<IndexRow>& rows) {
     s.bind(++i, r.stepsPerSecond);
     s.bind(++i, r.seconds);
     s.bind(++i, r.config.empty() ? std::string("{}") : r.config);
-    s.bind(++i, r.sweep);
+    s.bind(++i, key(r.sweep));
     s.bind(++i, r.point);
     s.bind(++i, r.slurmJob);
     s.bind(++i, r.schedulerState);
@@ -373,10 +515,9 @@ void RunIndex::upsert(const std::vector<IndexRow>& rows) {
 }
 
 bool RunIndex::refresh(const fs::path& runDir) {
-  const std::string key = indexPath(runDir);
   {
     Statement s(db_, "SELECT signature FROM runs WHERE path = ?", checker(db_, file_));
-    s.bind(1, key);
+    s.bind(1, key(indexPath(runDir)));
     if (s.step() && s.text(0) == runDirectorySignature(runDir)) return false;
   }
   upsert(rowFromRunDirectory(runDir));
@@ -390,7 +531,7 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
   {
     Statement s(db_, "SELECT path, signature, status FROM runs", check);
     while (s.step())
-      if (s.text(2) != kPendingStatus) known[s.text(0)] = s.text(1);
+      if (s.text(2) != kPendingStatus) known[resolve(s.text(0))] = s.text(1);
   }
   std::set<std::string> seen;
   std::vector<IndexRow> batch;
@@ -449,13 +590,15 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
     WriteTransaction tx(db_, check);
     Statement del(db_, "DELETE FROM runs WHERE path = ?", check);
     for (const std::string& p : gone) {
-      del.bind(1, p);
+      del.bind(1, key(p));
       del.step();
       del.reset();
     }
     tx.commit();
     report.removed = static_cast<int>(gone.size());
   }
+  // Rows of folders that are gone anywhere (a sweep folder moved away: its old absolute rows).
+  report.removed += pruneVanished();
   return report;
 }
 
@@ -465,7 +608,7 @@ void RunIndex::setSchedulerState(const std::string& path, const std::string& slu
   Statement s(db_, "UPDATE runs SET slurm_job = ?, scheduler_state = ? WHERE path = ?", check);
   s.bind(1, slurmJob);
   s.bind(2, state);
-  s.bind(3, path);
+  s.bind(3, key(path));
   s.step();
   tx.commit();
 }
@@ -477,12 +620,12 @@ std::vector<IndexRow> RunIndex::rows(const IndexQuery& q) const {
   if (!q.sweep.empty()) sql += " WHERE sweep = ?";
   sql += " ORDER BY sweep, point, path";
   Statement s(db_, sql, check);
-  if (!q.sweep.empty()) s.bind(1, q.sweep);
+  if (!q.sweep.empty()) s.bind(1, key(q.sweep));
   std::vector<IndexRow> out;
   while (s.step()) {
     IndexRow r;
     int i = 0;
-    r.path = s.text(i++);
+    r.path = resolve(s.text(i++));
     r.id = s.text(i++);
     r.status = s.text(i++);
     r.message = s.text(i++);
@@ -503,7 +646,7 @@ std::vector<IndexRow> RunIndex::rows(const IndexQuery& q) const {
     r.stepsPerSecond = s.number(i++);
     r.seconds = s.number(i++);
     r.config = s.text(i++);
-    r.sweep = s.text(i++);
+    r.sweep = resolve(s.text(i++));
     r.point = s.integer(i++, -1);
     r.slurmJob = s.text(i++);
     r.schedulerState = s.text(i++);
@@ -534,6 +677,16 @@ std::string RunIndex::discard(const fs::path& file) {
     if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
       ours = sqlite3_column_int64(s, 0) == RunIndex::kApplicationId;
     sqlite3_finalize(s);
+    // Our application id on someone else's schema (views, triggers, other tables): moved
+    // aside like any foreign file, not deleted.
+    if (ours) {
+      try {
+        const auto check = checker(db, file);
+        ours = schemaMismatch(db, static_cast<int>(pragmaInt(db, "PRAGMA user_version", check)), check).empty();
+      } catch (const std::exception&) {
+        // unreadable schema: damaged, ours by its id; deleted as before
+      }
+    }
   }
   sqlite3_close(db);
   if (ours) {

@@ -30,7 +30,7 @@ inline constexpr const char* kPendingStatus = "pending";
 // steps_per_s, config). Numbers the run never measured are NaN (NULL in the file).
 struct IndexRow {
   std::string id;    // the run folder's name (a sweep point's id)
-  std::string path;  // absolute, normalised: the row's key
+  std::string path;  // absolute, normalised (stored relative to the index's folder when under it)
   std::string status, message;
   std::string task, model, optimizer, method;
   double sigmaMax = run::kNotMeasured, lr = run::kNotMeasured, weightDecay = run::kNotMeasured;
@@ -71,9 +71,14 @@ class RunIndex {
   static constexpr int32_t kApplicationId = 0x4C574249;  // "LWBI"
   static constexpr int kBusyTimeoutMs = 30000;
 
-  // Opens or creates the file and migrates it to kSchemaVersion. InputError for a file that
-  // is not a SQLite database, is corrupted, belongs to something else or to a newer version.
-  explicit RunIndex(const std::filesystem::path& file);
+  // ReadWrite opens or creates the file and migrates it to kSchemaVersion. ReadOnly (Compare,
+  // time estimates) opens an existing file without write access; only a file whose schema
+  // already passed as ours and is merely older is reopened for writing to migrate it.
+  // InputError for a file that is not a SQLite database, is corrupted, belongs to something
+  // else (another application id, or ours on a schema our migrations did not write: views,
+  // triggers, other columns) or to a newer version.
+  enum class Access { ReadWrite, ReadOnly };
+  explicit RunIndex(const std::filesystem::path& file, Access access = Access::ReadWrite);
   ~RunIndex();
   RunIndex(const RunIndex&) = delete;
   RunIndex& operator=(const RunIndex&) = delete;
@@ -91,6 +96,10 @@ class RunIndex {
   // does not descend into run directories), refreshed in batches; rows under a root whose
   // folder is gone are removed.
   ScanReport scan(const std::vector<std::filesystem::path>& roots);
+  // Removes rows whose run folder is gone (and pending rows of a sweep folder that is gone):
+  // rows left behind by a moved or deleted folder. Returns how many. scan() and the sweep's
+  // syncIndex call it.
+  int pruneVanished();
   // Scheduler columns of the rows of a sweep, by point index.
   void setSchedulerState(const std::string& path, const std::string& slurmJob, const std::string& state);
 
@@ -105,10 +114,18 @@ class RunIndex {
 
  private:
   void exec(const char* sql) const;
+  void open(int flags);
   void migrate();
   std::string where(const char* what) const;  // "<file>: <what>"
+  // Paths are stored relative to the index file's folder when they lie under it, so a sweep
+  // folder moved or rsynced elsewhere (its index.sqlite inside) keeps its keys: no run is
+  // counted twice. key(): absolute → stored form; resolve(): stored → absolute.
+  std::string key(const std::string& path) const;
+  std::string resolve(const std::string& stored) const;
+  void relativizeLegacyRows();
 
   std::filesystem::path file_;
+  std::string base_;  // indexPath(file_.parent_path())
   sqlite3* db_ = nullptr;
 };
 

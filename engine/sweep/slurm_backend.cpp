@@ -5,6 +5,7 @@
 // point whose task is still queued or running.
 #include "sweep/sweep_runner.h"
 
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 #include "sweep/process.h"
@@ -29,10 +30,15 @@ std::string shellQuote(const std::string& s) {
 }
 
 json readJobs(const SweepDirectory& dir) {
-  std::ifstream in(dir.slurmDir() / "jobs.json");
-  if (!in) return json::array();
-  json j = json::parse(in, nullptr, false);
-  return j.is_array() ? j : json::array();
+  std::error_code ec;
+  const fs::path file = dir.slurmDir() / "jobs.json";
+  if (!fs::is_regular_file(file, ec)) return json::array();
+  try {
+    json j = jsonio::readFile(file.string());
+    return j.is_array() ? j : json::array();
+  } catch (const InputError&) {
+    return json::array();  // a torn or foreign jobs.json: the jobs are found again via squeue
+  }
 }
 
 void writeJobs(const SweepDirectory& dir, const json& jobs) {
@@ -119,6 +125,7 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
                       const SweepEvents& events, const std::atomic<bool>& stop) {
   requireSlurm();
   RunIndex index(dir.indexFile());
+  index.pruneVanished();  // rows a moved or deleted folder left behind (issue 33)
   dir.syncIndex(index, points);
   std::map<std::string, const SweepPoint*> byId;
   for (const SweepPoint& p : points) byId[p.id] = &p;

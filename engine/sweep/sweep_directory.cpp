@@ -1,5 +1,6 @@
 #include "sweep/sweep_directory.h"
 
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 
@@ -34,14 +35,7 @@ void writeFileAtomically(const fs::path& file, const std::string& text) {
 }
 
 json readJson(const fs::path& file) {
-  std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  if (ec) throw InputError(file.string() + ": cannot read (" + ec.message() + ")");
-  if (size > kMaxPointsFileBytes) throw InputError(file.string() + ": too large");
-  std::ifstream in(file);
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) throw InputError(file.string() + ": not valid JSON");
-  return j;
+  return jsonio::readFile(file.string(), kMaxPointsFileBytes);
 }
 
 json pointsJson(const std::vector<SweepPoint>& points) {
@@ -98,8 +92,9 @@ void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint
   }
   json specFile = spec.source;
   specFile["base_config"] = spec.base;
-  writeFileAtomically(dir_ / "spec.json", specFile.dump(2) + "\n");
-  for (const SweepPoint& p : points) writeFileAtomically(configFile(p.id), p.config.dump(2) + "\n");
+  // Bounded text: an indented dump grows with nesting depth (jsonio::dumpReadable).
+  writeFileAtomically(dir_ / "spec.json", jsonio::dumpReadable(specFile) + "\n");
+  for (const SweepPoint& p : points) writeFileAtomically(configFile(p.id), jsonio::dumpReadable(p.config) + "\n");
   writeFileAtomically(pointsFile, pointsJson(points).dump(1) + "\n");  // last: marks the sweep complete
 }
 

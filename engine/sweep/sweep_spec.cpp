@@ -1,5 +1,6 @@
 #include "sweep/sweep_spec.h"
 
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 
@@ -23,13 +24,8 @@ namespace {
 constexpr uint64_t kMaxSpecBytes = 4 << 20;
 
 json readJsonFile(const fs::path& file, const char* what) {
-  std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  if (ec) throw InputError(file.string() + ": cannot read the " + what + " (" + ec.message() + ")");
-  if (size > kMaxSpecBytes) throw InputError(file.string() + ": too large for a " + what);
-  std::ifstream in(file);
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) throw InputError(file.string() + ": the " + what + " is not valid JSON");
+  // The shared reader: regular files only, the size cap, the nesting-depth limit.
+  json j = jsonio::readFile(file.string(), kMaxSpecBytes);
   if (!j.is_object()) throw InputError(file.string() + ": the " + what + " must be a JSON object");
   return j;
 }
@@ -156,6 +152,11 @@ SweepSpec parseSweepSpec(const json& spec, const fs::path& specDir) {
       s.seeds.push_back(v.get<uint64_t>());
     }
   }
+  // A grid axis "seed" and "seeds" would both set the seed, and seeds would silently win.
+  for (const Grid& g : s.grids)
+    for (const GridAxis& axis : g)
+      if (axis.key == "seed" && !s.seeds.empty())
+        throw InputError("grid.seed and seeds both vary the seed; list the seeds in one of them");
   bool anyAxis = false;
   for (const Grid& g : s.grids) anyAxis = anyAxis || !g.empty();
   if (!anyAxis && s.seeds.size() < 2)

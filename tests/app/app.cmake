@@ -16,3 +16,5 @@ endforeach()
 target_compile_definitions(tst_app_units PRIVATE LWB_PRESETS_DIR="${PROJECT_SOURCE_DIR}/resources/presets")
 # The window suite trains tiny models on generated data (no dataset files needed).
 set_tests_properties(tst_app_window PROPERTIES TIMEOUT 900)
+# Hostile files in the app (issue 33).
+lwb_add_app_test(tst_app_hostile app/tst_app_hostile.cpp)

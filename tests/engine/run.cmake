@@ -8,3 +8,9 @@ target_compile_definitions(tst_checkpoint PRIVATE LWB_CLI_PATH="$<TARGET_FILE:li
 add_dependencies(tst_checkpoint lipschitz-cli)
 lwb_add_test(tst_run_results engine/tst_run_results.cpp)
 lwb_add_test(tst_run_directory_reader engine/tst_run_directory_reader.cpp)
+# Hostile files and runaway resources (issue 33): the CLI cases run lipschitz-cli under RLIMIT_AS.
+lwb_add_test(tst_hostile_files engine/tst_hostile_files.cpp)
+target_compile_definitions(tst_hostile_files PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>")
+find_package(SQLite3 REQUIRED)
+target_link_libraries(tst_hostile_files PRIVATE SQLite::SQLite3)
+add_dependencies(tst_hostile_files lipschitz-cli)

@@ -1,6 +1,7 @@
 // Replays the kept fuzzing corpora and crash reproducers (tests/fixtures/fuzz/<parser>/) through
 // the same harnesses the libFuzzer targets run (fuzz/harness_*.h): every file must either
 // parse or raise lwb::InputError; any other exception or a failed round-trip property fails.
+#include "harness_json.h"
 #include "harness_npy.h"
 #include "harness_pickle.h"
 #include "harness_safetensors.h"
@@ -32,6 +33,10 @@ std::map<std::string, Harness> harnesses() {
       {"pytorch", lwb::fuzz::runPytorch},
       {"pickle", lwb::fuzz::runPickle},
       {"pytorch_pickle", lwb::fuzz::runPytorchPickle},
+      // The project's own file kinds (issue 33; seeds: fuzz/make_file_kind_seeds.py).
+      {"json", lwb::fuzz::runJson},
+      {"spectra_index", lwb::fuzz::runSpectraIndex},
+      {"index", lwb::fuzz::runIndex},
   };
 }
 

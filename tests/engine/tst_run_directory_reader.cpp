@@ -202,7 +202,7 @@ class TestRunDirectoryReader : public QObject {
     QCOMPARE(r.summary()->steps, int64_t{9});
     QVERIFY(std::isnan(r.summary()->valLoss));
     test::writeFile(file("config.json"), R"({"steps": 9)");  // torn copy
-    QCOMPARE(errorOf([&] { r.config(); }), file("config.json") + QStringLiteral(": not a JSON object"));
+    QVERIFY(errorOf([&] { r.config(); }).startsWith(file("config.json") + QStringLiteral(": not valid JSON at line 1, column 12")));
     test::writeFile(file("summary.json"), "[1]");
     QCOMPARE(errorOf([&] { r.summary(); }), file("summary.json") + QStringLiteral(": not a JSON object"));
     QVERIFY(QDir(tmp_.path()).mkdir(QStringLiteral("status")));

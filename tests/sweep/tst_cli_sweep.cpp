@@ -186,7 +186,7 @@ class TestCliSweep : public QObject {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("expected");
     QTest::newRow("missing spec") << QStringList{"sweep", "--spec", "/nonexistent/s.json", "--out", "X"}
-                                  << "/nonexistent/s.json: cannot read the sweep spec";
+                                  << "/nonexistent/s.json: no such file";  // the shared JSON reader (issue 33)
     QTest::newRow("unknown key") << QStringList{"sweep", "--spec", "@BADKEY", "--out", "X"} << "grid.optimizer.lrr";
     QTest::newRow("slurm arg on local") << QStringList{"sweep", "--spec", "@GOOD", "--out", "X", "--slurm-arg=--qos=x"}
                                         << "--slurm-arg and --detach apply to --backend slurm only";

@@ -2,10 +2,18 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
 #include <exception>
 #include <stdexcept>
 
 namespace lwb::app::pages {
+namespace {
+
+std::atomic<int> gJobsInFlight{0};
+
+}  // namespace
+
+bool LatestWins::anyJobInFlight() { return gJobsInFlight.load() > 0; }
 
 LatestWins::LatestWins(QObject* parent) : QObject(parent) {
   // One thread: the jobs of one view never compete with each other for the cores.
@@ -42,6 +50,10 @@ void LatestWins::start(Job job) {
   cancel_ = std::make_shared<lab::CancelFlag>(false);
   auto flag = cancel_;
   watcher_->setFuture(QtConcurrent::run(&pool_, [job = std::move(job), flag]() -> Outcome {
+    struct InFlight {
+      InFlight() { ++gJobsInFlight; }
+      ~InFlight() { --gJobsInFlight; }
+    } inFlight;
     try {
       return {job(*flag), {}};
     } catch (const lab::Cancelled&) {

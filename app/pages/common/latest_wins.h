@@ -33,6 +33,10 @@ class LatestWins : public QObject {
   // Asks the running job to stop at its next check and drops the pending one.
   void cancel();
   bool busy() const { return running_; }
+  // True while a job of any LatestWins runs on its worker thread. The app checks it at exit:
+  // a LibTorch call in flight (an SVD of a large matrix, a 2 GiB read) cannot be cancelled,
+  // and waiting for it kept the app open 43–92 s after its window closed.
+  static bool anyJobInFlight();
 
   // Jobs started and jobs replaced before they started (for tests and the status line).
   int startedCount() const { return started_; }

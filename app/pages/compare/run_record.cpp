@@ -1,5 +1,6 @@
 #include "app/pages/compare/run_record.h"
 
+#include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 #include "spectral/constraint_methods.h"
@@ -86,7 +87,7 @@ std::optional<double> finiteValue(double v) { return std::isfinite(v) ? std::opt
 }  // namespace
 
 std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
-  sweep::RunIndex index(indexFile.toStdString());
+  sweep::RunIndex index(indexFile.toStdString(), sweep::RunIndex::Access::ReadOnly);  // only read here
   std::vector<RunRecord> out;
   for (const sweep::IndexRow& row : index.rows()) {
     if (row.status == sweep::kPendingStatus) continue;  // a sweep point that has not run yet
@@ -95,8 +96,8 @@ std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
     r.name = QString::fromStdString(row.id);
     r.status = QString::fromStdString(row.status);
     r.statusMessage = QString::fromStdString(row.message);
-    const json config = json::parse(row.config, nullptr, false);
-    describeConfig(r, config.is_object() ? config : json::object());
+    const auto config = jsonio::tryParse(row.config);
+    describeConfig(r, config && config->is_object() ? *config : json::object());
     if (r.method.isEmpty()) r.method = QStringLiteral("none");
     r.valLoss = finiteValue(row.valLoss);
     r.valAcc = finiteValue(row.valAcc);

@@ -1,5 +1,7 @@
 #include "app/pages/sweeps/sweep_process.h"
 
+#include "common/json_read.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -63,8 +65,8 @@ void SweepProcess::readEvents() {
   for (int nl; (nl = pending_.indexOf('\n')) >= 0;) {
     const QByteArray line = pending_.left(nl);
     pending_.remove(0, nl + 1);
-    auto j = nlohmann::json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
-    if (j.is_object()) Q_EMIT event(j);
+    auto j = jsonio::tryParse(std::string_view(line.constData(), static_cast<size_t>(line.size())));
+    if (j && j->is_object()) Q_EMIT event(*j);
   }
 }
 
@@ -81,7 +83,7 @@ std::optional<nlohmann::json> SweepProcess::dryRun(const QStringList& args, QStr
     return std::nullopt;
   }
   const QByteArray out = p.readAllStandardOutput();
-  auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+  auto j = jsonio::tryParse(std::string_view(out.constData(), static_cast<size_t>(out.size()))).value_or(nlohmann::json());
   if (!j.is_object()) {
     if (error) *error = tr("lipschitz-cli printed no plan");
     return std::nullopt;

@@ -1,5 +1,7 @@
 #include "app/pages/sweeps/sweep_spec_text.h"
 
+#include "common/json_read.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
@@ -37,8 +39,8 @@ std::optional<nlohmann::json> parseGridValues(const QString& text, QString* erro
       if (error) *error = SweepSpecText::tr("'%1': an empty value between commas").arg(t);
       return std::nullopt;
     }
-    auto v = nlohmann::json::parse(s, nullptr, false);
-    list.push_back(v.is_discarded() ? nlohmann::json(s) : v);
+    auto v = jsonio::tryParse(s);
+    list.push_back(v ? std::move(*v) : nlohmann::json(s));
   }
   return list;
 }

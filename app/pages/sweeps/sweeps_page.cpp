@@ -6,6 +6,7 @@
 #include "app/pages/sweeps/sweep_points_model.h"
 #include "app/pages/sweeps/sweep_process.h"
 #include "app/pages/sweeps/sweep_spec_text.h"
+#include "common/json_read.h"
 #include "run/config_schema.h"
 #include "sweep/run_index.h"
 #include "sweep/sweep_directory.h"
@@ -62,7 +63,7 @@ double measuredStepsPerSecond(const QString& folder, const std::string& task, co
     if (QFileInfo::exists(dir.filePath(sub + QStringLiteral("/index.sqlite")))) files << dir.filePath(sub + QStringLiteral("/index.sqlite"));
   for (const QString& f : files) {
     try {
-      sweep::RunIndex index(f.toStdString());
+      sweep::RunIndex index(f.toStdString(), sweep::RunIndex::Access::ReadOnly);
       for (const auto& r : index.rows({"", false}))
         if (r.status == "finished" && r.task == task && r.model == model && std::isfinite(r.stepsPerSecond) && r.stepsPerSecond > 0)
           rates.push_back(r.stepsPerSecond);
@@ -77,7 +78,7 @@ double measuredStepsPerSecond(const QString& folder, const std::string& task, co
 std::vector<sweep::IndexRow> readSweepRows(const QString& sweepDir) {
   const std::string db = (sweepDir + QStringLiteral("/index.sqlite")).toStdString();
   if (!QFileInfo::exists(QString::fromStdString(db))) return {};
-  sweep::RunIndex index(db);
+  sweep::RunIndex index(db, sweep::RunIndex::Access::ReadOnly);
   return index.rows({sweep::indexPath(sweepDir.toStdString()), false});
 }
 
@@ -481,7 +482,7 @@ void SweepsPage::fillFormFromSpec(const QString& specFile) {
   QFile f(specFile);
   if (!f.open(QIODevice::ReadOnly) || f.size() > (4 << 20)) return;
   const QByteArray bytes = f.readAll();
-  const json spec = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+  const json spec = jsonio::tryParse(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size()))).value_or(json());
   if (!spec.is_object() || !spec.contains("grid") || !spec["grid"].is_object()) return;
   if (spec.contains("base") && spec["base"].is_string()) setPreset(QString::fromStdString(spec["base"].get<std::string>()));
   grid_->setRowCount(0);

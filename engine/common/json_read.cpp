@@ -1,0 +1,94 @@
+#include "common/json_read.h"
+
+#include "io/file_io.h"
+#include "io/input_error.h"
+
+namespace lwb::jsonio {
+namespace {
+
+using nlohmann::json;
+
+// Thrown from the parser callback, caught in parse(); never escapes this file.
+struct TooDeep {};
+
+// "[json.exception.parse_error.101] parse error at line 1, column 3: syntax error while
+// parsing value - invalid literal; last read: '1x'" -> "syntax error while parsing value -
+// invalid literal; last read: '1x'": the position is reported once, by us.
+std::string reason(const json::exception& e) {
+  std::string s = e.what();
+  if (s.starts_with("[json.exception.")) {
+    const auto close = s.find("] ");
+    if (close != std::string::npos) s.erase(0, close + 2);
+  }
+  if (s.starts_with("parse error")) {
+    const auto colon = s.find(": ");
+    if (colon != std::string::npos) s.erase(0, colon + 2);
+  }
+  // A hostile file's bytes end up in "last read: '...'"; keep the message one short line.
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (s.size() > 160) s = s.substr(0, 157) + "...";
+  return s;
+}
+
+}  // namespace
+
+std::string lineColumn(std::string_view text, size_t byte) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, column = 1;
+    else ++column;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+std::string dumpReadable(const json& value) {
+  constexpr size_t kIndentBelow = size_t{64} << 10;
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() <= kIndentBelow) text = value.dump(2, ' ', false, json::error_handler_t::replace);
+  return text;
+}
+
+json parse(std::string_view text, const std::string& what, int maxDepth) {
+  // The callback sees each object/array start with its depth (0 = top level) before the
+  // value is built, so a deep file is refused after at most maxDepth levels were built.
+  const json::parser_callback_t limit = [maxDepth](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= maxDepth)
+      throw TooDeep{};
+    return true;
+  };
+  try {
+    return json::parse(text.begin(), text.end(), limit);
+  } catch (const TooDeep&) {
+    throw InputError(what + ": JSON nests deeper than " + std::to_string(maxDepth) + " levels");
+  } catch (const json::parse_error& e) {
+    throw InputError(what + ": not valid JSON at " + lineColumn(text, e.byte) + " (" + reason(e) + ")");
+  } catch (const json::exception& e) {
+    // out_of_range.406 "number overflow parsing '1e999'" and kin carry no position.
+    throw InputError(what + ": not valid JSON (" + reason(e) + ")");
+  }
+}
+
+std::optional<json> tryParse(std::string_view text, std::string* error, const std::string& what, int maxDepth) {
+  try {
+    return parse(text, what, maxDepth);
+  } catch (const InputError& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+}
+
+json readFile(const std::string& path, uint64_t maxBytes, int maxDepth) {
+  // readFileBuffer refuses directories, FIFOs and devices before reading (O_NONBLOCK open).
+  const io::SharedBytes bytes = io::readFileBuffer(path, maxBytes);
+  return parse(bytes.view(), path, maxDepth);
+}
+
+json readObjectFile(const std::string& path, uint64_t maxBytes) {
+  json j = readFile(path, maxBytes);
+  if (!j.is_object()) throw InputError(path + ": expected a JSON object, got " + std::string(j.type_name()));
+  return j;
+}
+
+}  // namespace lwb::jsonio
