@@ -1105,10 +1105,6 @@
         <translation>Mittlerer Token-RMS des Embeddings und jeder Attention- und MLP-Ausgabe über die Auswertungsschritte (seed 002 Abb. 3).</translation>
     </message>
     <message>
-        <source>The network&apos;s certified Lipschitz bound over steps: no change of the embedded input by δ (RMS per token) moves the logits by more than bound × δ. It is the product of the per-layer factors in the trace beside it, so a few layers slightly above 1 multiply into a large number; σmax, the final logit scale and the number of heads set it.</source>
-        <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte: Keine Änderung der eingebetteten Eingabe um δ (RMS je Token) bewegt die Logits um mehr als Schranke × δ. Sie ist das Produkt der schichtweisen Faktoren in der Spur daneben, daher multiplizieren sich einige Schichten knapp über 1 zu einer großen Zahl; σmax, der Logit-Skalenfaktor und die Zahl der Köpfe bestimmen sie.</translation>
-    </message>
-    <message>
         <source>movement ‖AttLip(X) − X‖/‖X‖</source>
         <translation>Bewegung ‖AttLip(X) − X‖/‖X‖</translation>
     </message>
@@ -1153,8 +1149,8 @@
         <translation>Die RMS→RMS-Gewichtsnorm jeder Schicht gegen das σmax-Ziel, auf dem die Beschränkung sie hält. Einbettungen sind nicht an σmax gebunden: Das Modell normiert oder kappt stattdessen die Zeile jedes Tokens.</translation>
     </message>
     <message>
-        <source>The network&apos;s certified Lipschitz bound over steps, and the per-layer trace it is built from: every matrix stays at σmax, but the bound multiplies the layers&apos; factors, so it grows with depth (hover a layer for the arithmetic).</source>
-        <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte und den Verlauf je Schicht, aus dem sie entsteht: Jede Matrix bleibt bei σmax, aber die Schranke multipliziert die Faktoren der Schichten und wächst daher mit der Tiefe (Maus über eine Schicht zeigt die Rechnung).</translation>
+        <source>The network&apos;s certified Lipschitz bound over steps: no change of the embedded input by δ (RMS per token) moves the logits by more than bound × δ. Every matrix stays at σmax, but the bound is the product of the per-layer factors in the trace beside it (hover a layer for the arithmetic), so a few layers slightly above 1 multiply into a large number; σmax, the final logit scale and the number of heads set it.</source>
+        <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte: Keine Änderung der eingebetteten Eingabe um δ (RMS je Token) bewegt die Logits um mehr als Schranke × δ. Jede Matrix bleibt bei σmax, aber die Schranke ist das Produkt der schichtweisen Faktoren in der Spur daneben (Maus über eine Schicht zeigt die Rechnung), daher multiplizieren sich einige Schichten knapp über 1 zu einer großen Zahl; σmax, der Logit-Skalenfaktor und die Zahl der Köpfe bestimmen sie.</translation>
     </message>
 </context>
 <context>
