@@ -1142,7 +1142,7 @@
     </message>
     <message>
         <source> (own cap: rows; not held to σmax)</source>
-        <translation> (eigene Kappung: Zeilen; nicht an σmax gebunden)</translation>
+        <translation> (eigene Zeilenkappung, nicht σmax)</translation>
     </message>
     <message>
         <source>Each layer&apos;s RMS→RMS weight norm against the σmax target the constraint holds them to. Embeddings are not held to σmax: the model normalises or caps each token&apos;s row instead.</source>
