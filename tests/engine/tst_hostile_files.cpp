@@ -14,6 +14,7 @@
 #include "run/run_config.h"
 #include "run/run_directory.h"
 #include "run/run_directory_reader.h"
+#include "support/sqlite_exec.h"
 #include "support/test_files.h"
 #include "sweep/run_index.h"
 #include "sweep/sweep_directory.h"
@@ -109,16 +110,7 @@ void writeText(const fs::path& file, const std::string& text) {
   test::writeFile(QString::fromStdString(file.string()), text);
 }
 
-void sql(const fs::path& file, const std::string& statements) {
-  sqlite3* db = nullptr;
-  QCOMPARE(sqlite3_open(file.c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err);
-  const QString msg = err ? QString::fromUtf8(err) : QString();
-  sqlite3_free(err);
-  sqlite3_close(db);
-  QVERIFY2(rc == SQLITE_OK, qPrintable(msg));
-}
+using test::sql;
 
 // A small, valid modular-addition config (generated data: no files needed).
 json smallConfig() {

@@ -56,6 +56,17 @@ at::Tensor param(models::Model& m, const std::string& name) {
   qFatal("no parameter %s", name.c_str());
 }
 
+// Trains `cfg` through the trainer into a run directory at `path` (the run folder the app and
+// the CLI write), returning the trainer's own summary.
+run::RunSummary trainIntoRunDirectory(const run::RunConfig& cfg, const std::string& path) {
+  run::RunDirectory dir(path);
+  run::RunDirectorySink sink(dir);
+  run::Trainer trainer(cfg);
+  trainer.addSink(&sink);
+  run::TrainerControl control;
+  return trainer.run(control);
+}
+
 }  // namespace
 
 class TestMaskedLm : public QObject {
@@ -273,14 +284,7 @@ class TestMaskedLm : public QObject {
     const auto cfg = run::parseRunConfig(j);
     QTemporaryDir tmp;
     const std::string path = tmp.filePath(QStringLiteral("run")).toStdString();
-    {
-      run::RunDirectory dir(path);
-      run::RunDirectorySink sink(dir);
-      run::Trainer trainer(cfg);
-      trainer.addSink(&sink);
-      run::TrainerControl control;
-      QCOMPARE(trainer.run(control).status, run::RunStatus::Finished);
-    }
+    QCOMPARE(trainIntoRunDirectory(cfg, path).status, run::RunStatus::Finished);
     const auto summary = *run::RunDirectoryReader(path).summary();
     QCOMPARE(QString::fromStdString(summary.attentionCertificate), certificate);
     QCOMPARE(summary.message.empty(), certificate != QLatin1String("none"));
@@ -305,12 +309,7 @@ class TestMaskedLm : public QObject {
     QTemporaryDir tmp;
     const std::string path = tmp.filePath(QStringLiteral("run")).toStdString();
     {
-      run::RunDirectory dir(path);
-      run::RunDirectorySink sink(dir);
-      run::Trainer trainer(cfg);
-      trainer.addSink(&sink);
-      run::TrainerControl control;
-      const auto summary = trainer.run(control);
+      const auto summary = trainIntoRunDirectory(cfg, path);
       QCOMPARE(summary.status, run::RunStatus::Finished);
       QVERIFY(std::isfinite(summary.valLoss));
     }

@@ -3,6 +3,7 @@
 // schema 1, hostile files (not SQLite, foreign SQLite, newer schema, truncated) and rebuild.
 #include "run/results_json.h"
 #include "run/run_directory.h"
+#include "support/sqlite_exec.h"
 #include "support/test_files.h"
 #include "sweep/run_index.h"
 
@@ -42,16 +43,7 @@ void writeRun(const fs::path& dir, const std::string& optimizer, double sigmaMax
 
 const std::string kAppIdPragma = "PRAGMA application_id=" + std::to_string(sweep::RunIndex::kApplicationId) + ";";
 
-void sql(const fs::path& file, const std::string& statements) {
-  sqlite3* db = nullptr;
-  QCOMPARE(sqlite3_open(file.c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err);
-  const QString msg = err ? QString::fromUtf8(err) : QString();
-  sqlite3_free(err);
-  sqlite3_close(db);
-  QVERIFY2(rc == SQLITE_OK, qPrintable(msg));
-}
+using test::sql;
 
 }  // namespace
 
