@@ -900,6 +900,30 @@
         <source>&gt; 0: each head&apos;s ‖W^h‖_F at most this (bounds κ); 0: free</source>
         <translation>&gt; 0: ‖W^h‖_F jedes Kopfes höchstens dieser Wert (beschränkt κ); 0: frei</translation>
     </message>
+    <message>
+        <source>Logit scale</source>
+        <translation>Logit-Skala</translation>
+    </message>
+    <message>
+        <source>multiplies the logits and the Lipschitz bound</source>
+        <translation>multipliziert die Logits und die Lipschitz-Schranke</translation>
+    </message>
+    <message>
+        <source>Residual weight a</source>
+        <translation>Residualgewicht a</translation>
+    </message>
+    <message>
+        <source>(1 − a)·x + a·block(x); 0: 1/(2·blocks) as in 000</source>
+        <translation>(1 − a)·x + a·Block(x); 0: 1/(2·Blöcke) wie in 000</translation>
+    </message>
+    <message>
+        <source>Score scale T</source>
+        <translation>Score-Skala T</translation>
+    </message>
+    <message>
+        <source>T/d_head inside the softmax (000: 1); the bound&apos;s attention term grows by T</source>
+        <translation>T/d_head im Softmax (000: 1); der Attention-Term der Schranke wächst um den Faktor T</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>

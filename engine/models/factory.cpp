@@ -34,6 +34,8 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     s.mlpRatio = m.mlpRatio;
     s.finalLogitScale = m.finalLogitScale;
     s.standard = m.standard;
+    s.residualAlpha = m.residualAlpha;
+    s.scoreScale = m.scoreScale;
     s.zeroOutputs = m.zeroInit != "none";
     s.zeroHead = m.zeroInit == "outputs_and_head";
     if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)

@@ -79,12 +79,13 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
 }
 
 double LipschitzGpt::residualAlpha() const {
-  return shape_.standard ? 1.0 : 1.0 / static_cast<double>(2 * shape_.blocks);
+  if (shape_.standard) return 1.0;
+  return shape_.residualAlpha > 0 ? shape_.residualAlpha : 1.0 / static_cast<double>(2 * shape_.blocks);
 }
 
 double LipschitzGpt::attentionScale() const {
   const double dh = static_cast<double>(shape_.dModel / shape_.heads);
-  return shape_.standard ? 1.0 / std::sqrt(dh) : 1.0 / dh;
+  return shape_.standard ? 1.0 / std::sqrt(dh) : shape_.scoreScale / dh;
 }
 
 const at::Tensor& LipschitzGpt::w(int64_t block, Role role) const {

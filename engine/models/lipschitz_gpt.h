@@ -16,6 +16,8 @@ struct GptShape {
   int64_t vocab = 65, dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
   double finalLogitScale = 1.0;
   bool standard = false;
+  double residualAlpha = 0.0;  // convex residual weight; 0: 1 / (2 blocks) as in 000 App. D
+  double scoreScale = 1.0;     // T in T / d_head inside the softmax (000: T = 1)
   // 000 App. F zero-initialises the attention output, the MLP output and the head; with
   // zeroOutputs false they start orthogonal like the other projections.
   bool zeroOutputs = true, zeroHead = false;

@@ -22,6 +22,12 @@ struct ModelConfig {
   // lipschitz_gpt
   int64_t dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
   double finalLogitScale = 1.0;
+  // Convex residual weight a in (1 - a) x + a block(x); 0: 000's 1/(2 blocks). Any a in [0, 1)
+  // keeps a connection's constant at (1 - a) + a L_block, so it moves the bound only where L_block != 1.
+  double residualAlpha = 0.0;
+  // Multiplier T on 000's 1/d_head inside the softmax: scores reach +-T at unit-RMS tokens, so
+  // attention can focus, and App. D's attention constant grows by T (c^2 with c = sqrt(T)).
+  double scoreScale = 1.0;
   bool standard = false;               // baseline: LayerNorm, 1/sqrt(d_head), x + block
   // Which output projections start at zero (000 App. F: attention output, MLP output and
   // head): outputs (attention + MLP output) | outputs_and_head | none.

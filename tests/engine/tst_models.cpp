@@ -96,6 +96,16 @@ class TestModels : public QObject {
     QVERIFY((gpt.forward(tokens)[0] - expected).abs().max().item<float>() < 1e-5);
     QCOMPARE(gpt.residualAlpha(), 0.25);
     QCOMPARE(gpt.attentionScale(), 1.0 / 8.0);
+
+    // model.residual_alpha replaces 1/N: the same embeddings shrink by (1 - 0.1)^4.
+    shape.residualAlpha = 0.1;
+    auto gen2 = at::make_generator<at::CPUGeneratorImpl>(2);
+    models::LipschitzGpt narrow(shape, gen2, kCpu);
+    const auto p2 = narrow.parameters();
+    const auto expected2 =
+        p2.front().tensor.index_select(0, tokens[0]).matmul(p2.back().tensor.mT()) * (3.0 * std::pow(0.9, 4));
+    QVERIFY((narrow.forward(tokens)[0] - expected2).abs().max().item<float>() < 1e-5);
+    QCOMPARE(narrow.residualAlpha(), 0.1);
   }
 
   void gptNamesRolesAndProjection() {

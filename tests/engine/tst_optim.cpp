@@ -342,6 +342,9 @@ class TestOptim : public QObject {
     QVERIFY(refuses("optimizer.lr_units=modula optimizer.depth_decay=0.5", "optimizer.depth_decay"));
     QVERIFY(refuses("optimizer.blocks_mass=0", "optimizer.blocks_mass"));
     QVERIFY(refuses("model.zero_init=head", "model.zero_init"));
+    QVERIFY(refuses("model.residual_alpha=1", "model.residual_alpha"));
+    QVERIFY(refuses("model.residual_alpha=-0.1", "model.residual_alpha"));
+    QVERIFY(refuses("model.score_scale=0", "model.score_scale"));
     QVERIFY(!refuses("optimizer.lr_units=modula model.zero_init=outputs_and_head", "lr_units"));
   }
 
