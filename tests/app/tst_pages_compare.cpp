@@ -162,6 +162,31 @@ class TestPagesCompare : public QObject {
     QCOMPARE(page.tableModel()->rowCount(), 2);
   }
 
+  // A metric spanning more than four decades (a 10x-lr run that blew up) opens on a log axis;
+  // the ordinary runs of writeRuns (0.55 … 2.2) stay linear.
+  void blownUpRunOpensOnALogAxis() {
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    writeRuns(root);
+    ComparePage page;
+    page.resize(1200, 800);
+    page.show();
+    QSignalSpy changed(&page, &ComparePage::runsChanged);
+    page.addRunDirectories({root.filePath(QStringLiteral("run_a")), root.filePath(QStringLiteral("run_b"))});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 1 && !page.isLoading(), kTimeoutMs);
+    auto* plot = page.findChild<lwb::widgets::MetricPlot*>(QStringLiteral("compareMetricPlot"));
+    QVERIFY(plot);
+    QVERIFY(!plot->logY());
+    QVERIFY(root.mkpath(QStringLiteral("run_c")));
+    const QDir c(root.filePath(QStringLiteral("run_c")));
+    write(c.filePath(QStringLiteral("config.json")), R"({"task": "mnist", "optimizer": {"kind": "adamw", "lr": 0.03}})");
+    write(c.filePath(QStringLiteral("metrics.jsonl")),
+          "{\"step\": 10, \"train_loss\": 3.0, \"val_loss\": 2.5}\n{\"step\": 20, \"train_loss\": 2e16, \"val_loss\": 1e16}\n");
+    page.addRunDirectories({c.path()});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 2 && !page.isLoading(), kTimeoutMs);
+    QVERIFY(plot->logY());
+  }
+
   void exportsTableAndPlots() {
     QTemporaryDir tmp;
     const QDir root(tmp.path());

@@ -506,6 +506,18 @@ void ComparePage::showMetric() {
   }
   if (order.empty() && !runs_.empty())
     metric_->setTitle(tr("Select runs in the table to plot their curves (runs from a run index are read on demand)"));
+  // A run that blew up (seed 002 Fig. 2's 10x runs: losses of 1e16 beside 3.7) flattens every
+  // other curve to a line at 0 on a linear axis. Such a metric opens on a log axis, once per
+  // metric name; after that the box is the user's.
+  double lo = INFINITY, hi = 0;
+  for (const QString& key : order)
+    for (size_t m : groups[key])
+      for (double v : runs_[m].series.at(name).values)
+        if (v > 0 && std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (hi > 1e4 * lo && !autoLogY_.contains(name)) {
+    autoLogY_ << name;
+    metric_->setLogY(true);
+  }
   metric_->requestReplot();
 }
 

@@ -107,6 +107,7 @@ class ComparePage : public QWidget, public Page {
   void refreshDemo();
 
   QStringList demoDirs_;
+  QStringList autoLogY_;  // metrics already switched to a log axis once (the box is the user's after)
   QTimer* demoTimer_ = nullptr;
   std::vector<RunRecord> runs_;
   std::vector<QColor> colors_;
