@@ -183,6 +183,7 @@ int runTrain(const TrainArgs& a) {
   const auto notes = trainer.referenceNotes();
   for (size_t i = 0; i < notes.size(); ++i)
     std::fprintf(stderr, "%s%s\n", i == 0 ? "" : "lipschitz-cli: warning: ", notes[i].c_str());
+  for (const auto& w : trainer.startWarnings()) std::fprintf(stderr, "lipschitz-cli: warning: %s\n", w.c_str());
   const std::string out = resuming ? a.resume : a.out;
   auto dir = resuming ? run::RunDirectory(out, run::RunDirectory::ContinueAfter{ckpt->step}) : run::RunDirectory(out);
   if (!resuming) dir.writeConfig(run::resolvedConfigJson(cfg));

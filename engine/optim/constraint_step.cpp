@@ -1,8 +1,10 @@
 #include "optim/constraint_step.h"
 
 #include "io/input_error.h"
+#include "spectral/softcap_alpha.h"
 
 #include <ATen/core/grad_mode.h>
+#include <algorithm>
 #include <ATen/ops/empty.h>
 
 namespace lwb::optim {
@@ -16,13 +18,23 @@ bool ConstraintStep::isConstrained(const models::Param& p) {
   return p.isMatrix() && p.role != models::Role::Embedding;
 }
 
-double ConstraintStep::alphaFor(const Optimizer& opt, const ParamSlot& slot, double lr) const {
+spectral::ConstraintSettings ConstraintStep::settingsFor(const Optimizer& opt, const ParamSlot& slot, double lr) const {
   spectral::ConstraintSettings p = params_;
   p.lr = lr * slot.lrMultiplier;
   const double bound = opt.updateRmsBound(slot, lr);
   // Without a known update bound (AdamW, SGD) couple to lr itself, as the paper does.
   p.updateNorm = (bound >= 0 ? bound : p.lr) * updateNormFactor_;
-  return spectral::resolvedAlpha(p);
+  return p;
+}
+
+double ConstraintStep::alphaFor(const Optimizer& opt, const ParamSlot& slot, double lr) const {
+  return spectral::resolvedAlpha(settingsFor(opt, slot, lr));
+}
+
+double ConstraintStep::softCapPeakFor(const Optimizer& opt, const ParamSlot& slot, double lr) const {
+  const spectral::ConstraintSettings p = settingsFor(opt, slot, lr);
+  const double k = spectral::softCapWorstCaseK(p.sigmaMax, p.lr, p.lambda, p.updateNorm);
+  return std::max(p.sigmaMax, spectral::softCapPeak(spectral::resolvedAlpha(p), k));
 }
 
 void ConstraintStep::saveState(TensorMap& out) const {

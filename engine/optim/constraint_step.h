@@ -23,6 +23,9 @@ class ConstraintStep {
   void apply(const Optimizer& opt, double lr);
   // The soft-cap strength used for this slot at this lr (for logging and the GUI's curve).
   double alphaFor(const Optimizer& opt, const ParamSlot& slot, double lr) const;
+  // Soft cap only: the largest norm a singular value can keep after this slot's cap at this lr
+  // (spectral::softCapPeak over [0, k]); sigma_max unless the update is large against it.
+  double softCapPeakFor(const Optimizer& opt, const ParamSlot& slot, double lr) const;
   const spectral::ConstraintParams& params() const { return params_; }
   static bool isConstrained(const models::Param& p);
   // Persistent power-iteration vectors: "power_u.<name>", "power_v.<name>".
@@ -30,6 +33,8 @@ class ConstraintStep {
   void loadState(StateIn& in, const Optimizer& opt);
 
  private:
+  spectral::ConstraintSettings settingsFor(const Optimizer& opt, const ParamSlot& slot, double lr) const;
+
   spectral::ConstraintParams params_;
   double updateNormFactor_;
   std::map<std::string, spectral::PowerIterationState> powerStates_;

@@ -24,7 +24,9 @@
 #include <ATen/ops/cross_entropy_loss.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <thread>
 
 namespace lwb::run {
@@ -50,6 +52,24 @@ double softCapAlphaInUse(const optim::ConstraintStep& constraint, const optim::O
   for (const auto& slot : optimizer.slots())
     if (optim::ConstraintStep::isConstrained(slot.param)) return constraint.alphaFor(optimizer, slot, lr);
   return -1;
+}
+
+// At the run's peak lr (schedules only lower it), the highest soft-cap peak over the
+// constrained matrices: above sigma_max the bound is not held at sigma_max (softCapPeak).
+std::string softCapTurnoverNote(const optim::ConstraintStep& constraint, const optim::Optimizer& optimizer, double lr) {
+  if (constraint.params().method != spectral::ConstraintMethod::SpectralSoftCap) return {};
+  const double sigmaMax = constraint.params().sigmaMax;
+  double peak = sigmaMax;
+  for (const auto& slot : optimizer.slots())
+    if (optim::ConstraintStep::isConstrained(slot.param)) peak = std::max(peak, constraint.softCapPeakFor(optimizer, slot, lr));
+  if (peak <= sigmaMax * (1.0 + 1e-9)) return {};
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "at lr %g the soft cap cannot hold sigma_max %g: its polynomial turns over below the largest "
+                "singular value an update can reach, so singular values of up to %.4g (%.0f %% over) stay, and the "
+                "bound is not held at sigma_max while the lr is this large (with Muon's update bound, lr <= 0.25 sigma_max keeps it)",
+                lr, sigmaMax, peak, 100.0 * (peak / sigmaMax - 1.0));
+  return buf;
 }
 
 void copyActivationMaxima(const models::ActivationStats& a, RunSummary& summary) {
@@ -127,6 +147,7 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
                 static_cast<int64_t>(std::floor(cfg.optimizer.decayFraction * static_cast<double>(cfg.steps)))};
   s.dataGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + 0x9e3779b97f4a7c15ULL);
   s.charEval = prepareCharEvaluation(*s.dataset, cfg.batchSize);
+  s.softCapNote = softCapTurnoverNote(*s.constraint, *s.optimizer, cfg.optimizer.lr);
 }
 
 Trainer::~Trainer() = default;
@@ -141,6 +162,11 @@ std::vector<std::string> Trainer::referenceNotes() const {
   std::vector<std::string> lines{describeReferenceLevels(*e)};
   lines.insert(lines.end(), e->notes.begin(), e->notes.end());
   return lines;
+}
+
+std::vector<std::string> Trainer::startWarnings() const {
+  if (impl_->softCapNote.empty()) return {};
+  return {impl_->softCapNote};
 }
 
 void Trainer::skipCharEvaluation() { impl_->charEval.reset(); }
@@ -390,6 +416,7 @@ RunSummary Trainer::Impl::endRun(RunStatus status, const std::string& message) {
     }
   }
   if (charEval) summarizeCharEvaluation(*charEval, progress.lastEval ? &*progress.lastEval : nullptr, summary);
+  if (!softCapNote.empty()) summary.message += (summary.message.empty() ? "" : "; ") + softCapNote;
   if (status == RunStatus::Finished) measureAttentionBlock(*model, *dataset, cfg.seed, summary);
   for (auto* sink : sinks) sink->onFinished(summary);
   return summary;

@@ -58,6 +58,9 @@ class Trainer {
   // Task chars: a line with the n-gram reference levels, then one per thing the short data
   // made the run omit or shorten (the summary's message repeats those); empty otherwise.
   std::vector<std::string> referenceNotes() const;
+  // What the user should know before the first step (a soft cap that cannot hold sigma_max at
+  // this lr); summary.json's message repeats it.
+  std::vector<std::string> startWarnings() const;
   // Timing runs (lipschitz-cli bench): no paper-window or full-split evaluation (75 batches
   // at chars_small_cpu's last step) inside the timed steps, and no levels in the summary.
   void skipCharEvaluation();

@@ -74,6 +74,9 @@ struct Trainer::Impl {
   std::optional<ThreadTuner> tuner;
   // Task chars: the paper window and the n-gram reference levels (char_evaluation.h).
   std::optional<CharEvaluation> charEval;
+  // Soft cap with updates too large for App. B's alpha* (softcap_alpha.h softCapPeak): the
+  // warning printed at the start and kept in summary.json's message; empty otherwise.
+  std::string softCapNote;
 
   // The phases of Trainer::run (trainer.cpp), in the order a step meets them.
   void beginRun();

@@ -1,5 +1,6 @@
 #include "spectral/softcap_alpha.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -22,6 +23,11 @@ double softCapPolynomial(double sigma, double alpha) {
 
 double softCapWorstCaseK(double sigmaMax, double lr, double weightDecay, double updateNorm) {
   return sigmaMax * (1.0 - weightDecay * lr) + updateNorm;
+}
+
+double softCapPeak(double alpha, double k) {
+  if (!(alpha > 0.0)) return k;  // no cap: the identity on [0, k]
+  return softCapPolynomial(std::min(k, 1.0 / std::sqrt(3.0 * alpha)), alpha);
 }
 
 double softCapQuartic(double alpha, double k, double sigmaMax) {

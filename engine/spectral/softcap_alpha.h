@@ -19,6 +19,14 @@ double softCapWorstCaseK(double sigmaMax, double lr, double weightDecay, double 
 double softCapAlphaStar(double sigmaMax, double lr, double weightDecay = 0.0,
                         double updateNorm = -1.0);
 
+// The largest value p2(p1(sigma)) takes for sigma in [0, k]. App. B's alpha* makes p2(p1(k))
+// = sigmaMax assuming the map rises on [0, k]; it rises only up to its turnover 1/sqrt(3 alpha)
+// (p2 is increasing, p1' = 1 - 3 alpha sigma^2). With alpha* that turnover lies inside [0, k]
+// once k > 1.3065 sigmaMax (t = alpha k^2 > 1/3, f(1/3) = 0.7654), i.e. for Muon once
+// lr > 0.3065 sigmaMax: singular values between the turnover and k then leave the cap above
+// sigmaMax, at up to this peak, and the bound built from sigmaMax is not held.
+double softCapPeak(double alpha, double k);
+
 // The quartic's value at alpha (for tests and the CLI's residual report).
 double softCapQuartic(double alpha, double k, double sigmaMax);
 

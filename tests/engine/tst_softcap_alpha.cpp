@@ -53,6 +53,25 @@ class TestSoftCapAlpha : public QObject {
     QVERIFY(std::abs((1 - t) * (1 + t * (1 - t) * (1 - t)) - 0.9) < 1e-14);
   }
 
+  // The cap's peak over [0, k], against a dense loop over sigma written here: at update /
+  // sigmaMax = 0.3 the map still rises to k (peak = sigmaMax), at 0.5 and 0.83 (Muon lr 0.5 on
+  // sigmaMax 1 and 0.6) it turns over inside [0, k] and leaves singular values above sigmaMax.
+  void peakOverTheInterval() {
+    for (const double ratio : {0.1, 0.3, 0.5, 0.83}) {
+      const double sigmaMax = 0.6, u = ratio * sigmaMax, k = sigmaMax + u;
+      const double alpha = spectral::softCapAlphaStar(sigmaMax, u);
+      double peak = 0;
+      for (int i = 0; i <= 200000; ++i) {
+        const double s = k * i / 200000.0, y = s - alpha * s * s * s;
+        peak = std::max(peak, y + alpha * y * y * y);
+      }
+      QVERIFY2(std::abs(spectral::softCapPeak(alpha, k) - peak) < 1e-9, qPrintable(QString::number(ratio)));
+      if (ratio <= 0.3) QVERIFY(peak <= sigmaMax * (1 + 1e-12));
+      else QVERIFY(peak > sigmaMax * 1.02);
+    }
+    QCOMPARE(spectral::softCapPeak(0.0, 1.5), 1.5);
+  }
+
   void zeroWhenDecayAlreadyBounds() {
     // sigmaMax (1 - wd lr) + lr <= sigmaMax  <=>  sigmaMax >= 1 / wd.
     QCOMPARE(spectral::softCapAlphaStar(20.0, 0.1, 0.1), 0.0);

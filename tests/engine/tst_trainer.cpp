@@ -156,6 +156,34 @@ class TestTrainer : public QObject {
     QVERIFY(losses[0] == losses[1]);
   }
 
+  // A soft cap whose lr is large against sigma_max cannot hold sigma_max (the cap's polynomial
+  // turns over inside [0, k]): the run says so before the first step and in its summary, and
+  // the measured norms indeed end above sigma_max; at a small lr no warning.
+  void softCapTurnoverIsReported() {
+    auto c = charsConfig();
+    c.steps = 20;
+    c.optimizer.kind = "muon";
+    c.constraint.sigmaMax = 0.6;
+    c.optimizer.lr = 0.5;
+    {
+      run::Trainer t(c);
+      QCOMPARE(t.startWarnings().size(), size_t{1});
+      QVERIFY2(t.startWarnings()[0].find("cannot hold sigma_max 0.6") != std::string::npos, t.startWarnings()[0].c_str());
+      Recorder r;
+      const auto s = runToEnd(t, &r);
+      QVERIFY2(s.message.find("soft cap cannot hold") != std::string::npos, s.message.c_str());
+      // The warning is not a false alarm: a constrained matrix was logged above sigma_max.
+      double top = 0;
+      for (const auto& m : r.steps)
+        for (const auto& n : m.norms)
+          if (n.role != "embedding") top = std::max(top, n.rmsNorm);
+      QVERIFY2(top > 0.6 * 1.01, qPrintable(QString::number(top)));
+    }
+    c.optimizer.lr = 0.1;  // 0.17 sigma_max
+    run::Trainer quiet(c);
+    QVERIFY(quiet.startWarnings().empty());
+  }
+
   void divergenceStopsCleanly() {
     auto c = charsConfig();
     c.optimizer.kind = "sgd";
