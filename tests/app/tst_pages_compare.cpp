@@ -171,12 +171,12 @@ class TestPagesCompare : public QObject {
     QTemporaryDir tmp;
     const QDir root(tmp.path());
     QVERIFY(root.mkpath(QStringLiteral("tb_run")));
-    std::string bad = tb::record(tb::event(2, "Loss/val", tb::simpleValue(9.0f)));
+    std::string bad = tb::record(tb::scalarEvent(2, "Loss/val", tb::simpleValue(9.0f)));
     bad.back() ^= 0x10;
-    const std::string next = tb::record(tb::event(3, "Loss/val", tb::tensorContentDouble(0.25)));
-    const std::string body = tb::fileVersion() + tb::record(tb::event(1, "Loss/train", tb::simpleValue(2.0f))) +
-                             tb::record(tb::event(1, "Loss/val", tb::tensorFloatVal(1.5f))) + bad +
-                             tb::record(tb::event(2, "Loss/train", tb::simpleValue(1.0f))) + next.substr(0, 10);
+    const std::string next = tb::record(tb::scalarEvent(3, "Loss/val", tb::tensorContentDouble(0.25)));
+    const std::string body = tb::fileVersion() + tb::record(tb::scalarEvent(1, "Loss/train", tb::simpleValue(2.0f))) +
+                             tb::record(tb::scalarEvent(1, "Loss/val", tb::tensorFloatVal(1.5f))) + bad +
+                             tb::record(tb::scalarEvent(2, "Loss/train", tb::simpleValue(1.0f))) + next.substr(0, 10);
     const QString file = root.filePath(QStringLiteral("tb_run/events.out.tfevents.1700000000.host.1.0"));
     write(file, QByteArray::fromStdString(body));
     QVERIFY(root.mkpath(QStringLiteral("events.out.tfevents.2.dir")));

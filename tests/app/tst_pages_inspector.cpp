@@ -7,6 +7,7 @@
 #include "app/pages/common/slider_field.h"
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/inspector/tensor_table_model.h"
+#include "app/pages/inspector/text_sample_panel.h"
 #include "app/pages/inspector/what_if_panel.h"
 #include "io/safetensors.h"
 #include "spectral/constraint_methods.h"
@@ -16,6 +17,8 @@
 #include "widgets/spectrum_plot.h"
 
 #include <QComboBox>
+#include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QMenu>
 #include <QToolButton>
 #include <QLineEdit>
@@ -281,6 +284,50 @@ class TestPagesInspector : public QObject {
     // A folder that cannot be written: a message, no file, no crash.
     QVERIFY(!page.exportCsv(dir.filePath(QStringLiteral("no/such/dir/x.csv")), &error));
     QVERIFY(error.contains(QStringLiteral("x.csv")));
+  }
+
+  // Issue 29 §4: a chars checkpoint offers "Generate text"; greedy text from a run trained on
+  // a periodic text continues the period; a bad temperature is named, nothing runs.
+  void charsCheckpointGeneratesText() {
+    QTemporaryDir dir;
+    const QString text = dir.filePath(QStringLiteral("abcd.txt"));
+    {
+      QFile f(text);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray("abcd").repeated(3000));
+    }
+    const QString run = dir.filePath(QStringLiteral("run"));
+    QVERIFY(!runCli({QStringLiteral("train"), QStringLiteral("--config"), QStringLiteral(LWB_SOURCE_DIR "/resources/presets/chars_small_cpu.json"),
+                     QStringLiteral("--set"), QStringLiteral("data_path=") + text, QStringLiteral("--set"), QStringLiteral("steps=150"),
+                     QStringLiteral("--set"), QStringLiteral("model.seq_len=16"), QStringLiteral("--set"), QStringLiteral("eval_every=150"),
+                     QStringLiteral("--set"), QStringLiteral("threads=1"), QStringLiteral("--out"), run, QStringLiteral("--json")})
+                 .isEmpty());
+    InspectorPage page;
+    page.resize(1400, 1000);
+    page.show();
+    QVERIFY(load(page, run + QStringLiteral("/checkpoints/step_150.safetensors")));
+    TextSamplePanel* panel = page.samplePanel();
+    QVERIFY(panel->isVisible());
+    QCOMPARE(panel->temperatureBox()->count(), 3);  // the presets 0.2, 0.5, 1.0
+    panel->temperatureBox()->setEditText(QStringLiteral("-1"));
+    panel->generate();
+    QVERIFY(!panel->isBusy());
+    QVERIFY2(panel->message()->text().contains(QStringLiteral("-1")), qPrintable(panel->message()->text()));
+    panel->temperatureBox()->setEditText(QStringLiteral("0"));
+    panel->promptEdit()->setText(QStringLiteral("ab"));
+    panel->tokensBox()->setValue(10);
+    QSignalSpy done(panel, &TextSamplePanel::finished);
+    panel->generate();
+    QVERIFY(done.wait(kTimeoutMs));
+    QCOMPARE(panel->output()->toPlainText(), QStringLiteral("abcdabcdabcd"));
+    // A prompt outside the vocabulary: the engine's message, no crash.
+    panel->promptEdit()->setText(QStringLiteral("xyz"));
+    panel->generate();
+    QVERIFY(done.wait(kTimeoutMs));
+    QVERIFY2(panel->message()->text().contains(QStringLiteral("'x'")), qPrintable(panel->message()->text()));
+    // A file of another kind hides the panel.
+    QVERIFY(load(page, kFixtures + QStringLiteral("/attention.safetensors")));
+    QVERIFY(!panel->isVisible());
   }
 
   void workbenchCheckpointShowsItsBound() {

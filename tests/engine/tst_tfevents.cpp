@@ -34,13 +34,13 @@ class TestTfEvents : public QObject {
   }
 
   void everyScalarEncodingIsRead() {
-    const std::string file = fileVersion() + record(event(0, "Loss/train", simpleValue(2.5f))) +
-                             record(event(1, "Loss/val", tensorFloatVal(1.25f))) +
-                             record(event(2, "lr", tensorDoubleVal(0.001))) +
-                             record(event(3, "acc", tensorContentFloat(0.75f))) +
-                             record(event(4, "bound", tensorContentDouble(12.345678901234))) +
+    const std::string file = fileVersion() + record(scalarEvent(0, "Loss/train", simpleValue(2.5f))) +
+                             record(scalarEvent(1, "Loss/val", tensorFloatVal(1.25f))) +
+                             record(scalarEvent(2, "lr", tensorDoubleVal(0.001))) +
+                             record(scalarEvent(3, "acc", tensorContentFloat(0.75f))) +
+                             record(scalarEvent(4, "bound", tensorContentDouble(12.345678901234))) +
                              // a histogram-like tensor (3 doubles) is not a scalar: ignored
-                             record(event(5, "hist", tensor(key(1, 0) + varint(2) + bytesField(4, doubleBits(1) + doubleBits(2) + doubleBits(3)))));
+                             record(scalarEvent(5, "hist", tensor(key(1, 0) + varint(2) + bytesField(4, doubleBits(1) + doubleBits(2) + doubleBits(3)))));
     const auto scan = io::scanTfEvents(file, "t");
     QVERIFY(scan.warnings.empty());
     QVERIFY(!scan.stillBeingWritten);
@@ -57,9 +57,9 @@ class TestTfEvents : public QObject {
   }
 
   void badDataCrcSkipsOneRecordWithAWarning() {
-    std::string bad = record(event(1, "x", simpleValue(2)));
+    std::string bad = record(scalarEvent(1, "x", simpleValue(2)));
     bad[bad.size() - 1] ^= 0x40;  // the data CRC
-    const std::string file = record(event(0, "x", simpleValue(1))) + bad + record(event(2, "x", simpleValue(3)));
+    const std::string file = record(scalarEvent(0, "x", simpleValue(1))) + bad + record(scalarEvent(2, "x", simpleValue(3)));
     const auto scan = io::scanTfEvents(file, "events.out.tfevents.1");
     QCOMPARE(scan.scalars.size(), size_t{2});
     QCOMPARE(scan.scalars[1].value, 3.0);
@@ -67,15 +67,15 @@ class TestTfEvents : public QObject {
     QVERIFY2(scan.warnings[0].find("data CRC mismatch") != std::string::npos, scan.warnings[0].c_str());
     QVERIFY(scan.warnings[0].find("events.out.tfevents.1") != std::string::npos);
     // A flipped byte inside the data, CRC left as it was: the same.
-    std::string flipped = record(event(1, "x", simpleValue(2)));
+    std::string flipped = record(scalarEvent(1, "x", simpleValue(2)));
     flipped[20] ^= 0x01;
     QCOMPARE(io::scanTfEvents(flipped, "t").warnings.size(), size_t{1});
     QCOMPARE(io::scanTfEvents(flipped, "t").scalars.size(), size_t{0});
   }
 
   void truncatedTailIsStillBeingWritten() {
-    const std::string first = record(event(0, "x", simpleValue(1)));
-    const std::string second = record(event(1, "x", simpleValue(2)));
+    const std::string first = record(scalarEvent(0, "x", simpleValue(1)));
+    const std::string second = record(scalarEvent(1, "x", simpleValue(2)));
     for (size_t cut : {size_t{1}, size_t{11}, size_t{12}, second.size() - 1}) {
       const std::string file = first + second.substr(0, cut);
       const auto scan = io::scanTfEvents(file, "t");
@@ -101,7 +101,7 @@ class TestTfEvents : public QObject {
   void hostileLengthsStopWithAMessage() {
     QFETCH(uint64_t, length);
     const std::string len = le(length, 8);
-    const std::string file = record(event(0, "x", simpleValue(1))) + len + le(masked(len), 4) + "tiny";
+    const std::string file = record(scalarEvent(0, "x", simpleValue(1))) + len + le(masked(len), 4) + "tiny";
     const auto scan = io::scanTfEvents(file, "t");
     QCOMPARE(scan.scalars.size(), size_t{1});
     QCOMPARE(scan.warnings.size(), size_t{1});
@@ -110,9 +110,9 @@ class TestTfEvents : public QObject {
   }
 
   void badLengthCrcStopsTheScan() {
-    std::string second = record(event(1, "x", simpleValue(2)));
+    std::string second = record(scalarEvent(1, "x", simpleValue(2)));
     second[8] ^= 0x01;  // the length CRC
-    const auto scan = io::scanTfEvents(record(event(0, "x", simpleValue(1))) + second + record(event(2, "x", simpleValue(3))), "t");
+    const auto scan = io::scanTfEvents(record(scalarEvent(0, "x", simpleValue(1))) + second + record(scalarEvent(2, "x", simpleValue(3))), "t");
     QCOMPARE(scan.scalars.size(), size_t{1});
     QCOMPARE(scan.warnings.size(), size_t{1});
     QVERIFY2(scan.warnings[0].find("length CRC mismatch") != std::string::npos, scan.warnings[0].c_str());
@@ -122,7 +122,7 @@ class TestTfEvents : public QObject {
     // Valid framing around bytes that are not an Event (a varint that never ends, a length
     // running past the end, a group wire type).
     for (const std::string data : {std::string(12, '\xff'), key(5, 2) + varint(1000) + "ab", key(1, 3)}) {
-      const auto scan = io::scanTfEvents(record(data) + record(event(0, "ok", simpleValue(4))), "t");
+      const auto scan = io::scanTfEvents(record(data) + record(scalarEvent(0, "ok", simpleValue(4))), "t");
       QCOMPARE(scan.warnings.size(), size_t{1});
       QVERIFY(scan.warnings[0].find("not a readable Event") != std::string::npos);
       QCOMPARE(scan.scalars.size(), size_t{1});
@@ -146,7 +146,7 @@ class TestTfEvents : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, io::readTfEventsFile(dir.filePath(QStringLiteral("missing")).toStdString()));
     // A real file on disk round-trips.
     const std::string f = dir.filePath(QStringLiteral("events.out.tfevents.1.host")).toStdString();
-    std::ofstream(f, std::ios::binary) << fileVersion() + record(event(7, "Loss/val", simpleValue(0.5f)));
+    std::ofstream(f, std::ios::binary) << fileVersion() + record(scalarEvent(7, "Loss/val", simpleValue(0.5f)));
     const auto scan = io::readTfEventsFile(f);
     QCOMPARE(scan.scalars.size(), size_t{1});
     QCOMPARE(scan.scalars[0].step, int64_t{7});

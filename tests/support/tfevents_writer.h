@@ -49,7 +49,7 @@ inline std::string doubleBits(double d) {
 }
 
 // Event{wall_time, step, summary{value{tag, <valueFields>}}}
-inline std::string event(int64_t step, const std::string& tag, const std::string& valueFields, double wall = 1.7e9) {
+inline std::string scalarEvent(int64_t step, const std::string& tag, const std::string& valueFields, double wall = 1.7e9) {
   const std::string value = bytesField(1, tag) + valueFields;
   return key(1, 1) + doubleBits(wall) + key(2, 0) + varint(static_cast<uint64_t>(step)) + bytesField(5, bytesField(1, value));
 }
