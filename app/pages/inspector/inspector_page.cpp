@@ -217,7 +217,7 @@ QWidget* InspectorPage::createPlots() {
   right->addWidget(barsBox);
   right->addWidget(whatIf_);
   right->addWidget(sample_);
-  right->setSizes({420, 300, 230});
+  right->setSizes({420, 300, 230, 0});
   return right;
 }
 
@@ -416,6 +416,13 @@ void InspectorPage::showFile(InspectedFile file) {
   const bool chars = file_.workbenchCheckpoint && file_.task == QLatin1String("chars");
   sample_->setCheckpoint(chars ? file_.path : QString());
   sample_->setVisible(chars);
+  // A panel shown after the splitter laid out gets no height: give it room from the spectrum.
+  auto* plots = qobject_cast<QSplitter*>(sample_->parentWidget());  // spectrum, bars, what if, text
+  if (QList<int> sizes = plots ? plots->sizes() : QList<int>(); chars && sizes.size() == 4 && sizes[3] < 160) {
+    sizes[3] = 240;
+    sizes[0] = std::max(200, sizes[0] - 240);
+    plots->setSizes(sizes);
+  }
   updateBars();
   whatIf_->clearTensor();
   selected_.clear();
