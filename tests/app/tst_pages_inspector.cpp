@@ -17,6 +17,7 @@
 #include "widgets/spectrum_plot.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QMenu>
@@ -305,7 +306,9 @@ class TestPagesInspector : public QObject {
     InspectorPage page;
     page.resize(1400, 1000);
     page.show();
-    QVERIFY(load(page, run + QStringLiteral("/checkpoints/step_150.safetensors")));
+    const QStringList checkpoints = QDir(run + QStringLiteral("/checkpoints")).entryList({QStringLiteral("step_*.safetensors")}, QDir::Files, QDir::Time);
+    QVERIFY2(!checkpoints.isEmpty(), qPrintable(run));
+    QVERIFY2(load(page, run + QStringLiteral("/checkpoints/") + checkpoints.front()), qPrintable(page.errorText()));
     TextSamplePanel* panel = page.samplePanel();
     QVERIFY(panel->isVisible());
     QCOMPARE(panel->temperatureBox()->count(), 3);  // the presets 0.2, 0.5, 1.0
