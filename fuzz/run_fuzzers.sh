@@ -12,7 +12,7 @@ secs="${1:-240}"; shift || true
 build="${LWB_FUZZ_BUILD:-$here/build-fuzz}"
 work="${LWB_FUZZ_WORK:-/tmp/lwb-fuzz}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(safetensors npy zip npz pytorch pickle pytorch_pickle)
+[ ${#targets[@]} -gt 0 ] || targets=(safetensors npy zip npz pytorch pickle pytorch_pickle tfevents)
 
 cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DLWB_BUILD_GUI=OFF -DLWB_BUILD_TESTS=OFF -DLWB_BUILD_BENCHMARKS=OFF -DLWB_BUILD_FUZZERS=ON >/dev/null

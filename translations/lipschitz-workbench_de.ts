@@ -302,6 +302,18 @@
         <source>scalar</source>
         <translation>Skalar</translation>
     </message>
+    <message>
+        <source>%1: named like a TensorBoard event file, but it is a folder</source>
+        <translation>%1: heißt wie eine TensorBoard-Ereignisdatei, ist aber ein Ordner</translation>
+    </message>
+    <message>
+        <source>TensorBoard file still being written</source>
+        <translation>TensorBoard-Datei wird noch geschrieben</translation>
+    </message>
+    <message>
+        <source>TensorBoard event file</source>
+        <translation>TensorBoard-Ereignisdatei</translation>
+    </message>
 </context>
 <context>
     <name>Registry</name>
@@ -620,6 +632,122 @@
     <message>
         <source>5-gram</source>
         <translation>5-Gramm</translation>
+    </message>
+    <message>
+        <source>power-law exponent of the eigenvalue tail (WeightWatcher&apos;s fit; heuristic: α &lt; 2 over-fit, α &gt; 6 under-trained)</source>
+        <translation>Potenzgesetz-Exponent des Eigenwert-Schwanzes (Anpassung wie WeightWatcher; Faustregel: α &lt; 2 überangepasst, α &gt; 6 untertrainiert)</translation>
+    </message>
+    <message>
+        <source>α xmin</source>
+        <translation>α xmin</translation>
+    </message>
+    <message>
+        <source>start of the power-law tail chosen by the KS distance (in λ = σ²)</source>
+        <translation>Beginn des Potenzgesetz-Schwanzes, gewählt nach dem KS-Abstand (in λ = σ²)</translation>
+    </message>
+    <message>
+        <source>KS distance</source>
+        <translation>KS-Abstand</translation>
+    </message>
+    <message>
+        <source>one-sided Kolmogorov–Smirnov distance of the power-law fit</source>
+        <translation>einseitiger Kolmogorow-Smirnow-Abstand der Potenzgesetz-Anpassung</translation>
+    </message>
+    <message>
+        <source>PL spikes</source>
+        <translation>PL-Spitzen</translation>
+    </message>
+    <message>
+        <source>eigenvalues in the power-law tail (λ ≥ xmin)</source>
+        <translation>Eigenwerte im Potenzgesetz-Schwanz (λ ≥ xmin)</translation>
+    </message>
+    <message>
+        <source>α̂ (weighted)</source>
+        <translation>α̂ (gewichtet)</translation>
+    </message>
+    <message>
+        <source>α·log10 λmax</source>
+        <translation>α·log10 λmax</translation>
+    </message>
+    <message>
+        <source>λmax = σ₁²</source>
+        <translation>λmax = σ₁²</translation>
+    </message>
+    <message>
+        <source>WeightWatcher&apos;s &quot;spectral norm&quot; is the largest eigenvalue λmax = σ₁² of WᵀW; the workbench&apos;s bounds use σ₁</source>
+        <translation>WeightWatchers „Spektralnorm“ ist der größte Eigenwert λmax = σ₁² von WᵀW; die Schranken der Workbench verwenden σ₁</translation>
+    </message>
+    <message>
+        <source>log10 λmax</source>
+        <translation>log10 λmax</translation>
+    </message>
+    <message>
+        <source>log10 of λmax = σ₁² (WeightWatcher&apos;s log_spectral_norm)</source>
+        <translation>log10 von λmax = σ₁² (WeightWatchers log_spectral_norm)</translation>
+    </message>
+    <message>
+        <source>log10 Σλ</source>
+        <translation>log10 Σλ</translation>
+    </message>
+    <message>
+        <source>log10 of the squared Frobenius norm Σλ</source>
+        <translation>log10 der quadrierten Frobeniusnorm Σλ</translation>
+    </message>
+    <message>
+        <source>log10 Σλ^α</source>
+        <translation>log10 Σλ^α</translation>
+    </message>
+    <message>
+        <source>log10 of the α-norm Σλ^α</source>
+        <translation>log10 der α-Norm Σλ^α</translation>
+    </message>
+    <message>
+        <source>Stable rank</source>
+        <translation>Stabiler Rang</translation>
+    </message>
+    <message>
+        <source>Σλ / λmax = ‖W‖²_F / σ₁²</source>
+        <translation>Σλ / λmax = ‖W‖²_F / σ₁²</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>number of λ above λmax·max(N, M)·ε</source>
+        <translation>Anzahl der λ über λmax·max(N, M)·ε</translation>
+    </message>
+    <message>
+        <source>Entropy</source>
+        <translation>Entropie</translation>
+    </message>
+    <message>
+        <source>−Σ p ln p / ln(rank), p = λ/Σλ: 1 for a flat spectrum, 0 for rank one</source>
+        <translation>−Σ p ln p / ln(Rang), p = λ/Σλ: 1 für ein flaches Spektrum, 0 für Rang eins</translation>
+    </message>
+    <message>
+        <source>MP soft rank</source>
+        <translation>MP-Weichrang</translation>
+    </message>
+    <message>
+        <source>Marchenko–Pastur bulk edge / λmax</source>
+        <translation>Marchenko-Pastur-Bulk-Kante / λmax</translation>
+    </message>
+    <message>
+        <source>MP spikes</source>
+        <translation>MP-Spitzen</translation>
+    </message>
+    <message>
+        <source>eigenvalues beyond the Marchenko–Pastur bulk edge plus its Tracy–Widom margin</source>
+        <translation>Eigenwerte jenseits der Marchenko-Pastur-Bulk-Kante plus ihrem Tracy-Widom-Rand</translation>
+    </message>
+    <message>
+        <source>MP σ</source>
+        <translation>MP σ</translation>
+    </message>
+    <message>
+        <source>σ of the Marchenko–Pastur fit to the bulk (eigenvalues rescaled to mean 1)</source>
+        <translation>σ der Marchenko-Pastur-Anpassung an den Bulk (Eigenwerte auf Mittelwert 1 skaliert)</translation>
     </message>
 </context>
 <context>
@@ -2272,10 +2400,6 @@
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <source>No file. Open or drop a .safetensors, .npz, .npy or .pt file.</source>
-        <translation>Keine Datei. Öffnen oder ziehen Sie eine .safetensors-, .npz-, .npy- oder .pt-Datei hierher.</translation>
-    </message>
-    <message>
         <source>Filter by name (text or *wildcard*)</source>
         <translation>Nach Namen filtern (Text oder *Platzhalter*)</translation>
     </message>
@@ -2446,6 +2570,74 @@
     <message>
         <source>Dashed σmax line: σmax %1 in σ₁ (spectral norm), the same for every matrix.</source>
         <translation>Gestrichelte σmax-Linie: σmax %1 in σ₁ (Spektralnorm), für jede Matrix gleich.</translation>
+    </message>
+    <message>
+        <source>Open model folder…</source>
+        <translation>Modellordner öffnen…</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards</source>
+        <translation>Ein Hugging-Face-Modellordner: model.safetensors.index.json (oder pytorch_model.bin.index.json) und seine Teildateien</translation>
+    </message>
+    <message>
+        <source>No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder.</source>
+        <translation>Keine Datei. Öffnen oder ziehen Sie eine .safetensors-, .npz-, .npy- oder .pt-Datei oder einen Modellordner hierher.</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Every tensor and every metric, with the key names of lipschitz-cli inspect</source>
+        <translation>Jeder Tensor und jede Kennzahl, mit den Schlüsselnamen von lipschitz-cli inspect</translation>
+    </message>
+    <message>
+        <source>α colour: red below 2 (over-fit), amber above 6 (under-trained): WeightWatcher&apos;s heuristic, not a test. λmax = σ₁² is WeightWatcher&apos;s &quot;spectral norm&quot;; the bounds use σ₁.</source>
+        <translation>α-Farbe: rot unter 2 (überangepasst), gelb über 6 (untertrainiert): WeightWatchers Faustregel, kein Test. λmax = σ₁² ist WeightWatchers „Spektralnorm“; die Schranken verwenden σ₁.</translation>
+    </message>
+    <message>
+        <source>σ₁ or RMS→RMS norm (σmax units)</source>
+        <translation>σ₁ oder RMS→RMS-Norm (Einheiten von σmax)</translation>
+    </message>
+    <message>
+        <source>What the bars show for every shown matrix</source>
+        <translation>Was die Balken für jede gezeigte Matrix zeigen</translation>
+    </message>
+    <message>
+        <source>Bars:</source>
+        <translation>Balken:</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model folder</source>
+        <translation>Einen Hugging-Face-Modellordner öffnen</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>Spalten</translation>
+    </message>
+    <message>
+        <source>Choose the table&apos;s columns (WeightWatcher-parity metrics among them)</source>
+        <translation>Spalten der Tabelle wählen (darunter die Kennzahlen wie bei WeightWatcher)</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Export the table as CSV</source>
+        <translation>Tabelle als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Every matrix&apos;s %1 (shown rows)</source>
+        <translation>%1 jeder Matrix (gezeigte Zeilen)</translation>
+    </message>
+    <message>
+        <source>α = 2 (heuristic)</source>
+        <translation>α = 2 (Faustregel)</translation>
     </message>
 </context>
 <context>
@@ -3578,10 +3770,6 @@ p(korrekt) %L4</translation>
         <translation>RMS→RMS-Operatornorm σ₁·√(d_in/d_out) einer (d_out, d_in)-Matrix</translation>
     </message>
     <message>
-        <source>‖W‖²_F / σ₁²</source>
-        <translation>‖W‖²_F / σ₁²</translation>
-    </message>
-    <message>
         <source>Name</source>
         <translation>Name</translation>
     </message>
@@ -3602,16 +3790,67 @@ p(korrekt) %L4</translation>
         <translation>RMS→RMS</translation>
     </message>
     <message>
-        <source>Stable rank</source>
-        <translation>Stabiler Rang</translation>
-    </message>
-    <message>
         <source>Frobenius</source>
         <translation>Frobenius</translation>
     </message>
     <message>
         <source>Note</source>
         <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>α &lt; 2: WeightWatcher&apos;s heuristic reads this as over-fit (a rule of thumb, not a test)</source>
+        <translation>α &lt; 2: WeightWatchers Faustregel liest das als überangepasst (eine Daumenregel, kein Test)</translation>
+    </message>
+    <message>
+        <source>α &gt; 6: WeightWatcher&apos;s heuristic reads this as under-trained (a rule of thumb, not a test)</source>
+        <translation>α &gt; 6: WeightWatchers Faustregel liest das als untertrainiert (eine Daumenregel, kein Test)</translation>
+    </message>
+    <message>
+        <source>σ₁, the largest singular value: the spectral norm the workbench&apos;s bounds use (WeightWatcher&apos;s &quot;spectral norm&quot; is λmax = σ₁²)</source>
+        <translation>σ₁, der größte Singulärwert: die Spektralnorm, die die Schranken der Workbench verwenden (WeightWatchers „Spektralnorm“ ist λmax = σ₁²)</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::TextSamplePanel</name>
+    <message>
+        <source>Generate text (character-level runs)</source>
+        <translation>Text erzeugen (zeichenbasierte Läufe)</translation>
+    </message>
+    <message>
+        <source>Prompt (empty: a new line)</source>
+        <translation>Anfangstext (leer: ein Zeilenumbruch)</translation>
+    </message>
+    <message>
+        <source> characters</source>
+        <translation> Zeichen</translation>
+    </message>
+    <message>
+        <source>Softmax temperature: low values repeat the likeliest text, 1.0 samples the model as trained; 0 is greedy</source>
+        <translation>Softmax-Temperatur: niedrige Werte wiederholen den wahrscheinlichsten Text, 1.0 zieht aus dem Modell wie trainiert; 0 wählt immer das wahrscheinlichste Zeichen</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>Erzeugen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>Länge</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Temperature &quot;%1&quot; is not a number ≥ 0 (presets 0.2, 0.5, 1.0; 0 is greedy).</source>
+        <translation>Temperatur „%1“ ist keine Zahl ≥ 0 (Vorgaben 0.2, 0.5, 1.0; 0 wählt immer das wahrscheinlichste Zeichen).</translation>
+    </message>
+    <message>
+        <source>Generating…</source>
+        <translation>Erzeuge…</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,5 @@
 # Pages of lipschitz-workbench, added to the `workbench` library by app/CMakeLists.txt.
-# Only inspector/inspector_loader.cpp and robustness/robustness_job.cpp include LibTorch
+# Only inspector/inspector_loader.cpp, inspector/text_sample_job.cpp and robustness/robustness_job.cpp include LibTorch
 # headers (engine/inspect, engine/run);
 # the Clip Lab reaches the engine through engine/lab/lab.h, which has none.
 target_sources(workbench PRIVATE
@@ -21,6 +21,8 @@ target_sources(workbench PRIVATE
   pages/inspector/inspector_loader.h pages/inspector/inspector_loader.cpp
   pages/inspector/tensor_table_model.h pages/inspector/tensor_table_model.cpp
   pages/inspector/what_if_panel.h pages/inspector/what_if_panel.cpp
+  pages/inspector/text_sample_job.h pages/inspector/text_sample_job.cpp
+  pages/inspector/text_sample_panel.h pages/inspector/text_sample_panel.cpp
   pages/inspector/inspector_page.h pages/inspector/inspector_page.cpp
   pages/compare/run_record.h pages/compare/run_record.cpp
   pages/compare/compare_table_model.h pages/compare/compare_table_model.cpp

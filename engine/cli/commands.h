@@ -29,5 +29,7 @@ Command addIndexCommand(CLI::App& app);
 Command addRobustnessCommand(CLI::App& app);
 // issue 15: attention blocks of seed 004
 Command addAttentionCommand(CLI::App& app);
+// issue 29: text from a character-level run
+Command addSampleCommand(CLI::App& app);
 
 }  // namespace lwb::cli

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
       lwb::cli::addSweepCommand(app),
       lwb::cli::addIndexCommand(app),
       lwb::cli::addAttentionCommand(app),
+      lwb::cli::addSampleCommand(app),
   };
   // CLI11 reports an unknown command word as "A subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {

@@ -7,7 +7,7 @@
 namespace lwb::inspect {
 
 TensorReport reportTensor(const io::RawTensor& raw, bool keepSingularValues) {
-  TensorReport r{raw.name, raw.shape, std::string(io::dtypeName(raw.dtype)), std::nullopt, {}};
+  TensorReport r{raw.name, raw.shape, std::string(io::dtypeName(raw.dtype)), std::nullopt, {}, {}};
   if (raw.shape.size() != 2) return r;
   if (raw.dtype == io::DType::Bool) {
     r.note = "boolean matrix; no spectrum";
@@ -19,6 +19,7 @@ TensorReport reportTensor(const io::RawTensor& raw, bool keepSingularValues) {
     return r;
   }
   r.stats = spectral::matrixStats(w);
+  r.metrics = spectralMetrics(r.stats->singularValues, raw.shape[0], raw.shape[1]);
   if (!keepSingularValues) r.stats->singularValues.clear();
   return r;
 }

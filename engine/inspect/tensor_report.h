@@ -1,8 +1,9 @@
 // What `lipschitz-cli inspect` and the Checkpoint Inspector say about each tensor of a file:
-// name, shape, dtype, and for 2-D tensors sigma1, the RMS->RMS norm, stable rank and
-// Frobenius norm (ARCHITECTURE.md "Headless CLI contract").
+// name, shape, dtype, and for 2-D tensors sigma1, the RMS->RMS norm, stable rank, Frobenius
+// norm and the WeightWatcher-parity metrics (spectral_metrics.h) (ARCHITECTURE.md "Headless CLI contract").
 #pragma once
 
+#include "inspect/spectral_metrics.h"
 #include "io/raw_tensor.h"
 #include "spectral/matrix_stats.h"
 
@@ -19,6 +20,7 @@ struct TensorReport {
   std::vector<int64_t> shape;
   std::string dtype;
   std::optional<spectral::MatrixStats> stats;  // 2-D numeric tensors with finite entries
+  SpectralMetrics metrics;                     // WeightWatcher-parity metrics, where stats is set
   std::string note;                            // why a 2-D tensor has no stats
 };
 

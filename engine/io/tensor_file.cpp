@@ -1,6 +1,7 @@
 #include "io/tensor_file.h"
 
 #include "io/input_error.h"
+#include "io/model_folder.h"
 #include "io/npy_format.h"
 #include "io/npz.h"
 #include "io/pytorch_archive.h"
@@ -80,6 +81,8 @@ std::string fileHead(const std::string& path, size_t n) {
 
 TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes) {
   const std::string p = path.string();
+  // A Hugging Face model folder (index.json + shards, or one weights file) reads as one model.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec)) return readModelFolder(path, maxBytes);
   // Sniffed from the first bytes: a 2 GiB file of another kind is refused at once, not after
   // it was read into memory.
   if (const std::string head = fileHead(p, 16); !head.empty() && !knownMagic(head))

@@ -3,6 +3,7 @@
 //   .npy          (NumPy, one array)    → format "npy", the tensor is named after the file stem
 //   .npz          (zip of .npy)         → format "npz"
 //   .pt / .pth    (torch.save zip)      → format "pytorch"
+//   a folder      (Hugging Face model)  → format "huggingface" (model_folder.h)
 // The format is taken from the file's first bytes, never from its extension.
 #pragma once
 
@@ -15,7 +16,7 @@ namespace lwb::io {
 
 // Reads the whole file (at most maxBytes, default kMaxTensorFileBytes = 32 GiB) and decodes
 // it. Throws InputError("<path>: <problem>") for a missing, unreadable, empty or oversized
-// file, a directory, an unknown format and anything malformed inside a known one.
+// file, a folder that is no model folder, an unknown format and anything malformed inside a known one.
 TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxTensorFileBytes);
 
 // Same for bytes already in memory; `what` names them in errors and `stem` names a lone

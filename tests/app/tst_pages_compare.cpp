@@ -6,6 +6,7 @@
 #include "app/run_session.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "support/scratch_home.h"
+#include "support/tfevents_writer.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
 
@@ -185,6 +186,48 @@ class TestPagesCompare : public QObject {
     page.addRunDirectories({c.path()});
     QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 2 && !page.isLoading(), kTimeoutMs);
     QVERIFY(plot->logY());
+  }
+
+  // Issue 29 §3: TensorBoard event files open as runs (tags mapped to Compare's columns); a
+  // bad CRC skips one record and says so; a torn last record means "running" and Reload
+  // reads on; a folder named like an event file is refused with a message.
+  void tensorBoardRunsOpenAndFollow() {
+    namespace tb = lwb::test::tfevents;
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    QVERIFY(root.mkpath(QStringLiteral("tb_run")));
+    std::string bad = tb::record(tb::scalarEvent(2, "Loss/val", tb::simpleValue(9.0f)));
+    bad.back() ^= 0x10;
+    const std::string next = tb::record(tb::scalarEvent(3, "Loss/val", tb::tensorContentDouble(0.25)));
+    const std::string body = tb::fileVersion() + tb::record(tb::scalarEvent(1, "Loss/train", tb::simpleValue(2.0f))) +
+                             tb::record(tb::scalarEvent(1, "Loss/val", tb::tensorFloatVal(1.5f))) + bad +
+                             tb::record(tb::scalarEvent(2, "Loss/train", tb::simpleValue(1.0f))) + next.substr(0, 10);
+    const QString file = root.filePath(QStringLiteral("tb_run/events.out.tfevents.1700000000.host.1.0"));
+    write(file, QByteArray::fromStdString(body));
+    QVERIFY(root.mkpath(QStringLiteral("events.out.tfevents.2.dir")));
+
+    ComparePage page;
+    page.resize(1400, 900);
+    page.show();
+    QSignalSpy changed(&page, &ComparePage::runsChanged);
+    page.addRunDirectories({root.filePath(QStringLiteral("tb_run")), root.filePath(QStringLiteral("events.out.tfevents.2.dir"))});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 1 && !page.isLoading(), kTimeoutMs);
+    QCOMPARE(page.runs().size(), size_t{1});
+    QVERIFY2(page.errorText().contains(QStringLiteral("data CRC mismatch")), qPrintable(page.errorText()));
+    QVERIFY2(page.errorText().contains(QStringLiteral("but it is a folder")), qPrintable(page.errorText()));
+    const RunRecord& r = page.runs()[0];
+    QCOMPARE(r.status, QStringLiteral("running"));
+    QCOMPARE(r.series.at(QStringLiteral("train_loss")).values, (std::vector<double>{2.0, 1.0}));
+    QCOMPARE(r.series.at(QStringLiteral("val_loss")).values, (std::vector<double>{1.5}));
+    using C = CompareTableModel;
+    QCOMPARE(cell(page, 0, C::ValLoss), QStringLiteral("1.5"));
+    // The writer finishes its record: reading the folder again (what Reload does) reads it.
+    write(file, QByteArray::fromStdString(body.substr(0, body.size() - 10) + next));
+    page.addRunDirectories({page.runs()[0].dir});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 2 && !page.isLoading(), kTimeoutMs);
+    QCOMPARE(page.runs()[0].status, QStringLiteral("unknown"));
+    QCOMPARE(page.runs()[0].series.at(QStringLiteral("val_loss")).values, (std::vector<double>{1.5, 0.25}));
+    QCOMPARE(cell(page, 0, C::ValLoss), QStringLiteral("0.25"));
   }
 
   void exportsTableAndPlots() {

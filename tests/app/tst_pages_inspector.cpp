@@ -7,6 +7,7 @@
 #include "app/pages/common/slider_field.h"
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/inspector/tensor_table_model.h"
+#include "app/pages/inspector/text_sample_panel.h"
 #include "app/pages/inspector/what_if_panel.h"
 #include "io/safetensors.h"
 #include "spectral/constraint_methods.h"
@@ -16,6 +17,11 @@
 #include "widgets/spectrum_plot.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QMenu>
+#include <QToolButton>
 #include <QLineEdit>
 #include <QProcess>
 #include <QTableView>
@@ -206,6 +212,125 @@ class TestPagesInspector : public QObject {
     QCOMPARE(page.proxy()->index(0, TensorTableModel::Name).data().toString(), QStringLiteral("blocks.0.attn.q.weight"));  // σ₁ = 4
     QVERIFY(page.selectTensor(QStringLiteral("blocks.0.attn.k.weight")));
     QCOMPARE(page.spectrumPlot()->layers(), QStringList{QStringLiteral("blocks.0.attn.k.weight")});
+  }
+
+  // Issue 29 §1: every WeightWatcher-parity metric is a column (chooser, sortable), a bar
+  // metric, and a CSV column with `inspect`'s key; the CSV's numbers equal the CLI's JSON.
+  void metricColumnsBarsAndCsvMatchTheCli() {
+    InspectorPage page;
+    page.resize(1400, 900);
+    page.show();
+    const QString file = kFixtures + QStringLiteral("/mlp_state_dict.pt");
+    QVERIFY(load(page, file));
+    const int alpha = TensorTableModel::metricColumn(u"alpha");
+    QVERIFY(alpha >= TensorTableModel::FirstMetric);
+    QVERIFY(!page.table()->isColumnHidden(alpha));
+    const int softrank = TensorTableModel::metricColumn(u"mp_softrank");
+    QVERIFY(page.table()->isColumnHidden(softrank));  // not shown by default; the chooser shows it
+    QAction* toggle = nullptr;
+    for (QAction* a : page.columnsButton()->menu()->actions())
+      if (a->data().toInt() == softrank) toggle = a;
+    QVERIFY(toggle);
+    toggle->setChecked(true);
+    QVERIFY(!page.table()->isColumnHidden(softrank));
+    // Sortable: α ascending, undefined values last.
+    page.table()->sortByColumn(alpha, Qt::AscendingOrder);
+    double previous = -INFINITY;
+    for (int r = 0; r < page.proxy()->rowCount(); ++r) {
+      const double a = page.proxy()->index(r, alpha).data(Qt::UserRole).toDouble();
+      QVERIFY(a >= previous);
+      previous = a;
+    }
+    // The bars show the chosen metric for the shown rows.
+    page.barMetricBox()->setCurrentIndex(page.barMetricBox()->findData(alpha));
+    QCOMPARE(page.barPlot()->bars()->data()->size(), page.barPlot()->names().size());
+    for (int i = 0; i < page.barPlot()->names().size(); ++i) {
+      const InspectedTensor* t = find(page, page.barPlot()->names()[i]);
+      QVERIFY(t);
+      QCOMPARE(page.barPlot()->bars()->data()->at(i)->value, TensorTableModel::value(*t, alpha));
+    }
+    // CSV against `lipschitz-cli inspect` on the same file.
+    QTemporaryDir dir;
+    const QString csvPath = dir.filePath(QStringLiteral("table.csv"));
+    QString error;
+    QVERIFY2(page.exportCsv(csvPath, &error), qPrintable(error));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList header = lines.front().split(QLatin1Char(','));
+    const json cli = json::parse(runCli({QStringLiteral("inspect"), file}).toStdString());
+    QCOMPARE(lines.size() - 1, static_cast<qsizetype>(cli["tensors"].size()));
+    int compared = 0;
+    for (const auto& t : cli["tensors"]) {
+      if (!t.contains("sigma1")) continue;
+      QStringList row;
+      for (const QString& line : lines)
+        if (line.startsWith(QString::fromStdString(t["name"].get<std::string>()) + QLatin1Char(','))) row = line.split(QLatin1Char(','));
+      QCOMPARE(row.size(), header.size());
+      for (const auto& [key, v] : t.items()) {
+        if (key == "name" || key == "shape" || key == "dtype" || key == "note") continue;
+        const int c = static_cast<int>(header.indexOf(QString::fromStdString(key)));
+        QVERIFY2(c >= 0, key.c_str());
+        if (v.is_null()) {
+          QVERIFY2(row[c].isEmpty(), key.c_str());
+          continue;
+        }
+        const double want = v.get<double>(), got = row[c].toDouble();
+        QVERIFY2(std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want)),
+                 qPrintable(QStringLiteral("%1 %2: csv %3, cli %4").arg(QString::fromStdString(t["name"].get<std::string>()), QString::fromStdString(key)).arg(got).arg(want)));
+        ++compared;
+      }
+    }
+    QVERIFY(compared >= 18);
+    // A folder that cannot be written: a message, no file, no crash.
+    QVERIFY(!page.exportCsv(dir.filePath(QStringLiteral("no/such/dir/x.csv")), &error));
+    QVERIFY(error.contains(QStringLiteral("x.csv")));
+  }
+
+  // Issue 29 §4: a chars checkpoint offers "Generate text"; greedy text from a run trained on
+  // a periodic text continues the period; a bad temperature is named, nothing runs.
+  void charsCheckpointGeneratesText() {
+    QTemporaryDir dir;
+    const QString text = dir.filePath(QStringLiteral("abcd.txt"));
+    {
+      QFile f(text);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray("abcd").repeated(3000));
+    }
+    const QString run = dir.filePath(QStringLiteral("run"));
+    QVERIFY(!runCli({QStringLiteral("train"), QStringLiteral("--config"), QStringLiteral(LWB_SOURCE_DIR "/resources/presets/chars_small_cpu.json"),
+                     QStringLiteral("--set"), QStringLiteral("data_path=") + text, QStringLiteral("--set"), QStringLiteral("steps=150"),
+                     QStringLiteral("--set"), QStringLiteral("model.seq_len=16"), QStringLiteral("--set"), QStringLiteral("eval_every=150"),
+                     QStringLiteral("--set"), QStringLiteral("threads=1"), QStringLiteral("--out"), run, QStringLiteral("--json")})
+                 .isEmpty());
+    InspectorPage page;
+    page.resize(1400, 1000);
+    page.show();
+    const QStringList checkpoints = QDir(run + QStringLiteral("/checkpoints")).entryList({QStringLiteral("step_*.safetensors")}, QDir::Files, QDir::Time);
+    QVERIFY2(!checkpoints.isEmpty(), qPrintable(run));
+    QVERIFY2(load(page, run + QStringLiteral("/checkpoints/") + checkpoints.front()), qPrintable(page.errorText()));
+    TextSamplePanel* panel = page.samplePanel();
+    QVERIFY(panel->isVisible());
+    QCOMPARE(panel->temperatureBox()->count(), 3);  // the presets 0.2, 0.5, 1.0
+    panel->temperatureBox()->setEditText(QStringLiteral("-1"));
+    panel->generate();
+    QVERIFY(!panel->isBusy());
+    QVERIFY2(panel->message()->text().contains(QStringLiteral("-1")), qPrintable(panel->message()->text()));
+    panel->temperatureBox()->setEditText(QStringLiteral("0"));
+    panel->promptEdit()->setText(QStringLiteral("ab"));
+    panel->tokensBox()->setValue(10);
+    QSignalSpy done(panel, &TextSamplePanel::finished);
+    panel->generate();
+    QVERIFY(done.wait(kTimeoutMs));
+    QCOMPARE(panel->output()->toPlainText(), QStringLiteral("abcdabcdabcd"));
+    // A prompt outside the vocabulary: the engine's message, no crash.
+    panel->promptEdit()->setText(QStringLiteral("xyz"));
+    panel->generate();
+    QVERIFY(done.wait(kTimeoutMs));
+    QVERIFY2(panel->message()->text().contains(QStringLiteral("'x'")), qPrintable(panel->message()->text()));
+    // A file of another kind hides the panel.
+    QVERIFY(load(page, kFixtures + QStringLiteral("/attention.safetensors")));
+    QVERIFY(!panel->isVisible());
   }
 
   void workbenchCheckpointShowsItsBound() {

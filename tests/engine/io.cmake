@@ -19,3 +19,10 @@ target_link_libraries(tst_fuzz_corpus PRIVATE ZLIB::ZLIB)
 # Fixtures written by real PyTorch / NumPy (tests/fixtures/make_fixtures.py) against expected.json.
 lwb_add_test(tst_tensor_readers engine/tst_tensor_readers.cpp)
 target_compile_definitions(tst_tensor_readers PRIVATE LWB_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+# WeightWatcher-parity metrics of the Inspector and `inspect` (issue 29 §1) against a
+# reference written in the test.
+lwb_add_test(tst_spectral_metrics engine/tst_spectral_metrics.cpp)
+# TensorBoard event files (issue 29 §3) from a test-side writer.
+lwb_add_test(tst_tfevents engine/tst_tfevents.cpp)
+# Hugging Face model folders: index.json weight_map over shards (issue 29 §2).
+lwb_add_test(tst_model_folder engine/tst_model_folder.cpp)

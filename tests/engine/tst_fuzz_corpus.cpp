@@ -5,6 +5,7 @@
 #include "harness_npy.h"
 #include "harness_pickle.h"
 #include "harness_safetensors.h"
+#include "harness_tfevents.h"
 #include "harness_zip.h"
 
 #include <QtTest/QtTest>
@@ -37,6 +38,8 @@ std::map<std::string, Harness> harnesses() {
       {"json", lwb::fuzz::runJson},
       {"spectra_index", lwb::fuzz::runSpectraIndex},
       {"index", lwb::fuzz::runIndex},
+      // TensorBoard event files (issue 29 §3; seeds: fuzz/make_tfevents_seeds.py).
+      {"tfevents", lwb::fuzz::runTfEvents},
   };
 }
 

@@ -1,5 +1,7 @@
 #include "app/pages/compare/compare_page.h"
 
+#include "io/tfevents.h"
+
 #include "app/app_options.h"
 #include "app/pages/common/page_export.h"
 #include "app/pages/common/page_frame.h"
@@ -51,6 +53,18 @@ Batch loadBatch(const QStringList& dirs) {
     // A run index (a file, or a folder holding index.sqlite that is no run directory itself):
     // one query for every run in it.
     const QFileInfo info(dir);
+    if (info.isDir() && io::isTfEventsFileName(info.fileName().toStdString())) {
+      b.errors << QObject::tr("%1: named like a TensorBoard event file, but it is a folder").arg(dir);
+      continue;
+    }
+    if (info.isFile() && isTensorBoardRun(dir)) {
+      try {
+        b.runs.push_back(loadTensorBoardRecord(dir, &b.errors));
+      } catch (const std::exception& e) {
+        b.errors << QString::fromUtf8(e.what());
+      }
+      continue;
+    }
     const QString indexFile = info.isFile() ? dir : dir + QStringLiteral("/index.sqlite");
     if (info.isFile() || (QFileInfo::exists(indexFile) && findRunDirectories(dir) != QStringList{info.absoluteFilePath()})) {
       try {
@@ -64,7 +78,7 @@ Batch loadBatch(const QStringList& dirs) {
     if (found.isEmpty()) b.errors << QObject::tr("%1: not a run directory and holds none").arg(dir);
     for (const QString& runDir : found) {
       try {
-        b.runs.push_back(loadRunRecord(runDir));
+        b.runs.push_back(isTensorBoardRun(runDir) ? loadTensorBoardRecord(runDir, &b.errors) : loadRunRecord(runDir));
       } catch (const std::exception& e) {
         b.errors << QString::fromUtf8(e.what());
       }

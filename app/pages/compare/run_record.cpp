@@ -2,12 +2,14 @@
 
 #include "common/json_read.h"
 #include "io/input_error.h"
+#include "io/tfevents.h"
 #include "run/run_directory_reader.h"
 #include "spectral/constraint_methods.h"
 #include "sweep/run_index.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QObject>
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +68,22 @@ void addPoint(RunRecord& r, const QString& name, double step, const json& value)
   MetricSeries& s = r.series[name];
   s.steps.push_back(step);
   s.values.push_back(value.get<double>());
+}
+
+std::optional<double> lastFinite(const RunRecord& r, const char* key) {
+  const auto it = r.series.find(QString::fromLatin1(key));
+  if (it == r.series.end()) return std::nullopt;
+  for (auto v = it->second.values.rbegin(); v != it->second.values.rend(); ++v)
+    if (std::isfinite(*v)) return *v;
+  return std::nullopt;
+}
+
+// The event files directly in `dir`, by name (TensorBoard starts a new one per restart).
+QStringList tfEventFiles(const QString& dir) {
+  QStringList out;
+  for (const QFileInfo& f : QDir(dir).entryInfoList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name))
+    if (io::isTfEventsFileName(f.fileName().toStdString())) out << f.absoluteFilePath();
+  return out;
 }
 
 void describeConfig(RunRecord& r, const json& config) {
@@ -165,13 +183,7 @@ RunRecord loadRunRecord(const QString& dir) {
   }
   // Final figures: summary.json of an ended run, else the last logged value of each.
   const std::optional<run::RunSummary> summary = reader.summary();
-  const auto last = [&](const char* key) -> std::optional<double> {
-    const auto it = r.series.find(QString::fromLatin1(key));
-    if (it == r.series.end()) return std::nullopt;
-    for (auto v = it->second.values.rbegin(); v != it->second.values.rend(); ++v)
-      if (std::isfinite(*v)) return *v;
-    return std::nullopt;
-  };
+  const auto last = [&](const char* key) { return lastFinite(r, key); };
   const auto pick = [&](double run::RunSummary::*field, const char* key) -> std::optional<double> {
     if (summary && std::isfinite((*summary).*field)) return (*summary).*field;
     return last(key);
@@ -199,8 +211,60 @@ RunRecord loadRunRecord(const QString& dir) {
   return r;
 }
 
+bool isTensorBoardRun(const QString& path) {
+  const QFileInfo info(path);
+  if (info.isFile()) return io::isTfEventsFileName(info.fileName().toStdString());
+  return info.isDir() && !run::RunDirectoryReader::isRunDirectory(path.toStdString()) && !tfEventFiles(path).isEmpty();
+}
+
+RunRecord loadTensorBoardRecord(const QString& path, QStringList* warnings) {
+  const QFileInfo info(path);
+  const QStringList files = info.isFile() ? QStringList{info.absoluteFilePath()} : tfEventFiles(path);
+  if (files.isEmpty()) throw InputError(path.toStdString() + ": no events.out.tfevents.* file in it");
+  RunRecord r;
+  r.dir = info.absoluteFilePath();
+  r.name = info.isFile() ? info.dir().dirName() + QLatin1Char('/') + info.fileName() : info.fileName();
+  r.method = QStringLiteral("none");
+  r.task = QStringLiteral("TensorBoard");
+  bool writing = false;
+  int64_t records = 0;
+  for (const QString& f : files) {
+    const io::TfEventsScan scan = io::readTfEventsFile(f.toStdString());  // InputError: a directory, unreadable, too large
+    records += scan.records;
+    writing = writing || scan.stillBeingWritten;
+    for (const auto& w : scan.warnings)
+      if (warnings) *warnings << QString::fromStdString(w);
+    for (const io::TfScalar& v : scan.scalars) {
+      MetricSeries& series = r.series[QString::fromStdString(io::compareKeyForTag(v.tag))];
+      series.steps.push_back(static_cast<double>(v.step));
+      series.values.push_back(v.value);
+      r.steps = std::max(r.steps, static_cast<long long>(v.step));
+    }
+  }
+  if (records == 0 && !writing && warnings && !warnings->isEmpty())
+    throw InputError(path.toStdString() + ": no readable TensorBoard record (" + warnings->front().toStdString() + ")");
+  // Steps in file order may repeat or go back (a resumed run): plot them sorted by step.
+  for (auto& [name, s] : r.series) {
+    std::vector<size_t> order(s.steps.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.steps[a] < s.steps[b]; });
+    MetricSeries sorted;
+    for (size_t i : order) sorted.steps.push_back(s.steps[i]), sorted.values.push_back(s.values[i]);
+    s = std::move(sorted);
+  }
+  r.valLoss = lastFinite(r, "val_loss");
+  r.valAcc = lastFinite(r, "val_acc");
+  r.lipschitzBound = lastFinite(r, "lipschitz_bound");
+  // A record cut short at the end: the writer is still at it (Reload reads on).
+  r.status = writing ? QStringLiteral("running") : QStringLiteral("unknown");
+  r.statusMessage = writing ? QObject::tr("TensorBoard file still being written") : QObject::tr("TensorBoard event file");
+  return r;
+}
+
 QStringList findRunDirectories(const QString& root) {
-  const auto isRunDirectory = [](const QString& dir) { return run::RunDirectoryReader::isRunDirectory(dir.toStdString()); };
+  const auto isRunDirectory = [](const QString& dir) {
+    return run::RunDirectoryReader::isRunDirectory(dir.toStdString()) || isTensorBoardRun(dir);
+  };
   if (isRunDirectory(root)) return {QFileInfo(root).absoluteFilePath()};
   QStringList out;
   const QDir d(root);

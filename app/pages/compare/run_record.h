@@ -53,7 +53,17 @@ QString configValue(const RunRecord& r, const QString& dottedKey);
 // written): runs that differ only by seed share it.
 QString seedGroupKey(const RunRecord& r);
 
-// `root` itself when it is a run directory, else its immediate subfolders that are.
+// TensorBoard (issue 29 §3): an events.out.tfevents.* file, or a folder (not a run directory)
+// holding such files directly.
+bool isTensorBoardRun(const QString& path);
+// Every scalar of the folder's event files (or the one file) as series under Compare's keys
+// (io::compareKeyForTag); status "running" while a last record is cut short. Skipped records
+// (CRC mismatch, unreadable event) add one line each to `warnings`. InputError for a
+// directory named like an event file, an unreadable file, or nothing readable at all.
+RunRecord loadTensorBoardRecord(const QString& path, QStringList* warnings);
+
+// `root` itself when it is a run directory (or a TensorBoard run), else its immediate
+// subfolders that are.
 QStringList findRunDirectories(const QString& root);
 
 // The metric names of several runs, most useful first (val_loss, train_loss, val_acc, ...).

@@ -22,6 +22,8 @@ struct InspectedTensor {
   bool hasStats = false;  // 2-D numeric with finite entries
   double sigma1 = 0, rmsNorm = 0, stableRank = 0, frobenius = 0;
   std::vector<double> singularValues;  // descending
+  // WeightWatcher-parity metrics in inspect::spectralMetricTable() order (NaN: undefined).
+  std::vector<double> metrics;
   QString note;                        // why a 2-D tensor has no statistics
 
   bool isMatrix() const { return shape.size() == 2; }
@@ -38,6 +40,7 @@ struct InspectedFile {
   bool workbenchCheckpoint = false;
   int64_t step = 0;
   QString runSummary;  // "spectral_soft_cap, σmax = 2 (rms), muon lr 0.02"
+  QString task;        // the run's task ("chars": the Inspector offers "Generate text")
   std::optional<double> sigmaMax;  // constraint.sigma_max of the run
   bool sigmaMaxRms = true;         // constraint.norm is rms (the default)
   std::optional<double> lipschitzBound;

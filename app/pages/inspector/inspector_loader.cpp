@@ -40,6 +40,7 @@ void addBound(InspectedFile& out, const io::TensorFile& file, const std::string&
     run::Checkpoint ckpt = run::checkpointFrom(file, path);
     out.step = ckpt.step;
     out.runSummary = summarize(ckpt.config);
+    out.task = text(ckpt.config, "task");
     if (const auto c = ckpt.config.find("constraint"); c != ckpt.config.end() && c->is_object()) {
       if (const auto m = c->find("sigma_max"); m != c->end() && m->is_number()) out.sigmaMax = m->get<double>();
       if (const auto n = c->find("norm"); n != c->end() && n->is_string()) out.sigmaMaxRms = n->get<std::string>() != "spectral";
@@ -95,6 +96,7 @@ InspectedFile inspectFile(const QString& path, const std::function<void(int, int
       t.stableRank = r.stats->stableRank;
       t.frobenius = r.stats->frobenius;
       t.singularValues = r.stats->singularValues;
+      for (const auto& m : inspect::spectralMetricTable()) t.metrics.push_back(m.value(r.metrics));
     }
     out.tensors.push_back(std::move(t));
   }

@@ -7,7 +7,9 @@
 #include "app/pages/common/page_frame.h"
 #include "app/pages/inspector/inspector_loader.h"
 #include "app/pages/inspector/tensor_table_model.h"
+#include "app/pages/inspector/text_sample_panel.h"
 #include "app/pages/inspector/what_if_panel.h"
+#include "inspect/orientation.h"
 #include "app/pages/common/method_form.h"
 #include "widgets/bar_chart_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
@@ -25,7 +27,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
+#include <QSaveFile>
+#include <QToolButton>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -70,9 +75,11 @@ bool InspectorPage::applyOptions(const AppOptions& options, QString*) {
 
 QHBoxLayout* InspectorPage::createFileBar() {
   open_ = new QPushButton(tr("Open file…"), this);
+  openFolder_ = new QPushButton(tr("Open model folder…"), this);
+  openFolder_->setToolTip(tr("A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards"));
   cancel_ = new QPushButton(tr("Cancel"), this);
   cancel_->setEnabled(false);
-  fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file."), this);
+  fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder."), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(220);
@@ -103,6 +110,7 @@ QHBoxLayout* InspectorPage::createFileBar() {
 
   auto* top = new QHBoxLayout;
   top->addWidget(open_);
+  top->addWidget(openFolder_);
   top->addWidget(cancel_);
   top->addWidget(progress_);
   top->addWidget(fileLabel_, 1);
@@ -132,6 +140,17 @@ QWidget* InspectorPage::createTensorTable() {
   auto* filterRow = new QHBoxLayout;
   filterRow->addWidget(filter_, 1);
   filterRow->addWidget(matricesOnly_);
+  filterRow->addWidget(createColumnChooser());
+  exportCsv_ = new QPushButton(tr("Export CSV…"), this);
+  exportCsv_->setObjectName(QStringLiteral("exportCsv"));
+  exportCsv_->setToolTip(tr("Every tensor and every metric, with the key names of lipschitz-cli inspect"));
+  exportCsv_->setEnabled(false);
+  filterRow->addWidget(exportCsv_);
+  auto* legend = new QLabel(tr("α colour: red below 2 (over-fit), amber above 6 (under-trained): WeightWatcher's heuristic, not a test. "
+                               "λmax = σ₁² is WeightWatcher's \"spectral norm\"; the bounds use σ₁."),
+                            this);
+  legend->setObjectName(QStringLiteral("metricLegend"));
+  legend->setWordWrap(true);
   bound_ = new QLabel(this);
   bound_->setObjectName(QStringLiteral("boundLabel"));
   bound_->setWordWrap(true);
@@ -154,6 +173,7 @@ QWidget* InspectorPage::createTensorTable() {
   leftLayout->setContentsMargins(0, 0, 0, 0);
   leftLayout->addLayout(filterRow);
   leftLayout->addWidget(table_, 3);
+  leftLayout->addWidget(legend);
   leftLayout->addWidget(bound_);
   leftLayout->addWidget(trace_, 1);
   return left;
@@ -167,7 +187,23 @@ QWidget* InspectorPage::createPlots() {
   spectrum_->setStepControlsVisible(false);
   bars_ = new widgets::BarChartPlot(this);
   bars_->setObjectName(QStringLiteral("inspectorBars"));
+  barMetric_ = new QComboBox(this);
+  barMetric_->setObjectName(QStringLiteral("barMetricBox"));
+  barMetric_->addItem(tr("σ₁ or RMS→RMS norm (σmax units)"), -1);
+  for (int c = TensorTableModel::Frobenius; c < TensorTableModel::noteColumn(); ++c)
+    barMetric_->addItem(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString(), c);
+  barMetric_->setToolTip(tr("What the bars show for every shown matrix"));
+  auto* barsBox = new QWidget(this);
+  auto* barsLayout = new QVBoxLayout(barsBox);
+  barsLayout->setContentsMargins(0, 0, 0, 0);
+  auto* barsRow = new QHBoxLayout;
+  barsRow->addWidget(new QLabel(tr("Bars:"), this));
+  barsRow->addWidget(barMetric_, 1);
+  barsLayout->addLayout(barsRow);
+  barsLayout->addWidget(bars_, 1);
   whatIf_ = new WhatIfPanel(this);
+  sample_ = new TextSamplePanel(this);
+  sample_->setVisible(false);
   lineNote_ = new QLabel(this);
   lineNote_->setObjectName(QStringLiteral("sigmaMaxNote"));
   lineNote_->setWordWrap(true);
@@ -178,14 +214,19 @@ QWidget* InspectorPage::createPlots() {
   spectrumLayout->addWidget(lineNote_);
   auto* right = new QSplitter(Qt::Vertical, this);
   right->addWidget(spectrumBox);
-  right->addWidget(bars_);
+  right->addWidget(barsBox);
   right->addWidget(whatIf_);
-  right->setSizes({420, 300, 230});
+  right->addWidget(sample_);
+  right->setSizes({420, 300, 230, 0});
   return right;
 }
 
 void InspectorPage::connectWidgets() {
   connect(open_, &QPushButton::clicked, this, &InspectorPage::chooseFile);
+  connect(openFolder_, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Hugging Face model folder"), QFileInfo(file_.path).absolutePath());
+    if (!dir.isEmpty()) openFile(dir);
+  });
   connect(cancel_, &QPushButton::clicked, this, &InspectorPage::cancelLoad);
   connect(filter_, &QLineEdit::textChanged, this, [this](const QString& t) {
     proxy_->setNameFilter(t);
@@ -205,6 +246,8 @@ void InspectorPage::connectWidgets() {
     updateBars();
   });
   connect(orientation_, &QComboBox::currentIndexChanged, this, &InspectorPage::applyOrientation);
+  connect(barMetric_, &QComboBox::currentIndexChanged, this, &InspectorPage::updateBars);
+  connect(exportCsv_, &QPushButton::clicked, this, &InspectorPage::chooseCsvFile);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &InspectorPage::onSelectionChanged);
   connect(bars_, &widgets::BarChartPlot::barClicked, this, [this](int, const QString& name) { selectTensor(name); });
   connect(loader_, &LatestWins::busyChanged, this, [this](bool busy) {
@@ -233,6 +276,58 @@ void InspectorPage::chooseFile() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open a checkpoint"), QFileInfo(file_.path).absolutePath(),
                                                     tr("Tensor files (*.safetensors *.npz *.npy *.pt *.pth);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
+}
+
+QWidget* InspectorPage::createColumnChooser() {
+  columns_ = new QToolButton(this);
+  columns_->setObjectName(QStringLiteral("columnsButton"));
+  columns_->setText(tr("Columns"));
+  columns_->setToolTip(tr("Choose the table's columns (WeightWatcher-parity metrics among them)"));
+  columns_->setPopupMode(QToolButton::InstantPopup);
+  auto* menu = new QMenu(columns_);
+  for (int c = TensorTableModel::Sigma1; c < TensorTableModel::noteColumn(); ++c) {
+    QAction* a = menu->addAction(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+    a->setToolTip(model_->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString());
+    a->setCheckable(true);
+    a->setChecked(TensorTableModel::shownByDefault(c));
+    a->setData(c);
+    table_->setColumnHidden(c, !a->isChecked());
+    connect(a, &QAction::toggled, this, [this, c](bool on) { table_->setColumnHidden(c, !on); });
+  }
+  menu->setToolTipsVisible(true);
+  columns_->setMenu(menu);
+  // The same menu from the header's context menu.
+  table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table_->horizontalHeader(), &QWidget::customContextMenuRequested, this,
+          [this, menu](const QPoint& p) { menu->popup(table_->horizontalHeader()->mapToGlobal(p)); });
+  return columns_;
+}
+
+bool InspectorPage::exportCsv(const QString& path, QString* error) const {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  f.write(model_->toCsv().toUtf8());
+  if (!f.commit()) {
+    if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    return false;
+  }
+  return true;
+}
+
+void InspectorPage::chooseCsvFile() {
+  const QFileInfo source(file_.path);
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export the table as CSV"),
+                                                    source.absoluteDir().filePath(source.completeBaseName() + QStringLiteral("_spectra.csv")),
+                                                    tr("CSV files (*.csv)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!exportCsv(path, &error)) {
+    message_->setText(error);
+    message_->setVisible(true);
+  }
 }
 
 void InspectorPage::openFile(const QString& path) {
@@ -273,9 +368,8 @@ void InspectorPage::showFile(InspectedFile file) {
   for (const auto& t : file_.tensors) matrices += t.isMatrix() ? 1 : 0;
   fileLabel_->setText(tr("%1 — %2, %3 tensors, %4 matrices").arg(file_.path, file_.format).arg(file_.tensors.size()).arg(matrices));
   // GPT-2's Conv1D layers store (in, out); everything else read here is (out, in).
-  const bool conv1d = std::any_of(file_.tensors.begin(), file_.tensors.end(), [](const InspectedTensor& t) {
-    return t.name.endsWith(QLatin1String(".c_attn.weight")) || t.name.endsWith(QLatin1String(".c_fc.weight"));
-  });
+  const bool conv1d = std::any_of(file_.tensors.begin(), file_.tensors.end(),
+                                  [](const InspectedTensor& t) { return inspect::isGpt2Conv1dName(t.name.toStdString()); });
   {
     const QSignalBlocker block(orientation_);
     orientation_->setCurrentIndex(conv1d ? 1 : 0);
@@ -291,7 +385,8 @@ void InspectorPage::showFile(InspectedFile file) {
     rmsUnits_->setChecked(file_.sigmaMaxRms);
   }
   // The note column only when some tensor has a note.
-  table_->setColumnHidden(TensorTableModel::Note, std::none_of(file_.tensors.begin(), file_.tensors.end(),
+  exportCsv_->setEnabled(!file_.tensors.empty());
+  table_->setColumnHidden(TensorTableModel::noteColumn(), std::none_of(file_.tensors.begin(), file_.tensors.end(),
                                                                [](const InspectedTensor& t) { return !t.note.isEmpty(); }));
   if (file_.workbenchCheckpoint) {
     QString text = tr("<b>Workbench checkpoint</b>, step %1: %2<br>").arg(file_.step).arg(file_.runSummary.toHtmlEscaped());
@@ -318,6 +413,16 @@ void InspectorPage::showFile(InspectedFile file) {
     bound_->setText(tr("Lipschitz bound: only for the workbench's own checkpoints (this is a %1 file).").arg(file_.format));
   }
   trace_->setVisible(!file_.trace.empty());
+  const bool chars = file_.workbenchCheckpoint && file_.task == QLatin1String("chars");
+  sample_->setCheckpoint(chars ? file_.path : QString());
+  sample_->setVisible(chars);
+  // A panel shown after the splitter laid out gets no height: give it room from the spectrum.
+  auto* plots = qobject_cast<QSplitter*>(sample_->parentWidget());  // spectrum, bars, what if, text
+  if (QList<int> sizes = plots ? plots->sizes() : QList<int>(); chars && sizes.size() == 4 && sizes[3] < 160) {
+    sizes[3] = 240;
+    sizes[0] = std::max(200, sizes[0] - 240);
+    plots->setSizes(sizes);
+  }
   updateBars();
   whatIf_->clearTensor();
   selected_.clear();
@@ -418,16 +523,28 @@ void InspectorPage::updateBars() {
   QStringList names;
   std::vector<double> values;
   const bool rms = rmsUnits_->isChecked();
+  const int metric = barMetric_->currentData().toInt();  // -1: σ₁ / RMS→RMS against σmax
   for (int row = 0; row < proxy_->rowCount(); ++row) {
     const InspectedTensor* t = model_->tensorAt(proxy_->mapToSource(proxy_->index(row, 0)).row());
     if (!t || !t->hasStats) continue;
+    const double v = metric >= 0 ? TensorTableModel::value(*t, metric) : rms ? t->rmsNorm : t->sigma1;
+    if (std::isnan(v)) continue;  // undefined for this matrix (e.g. α of a flat spectrum)
     names << t->name;
-    values.push_back(rms ? t->rmsNorm : t->sigma1);
+    values.push_back(v);
   }
   bars_->setBars(names, values);
-  bars_->setValueLabel(rms ? tr("RMS→RMS norm") : tr("σ₁"));
-  bars_->setTitle(rms ? tr("Every matrix's RMS→RMS norm (shown rows)") : tr("Every matrix's σ₁ (shown rows)"));
-  bars_->setReferenceLine(sigmaMax_->value(), tr("σmax"));
+  if (metric >= 0) {
+    const QString title = barMetric_->currentText();
+    bars_->setValueLabel(title);
+    bars_->setTitle(tr("Every matrix's %1 (shown rows)").arg(title));
+    // α's heuristic band edges instead of σmax.
+    const bool alpha = TensorTableModel::columnKey(metric) == QLatin1String("alpha");
+    bars_->setReferenceLine(alpha ? 2.0 : std::numeric_limits<double>::quiet_NaN(), alpha ? tr("α = 2 (heuristic)") : QString());
+  } else {
+    bars_->setValueLabel(rms ? tr("RMS→RMS norm") : tr("σ₁"));
+    bars_->setTitle(rms ? tr("Every matrix's RMS→RMS norm (shown rows)") : tr("Every matrix's σ₁ (shown rows)"));
+    bars_->setReferenceLine(sigmaMax_->value(), tr("σmax"));
+  }
   bars_->setHighlighted(static_cast<int>(names.indexOf(selected_)));
   bars_->requestReplot();
 }

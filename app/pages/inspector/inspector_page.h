@@ -1,7 +1,8 @@
 // Checkpoint Inspector: open (or drop) a .safetensors, .npz, .npy or .pt file; it is read and
 // every tensor's spectrum computed on a worker with progress and Cancel. A sortable,
 // filterable table of the tensors; the selected matrix's spectrum (ranked, or a log-log
-// density) with the σmax line; every matrix's σ₁ (or RMS→RMS norm) as bars; for workbench
+// density) with the σmax line; every matrix's σ₁ (or RMS→RMS norm, or any WeightWatcher-parity
+// metric: columns chooser, CSV export) as bars; for workbench
 // checkpoints the Lipschitz bound and its per-layer trace; a "what if" preview of any method.
 #pragma once
 
@@ -23,6 +24,7 @@ class QProgressBar;
 class QPushButton;
 class QTableView;
 class QTableWidget;
+class QToolButton;
 
 namespace lwb::widgets {
 class BarChartPlot;
@@ -32,6 +34,7 @@ class SpectrumPlot;
 namespace lwb::app::pages {
 
 class LatestWins;
+class TextSamplePanel;
 class TensorFilterProxy;
 class TensorTableModel;
 class WhatIfPanel;
@@ -70,12 +73,20 @@ class InspectorPage : public QWidget, public Page {
   widgets::BarChartPlot* barPlot() const { return bars_; }
   QTableWidget* traceTable() const { return trace_; }
   WhatIfPanel* whatIf() const { return whatIf_; }
+  // Shown for character-level workbench checkpoints (issue 29 §4).
+  TextSamplePanel* samplePanel() const { return sample_; }
   // How 2-D weights are stored: (out, in) as PyTorch's Linear (the default), or (in, out) as
   // Hugging Face GPT-2's Conv1D (c_attn, c_fc, c_proj) and JAX. The RMS→RMS norm
   // σ₁·√(d_in/d_out) depends on it. Chosen by the user; a GPT-2 file is detected on load.
   bool weightsStoredInOut() const;
   void setWeightsStoredInOut(bool inOut);
   QComboBox* orientationBox() const { return orientation_; }
+  // What the bars show: index 0 is σ₁ or the RMS→RMS norm (with the σmax line), then one
+  // entry per TensorTableModel metric column (data = the column).
+  QComboBox* barMetricBox() const { return barMetric_; }
+  QToolButton* columnsButton() const { return columns_; }
+  // Writes the table (every tensor, every column, `inspect`'s key names) to `path`.
+  bool exportCsv(const QString& path, QString* error) const;
   // What a σmax line of the selected matrix means (shown under the spectrum).
   QString sigmaMaxNote() const;
 
@@ -103,12 +114,15 @@ class InspectorPage : public QWidget, public Page {
   // The table's RMS→RMS column follows the orientation.
   void applyOrientation();
   void chooseFile();
+  void chooseCsvFile();
+  QWidget* createColumnChooser();
 
   LatestWins* loader_ = nullptr;
   InspectedFile file_;
   TensorTableModel* model_ = nullptr;
   TensorFilterProxy* proxy_ = nullptr;
   QPushButton* open_ = nullptr;
+  QPushButton* openFolder_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QLabel* fileLabel_ = nullptr;
   QLabel* message_ = nullptr;
@@ -118,6 +132,9 @@ class InspectorPage : public QWidget, public Page {
   QDoubleSpinBox* sigmaMax_ = nullptr;
   QCheckBox* rmsUnits_ = nullptr;
   QComboBox* orientation_ = nullptr;
+  QComboBox* barMetric_ = nullptr;
+  QToolButton* columns_ = nullptr;
+  QPushButton* exportCsv_ = nullptr;
   QLabel* lineNote_ = nullptr;  // why the σmax line sits where it does
   QTableView* table_ = nullptr;
   QLabel* bound_ = nullptr;
@@ -125,6 +142,7 @@ class InspectorPage : public QWidget, public Page {
   widgets::SpectrumPlot* spectrum_ = nullptr;
   widgets::BarChartPlot* bars_ = nullptr;
   WhatIfPanel* whatIf_ = nullptr;
+  TextSamplePanel* sample_ = nullptr;
   QString selected_;
 };
 
