@@ -78,13 +78,13 @@ std::string fileHead(const std::string& path, size_t n) {
 
 }  // namespace
 
-TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes) {
+TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes, const std::atomic<bool>* cancel) {
   const std::string p = path.string();
   // Sniffed from the first bytes: a 2 GiB file of another kind is refused at once, not after
   // it was read into memory.
   if (const std::string head = fileHead(p, 16); !head.empty() && !knownMagic(head))
     throw InputError(p + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)");
-  TensorFile file = decodeTensorFile(readFileBuffer(p, maxBytes), p, path.stem().string());
+  TensorFile file = decodeTensorFile(readFileBuffer(p, maxBytes, cancel), p, path.stem().string());
   file.path = p;
   return file;
 }
