@@ -5,6 +5,12 @@
 
 namespace lwb::app {
 
+QString deviceLabel(const DeviceInfo& d) {
+  // Two messages, not %n: the app ships no English .ts to pluralise from.
+  if (d.id == "cpu") return d.threads == 1 ? DeviceQuery::tr("CPU (1 thread)") : DeviceQuery::tr("CPU (%1 threads)").arg(d.threads);
+  return QString::fromStdString(d.name);
+}
+
 DeviceQuery::DeviceQuery(QObject* parent) : QObject(parent) {}
 
 void DeviceQuery::start() {

@@ -6,10 +6,14 @@
 #include "common/device_info.h"
 
 #include <QObject>
+#include <QString>
 
 #include <vector>
 
 namespace lwb::app {
+
+// A device's name as the app shows it: "CPU (2 threads)" in the user's language, a GPU's own name.
+QString deviceLabel(const DeviceInfo& d);
 
 class DeviceQuery : public QObject {
   Q_OBJECT

@@ -1,5 +1,6 @@
 #include "app/run_panel.h"
 
+#include "app/device_query.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 
@@ -94,7 +95,7 @@ void RunPanel::setDevices(const std::vector<DeviceInfo>& devices) {
     // The config names "cuda" (LibTorch's current device), so one GPU entry is offered.
     if (cuda && std::any_of(choices.begin(), choices.end(), [](const DeviceChoice& c) { return c.configValue == QLatin1String("cuda"); }))
       continue;
-    QString label = QString::fromStdString(d.name);
+    QString label = deviceLabel(d);
     if (cuda && d.freeBytes >= 0)
       label += tr(" — %1 free of %2").arg(QString::fromStdString(formatBytes(d.freeBytes)), QString::fromStdString(formatBytes(d.totalBytes)));
     choices.push_back({cuda ? QStringLiteral("cuda") : QStringLiteral("cpu"), label});

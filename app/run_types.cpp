@@ -19,6 +19,15 @@ QString toDisplayString(RunState s) {
   return {};
 }
 
+QString statusWord(const QString& word) {
+  // The words only files and sweeps use; RunState's are the translations above.
+  static const char* const kFileWords[] = {QT_TRANSLATE_NOOP("RunState", "pending"),
+                                           QT_TRANSLATE_NOOP("RunState", "queued"),
+                                           QT_TRANSLATE_NOOP("RunState", "unknown")};
+  (void)kFileWords;
+  return QCoreApplication::translate("RunState", word.toUtf8().constData());
+}
+
 bool isActive(RunState s) {
   return s == RunState::Starting || s == RunState::Running || s == RunState::Paused || s == RunState::Stopping ||
          s == RunState::Following;

@@ -20,6 +20,9 @@ namespace lwb::app {
 // (Starting, Paused, Stopping; Following a run directory).
 enum class RunState { Starting, Running, Paused, Stopping, Finished, Diverged, Stopped, Failed, Following };
 QString toDisplayString(RunState s);
+// A status word as the index, a run's status file or a sweep event writes it ("finished",
+// "pending", "queued"), in the user's language; an unknown word unchanged.
+QString statusWord(const QString& word);
 bool isActive(RunState s);  // Starting, Running, Paused, Stopping, Following
 RunState runState(run::RunStatus s);
 

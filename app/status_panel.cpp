@@ -1,4 +1,6 @@
 #include "app/status_panel.h"
+
+#include "app/device_query.h"
 #include "widgets/number_format.h"
 
 #include "app/run_manager.h"
@@ -80,7 +82,7 @@ void StatusPanel::showMessage(const QString& text) { state_->setText(text); }
 void StatusPanel::setDevices(const std::vector<DeviceInfo>& devices) {
   devices_ = devices;
   QStringList names;
-  for (const auto& d : devices) names << QString::fromStdString(d.name);
+  for (const auto& d : devices) names << deviceLabel(d);
   device_->setText(names.join(QStringLiteral(" | ")));
   refreshMemory();
 }

@@ -1,11 +1,84 @@
 # Labels and time limits of the suites (issue 32). `ctest -LE "slow|slurm"` is the quick loop.
 #
-# LWB_SUITE_SECONDS: seconds each suite took in one full `ctest` run (MEASURED_ON). A suite's
+# LWB_SUITE_SECONDS: seconds each suite took in one full `ctest` run, rounded up (measured on
+# 2026-11-25 in a Release build on the 2-core development VM, shared with other work: ctest's
+# Testing/Temporary/CTestCostData.txt of that run). A suite's
 # TIMEOUT is ten times that, at least 60 s (a loaded machine must not fail a fast suite);
 # suites of LWB_SLOW_SECONDS or more are labelled `slow`. Re-measure after adding to a suite
 # that moves it across either line: `ctest` prints each suite's time.
 set(LWB_SLOW_SECONDS 30)
 set(LWB_SUITE_SECONDS
+  tst_power_iteration 1
+  tst_optim 1
+  tst_run_config 1
+  tst_newton_schulz 1
+  tst_symmetric_product 1
+  tst_constraints 2
+  tst_constraint_methods 1
+  tst_clip_accuracy 41
+  tst_softcap_alpha 1
+  tst_npy 1
+  tst_thread_policy 1
+  tst_data 1
+  tst_data_mnist 1
+  tst_data_cifar10 1
+  tst_bundled_data 1
+  tst_char_ngram 1
+  tst_bounds 1
+  tst_bounds_empirical 1
+  tst_gpt_bound 9
+  tst_models 1
+  tst_icl 5
+  tst_manifold_muon 5
+  tst_run_directory 1
+  tst_checkpoint 13
+  tst_run_results 1
+  tst_run_directory_reader 1
+  tst_hostile_files 16
+  tst_trainer 32
+  tst_robustness 4
+  tst_masked_lm 3
+  tst_run_index 1
+  tst_sweep_spec 1
+  tst_attlip 6
+  tst_l2_attention 1
+  tst_pgd_lipschitz 1
+  tst_safetensors 1
+  tst_fuzz_corpus 1
+  tst_npz 1
+  tst_pytorch_archive 1
+  tst_tensor_file 1
+  tst_tensor_readers 1
+  tst_lab 1
+  tst_attention_lab 3
+  tst_package 19
+  tst_widget_data 1
+  tst_plot_view 1
+  tst_dashboard_plots 1
+  tst_widget_gallery 1
+  tst_app_stream 4
+  tst_app_units 1
+  tst_app_follow 2
+  tst_app_dashboard 2
+  tst_app_window 6
+  tst_translations 1
+  tst_app_first_run 4
+  tst_app_layout 19
+  tst_app_hostile 1
+  tst_pages_cliplab 39
+  tst_pages_inspector 7
+  tst_pages_compare 5
+  tst_pages_reach 2
+  tst_pages_sweeps 4
+  tst_pages_robustness 4
+  tst_pages_attention 6
+  tst_cli_spectral 37
+  tst_cli_inspect 7
+  tst_cli_sweep 35
+  tst_slurm_sweep 6
+  tst_translations_complete 1
+  tst_cli_robustness 13
+  tst_cli_attention 9
 )
 
 list(LENGTH LWB_SUITE_SECONDS lwb_n)

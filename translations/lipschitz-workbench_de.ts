@@ -59,6 +59,14 @@
         <source>fixed step</source>
         <translation>feste Schrittweite</translation>
     </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
 </context>
 <context>
     <name>AttentionLabPresets</name>
@@ -1095,6 +1103,14 @@
         <source>unknown</source>
         <translation>unbekannt</translation>
     </message>
+    <message>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>in der Warteschlange</translation>
+    </message>
 </context>
 <context>
     <name>ScalarMap</name>
@@ -1303,6 +1319,17 @@
     <message>
         <source>The network&apos;s certified Lipschitz bound over steps: no change of the embedded input by δ (RMS per token) moves the logits by more than bound × δ. Every matrix stays at σmax, but the bound is the product of the per-layer factors in the trace beside it (hover a layer for the arithmetic), so a few layers slightly above 1 multiply into a large number; σmax, the final logit scale and the number of heads set it.</source>
         <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte: Keine Änderung der eingebetteten Eingabe um δ (RMS je Token) bewegt die Logits um mehr als Schranke × δ. Jede Matrix bleibt bei σmax, aber die Schranke ist das Produkt der schichtweisen Faktoren in der Spur daneben (Maus über eine Schicht zeigt die Rechnung), daher multiplizieren sich einige Schichten knapp über 1 zu einer großen Zahl; σmax, der Logit-Skalenfaktor und die Zahl der Köpfe bestimmen sie.</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::DeviceQuery</name>
+    <message>
+        <source>CPU (1 thread)</source>
+        <translation>CPU (1 Thread)</translation>
+    </message>
+    <message>
+        <source>CPU (%1 threads)</source>
+        <translation>CPU (%1 Threads)</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "widgets/loss_accuracy_plot.h"
 
+#include "widgets/number_format.h"
 #include "widgets/palette.h"
 #include "widgets/smoothing.h"
 
@@ -51,7 +52,7 @@ LossAccuracyPlot::LossAccuracyPlot(QWidget* parent) : MultiRunPlot(parent) {
   controlsLayout()->insertWidget(1, slider_);
   connect(slider_, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
   slider_->setValue(static_cast<int>(std::lround(smoothing_ * 1000)));
-  sliderLabel_->setText(tr("Smoothing %L1").arg(smoothing_, 0, 'f', 3));
+  sliderLabel_->setText(tr("Smoothing %L1").arg(displayNumber(smoothing_, 'f', 3)));
 }
 
 QString LossAccuracyPlot::metricKey(Metric metric) {
@@ -80,7 +81,7 @@ void LossAccuracyPlot::setSmoothing(double weight) {
   slider_->blockSignals(true);
   slider_->setValue(static_cast<int>(std::lround(weight * 1000)));
   slider_->blockSignals(false);
-  sliderLabel_->setText(tr("Smoothing %L1").arg(weight, 0, 'f', 3));
+  sliderLabel_->setText(tr("Smoothing %L1").arg(displayNumber(weight, 'f', 3)));
   invalidateSeries();
   for (const auto& [id, s] : allSeries())
     if (s->graphs.size() == 2) styleGraphs(runStyle(id.first), id.second, s->graphs[0], s->graphs[1]);
@@ -157,7 +158,7 @@ void LossAccuracyPlot::setReferenceLevels(const QVector<QPair<double, QString>>&
     text->position->setCoords(0.01, value);
     text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     text->setColor(referenceColor());
-    text->setText(QStringLiteral("%1 = %2").arg(label).arg(value, 0, 'g', 3));
+    text->setText(QStringLiteral("%1 = %2").arg(label, displayNumber(value, 'g', 3)));
     levelItems_ << line << text;
   }
   requestReplot();

@@ -145,8 +145,16 @@ void PlotView::placeLegend(LegendPlace place, int wrap) {
   QFont f = font();
   f.setPointSizeF(f.pointSizeF() * 0.9);
   legend->setFont(f);
-  if (legend->layout()) legend->layout()->take(legend);
   QCPLayoutGrid* grid = plot_->plotLayout();
+  if (auto* old = qobject_cast<QCPLayoutGrid*>(legend->layout()); old && old != grid) {
+    // Placed before (a subclass moves its base's legend): drop the side column or the row
+    // under the plot with its spacer, or it keeps its width.
+    old->take(legend);
+    grid->remove(old);
+    grid->simplify();
+  } else if (legend->layout()) {
+    legend->layout()->take(legend);
+  }
   // The row of the main axis rect (row 0 unless a title was inserted above).
   int row = 0, column = 0;
   for (int i = 0; i < grid->elementCount(); ++i)

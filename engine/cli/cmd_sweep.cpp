@@ -27,6 +27,7 @@ struct SweepArgs {
   bool dryRun = false, json = false, retryFailed = false, detach = false;
   std::vector<std::string> slurmArgs;
   double poll = 2.0;
+  double indexWait = 600.0;
 };
 
 std::atomic<bool> gStop{false};
@@ -83,6 +84,7 @@ int runSweep(const SweepArgs& a) {
   options.detach = a.detach;
   options.cli = sweep::selfExecutable();
   options.pollSeconds = options.backend == sweep::Backend::Slurm ? a.poll : 1.0;
+  options.indexWaitSeconds = a.indexWait;
   if (options.backend == sweep::Backend::Local && (!a.slurmArgs.empty() || a.detach))
     throw InputError("--slurm-arg and --detach apply to --backend slurm only");
   sweep::SweepDirectory dir(a.out);
@@ -133,12 +135,12 @@ int runSweep(const SweepArgs& a) {
   nlohmann::json summary{{"event", "summary"}, {"out", dir.path().string()}, {"total", outcome.total},
                          {"done", outcome.done}, {"failed", outcome.failed}, {"stopped", outcome.stopped},
                          {"pending", outcome.pending}, {"interrupted", outcome.interrupted},
-                         {"index", dir.indexFile().string()}};
+                         {"index", dir.indexFile().string()}, {"index_current", outcome.indexCurrent}};
   if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
   if (a.json) printJson(summary);
   else std::fprintf(stderr, "%s\n", summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   if (outcome.interrupted) return 130;
-  return outcome.failed > 0 ? 1 : 0;
+  return outcome.failed > 0 || !outcome.indexCurrent ? 1 : 0;
 }
 
 }  // namespace
@@ -157,6 +159,10 @@ Command addSweepCommand(CLI::App& app) {
   sub->add_option("--slurm-arg", args->slurmArgs, "an sbatch option for the array, e.g. --slurm-arg=--partition=gpu (repeatable)")
       ->allow_extra_args(false);
   sub->add_flag("--detach", args->detach, "slurm: submit the array and return without watching it");
+  sub->add_option("--index-wait", args->indexWait,
+                  "seconds to wait at the end for a run index another process keeps locked (default 600; the "
+                  "sweep runs on meanwhile)")
+      ->check(CLI::Range(0.0, 86400.0));
   sub->add_option("--poll", args->poll, "slurm: seconds between squeue polls (default 2)")->check(CLI::Range(0.1, 3600.0));
   return {sub, [args] { return runSweep(*args); }};
 }

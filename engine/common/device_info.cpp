@@ -38,7 +38,8 @@ bool cudaMemoryInfo(int index, std::int64_t* freeBytes, std::int64_t* totalBytes
 
 std::vector<DeviceInfo> availableDevices() {
   std::vector<DeviceInfo> out;
-  out.push_back({"cpu", "CPU (" + std::to_string(defaultIntraOpThreads()) + " threads)", -1, -1});
+  const int threads = defaultIntraOpThreads();
+  out.push_back({"cpu", "CPU (" + std::to_string(threads) + " threads)", -1, -1, threads});
 #ifdef LWB_DEVICE_INFO_CUDA
   if (!at::hasCUDA()) return out;
   int count = 0;

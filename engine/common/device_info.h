@@ -9,9 +9,10 @@ namespace lwb {
 // One device a run can train on, as the app's device picker and status bar show it.
 struct DeviceInfo {
   std::string id;              // "cpu" or "cuda:N" (the config's `device` is "cpu" | "cuda")
-  std::string name;            // "CPU (2 threads)" or the GPU's name
+  std::string name;            // "CPU (2 threads)" or the GPU's name (the CLI's English text)
   std::int64_t freeBytes = -1;   // free device memory; -1 when unknown (CPU)
   std::int64_t totalBytes = -1;  // total device memory; -1 when unknown (CPU)
+  int threads = 0;               // CPU: intra-op threads (the app words the CPU's name from it)
 };
 
 // CPU first, then every CUDA device when this LibTorch was built with CUDA and a device is

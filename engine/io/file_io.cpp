@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -32,10 +33,35 @@ std::string errnoText() { return std::strerror(errno); }
 // Below this, a plain string; above, an anonymous mapping populated in one system call.
 constexpr uint64_t kMapThreshold = uint64_t{1} << 20;
 
-void readInto(int fd, char* dst, uint64_t size, const std::string& path) {
+SharedBytes mapAnonymous(uint64_t size, const std::string& what, char** data, int extraFlags) {
+  const auto len = static_cast<size_t>(size);
+  void* p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extraFlags, -1, 0);
+  if (p == MAP_FAILED) fail(what, "not enough memory for " + std::to_string(size) + " bytes");
+  *data = static_cast<char*>(p);
+  return SharedBytes(std::shared_ptr<const std::byte>(static_cast<const std::byte*>(p),
+                                                      [len](const std::byte* q) { ::munmap(const_cast<std::byte*>(q), len); }),
+                     len);
+}
+
+SharedBytes allocateUnpopulated(uint64_t size, const std::string& what, char** data) {
+  return mapAnonymous(size, what, data, 0);
+}
+
+// Reads in chunks, each one's pages faulted in first with one madvise (as MAP_POPULATE does
+// for the whole buffer when it is mapped unpopulated), checking `cancel` between chunks.
+void readInto(int fd, char* dst, uint64_t size, const std::string& path, const std::atomic<bool>* cancel,
+              bool populate) {
   uint64_t done = 0;
   while (done < size) {
-    const ssize_t n = ::read(fd, dst + done, static_cast<size_t>(size - done));
+    if (cancel && cancel->load()) throw ReadCancelled(path + ": reading cancelled");
+    const uint64_t chunk = std::min(kReadChunkBytes, size - done);
+    if (populate) {
+      const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+      const auto from = reinterpret_cast<uintptr_t>(dst + done) & ~(page - 1);
+      ::madvise(reinterpret_cast<void*>(from), reinterpret_cast<uintptr_t>(dst + done + chunk) - from,
+                MADV_POPULATE_WRITE);  // a kernel without it (before 5.14) faults page by page
+    }
+    const ssize_t n = ::read(fd, dst + done, static_cast<size_t>(chunk));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) fail(path, "read error (" + errnoText() + ")");
     if (n == 0) fail(path, "short read: the file shrank while it was read");
@@ -45,7 +71,7 @@ void readInto(int fd, char* dst, uint64_t size, const std::string& path) {
 
 }  // namespace
 
-SharedBytes readFileBuffer(const std::string& path, uint64_t maxBytes) {
+SharedBytes readFileBuffer(const std::string& path, uint64_t maxBytes, const std::atomic<bool>* cancel) {
   Fd f;
   // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
   f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -63,8 +89,11 @@ SharedBytes readFileBuffer(const std::string& path, uint64_t maxBytes) {
     fail(path, "file of " + std::to_string(size) + " bytes is larger than the limit of " +
                    std::to_string(maxBytes) + " bytes");
   char* data = nullptr;
-  SharedBytes buffer = allocateBuffer(size, path, &data);
-  readInto(f.fd, data, size, path);
+  // A cancellable read maps its buffer unpopulated and faults it in chunk by chunk: populating
+  // 2 GiB in one call takes seconds that no flag can interrupt.
+  const bool chunked = cancel && size >= kMapThreshold;
+  SharedBytes buffer = chunked ? allocateUnpopulated(size, path, &data) : allocateBuffer(size, path, &data);
+  readInto(f.fd, data, size, path, cancel, chunked);
   return buffer;
 }
 
@@ -74,13 +103,7 @@ SharedBytes allocateBuffer(uint64_t size, const std::string& what, char** data) 
     *data = small->data();
     return SharedBytes(std::shared_ptr<const std::string>(std::move(small)));
   }
-  const auto len = static_cast<size_t>(size);
-  void* p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (p == MAP_FAILED) fail(what, "not enough memory for " + std::to_string(size) + " bytes");
-  *data = static_cast<char*>(p);
-  return SharedBytes(std::shared_ptr<const std::byte>(static_cast<const std::byte*>(p),
-                                                      [len](const std::byte* q) { ::munmap(const_cast<std::byte*>(q), len); }),
-                     len);
+  return mapAnonymous(size, what, data, MAP_POPULATE);
 }
 
 void writeFileAtomically(const std::string& path, std::string_view bytes) {

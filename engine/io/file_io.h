@@ -4,8 +4,10 @@
 
 #include "io/raw_tensor.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -22,7 +24,15 @@ inline constexpr uint64_t kMaxTensorFileBytes = uint64_t{32} << 30;
 // page took 5–6 s against ~1.5 s populated (docs/BENCHMARKS.md). Throws InputError ("<path>: ...") if the file is missing, a directory,
 // not a regular file (a FIFO or device could block or never end), unreadable, larger than
 // maxBytes, or shorter than its size said (truncated while read).
-SharedBytes readFileBuffer(const std::string& path, uint64_t maxBytes = kMaxTensorFileBytes);
+// `cancel` (a page's job flag): checked between chunks of kReadChunkBytes, so a 2 GiB read
+// stops within one chunk instead of holding a closing window for the whole read (issue 33);
+// throws ReadCancelled then.
+inline constexpr uint64_t kReadChunkBytes = uint64_t{8} << 20;
+struct ReadCancelled : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+SharedBytes readFileBuffer(const std::string& path, uint64_t maxBytes = kMaxTensorFileBytes,
+                           const std::atomic<bool>* cancel = nullptr);
 
 // A writable buffer of `size` bytes for a reader to fill (a file, a decompressed member):
 // a plain string below 1 MiB, else an anonymous mapping populated in one call (see above).

@@ -79,7 +79,7 @@ std::string fileHead(const std::string& path, size_t n) {
 
 }  // namespace
 
-TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes) {
+TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes, const std::atomic<bool>* cancel) {
   const std::string p = path.string();
   // A Hugging Face model folder (index.json + shards, or one weights file) reads as one model.
   if (std::error_code ec; std::filesystem::is_directory(path, ec)) return readModelFolder(path, maxBytes);
@@ -87,7 +87,7 @@ TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes) 
   // it was read into memory.
   if (const std::string head = fileHead(p, 16); !head.empty() && !knownMagic(head))
     throw InputError(p + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)");
-  TensorFile file = decodeTensorFile(readFileBuffer(p, maxBytes), p, path.stem().string());
+  TensorFile file = decodeTensorFile(readFileBuffer(p, maxBytes, cancel), p, path.stem().string());
   file.path = p;
   return file;
 }

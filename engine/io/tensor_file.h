@@ -17,7 +17,9 @@ namespace lwb::io {
 // Reads the whole file (at most maxBytes, default kMaxTensorFileBytes = 32 GiB) and decodes
 // it. Throws InputError("<path>: <problem>") for a missing, unreadable, empty or oversized
 // file, a folder that is no model folder, an unknown format and anything malformed inside a known one.
-TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxTensorFileBytes);
+// `cancel`: see readFileBuffer (ReadCancelled while the bytes are read).
+TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxTensorFileBytes,
+                          const std::atomic<bool>* cancel = nullptr);
 
 // Same for bytes already in memory; `what` names them in errors and `stem` names a lone
 // .npy array.

@@ -172,7 +172,9 @@ void RunDirectory::appendSpectra(int64_t step, const std::map<std::string, std::
   writeFileAtomically(child(path_, "spectra.json"), compact(spectraIndex_) + "\n");
 }
 
-void RunDirectory::setStatus(RunStatus s, const std::string& message) {
+namespace {
+
+void writeStatus(const std::string& dir, RunStatus s, const std::string& message) {
   // The message is one line by contract (line 2 of the file); fold any newlines in it.
   std::string oneLine = message;
   for (char& ch : oneLine)
@@ -182,7 +184,7 @@ void RunDirectory::setStatus(RunStatus s, const std::string& message) {
   if (oneLine.size() > 1000) oneLine = oneLine.substr(0, 997) + "...";
   std::string text = std::string(toString(s)) + "\n";
   if (!oneLine.empty()) text += oneLine + "\n";
-  const std::string file = child(path_, "status");
+  const std::string file = child(dir, "status");
   try {
     writeFileAtomically(file, text);
   } catch (const std::exception&) {
@@ -190,6 +192,15 @@ void RunDirectory::setStatus(RunStatus s, const std::string& message) {
     // rewritten in place, so a failed run never stays "running".
     if (!overwriteInPlace(file, text)) throw;
   }
+}
+
+}  // namespace
+
+void RunDirectory::setStatus(RunStatus s, const std::string& message) { writeStatus(path_, s, message); }
+
+void markRunEnded(const std::string& path, RunStatus s, const std::string& message) {
+  const RunFolderLock lock(path);  // InputError while a writer still holds the folder
+  writeStatus(path, s, message);
 }
 
 }  // namespace lwb::run

@@ -39,6 +39,11 @@ class RunFolderLock {
   int fd_ = -1;
 };
 
+// Sets the status file of a run folder whose writer is gone (a sweep child killed by a
+// signal leaves "running" behind for good), as RunDirectory::setStatus writes it. Takes the
+// folder's lock first: InputError while a writer still holds it.
+void markRunEnded(const std::string& path, RunStatus s, const std::string& message);
+
 class RunDirectory {
  public:
   // Creates the folder (and parents). Throws InputError if it exists and is not empty

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -67,6 +68,26 @@ int availableCores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+namespace {
+std::chrono::milliseconds millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<int64_t>(std::clamp(seconds, 0.0, 1e7) * 1000));
+}
+}  // namespace
+
+SweepIndex openSweepIndex(const SweepDirectory& dir, const SweepOptions& options, const SweepEvents& events) {
+  return SweepIndex(dir, millis(options.indexTryWaitSeconds), events.note);
+}
+
+bool finishSweepIndex(SweepIndex& index, const SweepDirectory& dir, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop) {
+  if (index.finish(millis(options.indexWaitSeconds), stop)) return true;
+  if (events.note)
+    events.note(dir.indexFile().string() + ": still locked by another process, so it lacks this sweep's latest "
+                "rows; every run is on disk: update it with `lipschitz-cli index " + dir.path().string() +
+                " --db " + dir.indexFile().string() + "`");
+  return false;
+}
+
 int threadsPerRun(int jobs, int cores) { return std::max(1, cores / std::max(1, jobs)); }
 
 SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& points, bool retryFailed) {
@@ -86,9 +107,8 @@ SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& po
 
 SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
                       const SweepEvents& events, const std::atomic<bool>& stop) {
-  RunIndex index(dir.indexFile());
-  index.pruneVanished();  // rows a moved or deleted folder left behind (issue 33)
-  dir.syncIndex(index, points);
+  SweepIndex index = openSweepIndex(dir, options, events);
+  index.sync(points);
   const SweepPlan plan = planSweep(dir, points, options.retryFailed);
   const int cores = options.cores > 0 ? options.cores : availableCores();
   const int jobs = std::max(1, options.jobs > 0 ? options.jobs : cores);
@@ -189,7 +209,16 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
       } else {
         ++out.failed;
       }
-      if (word == "failed" && !run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id))) {
+      if (word == "failed" && run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id))) {
+        // Killed while running (SIGKILL, the OOM killer): its status file says "running" for
+        // good; say what happened, on disk and so in the index (issue 33).
+        try {
+          const auto s = run::RunDirectoryReader(dir.runDir(c.point.id)).status();
+          if (!s || s->status == run::RunStatus::Running || (s->status == run::RunStatus::Failed && s->message.empty()))
+            run::markRunEnded(dir.runDir(c.point.id).string(), run::RunStatus::Failed, message);
+        } catch (const std::exception&) {
+        }
+      } else if (word == "failed") {
         // It never wrote its folder: write one that says why, so the point reads as failed
         // (and is kept unless --retry-failed), in the index as on disk.
         try {
@@ -199,14 +228,14 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
         } catch (const std::exception&) {
         }
       }
-      dir.syncIndex(index, {c.point});
+      index.sync({c.point});
       if (events.pointEnded) events.pointEnded(c.point, word, message);
     }
     if (ended || seconds(Clock::now() - lastProgress) >= options.pollSeconds) {
       if (!ended) {  // the running points' latest figures, for Compare and the Sweeps page
         std::vector<SweepPoint> active;
         for (const auto& [pid, c] : running) active.push_back(c.point);
-        dir.syncIndex(index, active);
+        index.sync(active);
       }
       report();
       lastProgress = Clock::now();
@@ -216,6 +245,7 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
   out.interrupted = out.interrupted || stop.load();
   out.pending = out.total - out.done - out.failed - out.stopped;
   report();
+  out.indexCurrent = finishSweepIndex(index, dir, options, events, stop);
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -91,9 +92,15 @@ class Statement {
   std::function<void(int)> check_;
 };
 
+std::string seconds(int ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", ms / 1000.0);
+  return buf;
+}
+
 // Throws for every SQLite result that is not success: InputError when the file is at fault.
-std::function<void(int)> checker(sqlite3* db, const fs::path& file) {
-  return [db, file](int rc) {
+std::function<void(int)> checker(sqlite3* db, const fs::path& file, int busyMs = RunIndex::kBusyTimeoutMs) {
+  return [db, file, busyMs](int rc) {
     if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE) return;
     const std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     switch (rc & 0xff) {
@@ -107,8 +114,8 @@ std::function<void(int)> checker(sqlite3* db, const fs::path& file) {
         throw InputError(file.string() + ": cannot open the run index for writing (" + msg + ")");
       case SQLITE_BUSY:
       case SQLITE_LOCKED:
-        throw std::runtime_error(file.string() + ": the run index stayed locked for " +
-                                 std::to_string(RunIndex::kBusyTimeoutMs / 1000) + " s (" + msg + ")");
+        throw IndexBusy(file.string() + ": another process kept the run index locked for " + seconds(busyMs) +
+                        " (" + msg + ")");
       default:
         throw std::runtime_error(file.string() + ": SQLite error: " + msg);
     }
@@ -293,14 +300,15 @@ IndexRow rowFromRunDirectory(const fs::path& dir) {
   return r;
 }
 
-RunIndex::RunIndex(const fs::path& file, Access access) : file_(file), base_(indexPath(fs::path(file).parent_path())) {
+RunIndex::RunIndex(const fs::path& file, Access access, int busyTimeoutMs)
+    : file_(file), busyMs_(std::max(0, busyTimeoutMs)), base_(indexPath(fs::path(file).parent_path())) {
   std::error_code ec;
   if (fs::is_directory(file, ec)) throw InputError(file.string() + ": is a folder, not a run index file");
   if (access == Access::ReadOnly && !fs::exists(file, ec)) throw InputError(file.string() + ": no such run index");
   open(access == Access::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   try {
     if (access == Access::ReadOnly) {
-      const auto check = checker(db_, file_);
+      const auto check = sqliteCheck();
       const int version = schemaVersion();
       if (version > kSchemaVersion)
         throw InputError(where("written by a newer Lipschitz Workbench") + rebuildHint(file_));
@@ -333,11 +341,16 @@ void RunIndex::open(int flags) {
     db_ = nullptr;
     throw InputError(file_.string() + ": cannot open the run index (" + msg + ")");
   }
-  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_busy_timeout(db_, busyMs_);
   sqlite3_extended_result_codes(db_, 1);
 }
 
 RunIndex::~RunIndex() { sqlite3_close(db_); }
+
+void RunIndex::setBusyTimeout(int ms) {
+  busyMs_ = std::max(0, ms);
+  sqlite3_busy_timeout(db_, busyMs_);
+}
 
 std::string RunIndex::where(const char* what) const { return file_.string() + ": " + what; }
 
@@ -358,7 +371,7 @@ std::string RunIndex::resolve(const std::string& stored) const {
 // Rows written before keys were relative hold absolute paths: those under the index's folder
 // get their relative key (a twin already under that key wins: it is the newer row).
 void RunIndex::relativizeLegacyRows() {
-  const auto check = checker(db_, file_);
+  const auto check = sqliteCheck();
   std::vector<std::pair<std::string, std::string>> moves;  // stored path -> key
   {
     Statement s(db_, "SELECT path FROM runs WHERE substr(path, 1, 1) = '/'", check);
@@ -394,7 +407,7 @@ void RunIndex::relativizeLegacyRows() {
 }
 
 int RunIndex::pruneVanished() {
-  const auto check = checker(db_, file_);
+  const auto check = sqliteCheck();
   std::vector<std::string> gone;
   {
     Statement s(db_, "SELECT path, status, sweep FROM runs", check);
@@ -417,12 +430,14 @@ int RunIndex::pruneVanished() {
   return static_cast<int>(gone.size());
 }
 
-void RunIndex::exec(const char* sql) const { checker(db_, file_)(sqlite3_exec(db_, sql, nullptr, nullptr, nullptr)); }
+std::function<void(int)> RunIndex::sqliteCheck() const { return checker(db_, file_, busyMs_); }
 
-int RunIndex::schemaVersion() const { return static_cast<int>(pragmaInt(db_, "PRAGMA user_version", checker(db_, file_))); }
+void RunIndex::exec(const char* sql) const { sqliteCheck()(sqlite3_exec(db_, sql, nullptr, nullptr, nullptr)); }
+
+int RunIndex::schemaVersion() const { return static_cast<int>(pragmaInt(db_, "PRAGMA user_version", sqliteCheck())); }
 
 void RunIndex::migrate() {
-  const auto check = checker(db_, file_);
+  const auto check = sqliteCheck();
   // Reading the header: a file that is not SQLite fails here (SQLITE_NOTADB). One statement,
   // so one snapshot: another process creating the index commits its tables and its
   // application id together, and this never sees one without the other.
@@ -446,6 +461,9 @@ void RunIndex::migrate() {
     s.step();
   }
   exec("PRAGMA synchronous=NORMAL");
+  // Already current: nothing to write, so no write lock to wait for (a sweep starts while
+  // another process holds it; issue 33).
+  if (schemaVersion() == kSchemaVersion && pragmaInt(db_, "PRAGMA application_id", check) == kApplicationId) return;
   WriteTransaction tx(db_, check);
   // Again under the write lock: another process may have created or migrated it.
   foreign();
@@ -461,7 +479,7 @@ void RunIndex::migrate() {
 }
 
 void RunIndex::upsert(const std::vector<IndexRow>& rows) {
-  const auto check = checker(db_, file_);
+  const auto check = sqliteCheck();
   WriteTransaction tx(db_, check);
   // A refresh from the run directory knows nothing of the sweep and scheduler columns: keep
   // what the row had unless the new row says otherwise.
@@ -516,7 +534,7 @@ void RunIndex::upsert(const std::vector<IndexRow>& rows) {
 
 bool RunIndex::refresh(const fs::path& runDir) {
   {
-    Statement s(db_, "SELECT signature FROM runs WHERE path = ?", checker(db_, file_));
+    Statement s(db_, "SELECT signature FROM runs WHERE path = ?", sqliteCheck());
     s.bind(1, key(indexPath(runDir)));
     if (s.step() && s.text(0) == runDirectorySignature(runDir)) return false;
   }
@@ -525,7 +543,7 @@ bool RunIndex::refresh(const fs::path& runDir) {
 }
 
 ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
-  const auto check = checker(db_, file_);
+  const auto check = sqliteCheck();
   ScanReport report;
   std::map<std::string, std::string> known;  // path -> signature
   {
@@ -603,7 +621,7 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
 }
 
 void RunIndex::setSchedulerState(const std::string& path, const std::string& slurmJob, const std::string& state) {
-  const auto check = checker(db_, file_);
+  const auto check = sqliteCheck();
   WriteTransaction tx(db_, check);
   Statement s(db_, "UPDATE runs SET slurm_job = ?, scheduler_state = ? WHERE path = ?", check);
   s.bind(1, slurmJob);
@@ -614,7 +632,7 @@ void RunIndex::setSchedulerState(const std::string& path, const std::string& slu
 }
 
 std::vector<IndexRow> RunIndex::rows(const IndexQuery& q) const {
-  const auto check = checker(db_, file_);
+  const auto check = sqliteCheck();
   std::string sql = std::string("SELECT ") + kColumns + " FROM runs";
   if (!q.withConfig) sql.replace(sql.find(" config,"), 8, " '',");
   if (!q.sweep.empty()) sql += " WHERE sweep = ?";
@@ -662,7 +680,7 @@ std::optional<IndexRow> RunIndex::row(const std::string& path) const {
   return std::nullopt;
 }
 
-int64_t RunIndex::count() const { return pragmaInt(db_, "SELECT count(*) FROM runs", checker(db_, file_)); }
+int64_t RunIndex::count() const { return pragmaInt(db_, "SELECT count(*) FROM runs", sqliteCheck()); }
 
 std::string RunIndex::discard(const fs::path& file) {
   std::error_code ec;

@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,13 @@ void setConfigColumns(IndexRow& row, const nlohmann::json& config);
 // The cheap part of that: sizes and mtimes of the files it would read.
 std::string runDirectorySignature(const std::filesystem::path& dir);
 
+// Another process held the index's write lock for the whole busy timeout. Nothing was
+// written; the same write may simply be tried again later (a sweep queues it: sweep_index.h).
+class IndexBusy : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct ScanReport {
   int added = 0, updated = 0, unchanged = 0, removed = 0;
   std::vector<std::string> problems;  // "<dir>: <why>" for run directories that could not be read
@@ -77,13 +86,18 @@ class RunIndex {
   // InputError for a file that is not a SQLite database, is corrupted, belongs to something
   // else (another application id, or ours on a schema our migrations did not write: views,
   // triggers, other columns) or to a newer version.
+  // Opening a file that is current (our schema, our version) writes nothing and so never waits
+  // for another writer; creating or migrating one does. `busyTimeoutMs`: how long every write
+  // waits for the lock before it throws IndexBusy.
   enum class Access { ReadWrite, ReadOnly };
-  explicit RunIndex(const std::filesystem::path& file, Access access = Access::ReadWrite);
+  explicit RunIndex(const std::filesystem::path& file, Access access = Access::ReadWrite,
+                    int busyTimeoutMs = kBusyTimeoutMs);
   ~RunIndex();
   RunIndex(const RunIndex&) = delete;
   RunIndex& operator=(const RunIndex&) = delete;
 
   const std::filesystem::path& file() const { return file_; }
+  void setBusyTimeout(int ms);
   int schemaVersion() const;
 
   // Inserts or replaces rows (by path), all in one transaction.
@@ -114,6 +128,7 @@ class RunIndex {
 
  private:
   void exec(const char* sql) const;
+  std::function<void(int)> sqliteCheck() const;  // checker() for this file and busy timeout
   void open(int flags);
   void migrate();
   std::string where(const char* what) const;  // "<file>: <what>"
@@ -125,6 +140,7 @@ class RunIndex {
   void relativizeLegacyRows();
 
   std::filesystem::path file_;
+  int busyMs_ = kBusyTimeoutMs;
   std::string base_;  // indexPath(file_.parent_path())
   sqlite3* db_ = nullptr;
 };

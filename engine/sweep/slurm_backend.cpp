@@ -124,9 +124,8 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
 SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
                       const SweepEvents& events, const std::atomic<bool>& stop) {
   requireSlurm();
-  RunIndex index(dir.indexFile());
-  index.pruneVanished();  // rows a moved or deleted folder left behind (issue 33)
-  dir.syncIndex(index, points);
+  SweepIndex index = openSweepIndex(dir, options, events);
+  index.sync(points);
   std::map<std::string, const SweepPoint*> byId;
   for (const SweepPoint& p : points) byId[p.id] = &p;
 
@@ -203,7 +202,7 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
         if (state == "RUNNING") pr.active.push_back({id, "running", 0, 0});
       }
     }
-    dir.syncIndex(index, points);
+    index.sync(points);
     for (const SweepPoint& p : points) {
       switch (dir.state(p.id)) {
         case PointState::Done: ++pr.done; break;
@@ -238,6 +237,7 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
     if (s == PointState::Interrupted) ++out.stopped;
   }
   out.pending = out.total - out.done - out.failed - out.stopped;
+  out.indexCurrent = finishSweepIndex(index, dir, options, events, stop);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sweep/sweep_directory.h"
+#include "sweep/sweep_index.h"
 
 #include <atomic>
 #include <functional>
@@ -24,6 +25,11 @@ struct SweepOptions {
   bool detach = false;     // slurm: submit and return without watching
   std::filesystem::path cli;  // the lipschitz-cli that trains each point (absolute)
   double pollSeconds = 1.0;
+  // The run index while another process holds its write lock (issue 33): one write waits up to
+  // indexTryWaitSeconds and is then queued while the sweep goes on; once every run has ended the
+  // sweep waits up to indexWaitSeconds for the lock.
+  double indexTryWaitSeconds = 1.0;
+  double indexWaitSeconds = 600.0;
 };
 
 struct PointProgress {
@@ -50,7 +56,13 @@ struct SweepOutcome {
   int total = 0, done = 0, failed = 0, stopped = 0, pending = 0;
   bool interrupted = false;  // stop was requested
   std::string slurmJob;      // the submitted array (Slurm)
+  bool indexCurrent = true;  // false: the run index stayed locked and lacks some rows
 };
+
+// The sweep's index writes as options say (sweep_index.h); finish() reports a queue left unwritten.
+SweepIndex openSweepIndex(const SweepDirectory& dir, const SweepOptions& options, const SweepEvents& events);
+bool finishSweepIndex(SweepIndex& index, const SweepDirectory& dir, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop);
 
 // Runs per process for `jobs` runs on `cores` cores, so jobs × threads ≤ cores.
 int threadsPerRun(int jobs, int cores);

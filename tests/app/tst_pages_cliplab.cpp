@@ -14,6 +14,7 @@
 #include "app/scalar_map.h"
 #include "io/input_error.h"
 #include "support/scratch_home.h"
+#include "widgets/qcp.h"
 #include "widgets/scalar_map_plot.h"
 #include "widgets/spectrum_plot.h"
 
@@ -67,6 +68,45 @@ class TestPagesClipLab : public QObject {
       if (o.coefficients == "polar_express") QVERIFY(o.maxDeviation <= 1e-5);
       else if (o.coefficients == "jordan5") QVERIFY(o.maxDeviation > 0.05);
     QCOMPARE(view->sigmaPlot()->curveNames().size(), static_cast<qsizetype>(1 + spectral::nsCoefficientSets().size()));
+  }
+
+  // Issue 32 §3: on "Spectral normalize" the scalar map's title and its legend (the longest
+  // method name) are drawn whole inside the plot, not cut at its edges ("calar map f(σ) and
+  // the input's singular value", "normalize σ·σmax/max(σ₁, σma"). Measured on the laid-out
+  // plot: each text's width in its font against the element's rectangle.
+  void scalarMapTitleAndLegendFit() {
+    ClipLabPage page;
+    page.resize(1600, 950);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QSignalSpy shown(&page, &ClipLabPage::updateShown);
+    QVERIFY(page.applyPreset(QStringLiteral("normalize_heavy_tail")));
+    ConstraintView* view = page.constraintView();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1 && !page.updateRunner()->busy() &&
+                                 view->lastRequest().method == spectral::ConstraintMethod::SpectralNormalize,
+                             3 * kTimeoutMs);  // minutes when the machine is loaded
+    widgets::ScalarMapPlot* map = view->scalarMapPlot();
+    QVERIFY(map->customPlot()->legend->itemCount() >= 4);  // the measured σ are drawn
+    QCustomPlot* p = map->customPlot();
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    const QRect plotArea = p->viewport();
+    QCPTextElement* title = nullptr;
+    for (int i = 0; i < p->plotLayout()->elementCount(); ++i)
+      if (auto* t = qobject_cast<QCPTextElement*>(p->plotLayout()->elementAt(i))) title = t;
+    QVERIFY(title);
+    const int titleWidth = QFontMetrics(title->font()).horizontalAdvance(title->text());
+    QVERIFY2(titleWidth <= title->outerRect().width(),
+             qPrintable(QStringLiteral("title %1 px in %2 px").arg(titleWidth).arg(title->outerRect().width())));
+    QCPLegend* legend = p->legend;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+      auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
+      if (!item) continue;
+      const QRect r = item->outerRect();
+      const int need = QFontMetrics(legend->font()).horizontalAdvance(item->plottable()->name()) + legend->iconSize().width();
+      QVERIFY2(plotArea.contains(r) && need <= r.width(),
+               qPrintable(QStringLiteral("'%1' needs %2 px, has %3 px at x %4..%5 of %6")
+                              .arg(item->plottable()->name()).arg(need).arg(r.width()).arg(r.left()).arg(r.right()).arg(plotArea.width())));
+    }
   }
 
   // Issue 32: the Matrix/Method panel shows only on the tabs that read it.

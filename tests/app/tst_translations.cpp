@@ -2,18 +2,24 @@
 // the window, the registries and the run form come out German, every registry string the app
 // translates at run time is in the translation under the context the app asks for, and the
 // language choice sets the display locale without touching the config values the run form
-// writes. (tst_translations_complete checks that no string is missing from the .ts at all.)
+// writes; the words that reach the screen from files and events (status words, the CPU's device
+// text) are German too. (tst_translations_complete checks that no tr() string is missing from
+// the .ts at all.)
 #include "app/app_options.h"
+#include "app/device_query.h"
 #include "app/language.h"
 #include "app/main_window.h"
 #include "app/run_form.h"
 #include "app/run_form_fields.h"
+#include "app/run_types.h"
 #include "data/task_kinds.h"
 #include "models/model_kinds.h"
 #include "optim/optimizer_kinds.h"
 #include "run/config_schema.h"
+#include "run/run_results.h"
 #include "spectral/constraint_methods.h"
 #include "spectral/ns_coefficients.h"
+#include "sweep/run_index.h"
 #include "widgets/number_format.h"
 
 #include <QLineEdit>
@@ -107,6 +113,28 @@ class TstTranslations : public QObject {
       check("RunForm", f.tip);
     }
     QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+  }
+
+  // Issue 32 §4: words that reach the screen from files and events, not from a tr() literal:
+  // every run status word (the engine's list, as status files, the index and sweep events
+  // write it, plus the sweep's own), and the CPU's device text (the engine writes English).
+  void wordsFromFilesAndDevicesAreGerman() {
+    QStringList english;
+    for (auto s : {run::RunStatus::Running, run::RunStatus::Finished, run::RunStatus::Diverged,
+                   run::RunStatus::Stopped, run::RunStatus::Failed})
+      english << QString::fromLatin1(run::toString(s));
+    english << QString::fromLatin1(sweep::kPendingStatus) << QStringLiteral("queued") << QStringLiteral("unknown");
+    QStringList untranslated;
+    for (const QString& w : english)
+      if (statusWord(w) == w || statusWord(w).isEmpty()) untranslated << w;
+    QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join(QStringLiteral(", "))));
+    QCOMPARE(statusWord(QStringLiteral("finished")), QStringLiteral("fertig"));
+    DeviceInfo cpu{"cpu", "CPU (2 threads)", -1, -1, 2};
+    QCOMPARE(deviceLabel(cpu), QStringLiteral("CPU (2 Threads)"));
+    cpu.threads = 1;
+    QCOMPARE(deviceLabel(cpu), QStringLiteral("CPU (1 Thread)"));
+    const DeviceInfo gpu{"cuda:0", "NVIDIA H100", 1, 2, 0};
+    QCOMPARE(deviceLabel(gpu), QStringLiteral("NVIDIA H100"));  // a product name stays as it is
   }
 
   void runFormLabelsAreGerman() {

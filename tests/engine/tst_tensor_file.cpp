@@ -74,6 +74,24 @@ class TestTensorFile : public QObject {
     QVERIFY2(msg.contains(needle), qPrintable(msg));
   }
 
+  // Issue 33 item 9: a cancellable read (the app's pages) reads the same bytes in chunks, and
+  // stops with ReadCancelled once its flag is set.
+  void cancellableReadIsChunkedAndStops() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bytes.bin"));
+    std::string bytes(3 * io::kReadChunkBytes + 12345, '\0');  // several chunks and a tail
+    uint32_t x = 1;
+    for (char& c : bytes) c = static_cast<char>((x = x * 1664525u + 1013904223u) >> 24);
+    bytes.replace(0, 6, "\x93NUMPY");  // passes the format sniff: readTensorFile gets to the read
+    test::writeFile(path, bytes);
+    const std::atomic<bool> go{false}, stop{true};
+    const io::SharedBytes whole = io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &go);
+    QCOMPARE(whole.view().size(), bytes.size());
+    QVERIFY(whole.view() == std::string_view(bytes));
+    QVERIFY_THROWS_EXCEPTION(io::ReadCancelled, io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &stop));
+    QVERIFY_THROWS_EXCEPTION(io::ReadCancelled, io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, &stop));
+  }
+
   void rejectsWhatIsNotAFile() {
     QTemporaryDir dir;
     const std::string missing = dir.filePath(QStringLiteral("nope.safetensors")).toStdString();

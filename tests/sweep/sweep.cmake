@@ -3,6 +3,8 @@
 lwb_add_test(tst_cli_sweep sweep/tst_cli_sweep.cpp)
 target_compile_definitions(tst_cli_sweep PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>")
 add_dependencies(tst_cli_sweep lipschitz-cli)
+find_package(SQLite3 REQUIRED)
+target_link_libraries(tst_cli_sweep PRIVATE SQLite::SQLite3)  # holds an index's lock like another process
 
 # The fixture's setup and cleanup are tests of their own, so ctest stops the daemons even
 # when the suite fails or crashes. If Slurm cannot start, slurm_start fails (with the

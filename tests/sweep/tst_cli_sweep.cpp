@@ -2,7 +2,7 @@
 // is indexed; re-running skips finished points; Ctrl-C mid-way stops every run (status
 // `stopped`) and the next run finishes them without duplicating any; failed points are kept
 // unless --retry-failed; --dry-run prints the Slurm batch script; bad input exits 2 with one
-// line naming what is wrong.
+// line naming what is wrong; a run index another process keeps locked never stops a sweep.
 #include "sweep_cli.h"
 
 #include <QElapsedTimer>
@@ -10,8 +10,12 @@
 #include <QThread>
 #include <QtTest/QtTest>
 
+#include <fstream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <signal.h>
+#include <sqlite3.h>
 
 using namespace lwb;
 using nlohmann::json;
@@ -24,6 +28,67 @@ const json kGrid = {{"optimizer.lr", {0.05, 0.1}}, {"constraint.sigma_max", {1.0
 std::vector<sweep::IndexRow> indexRows(const QString& sweepDir) {
   sweep::RunIndex index((sweepDir + "/index.sqlite").toStdString());
   return index.rows();
+}
+
+// Holds a run index's write lock as another process would (a sqlite3 shell left inside a
+// transaction, a colleague's `lipschitz-cli index`) until release().
+class IndexLock {
+ public:
+  explicit IndexLock(const QString& file) {
+    if (sqlite3_open(file.toUtf8().constData(), &db_) == SQLITE_OK)
+      held_ = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+  }
+  ~IndexLock() {
+    release();
+    sqlite3_close(db_);
+  }
+  bool held() const { return held_; }
+  void release() {
+    if (held_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    held_ = false;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+  bool held_ = false;
+};
+
+// Reads a running `sweep --json`'s events as they come.
+struct EventReader {
+  QProcess& p;
+  QByteArray buffer;
+  std::vector<json> events;
+  void poll() {
+    buffer += p.readAllStandardOutput();
+    for (int nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      auto j = json::parse(buffer.left(nl).toStdString(), nullptr, false);
+      if (j.is_object()) events.push_back(j);
+      buffer.remove(0, nl + 1);
+    }
+  }
+  bool noted(const char* words) {
+    poll();
+    return std::any_of(events.begin(), events.end(), [&](const json& e) {
+      return e.value("event", "") == "note" && e.value("text", "").find(words) != std::string::npos;
+    });
+  }
+};
+
+// The pids whose parent is `parent` (from /proc/<pid>/stat: "pid (comm) state ppid ...").
+std::vector<pid_t> childrenOf(qint64 parent) {
+  std::vector<pid_t> out;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) continue;
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 1));
+    std::string state;
+    long long ppid = 0;
+    if (rest >> state >> ppid && ppid == parent) out.push_back(static_cast<pid_t>(std::stoll(e.path().filename().string())));
+  }
+  return out;
 }
 
 }  // namespace
@@ -243,6 +308,121 @@ class TestCliSweep : public QObject {
     }
     sweep::RunIndex index(db.toStdString());
     QCOMPARE(index.count(), int64_t{kProcesses * kRuns});
+  }
+
+  // Issue 33: another process holds index.sqlite's write lock for longer than a write waits
+  // (the sweep used to stop after 30 s). The sweep says so once, runs every point anyway,
+  // waits at the end, and writes the queued rows as soon as the lock is released.
+  void lockedIndexQueuesRowsUntilReleased() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05, 0.1}}}, 30), out = tmp.path() + "/sweep";
+    QVERIFY(QDir().mkpath(out));
+    { sweep::RunIndex create((out + "/index.sqlite").toStdString()); }  // a current index, as a first run leaves
+    IndexLock lock(out + "/index.sqlite");
+    QVERIFY(lock.held());
+    QProcess p;
+    p.start(QStringLiteral(LWB_CLI_PATH), {"sweep", "--spec", spec, "--out", out, "--jobs", "2", "--json", "--index-wait", "120"});
+    QVERIFY(p.waitForStarted());
+    EventReader reader{p};
+    QTRY_VERIFY_WITH_TIMEOUT(reader.noted("locked"), 30000);
+    // Every point runs to the end while the lock is held...
+    const auto allFinished = [&] {
+      const auto s = test::pointStatuses(out);
+      return s.size() == 2 && std::all_of(s.begin(), s.end(), [](const auto& kv) { return kv.second == "finished"; });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allFinished(), 120000);
+    // ...and the sweep waits for the lock instead of giving up (longer than one write's wait).
+    QTest::qWait(3000);
+    QCOMPARE(p.state(), QProcess::Running);
+    lock.release();
+    QVERIFY(p.waitForFinished(60000));
+    reader.poll();
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QVERIFY(reader.noted("free again"));
+    QCOMPARE(reader.events.back()["event"], json("summary"));
+    QCOMPARE(reader.events.back()["done"], json(2));
+    QCOMPARE(reader.events.back()["index_current"], json(true));
+    const auto rows = indexRows(out);
+    QCOMPARE(rows.size(), size_t{2});
+    for (const auto& row : rows) QCOMPARE(row.status, std::string("finished"));
+  }
+
+  // The lock is never released: every run still finishes; after --index-wait the sweep exits 1
+  // saying how to bring the index up to date, and that command then does.
+  void lockedIndexNeverReleasedSaysHowToUpdate() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05}}}, 30), out = tmp.path() + "/sweep";
+    QVERIFY(QDir().mkpath(out));
+    { sweep::RunIndex create((out + "/index.sqlite").toStdString()); }
+    std::optional<IndexLock> lock(std::in_place, out + "/index.sqlite");
+    QVERIFY(lock->held());
+    QElapsedTimer t;
+    t.start();
+    auto r = test::runCli({"sweep", "--spec", spec, "--out", out, "--json", "--index-wait", "2"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(t.elapsed() < 60000, "a locked index held the sweep far past --index-wait");
+    QCOMPARE(test::pointStatuses(out)["0000"], std::string("finished"));
+    const auto events = r.events();
+    QCOMPARE(events.back()["event"], json("summary"));
+    QCOMPARE(events.back()["done"], json(1));
+    QCOMPARE(events.back()["index_current"], json(false));
+    QVERIFY2(r.out.contains("lipschitz-cli index"), r.out.constData());
+    lock.reset();
+    r = test::runCli({"index", out, "--db", out + "/index.sqlite"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto rows = indexRows(out);
+    QCOMPARE(rows.size(), size_t{1});
+    QCOMPARE(rows[0].status, std::string("finished"));
+  }
+
+  // Issue 33 item 10: a point whose process is killed by a signal (the OOM killer) is failed
+  // with a message that says so, not with an empty one.
+  void childKilledBySignalSaysSo() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05}}}, 100000), out = tmp.path() + "/sweep";
+    QProcess p;
+    p.start(QStringLiteral(LWB_CLI_PATH), {"sweep", "--spec", spec, "--out", out, "--json"});
+    QVERIFY(p.waitForStarted());
+    const auto logged = [&] {
+      QFile f(out + "/runs/0000/metrics.jsonl");
+      return f.open(QIODevice::ReadOnly) && f.readAll().count('\n') >= 2;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(logged(), 120000);
+    const auto children = childrenOf(p.processId());
+    QCOMPARE(children.size(), size_t{1});
+    ::kill(children[0], SIGKILL);
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    EventReader reader{p};
+    reader.poll();
+    const auto point = std::find_if(reader.events.begin(), reader.events.end(), [](const json& e) { return e["event"] == "point"; });
+    QVERIFY(point != reader.events.end());
+    QCOMPARE((*point)["status"], json("failed"));
+    const std::string message = (*point)["message"];
+    QVERIFY2(message.find("killed by signal 9") != std::string::npos, message.c_str());
+    const auto rows = indexRows(out);
+    QCOMPARE(rows.size(), size_t{1});
+    QCOMPARE(rows[0].status, std::string("failed"));
+    QVERIFY2(rows[0].message.find("killed by signal 9") != std::string::npos, rows[0].message.c_str());
+  }
+
+  // Issue 33 item 10: an --out path that is not UTF-8 runs the whole sweep and reports it (the
+  // summary used to throw a raw exception after every point had run).
+  void nonUtf8SweepFolder() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05}}}, 20);
+    const QByteArray out = QFile::encodeName(tmp.path()) + "/caf\xe9";
+    for (const char* json : {"--json", ""}) {
+      QProcess p;  // through sh: a QString argument cannot carry the byte 0xE9 alone
+      p.start("/bin/sh", {"-c", R"sh(exec "$0" sweep --spec "$1" --out "$2/$(printf 'caf\351')" $3)sh",
+                          QStringLiteral(LWB_CLI_PATH), spec, tmp.path(), json});
+      QVERIFY(p.waitForFinished(120000));
+      const QByteArray err = p.readAllStandardError();
+      QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+      QVERIFY2(!err.contains("exception"), err.constData());
+      QVERIFY(fs::exists(fs::path(out.toStdString()) / "runs" / "0000" / "summary.json"));
+    }
+    fs::remove_all(out.toStdString());  // QTemporaryDir cannot name it (QString paths are UTF-8)
   }
 
   // Runs synced back from elsewhere are picked up by `index`; --rebuild recovers a damaged file.

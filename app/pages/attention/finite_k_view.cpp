@@ -5,6 +5,7 @@
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "widgets/csv_table.h"
+#include "widgets/number_format.h"
 #include "widgets/palette.h"
 
 #include <QGridLayout>
@@ -134,9 +135,9 @@ void FiniteKView::showRows() {
   plot_->setReferenceLines({{1.0, tr("ratio = 1"), QColor()}});
   plot_->requestReplot();
   info_->setText((above.isEmpty() ? tr("Armijo stays ≤ 1 on these pairs (largest %L1); try more pairs, larger N or another seed.")
-                                        .arg(worstArmijo, 0, 'g', 4)
-                                  : tr("Armijo exceeds 1 at K = %1 (largest %L2).").arg(above.join(QStringLiteral(", "))).arg(worstArmijo, 0, 'g', 4)) +
-                 QLatin1Char(' ') + tr("Fixed step: largest %L1.").arg(worstFixed, 0, 'g', 7));
+                                        .arg(widgets::displayNumber(worstArmijo, 'g', 4))
+                                  : tr("Armijo exceeds 1 at K = %1 (largest %L2).").arg(above.join(QStringLiteral(", "))).arg(widgets::displayNumber(worstArmijo, 'g', 4))) +
+                 QLatin1Char(' ') + tr("Fixed step: largest %L1.").arg(widgets::displayNumber(worstFixed, 'g', 7)));
 }
 
 bool FiniteKView::exportCsv(const QString& path, QString* error) const {

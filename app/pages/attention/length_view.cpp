@@ -5,6 +5,7 @@
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "widgets/csv_table.h"
+#include "widgets/number_format.h"
 #include "widgets/palette.h"
 
 #include <QCheckBox>
@@ -32,7 +33,7 @@ constexpr int kUnits = 1000;      // progress units per (N, kind)
 
 // A table row's cells: full precision for the CSV, 4 digits on screen.
 QStringList cells(const LengthPoint& p, bool full) {
-  const auto num = [full](double v) { return full ? widgets::csvNumber(v) : QString::number(v, 'g', 4); };
+  const auto num = [full](double v) { return full ? widgets::csvNumber(v) : widgets::displayNumber(v, 'g', 4); };
   const auto opt = [&](const std::optional<double>& v) { return v ? num(*v) : QString(); };
   return {QString::number(p.point.tokens),
           full ? QString::fromStdString(p.kind) : attentionKindTitle(p.kind),
@@ -41,8 +42,9 @@ QStringList cells(const LengthPoint& p, bool full) {
           opt(p.point.residual),
           p.kind != "attlip" ? QString()
           : full            ? QString::fromLatin1(p.point.converged ? "yes" : "no")
-                            : QCoreApplication::translate("AttentionLab", p.point.converged ? "yes" : "no"),
-          full ? widgets::csvNumber(p.point.seconds) : QString::number(p.point.seconds, 'f', 2)};
+          : p.point.converged ? QCoreApplication::translate("AttentionLab", "yes")  // literals: lupdate sees them
+                              : QCoreApplication::translate("AttentionLab", "no"),
+          full ? widgets::csvNumber(p.point.seconds) : widgets::displayNumber(p.point.seconds, 'f', 2)};
 }
 
 }  // namespace
@@ -214,7 +216,7 @@ void LengthView::run() {
         if (!p.point.converged)
           notes << tr("AttLip at N = %1: the prox stopped at residual %L2 above its tolerance, so 1 is not certified there.")
                        .arg(p.point.tokens)
-                       .arg(p.point.residual.value_or(0), 0, 'g', 3);
+                       .arg(widgets::displayNumber(p.point.residual.value_or(0), 'g', 3));
       showMessage(notes.isEmpty() ? tr("Done: %1 points.").arg(points_.size()) : notes.join(QLatin1Char(' ')), !notes.isEmpty());
       Q_EMIT finished();
     };

@@ -5,6 +5,7 @@
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "widgets/csv_table.h"
+#include "widgets/number_format.h"
 #include "widgets/palette.h"
 
 #include <QDoubleSpinBox>
@@ -132,7 +133,7 @@ void PlaneView::showPicture() {
     const auto& k = picture_.kinds[i];
     const QColor color = attentionKindColor(k.kind);
     const QString title = attentionKindTitle(k.kind);
-    panels_[i]->setTitle(tr("%1 · ratio %L2").arg(title).arg(k.ratio, 0, 'f', 3));
+    panels_[i]->setTitle(tr("%1 · ratio %L2").arg(title).arg(widgets::displayNumber(k.ratio, 'f', 3)));
     panels_[i]->setPicture({{tr("X"), points(picture_.input), input, false, false},
                             {tr("X′"), points(picture_.perturbed), input, true, false},
                             {tr("f(X)"), points(k.image), color, false, true},
@@ -140,7 +141,7 @@ void PlaneView::showPicture() {
                            {{points(picture_.input), points(k.image), arrow}, {points(picture_.perturbed), points(k.perturbedImage), arrow}});
     panels_[i]->setSharedRange(range);
     panels_[i]->requestReplot();
-    ratios << tr("%1 %L2").arg(title).arg(k.ratio, 0, 'f', 3);
+    ratios << tr("%1 %L2").arg(title).arg(widgets::displayNumber(k.ratio, 'f', 3));
   }
   info_->setText(tr("Filled: the tokens X and their images f(X); hollow: a copy X′ moved by %L1 in total and its images. "
                     "Arrows join a token to its image. Ratio ‖f(X) − f(X′)‖ / ‖X − X′‖: %2. A 1-Lipschitz map never "

@@ -6,6 +6,7 @@
 #include "app/pages/common/page_export.h"
 #include "app/pages/common/step_player.h"
 #include "widgets/csv_table.h"
+#include "widgets/number_format.h"
 #include "widgets/palette.h"
 
 #include <QCoreApplication>
@@ -199,12 +200,12 @@ void ProxView::showStep() {
     const double movement = at < run.movement.size() ? run.movement[at] : 0.0;
     moved.push_back(movement);
     // step[k] is the λ taken from y_k to y_{k+1} (none after the last iterate).
-    const QString lambda = at < run.step.size() ? tr(", next λ = %L1").arg(run.step[at], 0, 'g', 3) : QString();
+    const QString lambda = at < run.step.size() ? tr(", next λ = %L1").arg(widgets::displayNumber(run.step[at], 'g', 3)) : QString();
     text += tr(" · <span style='color:%1'>%2</span>: ‖g‖ = %L3, φ = %L4, moved %L5%6")
                 .arg(ruleColor(run.rule).name(), ruleTitle(run.rule))
-                .arg(run.residual[at], 0, 'g', 3)
-                .arg(run.potential[at], 0, 'g', 8)
-                .arg(movement, 0, 'g', 3)
+                .arg(widgets::displayNumber(run.residual[at], 'g', 3))
+                .arg(widgets::displayNumber(run.potential[at], 'g', 8))
+                .arg(widgets::displayNumber(movement, 'g', 3))
                 .arg(lambda);
   }
   for (const auto& run : result_.runs)
@@ -212,13 +213,13 @@ void ProxView::showStep() {
                "‖g_K‖/‖g_0‖ = %L7")
                 .arg(ruleColor(run.rule).name(), ruleTitle(run.rule))
                 .arg(run.step.size())
-                .arg(run.movement.empty() ? 0.0 : run.movement.back(), 0, 'g', 3)
-                .arg(run.stepMean, 0, 'g', 3)
-                .arg(run.stepMin, 0, 'g', 3)
-                .arg(run.residualRatio, 0, 'g', 3);
+                .arg(widgets::displayNumber(run.movement.empty() ? 0.0 : run.movement.back(), 'g', 3))
+                .arg(widgets::displayNumber(run.stepMean, 'g', 3))
+                .arg(widgets::displayNumber(run.stepMin, 'g', 3))
+                .arg(widgets::displayNumber(run.residualRatio, 'g', 3));
   for (const auto& run : result_.runs)
     if (run.rule == "fixed") text += tr("<br>The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. "
-                                        "Armijo only promises that φ decreases; ‖g‖ need not.").arg(run.lambda, 0, 'g', 3);
+                                        "Armijo only promises that φ decreases; ‖g‖ need not.").arg(widgets::displayNumber(run.lambda, 'g', 3));
   const CurvePlot::Style mark{widgets::referenceColor(), Qt::NoPen, 1, true};
   residual_->setCurve(tr("iteration k"), kx, gy, mark);
   potential_->setCurve(tr("iteration k"), kx, phi, mark);

@@ -223,7 +223,8 @@ void ClipLabPage::showPresetCue(int index) { cue_->setText(clipLabPresets()[stat
 void ClipLabPage::openCheckpoint(const QString& path) {
   source_->setStatus(tr("Reading %1…").arg(QFileInfo(path).fileName()));
   fileRunner_->submit([this, path](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
-    auto file = std::make_shared<const io::TensorFile>(io::readTensorFile(path.toStdString()));
+    // A cancel (the page closing) stops the read within one chunk; the job's error is then unwanted.
+    auto file = std::make_shared<const io::TensorFile>(io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, &cancel));
     lab::throwIfCancelled(&cancel);
     std::vector<std::pair<QString, QString>> layers;
     for (const auto& t : file->tensors)

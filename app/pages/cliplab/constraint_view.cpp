@@ -31,7 +31,10 @@ QString fmt(double v, int digits = 4) { return std::isfinite(v) ? widgets::displ
 // against the axis: this adapter fits y to the map's own values instead, on every refit.
 class LabScalarMapPlot : public widgets::ScalarMapPlot {
  public:
-  using ScalarMapPlot::ScalarMapPlot;
+  // The legend under the plot, two entries a row: beside it (the widget's default) the Clip
+  // Lab's narrow panel cut both the title and long method names ("normalize σ·σmax/max(σ₁,
+  // σma"; issue 32 §3).
+  explicit LabScalarMapPlot(QWidget* parent) : ScalarMapPlot(parent) { placeLegend(LegendPlace::Below, 2); }
   void setValueRange(double lo, double hi) { lo_ = lo, hi_ = hi; }
 
  protected:

@@ -1,5 +1,6 @@
 #include "app/pages/compare/compare_table_model.h"
 
+#include "app/run_types.h"
 #include "widgets/number_format.h"
 
 #include <QCoreApplication>
@@ -51,7 +52,7 @@ int CompareTableModel::columnCount(const QModelIndex& parent) const { return par
 QString CompareTableModel::text(const RunRecord& r, int column) const {
   switch (column) {
     case Run: return r.name;
-    case Status: return QCoreApplication::translate("RunState", r.status.toUtf8().constData());  // the CSV keeps the word
+    case Status: return statusWord(r.status);  // the CSV keeps the word
     case Method: return r.method;
     case Parameters: return r.parameters;
     case Optimizer: return r.optimizer;

@@ -72,7 +72,12 @@ InspectedFile inspectFile(const QString& path, const std::function<void(int, int
   InspectedFile out;
   out.path = path;
   if (progress) progress(0, 0);
-  auto file = std::make_shared<io::TensorFile>(io::readTensorFile(path.toStdString()));
+  std::shared_ptr<io::TensorFile> file;
+  try {  // a cancel (the page closing, Cancel) stops the read within one chunk, not after 2 GiB
+    file = std::make_shared<io::TensorFile>(io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, cancel));
+  } catch (const io::ReadCancelled&) {
+    throw lab::Cancelled();
+  }
   lab::throwIfCancelled(cancel);
   out.format = QString::fromStdString(file->format);
   const auto reports = inspect::reportTensors(

@@ -1,5 +1,6 @@
 #include "app/pages/sweeps/sweep_points_model.h"
 
+#include "app/run_types.h"
 #include "widgets/number_format.h"
 
 #include <QColor>
@@ -70,8 +71,9 @@ QVariant SweepPointsModel::data(const QModelIndex& index, int role) const {
       case Id: return p.id;
       case Assignment: return p.assignment;
       case Status:
-        return p.scheduler.isEmpty() || p.status != QLatin1String("pending") ? p.status
-                                                                            : QStringLiteral("%1 (%2)").arg(p.status, p.scheduler);
+        return p.scheduler.isEmpty() || p.status != QLatin1String("pending")
+                   ? statusWord(p.status)
+                   : QStringLiteral("%1 (%2)").arg(statusWord(p.status), p.scheduler);
       case Progress:
         if (p.steps <= 0) return {};
         return QStringLiteral("%1 / %2 (%3%)").arg(p.step).arg(p.steps).arg(100 * p.step / p.steps);
