@@ -130,7 +130,7 @@ class TestCliInspect : public QObject {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("fragment");
     QTest::newRow("missing file") << QStringList{"inspect", "/nonexistent/w.safetensors"} << "w.safetensors";
-    QTest::newRow("directory") << QStringList{"inspect", QStringLiteral(LWB_FIXTURES_DIR)} << "directory";
+    QTest::newRow("directory") << QStringList{"inspect", QStringLiteral(LWB_FIXTURES_DIR)} << "a folder, but no model.safetensors.index.json";
     QTest::newRow("not a tensor file") << QStringList{"inspect", fixture("make_fixtures.py")} << "make_fixtures.py";
     QTest::newRow("no file argument") << QStringList{"inspect"} << "file";
   }
