@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 31's device checks, in phases that each fit one device command (docs/BENCHMARKS.md
+# "GPU"). Run from the repository root after ./packaging/gpu_build.sh:
+#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|perf [DEVICE]
+# correctness: spectral ops vs float64 SVD (every method, f32/bf16), a 200-step MNIST soft-cap
+#   run (final RMS→RMS norms ≤ σmax), a manifold_muon ICL run (every σ stays 1), an AttLip run
+#   (prox residual, certificate), `lipschitz-cli bound` of the CUDA checkpoint read on the CPU.
+# paper: the paper-size Shakespeare presets (2,000 steps each) timed on the device.
+# perf: lwb-bench-device --perf at 1024² and 4096².
+# Writes run directories and logs under OUT_DIR, and OUT_DIR/<phase>.md (report.py's tables).
+set -uo pipefail
+out=${1:?OUT_DIR}; phase=${2:?phase}; dev=${3:-cuda}
+cd "$(dirname "$0")/../.."
+bin=${LWB_BUILD_DIR:-build-gpu}
+[ -f "$bin/env.sh" ] && source "$bin/env.sh"
+cli="$bin/engine/cli/lipschitz-cli"
+mkdir -p "$out"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/device.txt"
+train() {  # name preset steps [extra args...]
+  local name=$1 preset=$2 steps=$3; shift 3
+  rm -rf "$out/$name"
+  local t0=$SECONDS
+  "$cli" train --config "resources/presets/$preset.json" --steps "$steps" --device "$dev" \
+    --out "$out/$name" "$@" >"$out/$name.log" 2>&1
+  echo "$name: exit $?, $((SECONDS - t0)) s wall"
+}
+case "$phase" in
+  correctness)
+    "$bin/benchmarks/lwb-bench-device" --device "$dev" --check >"$out/spectral_check.md" 2>&1
+    echo "spectral check: exit $?"
+    train mnist_softcap mnist_muon_softcap "${LWB_MNIST_STEPS:-200}"
+    train icl_manifold_muon icl_manifold_muon_cpu "${LWB_ICL_STEPS:-200}"
+    train attlip masked_chars_attlip_cpu "${LWB_ATTLIP_STEPS:-200}"
+    # The CUDA-trained checkpoint read back on the CPU (the CLI's default device).
+    "$cli" bound "$out/mnist_softcap" >"$out/mnist_softcap.bound.json" 2>"$out/mnist_softcap.bound.err"
+    echo "bound on cpu: exit $?"
+    ;;
+  paper)
+    train shakespeare_normalize shakespeare_normalize "${LWB_PAPER_STEPS:-2000}"
+    train shakespeare_softcap shakespeare_softcap "${LWB_PAPER_STEPS:-2000}"
+    ;;
+  perf)
+    "$bin/benchmarks/lwb-bench-device" --device "$dev" --perf --sizes "${LWB_PERF_SIZES:-1024,4096}" \
+      --peak-tflops "${LWB_PEAK_TFLOPS:-989}" >"$out/spectral_perf.md" 2>&1
+    echo "spectral perf: exit $?"
+    ;;
+  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | perf)" >&2; exit 2 ;;
+esac
+python3 benchmarks/gpu/report.py "$out" "$phase" >"$out/$phase.md" 2>&1
+cat "$out/$phase.md"

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Markdown tables of issue 31's device checks from the run directories device_checks.sh wrote.
+
+    report.py OUT_DIR correctness|paper|perf
+
+Reads summary.json, config.json and metrics.jsonl of each run (ARCHITECTURE.md's run
+directory) and the lwb-bench-device tables; prints what docs/RESULTS.md and BENCHMARKS.md quote.
+Every check prints its measured figure beside its limit, and PASS/FAIL/MISSING.
+"""
+import json
+import math
+import os
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        return {"_error": f"{path}: {e}"}
+
+
+def metrics(run):
+    rows = []
+    try:
+        with open(os.path.join(run, "metrics.jsonl")) as f:
+            for line in f:
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    pass
+    except OSError:
+        pass
+    return rows
+
+
+def verdict(ok):
+    return "PASS" if ok else "FAIL"
+
+
+def fmt(x, spec=".4g"):
+    return "-" if x is None else format(x, spec)
+
+
+def correctness(out):
+    print(open(os.path.join(out, "spectral_check.md")).read() if os.path.exists(os.path.join(out, "spectral_check.md")) else "spectral_check.md: MISSING")
+    print("\n### Training checks on the device\n")
+    print("| check | measured | limit | verdict |\n|---|---|---|---|")
+    # MNIST soft cap: every final RMS→RMS norm within σmax.
+    run = os.path.join(out, "mnist_softcap")
+    s, c, m = load(os.path.join(run, "summary.json")), load(os.path.join(run, "config.json")), metrics(run)
+    if m and "_error" not in s:
+        smax = c["constraint"]["sigma_max"]
+        norms = {x["name"]: x["rms_norm"] for x in m[-1].get("matrices", [])}
+        worst = max(norms.values()) if norms else float("nan")
+        print(f"| MNIST soft cap, {s.get('steps')} steps: max final RMS→RMS norm | {worst:.5f} (val acc {fmt(s.get('val_acc'), '.3f')}, {fmt(s.get('steps_per_s'), '.1f')} steps/s) | ≤ σmax {smax} | {verdict(worst <= smax * (1 + 1e-4))} |")
+        b = load(os.path.join(out, "mnist_softcap.bound.json"))
+        if "_error" not in b and s.get("lipschitz_bound"):
+            rel = abs(b["lipschitz_bound"] - s["lipschitz_bound"]) / s["lipschitz_bound"]
+            print(f"| `bound` of the CUDA checkpoint on the CPU (float64 SVD) vs the run's own | {b['lipschitz_bound']:.6g} vs {s['lipschitz_bound']:.6g} (rel. {rel:.1e}) | ≤ 1e-4 | {verdict(rel <= 1e-4)} |")
+        else:
+            print(f"| `bound` on the CPU | {b.get('_error', 'no bound in summary')} | | FAIL |")
+    else:
+        print(f"| MNIST soft cap | {s.get('_error', 'no metrics')} | | MISSING |")
+    # Manifold Muon: every hidden matrix stays on the Stiefel manifold.
+    run = os.path.join(out, "icl_manifold_muon")
+    s, m = load(os.path.join(run, "summary.json")), metrics(run)
+    dev = [max(abs(x["sigma_max"] - 1), abs(x["sigma_min"] - 1)) for r in m for x in r.get("stiefel", [])]
+    if dev and "_error" not in s:
+        worst = max(dev)
+        loss = s.get("val_loss")
+        ok = worst <= 1e-3 and loss is not None and math.isfinite(loss)
+        print(f"| manifold_muon ICL, {s.get('steps')} steps: max over logged steps and matrices of abs(σ − 1) | {worst:.2e} (val loss {fmt(loss)}, {fmt(s.get('steps_per_s'), '.1f')} steps/s) | ≤ 1e-3, loss finite | {verdict(ok)} |")
+    else:
+        print(f"| manifold_muon ICL | {s.get('_error', 'no stiefel metrics')} | | MISSING |")
+    # AttLip: the evaluation forward's prox converges; PGD on it stays ≤ 1.
+    run = os.path.join(out, "attlip")
+    s, m = load(os.path.join(run, "summary.json")), metrics(run)
+    if "_error" not in s:
+        pgd = s.get("attention_pgd_estimate")
+        res = s.get("attlip_eval_residual")
+        cert = s.get("attention_certificate")
+        train_ratio = m[-1].get("attlip_residual_ratio") if m else None
+        ok = cert in ("converged", "certified_step") and pgd is not None and pgd <= 1 + 1e-6
+        print(f"| AttLip, {s.get('steps')} steps: certificate, eval prox residual, PGD estimate | {cert}, {fmt(res, '.2e')} ({s.get('attlip_eval_steps')} steps), {fmt(pgd, '.6f')}; train residual ratio {fmt(train_ratio, '.3g')}; val loss {fmt(s.get('val_loss'))} | converged/certified, PGD ≤ 1 + 1e-6 | {verdict(ok)} |")
+    else:
+        print(f"| AttLip | {s['_error']} | | MISSING |")
+
+
+def paper(out):
+    print("| preset | steps | seconds | steps/s | val loss (full split) | val loss (paper window) | sound bound | ≤ 60 s | paper window ≤ 1.35 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
+    for name in ("shakespeare_normalize", "shakespeare_softcap"):
+        s = load(os.path.join(out, name, "summary.json"))
+        if "_error" in s:
+            print(f"| {name} | {s['_error']} | | | | | | MISSING | MISSING |")
+            continue
+        secs, vp = s.get("seconds"), s.get("val_loss_paper")
+        print(f"| {name} | {s.get('steps')} | {fmt(secs, '.1f')} | {fmt(s.get('steps_per_s'), '.1f')} | {fmt(s.get('val_loss_full'))} | {fmt(vp)} | {fmt(s.get('lipschitz_bound'))} | {verdict(secs is not None and secs <= 60)} | {verdict(vp is not None and vp <= 1.35)} |")
+        if s.get("message"):
+            print(f"|  ↳ message | {s['message']} | | | | | | | |")
+
+
+def main():
+    out, phase = sys.argv[1], sys.argv[2]
+    dev = os.path.join(out, "device.txt")
+    print(f"Device: {open(dev).read().strip() if os.path.exists(dev) else 'no nvidia-smi (CPU run)'}\n")
+    if phase == "correctness":
+        correctness(out)
+    elif phase == "paper":
+        paper(out)
+    elif phase == "perf":
+        p = os.path.join(out, "spectral_perf.md")
+        print(open(p).read() if os.path.exists(p) else "spectral_perf.md: MISSING")
+    else:
+        sys.exit(f"report.py: unknown phase '{phase}'")
+
+
+if __name__ == "__main__":
+    main()

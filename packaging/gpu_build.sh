@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds engine, CLI and benchmarks on a headless GPU machine against the LibTorch inside its
+# PyTorch 2.x wheel (CUDA), with LWB_BUILD_GUI=OFF, into ./build-gpu. Needs .device/deps from
+# ./packaging/gpu_deps.sh (run on the Debian machine). One command:
+#   ./packaging/gpu_build.sh            # then: source build-gpu/env.sh
+# Writes build-gpu/env.sh, which puts the carried libraries on LD_LIBRARY_PATH for the
+# programs built here (never for the image's own Python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+deps=$PWD/.device/deps/usr
+[ -d "$deps/include/nlohmann" ] || { echo "gpu_build.sh: $deps missing: run ./packaging/gpu_deps.sh on the build machine and carry .device" >&2; exit 2; }
+py=${PYTHON:-python3}
+torch_prefix=$("$py" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')
+"$py" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "gpu", torch.cuda.is_available() and torch.cuda.get_device_name(0))'
+libdir=$deps/lib/x86_64-linux-gnu
+ldpath=$libdir
+for so in libbz2.so.1.0 libcrypto.so.3; do
+  ldconfig -p | grep -q "$so" || ldpath=$ldpath:$libdir/extra
+done
+export LD_LIBRARY_PATH=$ldpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The card's architecture only (sm_90 on H100/H200): Torch's CMake otherwise probes or builds
+# for every architecture; nothing of ours is CUDA source, so this only quietens the probe.
+arch=$("$py" -c 'import torch; c=torch.cuda.get_device_capability(0) if torch.cuda.is_available() else (9,0); print(f"{c[0]}.{c[1]}")')
+export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-$arch}
+if [ ! -f build-gpu/CMakeCache.txt ]; then
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DLWB_BUILD_GUI=OFF -DLWB_BUILD_TESTS=OFF \
+    -DCMAKE_PREFIX_PATH="$torch_prefix;$deps" -DCMAKE_CUDA_ARCHITECTURES="${arch/./}" \
+    -DCMAKE_BUILD_RPATH="$libdir" ${LWB_CMAKE_ARGS:-}
+fi
+# -k 0: one build shows every LibTorch 2.x incompatibility at once.
+cmake --build build-gpu --parallel "$(nproc)" -- -k 0
+printf 'export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n' "$ldpath" > build-gpu/env.sh
+echo "gpu_build.sh: built into build-gpu (source build-gpu/env.sh before running)"
