@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Issue 31's device checks, in phases that each fit one device command (docs/BENCHMARKS.md
 # "GPU"). Run from the repository root after ./packaging/gpu_build.sh:
-#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|perf [DEVICE]
+#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|scaled|perf [DEVICE]
 # correctness: spectral ops vs float64 SVD (every method, f32/bf16), a 200-step MNIST soft-cap
 #   run (final RMS→RMS norms ≤ σmax), a manifold_muon ICL run (every σ stays 1), an AttLip run
 #   (prox residual, certificate), `lipschitz-cli bound` of the CUDA checkpoint read on the CPU.
 # paper: the paper-size Shakespeare presets (2,000 steps each) timed on the device.
+# scaled: the ≤ 2 / ≤ 10 CPU recipes at paper size and the paper presets at Modula lr 1.5.
 # perf: lwb-bench-device --perf at 1024² and 4096².
 # Writes run directories and logs under OUT_DIR, and OUT_DIR/<phase>.md (report.py's tables).
 set -uo pipefail
@@ -39,12 +40,25 @@ case "$phase" in
     train shakespeare_normalize shakespeare_normalize "${LWB_PAPER_STEPS:-2000}"
     train shakespeare_softcap shakespeare_softcap "${LWB_PAPER_STEPS:-2000}"
     ;;
+  scaled)
+    # The CPU presets' recipes (sound bound ≤ 2 and ≤ 10) at the paper's size, and the paper
+    # presets at a smaller Modula lr: four runs side by side on one GPU (each is launch-bound,
+    # so they share it well; their steps/s are not the presets' own — `paper` times those).
+    paper=(--set model.d_model=256 --set model.blocks=3 --set model.heads=4 --set model.seq_len=256
+           --set batch_size=64 --set eval_every=100 --set eval_batches=20)
+    steps=${LWB_PAPER_STEPS:-2000}
+    train paper_size_lipschitz2 chars_lipschitz2_cpu "$steps" "${paper[@]}" &
+    train paper_size_lipschitz10 chars_lipschitz10_cpu "$steps" "${paper[@]}" &
+    train shakespeare_normalize_lr1.5 shakespeare_normalize "$steps" --set optimizer.lr=1.5 &
+    train shakespeare_softcap_lr1.5 shakespeare_softcap "$steps" --set optimizer.lr=1.5 &
+    wait
+    ;;
   perf)
     "$bin/benchmarks/lwb-bench-device" --device "$dev" --perf --sizes "${LWB_PERF_SIZES:-1024,4096}" \
       --peak-tflops "${LWB_PEAK_TFLOPS:-989}" >"$out/spectral_perf.md" 2>&1
     echo "spectral perf: exit $?"
     ;;
-  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | perf)" >&2; exit 2 ;;
+  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | scaled | perf)" >&2; exit 2 ;;
 esac
 python3 benchmarks/gpu/report.py "$out" "$phase" >"$out/$phase.md" 2>&1
 cat "$out/$phase.md"

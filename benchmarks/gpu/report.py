@@ -88,18 +88,29 @@ def correctness(out):
         print(f"| AttLip | {s['_error']} | | MISSING |")
 
 
+def names_for(out, fixed):
+    """The paper phase's two presets, or every run the scaled phase wrote."""
+    if any(os.path.isdir(os.path.join(out, n)) for n in fixed) and not os.path.isdir(os.path.join(out, "paper_size_lipschitz2")):
+        return list(fixed)
+    return sorted(n for n in os.listdir(out) if os.path.isdir(os.path.join(out, n))
+                  and (n.startswith("paper_size") or n.startswith("shakespeare")))
+
+
 def paper(out):
-    print("| preset | steps | seconds | steps/s | val loss (full split) | val loss (paper window) | sound bound | ≤ 60 s | paper window ≤ 1.35 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
-    for name in ("shakespeare_normalize", "shakespeare_softcap"):
+    print("| run | constraint, σmax, lr | steps | seconds | steps/s | val loss (full split) | val loss (paper window) | sound bound | ≤ 60 s | paper window ≤ 1.35 |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+    names = names_for(out, ("shakespeare_normalize", "shakespeare_softcap"))
+    for name in names:
         s = load(os.path.join(out, name, "summary.json"))
         if "_error" in s:
-            print(f"| {name} | {s['_error']} | | | | | | MISSING | MISSING |")
+            print(f"| {name} | {s['_error']} | | | | | | | MISSING | MISSING |")
             continue
         secs, vp = s.get("seconds"), s.get("val_loss_paper")
-        print(f"| {name} | {s.get('steps')} | {fmt(secs, '.1f')} | {fmt(s.get('steps_per_s'), '.1f')} | {fmt(s.get('val_loss_full'))} | {fmt(vp)} | {fmt(s.get('lipschitz_bound'))} | {verdict(secs is not None and secs <= 60)} | {verdict(vp is not None and vp <= 1.35)} |")
+        c = load(os.path.join(out, name, "config.json"))
+        recipe = "-" if "_error" in c else f"{c['constraint']['method']}, {c['constraint'].get('sigma_max')}, {c['optimizer']['lr']} ({c['optimizer'].get('lr_units', 'plain')})"
+        print(f"| {name} | {recipe} | {s.get('steps')} | {fmt(secs, '.1f')} | {fmt(s.get('steps_per_s'), '.1f')} | {fmt(s.get('val_loss_full'))} | {fmt(vp)} | {fmt(s.get('lipschitz_bound'))} | {verdict(secs is not None and secs <= 60)} | {verdict(vp is not None and vp <= 1.35)} |")
         if s.get("message"):
-            print(f"|  ↳ message | {s['message']} | | | | | | | |")
+            print(f"|  ↳ message | {s['message']} | | | | | | | | |")
 
 
 def main():
@@ -108,7 +119,7 @@ def main():
     print(f"Device: {open(dev).read().strip() if os.path.exists(dev) else 'no nvidia-smi (CPU run)'}\n")
     if phase == "correctness":
         correctness(out)
-    elif phase == "paper":
+    elif phase in ("paper", "scaled"):
         paper(out)
     elif phase == "perf":
         p = os.path.join(out, "spectral_perf.md")

@@ -82,7 +82,7 @@ PgdResult pgdLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f, co
   dx = project(dx, r);
 
   PgdResult res;
-  at::Tensor best = at::full({m}, -1.0, at::TensorOptions().dtype(at::kDouble));
+  at::Tensor best = at::full({m}, -1.0, opts.dtype(at::kDouble));  // on the device of the ratios
   at::Tensor bestX = base + dx, bestY = base + dy;
   const auto step = perRow(2.5 * r / o.iters, rank);
   for (int it = 0; it <= o.iters; ++it) {

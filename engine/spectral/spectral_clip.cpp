@@ -177,7 +177,11 @@ at::Tensor abdUnitClipBlock(const at::Tensor& w, const NewtonSchulzConfig& ns) {
 at::Tensor svdClip(const at::Tensor& w, double sigmaMinSpectral, double sigmaMaxSpectral) {
   checkMatrix(w);
   checkThresholds(sigmaMinSpectral, sigmaMaxSpectral);
-  const auto [u, s, vh] = compat::svdReduced(compat::svdCompatible(w));
+  // The exact reference must be exact on every device: cuSOLVER's float32 SVD reconstructed a
+  // clipped 256 x 512 matrix 7e-5 above σmax on an H200 (CPU LAPACK: 1e-6), so on a GPU the
+  // factorisation runs in float64 (docs/RESULTS.md "GPU").
+  const auto a = w.is_cuda() ? w.to(at::kDouble) : compat::svdCompatible(w);
+  const auto [u, s, vh] = compat::svdReduced(a);
   const auto clipped = at::clamp(s, sigmaMinSpectral, sigmaMaxSpectral);
   return (u * clipped.unsqueeze(-2)).matmul(vh).to(w.scalar_type());
 }
