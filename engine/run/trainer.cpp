@@ -63,7 +63,7 @@ std::string softCapTurnoverNote(const optim::ConstraintStep& constraint, const o
   for (const auto& slot : optimizer.slots())
     if (optim::ConstraintStep::isConstrained(slot.param)) peak = std::max(peak, constraint.softCapPeakFor(optimizer, slot, lr));
   if (peak <= sigmaMax * (1.0 + 1e-9)) return {};
-  char buf[320];
+  char buf[512];  // the text is 330 characters before its numbers
   std::snprintf(buf, sizeof buf,
                 "at lr %g the soft cap cannot hold sigma_max %g: its polynomial turns over below the largest "
                 "singular value an update can reach, so singular values of up to %.4g (%.0f %% over) stay, and the "
