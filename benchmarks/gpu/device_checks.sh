@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Issue 31's device checks, in phases that each fit one device command (docs/BENCHMARKS.md
 # "GPU"). Run from the repository root after ./packaging/gpu_build.sh:
-#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|scaled|perf [DEVICE]
+#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|scaled|icl|table1|perf [DEVICE]
 # correctness: spectral ops vs float64 SVD (every method, f32/bf16), a 200-step MNIST soft-cap
 #   run (final RMS→RMS norms ≤ σmax), a manifold_muon ICL run (every σ stays 1), an AttLip run
 #   (prox residual, certificate), `lipschitz-cli bound` of the CUDA checkpoint read on the CPU.
 # paper: the paper-size Shakespeare presets (2,000 steps each) timed on the device.
 # scaled: the ≤ 2 / ≤ 10 CPU recipes at paper size and the paper presets at Modula lr 1.5.
+# icl: seed 002's three ICL presets at paper size, side by side. table1: seed 004's Table 1 at
+#   d 512, H 8 (lipschitz-cli attention --device cuda).
 # perf: lwb-bench-device --perf at 1024² and 4096².
 # Writes run directories and logs under OUT_DIR, and OUT_DIR/<phase>.md (report.py's tables).
 set -uo pipefail
@@ -53,12 +55,27 @@ case "$phase" in
     train shakespeare_softcap_lr1.5 shakespeare_softcap "$steps" --set optimizer.lr=1.5 &
     wait
     ;;
+  icl)
+    # Seed 002's Table 2 at the paper's size (the presets without _cpu), side by side.
+    for opt in adamw muon manifold_muon; do
+      train "icl_$opt" "icl_$opt" "${LWB_ICL_PAPER_STEPS:-3000}" &
+    done
+    wait
+    ;;
+  table1)
+    # Seed 004's Table 1 at the paper's size (d 512, H 8); AttLip last, it is the slowest.
+    for kind in l2 standard attlip; do
+      "$cli" attention --kind "$kind" --tokens "${LWB_TABLE1_TOKENS:-16,32,64,128}" --dim 512 --heads 8 \
+        --device "$dev" --json >"$out/table1_$kind.jsonl" 2>"$out/table1_$kind.err"
+      echo "table1 $kind: exit $?"
+    done
+    ;;
   perf)
     "$bin/benchmarks/lwb-bench-device" --device "$dev" --perf --sizes "${LWB_PERF_SIZES:-1024,4096}" \
       --peak-tflops "${LWB_PEAK_TFLOPS:-989}" >"$out/spectral_perf.md" 2>&1
     echo "spectral perf: exit $?"
     ;;
-  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | scaled | perf)" >&2; exit 2 ;;
+  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | scaled | icl | table1 | perf)" >&2; exit 2 ;;
 esac
 python3 benchmarks/gpu/report.py "$out" "$phase" >"$out/$phase.md" 2>&1
 cat "$out/$phase.md"

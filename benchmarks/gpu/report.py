@@ -113,6 +113,29 @@ def paper(out):
             print(f"|  ↳ message | {s['message']} | | | | | | | | |")
 
 
+def icl(out):
+    print("| preset | steps | seconds | steps/s | val loss | status |\n|---|---:|---:|---:|---:|---|")
+    for opt in ("adamw", "muon", "manifold_muon"):
+        s = load(os.path.join(out, f"icl_{opt}", "summary.json"))
+        if "_error" in s:
+            print(f"| icl_{opt} | {s['_error']} | | | | MISSING |")
+            continue
+        print(f"| icl_{opt} | {s.get('steps')} | {fmt(s.get('seconds'), '.1f')} | {fmt(s.get('steps_per_s'), '.1f')} | {fmt(s.get('val_loss'))} | {s.get('status')} {s.get('message', '')} |")
+
+
+def table1(out):
+    print("| kind | N | PGD estimate | bound | prox residual | seconds |\n|---|---:|---:|---:|---:|---:|")
+    for kind in ("attlip", "l2", "standard"):
+        path = os.path.join(out, f"table1_{kind}.jsonl")
+        rows = []
+        try:
+            rows = [json.loads(l) for l in open(path) if l.strip()]
+        except (OSError, ValueError) as e:
+            print(f"| {kind} | {e} | | | | |")
+        for r in rows:
+            print(f"| {kind} | {r['tokens']} | {r['pgd_estimate']:.4f} | {fmt(r.get('bound'))} | {fmt(r.get('residual'), '.1e')} | {r['seconds']:.1f} |")
+
+
 def main():
     out, phase = sys.argv[1], sys.argv[2]
     dev = os.path.join(out, "device.txt")
@@ -121,6 +144,10 @@ def main():
         correctness(out)
     elif phase in ("paper", "scaled"):
         paper(out)
+    elif phase == "icl":
+        icl(out)
+    elif phase == "table1":
+        table1(out)
     elif phase == "perf":
         p = os.path.join(out, "spectral_perf.md")
         print(open(p).read() if os.path.exists(p) else "spectral_perf.md: MISSING")

@@ -1,5 +1,5 @@
 // lipschitz-cli attention --kind attlip|l2|standard --tokens N[,N…] --dim D --heads H [--seed S]
-// [--pgd-iters I] [--restarts R] [--prox-rule armijo|fixed] [--json]: one attention block
+// [--pgd-iters I] [--restarts R] [--prox-rule armijo|fixed] [--device cpu|cuda] [--json]: one attention block
 // (weights from the seed, the same for every N), per N its PGD Lipschitz estimate and
 // theoretical ℓ2 bound (seed 004 Table 1; SEEDS-002-004 §C–D).
 #include "cli/cli_support.h"
@@ -20,7 +20,7 @@ namespace lwb::cli {
 namespace {
 
 struct AttentionArgs {
-  std::string kind, tokens, proxRule = "armijo";
+  std::string kind, tokens, proxRule = "armijo", device = "cpu";
   int dim = 0, heads = 0, pgdIters = 30, restarts = 3;
   uint64_t seed = 0;
   bool json = false;
@@ -65,6 +65,8 @@ int runAttention(const AttentionArgs& a) {
   spec.heads = a.heads;
   spec.seed = a.seed;
   spec.proxRule = a.proxRule;
+  spec.device = a.device;
+  lab::validateBlockSpec(spec);  // before the table's header: a bad device is one clean line
   lab::PgdSettings pgd;
   pgd.iters = a.pgdIters;
   pgd.restarts = a.restarts;
@@ -128,6 +130,8 @@ Command addAttentionCommand(CLI::App& app) {
   sub->add_option("--restarts", a->restarts, "PGD restarts (default 3)")->check(CLI::Range(1, 1000));
   sub->add_option("--prox-rule", a->proxRule, "AttLip inner step rule: armijo (default) | fixed")
       ->check(CLI::IsMember({"armijo", "fixed"}));
+  sub->add_option("--device", a->device, "cpu (default) or cuda: where the block and the PGD search run")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_flag("--json", a->json, "print one JSON object per N instead of a table");
   return {sub, [a] { return runAttention(*a); }};
 }

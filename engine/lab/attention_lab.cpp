@@ -9,6 +9,7 @@
 #include "run/memory_estimate.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/randn.h>
@@ -35,7 +36,15 @@ void validate(const AttentionBlockSpec& s) {
   if (!(s.eta > 0 && s.eta <= 10)) throw InputError("η: must be in (0, 10]");
   if (s.proxRule != "armijo" && s.proxRule != "fixed")
     throw InputError("prox rule: expected armijo or fixed, got '" + s.proxRule + "'");
+  if (s.device != "cpu" && s.device.rfind("cuda", 0) != 0)
+    throw InputError("device: expected cpu or cuda, got '" + s.device + "'");
+  if (s.device != "cpu" && !at::hasCUDA())
+    throw InputError("device: " + s.device + " requested, but this build has no CUDA or no GPU is visible");
 }
+
+// The block's weights on the spec's device (they are made on the CPU from the seed, so every
+// device measures the same block).
+at::Device blockDevice(const AttentionBlockSpec& s) { return at::Device(s.device); }
 
 void validateTokens(int tokens) {
   if (tokens < 1 || tokens > 4096) throw InputError("tokens: must be in 1..4096");
@@ -83,6 +92,8 @@ run::MemoryEstimate pgdMemory(const AttentionBlockSpec& spec, int tokens, int re
 
 std::vector<std::string> attentionKindIds() { return {"attlip", "l2", "standard"}; }
 
+void validateBlockSpec(const AttentionBlockSpec& spec) { validate(spec); }
+
 TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const PgdSettings& pgd,
                               const CancelFlag* cancel, const std::function<void(int, int)>& progress) {
   validate(spec);
@@ -105,11 +116,12 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
   po.progress = progress;
 
   const auto start = std::chrono::steady_clock::now();
-  const auto x0 = gaussian({1, tokens, spec.dim}, pgd.seed);
+  const auto dev = blockDevice(spec);
+  const auto x0 = gaussian({1, tokens, spec.dim}, pgd.seed).to(dev);
   TokensPoint p;
   p.tokens = tokens;
   if (spec.kind == "attlip") {
-    const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed);
+    const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed).to(dev);
     // A fixed step must be one λ for every input of the search: the one safe on the ball
     // that holds all of them (‖x0‖ + 2r covers x0 + δ for either radius choice).
     double fixedStep = 0;
@@ -128,11 +140,13 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
     p.residual = check.residual;
     p.converged = check.converged;
   } else if (spec.kind == "l2") {
-    const auto w = attention::l2AttentionInit(spec.dim, spec.heads, spec.seed);
+    auto w = attention::l2AttentionInit(spec.dim, spec.heads, spec.seed);
+    for (auto* t : {&w.query, &w.value, &w.out}) *t = t->to(dev);
     p.pgdEstimate = bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::l2Attention(x, w); }, x0, po).best;
     p.bound = attention::l2AttentionBound(w, tokens);
   } else {
-    const auto w = attention::standardAttentionInit(spec.dim, spec.heads, spec.seed);
+    auto w = attention::standardAttentionInit(spec.dim, spec.heads, spec.seed);
+    for (auto* t : {&w.query, &w.key, &w.value, &w.out}) *t = t->to(dev);
     p.pgdEstimate =
         bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::standardAttention(x, w); }, x0, po).best;
   }

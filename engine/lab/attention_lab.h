@@ -24,6 +24,7 @@ struct AttentionBlockSpec {
   uint64_t seed = 0;                // weights
   double eta = 1.0;                 // AttLip's η
   std::string proxRule = "armijo";  // AttLip's inner step rule: "armijo" | "fixed"
+  std::string device = "cpu";       // where the block and the PGD search run: "cpu" | "cuda[:i]"
 };
 
 struct PgdSettings {
@@ -45,6 +46,9 @@ struct TokensPoint {
 // progress(done, total) in PGD iterations. AttLip runs the converged prox (tolerance
 // ‖g‖ ≤ max(1e−9, 1e−6‖g⁰‖), K_max 500; C.4). InputError for dim outside 2..512, heads
 // not dividing dim, tokens outside 1..4096, unknown kind/rule/norm, iters/restarts < 1.
+// Throws InputError naming the first bad field of `spec` (kind, sizes, η, rule, device).
+void validateBlockSpec(const AttentionBlockSpec& spec);
+
 TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const PgdSettings& pgd,
                               const CancelFlag* cancel = nullptr,
                               const std::function<void(int, int)>& progress = {});

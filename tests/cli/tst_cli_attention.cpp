@@ -106,6 +106,7 @@ class TestCliAttention : public QObject {
         {{"--kind", "l2", "--tokens", "8", "--dim", "16", "--heads", "3"}, "--heads"},
         {{"--kind", "foo", "--tokens", "8", "--dim", "8", "--heads", "2"}, "--kind"},
         {{"--kind", "l2", "--dim", "8", "--heads", "2"}, "--tokens"},
+        {{"--kind", "l2", "--tokens", "8", "--dim", "8", "--heads", "2", "--device", "tpu"}, "--device"},
     };
     for (const auto& [args, flag] : cases) {
       const auto r = runCli(args);
@@ -114,6 +115,16 @@ class TestCliAttention : public QObject {
       QCOMPARE(r.err.trimmed().count('\n'), 0);
       QVERIFY(r.out.isEmpty());
     }
+  }
+
+  // The suites build against Debian's CPU LibTorch only (packaging/gpu_build.sh builds no tests),
+  // so --device cuda must be refused in one line before any table is printed.
+  void cudaOnACpuBuildIsOneClearLine() {
+    const auto r = runCli({"--kind", "l2", "--tokens", "8", "--dim", "8", "--heads", "2", "--device", "cuda"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("device: cuda requested, but this build has no CUDA"), r.err.constData());
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    QVERIFY2(r.out.isEmpty(), r.out.constData());
   }
 };
 
