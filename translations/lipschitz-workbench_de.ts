@@ -1060,6 +1060,14 @@
         <source>T/d_head inside the softmax (000: 1); the bound&apos;s attention term grows by T</source>
         <translation>T/d_head im Softmax (000: 1); der Attention-Term der Schranke wächst um den Faktor T</translation>
     </message>
+    <message>
+        <source>Residual</source>
+        <translation>Residualverbindung</translation>
+    </message>
+    <message>
+        <source>convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), no 1/3 (LT&apos;s code in May 2025); the bound follows either</source>
+        <translation>convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), ohne 1/3 (LT-Code im Mai 2025); die Schranke folgt beidem</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>

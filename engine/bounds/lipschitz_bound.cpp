@@ -53,7 +53,9 @@ void validate(const TransformerBoundInput& in) {
 // Residual connection (1 - alpha) x + alpha block(x): both the Lipschitz constant
 // (000 App. D eq. (14): (1 - alpha) L + alpha L L_block) and the activation norm
 // (eq. (22): (1 - alpha) a + alpha growth a) follow the same rule.
+// (1 - alpha) v + alpha v f for the convex residual; v + v f for x + block(x) (alpha < 0).
 double throughResidual(double value, double alpha, double blockFactor) {
+  if (alpha < 0) return value + value * blockFactor;
   return (1.0 - alpha) * value + alpha * value * blockFactor;
 }
 
@@ -134,8 +136,9 @@ double attentionLipschitz(const TransformerBlockNorms& b, const TransformerBound
 BoundTrace transformerTrace(const TransformerBoundInput& in, AttentionBound kind) {
   const size_t n = in.blocks.size();
   // alpha = 1 / (2N) for 2N residual connections (App. D Step 1); unused when N = 0.
-  const double alpha =
-      in.residualAlpha > 0 ? in.residualAlpha : (n > 0 ? 1.0 / (2.0 * static_cast<double>(n)) : 0.0);
+  const double alpha = in.sumResidual ? -1.0
+                       : in.residualAlpha > 0 ? in.residualAlpha
+                                              : (n > 0 ? 1.0 / (2.0 * static_cast<double>(n)) : 0.0);
 
   // Pass 1 (App. D Step 4): activation bounds a_0 = ||x_0||, a_1, ..., a_2N, where a_2i
   // enters block i's attention and a_2i+1 its MLP.

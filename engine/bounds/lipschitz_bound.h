@@ -43,6 +43,9 @@ struct TransformerBoundInput {
   double gelu = 1.1289;        // MLP nonlinearity GeLU / gelu (max derivative of GeLU)
   // alpha of the residual (1 - alpha) x + alpha block(x); 0 means 1 / (2 * blocks).
   double residualAlpha = 0;
+  // x + block(x) instead of the convex residual: a connection's constant is 1 + L_block and
+  // activations grow by a + growth (residualAlpha is then unused).
+  bool sumResidual = false;
   int heads = 1;               // attention heads per block (d_model = heads * dHead)
 };
 

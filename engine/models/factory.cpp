@@ -36,6 +36,11 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     s.standard = m.standard;
     s.residualAlpha = m.residualAlpha;
     s.scoreScale = m.scoreScale;
+    s.sumResidual = m.residual == "sum";
+    if (s.sumResidual && m.standard)
+      throw InputError("model.residual: sum is a Lipschitz-model option; the standard baseline already adds x + block(x)");
+    if (s.sumResidual && m.residualAlpha > 0)
+      throw InputError("model.residual_alpha: only for the convex residual, not with model.residual = sum");
     s.zeroOutputs = m.zeroInit != "none";
     s.zeroHead = m.zeroInit == "outputs_and_head";
     if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)

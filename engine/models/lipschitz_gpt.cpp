@@ -83,6 +83,8 @@ double LipschitzGpt::residualAlpha() const {
   return shape_.residualAlpha > 0 ? shape_.residualAlpha : 1.0 / static_cast<double>(2 * shape_.blocks);
 }
 
+double LipschitzGpt::attentionOutScale() const { return shape_.standard || shape_.sumResidual ? 1.0 : 1.0 / 3.0; }
+
 double LipschitzGpt::attentionScale() const {
   const double dh = static_cast<double>(shape_.dModel / shape_.heads);
   return shape_.standard ? 1.0 / std::sqrt(dh) : shape_.scoreScale / dh;
@@ -117,7 +119,8 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
                        .transpose(1, 2)
                        .reshape({b, t, shape_.dModel});
   const auto o = at::linear(out, w(block, Role::AttnOut));
-  return shape_.standard ? o : o * (1.0 / 3.0);  // 1/3: unit sensitivity to (q, k, v), eq. (15)
+  const double scale = attentionOutScale();  // 1/3: unit sensitivity to (q, k, v), eq. (15)
+  return scale == 1.0 ? o : o * scale;
 }
 
 at::Tensor LipschitzGpt::mlp(const at::Tensor& x, int64_t block) {
@@ -136,10 +139,11 @@ at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {
   for (int64_t blk = 0; blk < shape_.blocks; ++blk) {
     const std::string tag = "block" + std::to_string(blk);
     const auto att = attention(ln(x, 2 * blk), blk);
-    x = shape_.standard ? x + att : at::add(x * (1.0 - a), att, a);  // (1 - a) x + a att
+    const bool sum = shape_.standard || shape_.sumResidual;
+    x = sum ? x + att : at::add(x * (1.0 - a), att, a);  // (1 - a) x + a att
     if (stats) recordActivation(*stats, tag + ".attn", x);
     const auto m = mlp(ln(x, 2 * blk + 1), blk);
-    x = shape_.standard ? x + m : at::add(x * (1.0 - a), m, a);
+    x = sum ? x + m : at::add(x * (1.0 - a), m, a);
     if (stats) recordActivation(*stats, tag + ".mlp", x);
   }
   if (shape_.standard) x = ln(x, layerNormGains_.size() - 1);

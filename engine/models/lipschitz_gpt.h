@@ -18,6 +18,9 @@ struct GptShape {
   bool standard = false;
   double residualAlpha = 0.0;  // convex residual weight; 0: 1 / (2 blocks) as in 000 App. D
   double scoreScale = 1.0;     // T in T / d_head inside the softmax (000: T = 1)
+  // x + block(x) with no 1/3 on the attention (LT's code of 2025-05-07..10) instead of the
+  // convex residual; the bound (measurements.cpp) follows.
+  bool sumResidual = false;
   // 000 App. F zero-initialises the attention output, the MLP output and the head; with
   // zeroOutputs false they start orthogonal like the other projections.
   bool zeroOutputs = true, zeroHead = false;
@@ -40,6 +43,7 @@ class LipschitzGpt final : public Model {
   const GptShape& shape() const { return shape_; }
   double residualAlpha() const;   // 1/N (Lipschitz) or 1 (standard: x + block)
   double attentionScale() const;  // s_attn inside the softmax
+  double attentionOutScale() const;  // 1/3 (000 eq. 15), or 1 (standard, sum residual)
 
  private:
   at::Tensor run(const at::Tensor& tokens, ActivationStats* stats);

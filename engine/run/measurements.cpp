@@ -150,6 +150,8 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
   in.dHead = static_cast<double>(gpt->shape().dModel / gpt->shape().heads);
   in.attnScale = gpt->attentionScale();
   in.residualAlpha = gpt->residualAlpha();
+  in.sumResidual = gpt->shape().sumResidual;
+  in.attnOutScale = gpt->attentionOutScale();
   in.heads = static_cast<int>(gpt->shape().heads);
   return bounds::transformerBound(in);  // sound multi-head bound, App. D value beside it
 }

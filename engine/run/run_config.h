@@ -28,6 +28,10 @@ struct ModelConfig {
   // Multiplier T on 000's 1/d_head inside the softmax: scores reach +-T at unit-RMS tokens, so
   // attention can focus, and App. D's attention constant grows by T (c^2 with c = sqrt(T)).
   double scoreScale = 1.0;
+  // How a block joins the stream: convex ((1 - a) x + a block(x), 000 App. D, the default) or
+  // sum (x + block(x) with the attention's 1/3 dropped: what LT's code ran from 2025-05-07 to
+  // -10, when its Mul was x · 1; docs/RESULTS.md §5.6). The sound bound follows either.
+  std::string residual = "convex";
   bool standard = false;               // baseline: LayerNorm, 1/sqrt(d_head), x + block
   // Which output projections start at zero (000 App. F: attention output, MLP output and
   // head): outputs (attention + MLP output) | outputs_and_head | none.

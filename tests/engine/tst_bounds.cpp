@@ -211,6 +211,25 @@ class TestBounds : public QObject {
     expectRow(t.layers[2], "head", 1.0, 1.26, 1.14);
   }
 
+  // x + block(x): a connection's constant is 1 + L_block, activations grow to a (1 + growth).
+  void sumResidualByHand() {
+    TransformerBoundInput in;
+    in.blocks = {{0.5, 0.5, 0.5, 1.0, 1.0, 3.0}};
+    in.sumResidual = true;
+    in.residualAlpha = 0.1;  // ignored with the sum residual
+    in.attnOutScale = 1.0;
+    in.gelu = 1.0;
+    in.headNorm = 0.5;
+    in.logitScale = 2.0;
+    const auto t = transformerBound(in);
+    // a0 = 1; attention growth 1 * 1 * 0.5 = 0.5 => a1 = 1.5; MLP growth 3 => a2 = 1.5 * 4 = 6
+    // L_attn at a0 = 1: max(1, 0.25) (0.5 + 0.5 + 0.5) = 1.5 => L = 1 + 1.5 = 2.5
+    // L_mlp = 3 => L = 2.5 * 4 = 10; head 0.5 * 2 = 1 => 10
+    expectRow(t.layers[0], "block0.attn", 1.5, 2.5, 1.5);
+    expectRow(t.layers[1], "block0.mlp", 3.0, 10.0, 6.0);
+    expectRow(t.layers[2], "head", 1.0, 10.0, 6.0);
+  }
+
   void noBlocks() {
     TransformerBoundInput in;
     QCOMPARE(transformerBound(in).bound, 1.0);

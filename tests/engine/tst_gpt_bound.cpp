@@ -71,7 +71,7 @@ std::map<std::pair<int, Role>, at::Tensor> weights(models::Model& m) {
 //   rotary on q and k per head (pairs (i, i + d_head/2), angle t / 10000^(i / (d_head/2))),
 //   scores q.k / d_head, causal softmax, output (1/3) W_O concat(heads),
 //   MLP W_out GeLU(W_in x) / 1.1289, residual (1 - 1/N) x + (1/N) block(x), N = 2 blocks,
-//   logits = finalLogitScale W_head x.
+//   logits = finalLogitScale W_head x. With shape.sumResidual: x + block(x) and no 1/3.
 at::Tensor referenceForward(models::LipschitzGpt& gpt, const at::Tensor& x0) {
   const auto& s = gpt.shape();
   auto w = weights(gpt);
@@ -106,10 +106,11 @@ at::Tensor referenceForward(models::LipschitzGpt& gpt, const at::Tensor& x0) {
         concat[t].narrow(0, h * dh, dh).copy_(out);
       }
     }
-    const auto attn = concat.matmul(w[{blk, Role::AttnOut}].t()) / 3.0;
-    x = (1 - alpha) * x + alpha * attn;
+    const auto out = concat.matmul(w[{blk, Role::AttnOut}].t());
+    x = s.sumResidual ? x + out : (1 - alpha) * x + alpha * out / 3.0;
     const auto hidden = at::gelu(x.matmul(w[{blk, Role::MlpIn}].t())) / kGelu;
-    x = (1 - alpha) * x + alpha * hidden.matmul(w[{blk, Role::MlpOut}].t());
+    const auto mlp = hidden.matmul(w[{blk, Role::MlpOut}].t());
+    x = s.sumResidual ? x + mlp : (1 - alpha) * x + alpha * mlp;
   }
   return x.matmul(w[{static_cast<int>(s.blocks), Role::Head}].t()) * s.finalLogitScale;
 }
@@ -204,10 +205,18 @@ class TestGptBound : public QObject {
     QVERIFY(norms[0] > 3 * norms[1]);
   }
 
+  void forwardMatchesPerHeadLoop_data() {
+    QTest::addColumn<bool>("sum");
+    QTest::newRow("convex residual") << false;
+    QTest::newRow("sum residual") << true;
+  }
   void forwardMatchesPerHeadLoop() {
+    QFETCH(bool, sum);
     for (const int64_t heads : {1, 2, 4}) {
       auto gen = at::make_generator<at::CPUGeneratorImpl>(100 + heads);
-      models::LipschitzGpt gpt(shape(heads, 2), gen, kCpu);
+      auto s = shape(heads, 2);
+      s.sumResidual = sum;
+      models::LipschitzGpt gpt(s, gen, kCpu);
       randomiseAll(gpt, gen, 2.0);  // non-zero W_O and W_out
       at::NoGradGuard g;
       const auto tokens = at::randint(9, {1, 5}, gen);
@@ -224,12 +233,20 @@ class TestGptBound : public QObject {
 
   // Random multi-head GPTs (2-4 heads, 1-2 blocks): the gradient-ascent estimate stays
   // below the sound bound; App. D's number is reported beside it.
+  void soundBoundAboveEstimate_data() {
+    QTest::addColumn<bool>("sum");
+    QTest::newRow("convex residual") << false;
+    QTest::newRow("sum residual") << true;
+  }
   void soundBoundAboveEstimate() {
-    int seed = 0;
+    QFETCH(bool, sum);
+    int seed = sum ? 50 : 0;
     for (const int64_t heads : {2, 4}) {
       for (const int64_t blocks : {1, 2}) {
         auto gen = at::make_generator<at::CPUGeneratorImpl>(200 + seed++);
-        models::LipschitzGpt gpt(shape(heads, blocks), gen, kCpu);
+        auto s = shape(heads, blocks);
+        s.sumResidual = sum;
+        models::LipschitzGpt gpt(s, gen, kCpu);
         randomiseAll(gpt, gen, 2.5);
         const auto trace = run::lipschitzBound(gpt, run::certifiedNorms(gpt.parameters()));
         QVERIFY(trace.has_value());
@@ -247,10 +264,21 @@ class TestGptBound : public QObject {
   // The estimate must reach 99% of it. With W_O, W_out at small norm (attention and MLP
   // nearly linear), it must still reach 30% (measured: 62% with 2 heads, 38% with 4, where
   // the sqrt(heads) charge for heads attending to different tokens is not attained).
+  // With the sum residual the zero-output network is s W_head itself (every x + 0), so the
+  // bound must not carry the convex residual's (1 - alpha)^{2N}: a convex bound for it is
+  // below the estimate (seen: this test fails when measurements.cpp drops sumResidual).
+  void estimateReachesTightBound_data() {
+    QTest::addColumn<bool>("sum");
+    QTest::newRow("convex residual") << false;
+    QTest::newRow("sum residual") << true;
+  }
   void estimateReachesTightBound() {
+    QFETCH(bool, sum);
     for (const int64_t heads : {2, 4}) {
       auto gen = at::make_generator<at::CPUGeneratorImpl>(300 + heads);
-      models::LipschitzGpt gpt(shape(heads, 2), gen, kCpu);
+      auto s = shape(heads, 2);
+      s.sumResidual = sum;
+      models::LipschitzGpt gpt(s, gen, kCpu);
       const auto trace = run::lipschitzBound(gpt, run::certifiedNorms(gpt.parameters()));
       const double measured = estimateOnUnitBall(gpt, gen, 4, 3, 1);
       qInfo("tight, heads %lld: bound %.6g estimate %.6g", static_cast<long long>(heads), trace->bound, measured);
@@ -269,7 +297,9 @@ class TestGptBound : public QObject {
       qInfo("near-tight, heads %lld: bound %.6g estimate %.6g (%.2f)", static_cast<long long>(heads), near->bound,
             measuredNear, measuredNear / near->bound);
       QVERIFY(measuredNear <= near->bound * (1 + 1e-4));
-      QVERIFY(measuredNear >= 0.3 * near->bound);
+      // Convex only: with x + block(x) the attention's activation-dependent term grows with
+      // the stream (a1 = 1 + growth), and the bound is far from tight here (measured 3 %).
+      if (!sum) QVERIFY(measuredNear >= 0.3 * near->bound);
     }
   }
 
