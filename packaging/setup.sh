@@ -17,6 +17,7 @@ done
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libtorch-dev            # LibTorch 1.13 (CPU)
+  libgloo-dev             # the gloo headers c10d's ProcessGroupGloo.hpp includes (engine/dist)
   libopenblas0-openmp     # optimized BLAS: reference BLAS is ~25x slower for fp32 GEMM
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libcli11-dev
   libzip-dev              # .npz and PyTorch .pt archives (engine/io)

@@ -6,7 +6,7 @@
 #   run (final RMS→RMS norms ≤ σmax), a manifold_muon ICL run (every σ stays 1), an AttLip run
 #   (prox residual, certificate), `lipschitz-cli bound` of the CUDA checkpoint read on the CPU.
 # paper: the paper-size Shakespeare presets (2,000 steps each) timed on the device.
-# scaled: the ≤ 2 / ≤ 10 CPU recipes at paper size and the paper presets at Modula lr 1.5.
+# scaled: the ≤ 2 / ≤ 10 CPU recipes at paper size and the paper presets with the sum residual.
 # icl: seed 002's three ICL presets at paper size, side by side. table1: seed 004's Table 1 at
 #   d 512, H 8 (lipschitz-cli attention --device cuda).
 # perf: lwb-bench-device --perf at 1024² and 4096².
@@ -44,15 +44,17 @@ case "$phase" in
     ;;
   scaled)
     # The CPU presets' recipes (sound bound ≤ 2 and ≤ 10) at the paper's size, and the paper
-    # presets at a smaller Modula lr: four runs side by side on one GPU (each is launch-bound,
+    # presets with the sum residual: four runs side by side on one GPU (each is launch-bound,
     # so they share it well; their steps/s are not the presets' own — `paper` times those).
     paper=(--set model.d_model=256 --set model.blocks=3 --set model.heads=4 --set model.seq_len=256
            --set batch_size=64 --set eval_every=100 --set eval_batches=20)
     steps=${LWB_PAPER_STEPS:-2000}
     train paper_size_lipschitz2 chars_lipschitz2_cpu "$steps" "${paper[@]}" &
     train paper_size_lipschitz10 chars_lipschitz10_cpu "$steps" "${paper[@]}" &
-    train shakespeare_normalize_lr1.5 shakespeare_normalize "$steps" --set optimizer.lr=1.5 &
-    train shakespeare_softcap_lr1.5 shakespeare_softcap "$steps" --set optimizer.lr=1.5 &
+    # The paper's recipe with the sum residual (model.residual = sum, RESULTS §5.6): the forward
+    # LT's code ran in May 2025, with its sound bound.
+    train shakespeare_normalize_sum shakespeare_normalize "$steps" --set model.residual=sum &
+    train shakespeare_softcap_sum shakespeare_softcap "$steps" --set model.residual=sum &
     wait
     ;;
   icl)

@@ -2,6 +2,9 @@
 // directory, shows a progress line on a terminal, or streams JSON with --json.
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/launcher.h"
+#include "dist/communicator.h"
+#include "dist/world.h"
 #include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/checkpoint.h"
@@ -34,6 +37,7 @@ struct TrainArgs {
   std::string config, out, device, resume;
   std::vector<std::string> sets;
   std::optional<int64_t> steps;
+  int nproc = 1;
   bool json = false;
 };
 
@@ -161,8 +165,23 @@ std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
   throw InputError(a.resume + ": no readable checkpoint (" + skipped + ")");
 }
 
+// A rank other than 0: the same steps, no run directory, no console (rank 0 reports).
+int runFollower(run::Trainer& trainer, const run::RunConfig&, const std::optional<run::Checkpoint>& ckpt) {
+  if (ckpt) trainer.resume(*ckpt);
+  run::TrainerControl control;  // rank 0 decides when to stop (Trainer::setCommunicator)
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
+  sweep::dieWithParentIfAsked();
+  const auto summary = trainer.run(control);
+  return summary.status == run::RunStatus::Finished || summary.status == run::RunStatus::Stopped ? 0 : 1;
+}
+
 int runTrain(const TrainArgs& a) {
   const bool resuming = !a.resume.empty();
+  const auto world = dist::worldFromEnvironment();
+  if (a.nproc > 1 && world)
+    throw InputError("--nproc: this process is already rank " + std::to_string(world->rank) + " of " +
+                     std::to_string(world->size) + " (RANK/WORLD_SIZE or Slurm set); drop --nproc under srun");
   if (resuming && (!a.config.empty() || !a.sets.empty() || a.steps || !a.out.empty()))
     throw InputError("--resume continues a run with its own config and directory; --config, --set, --steps and --out cannot be combined with it");
   if (!resuming && (a.config.empty() || a.out.empty()))
@@ -177,7 +196,22 @@ int runTrain(const TrainArgs& a) {
   } else {
     cfg = configFromFile(a);
   }
+  const int ranks = world ? world->size : a.nproc;
+  if (ranks > cfg.batchSize)
+    throw InputError("--nproc: " + std::to_string(ranks) + " processes cannot share a global batch_size of " +
+                     std::to_string(cfg.batchSize) + " (each needs at least one example)");
+  if (a.nproc > 1) {
+    run::Trainer check(cfg);  // bad data or model: one clean line here, not one per rank
+    (void)check;
+    return launchLocalRanks(a.nproc, 15.0);
+  }
   run::Trainer trainer(cfg);  // validates data and model before anything is written
+  std::unique_ptr<dist::Communicator> comm;
+  if (world) {
+    comm = dist::connect(*world);
+    trainer.setCommunicator(comm.get());
+  }
+  if (world && world->rank != 0) return runFollower(trainer, cfg, ckpt);
   if (ckpt) trainer.resume(*ckpt);
   // Task chars: the n-gram levels to read the losses against, and what short data omitted.
   const auto notes = trainer.referenceNotes();
@@ -224,6 +258,9 @@ Command addTrainCommand(CLI::App& app) {
   sub->add_option("--out", args->out, "run directory to create (must not exist or be empty)");
   sub->add_option("--resume", args->resume, "continue the run in RUN_DIR from its newest checkpoint");
   sub->add_flag("--json", args->json, "print one JSON object per logged step and a final summary");
+  sub->add_option("--nproc", args->nproc,
+                  "data-parallel processes on this machine (Gloo over 127.0.0.1; batch_size stays the global batch)")
+      ->check(CLI::Range(1, 256));
   return {sub, [args] { return runTrain(*args); }};
 }
 

@@ -1,6 +1,7 @@
 // lipschitz-cli: exit 0 on success, 2 with one line on stderr for bad input, 1 for an
 // unexpected failure. Never a stack trace.
 #include "cli/commands.h"
+#include "cli/launcher.h"
 #include "common/malloc_policy.h"
 #include "common/threads.h"
 #include "common/version.h"
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
   // Before anything else: a short OpenMP spin, set before a second start of this binary
   // since libgomp reads it when LibTorch loads (common/threads.h). Returns when set already.
   lwb::reexecWithOpenMpWaitPolicy(argv);
-  lwb::configureAllocator();  // tensor buffers reused, not re-faulted each step (common/malloc_policy.h)
+  lwb::configureAllocator();
+  lwb::cli::setCommandLine(argc, argv);  // train --nproc starts ranks with the same arguments  // tensor buffers reused, not re-faulted each step (common/malloc_policy.h)
   CLI::App app{"Lipschitz Workbench headless tools: spectral constraints of weight matrices",
                "lipschitz-cli"};
   app.require_subcommand(1);

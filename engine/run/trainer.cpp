@@ -6,6 +6,8 @@
 #include "data/masked_chars.h"
 #include "io/input_error.h"
 #include "models/factory.h"
+#include "dist/communicator.h"
+#include "dist/grad_sync.h"
 #include "optim/constraint_step.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
@@ -16,6 +18,9 @@
 #include "run/trainer_impl.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/scalar_tensor.h>
+#include <ATen/ops/stack.h>
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <ATen/TensorOperators.h>
@@ -171,11 +176,24 @@ std::vector<std::string> Trainer::startWarnings() const {
 
 void Trainer::skipCharEvaluation() { impl_->charEval.reset(); }
 
+void Trainer::setCommunicator(dist::Communicator* comm) { impl_->comm = comm && comm->size() > 1 ? comm : nullptr; }
+
+bool Trainer::Impl::leader() const { return !comm || comm->rank() == 0; }
+
+bool Trainer::Impl::agree(bool mine) const {
+  if (!comm) return mine;
+  std::vector<at::Tensor> flag{at::full({1}, mine ? 1 : 0, at::TensorOptions().dtype(at::kInt))};
+  comm->broadcast(flag, 0);
+  return flag[0].item<int>() != 0;
+}
+
 RunSummary Trainer::run(TrainerControl& control) {
   auto& s = *impl_;
   s.beginRun();
   for (int64_t step = s.startStep; step < s.cfg.steps; ++step) {
-    if (stopRequested(control)) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
+    // Rank 0 decides for every rank, so all stop after the same step (a signal reaches the
+    // ranks at different times).
+    if (s.agree(stopRequested(control))) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
     // Only on a change: at::set_num_threads also resizes LibTorch's pthreadpool.
     if (s.tuner && s.tuner->threads() != at::get_num_threads()) applyIntraOpThreads(s.tuner->threads());
     const auto stepStart = TrainerClock::now();
@@ -184,11 +202,12 @@ RunSummary Trainer::run(TrainerControl& control) {
     if (s.tuner && !t.logNow && !t.spectraNow) s.tuner->observe(secondsSince(stepStart));
     // Manifold optimizers check the manifold every step; the row of the failing step is sent
     // first so plots show it.
+    // The weights are the same on every rank, so the optimizer's verdict is too.
     if (const auto off = s.optimizer->divergence(); !off.empty()) {
-      s.logRow(t);
+      if (s.leader()) s.logRow(t);
       return s.endRun(RunStatus::Diverged, off + " at step " + std::to_string(t.step));
     }
-    if (t.logNow && !s.logRow(t))
+    if (t.logNow && !s.agree(s.leader() ? s.logRow(t) : true))
       return s.endRun(RunStatus::Diverged, "non-finite training loss at step " + std::to_string(t.step));
     // After the step's metrics row, so a resumed run's metrics.jsonl (truncated to the
     // checkpoint's step) holds every row up to it.
@@ -198,6 +217,13 @@ RunSummary Trainer::run(TrainerControl& control) {
 }
 
 void Trainer::Impl::beginRun() {
+  if (comm) {
+    if (cfg.batchSize < comm->size())
+      throw InputError("batch_size " + std::to_string(cfg.batchSize) + " cannot be split over " +
+                       std::to_string(comm->size()) + " processes (each needs at least one example)");
+    auto params = model->parameters();
+    dist::broadcastParameters(params, *comm);
+  }
   progress = RunProgress{};
   progress.start = progress.windowStart = TrainerClock::now();
   progress.summary.steps = startStep;
@@ -224,6 +250,14 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
   t.checkpointNow = cfg.checkpointEvery > 0 && t.step % cfg.checkpointEvery == 0;
 
   auto batch = dataset->sample(data::Split::Train, cfg.batchSize, dataGen);
+  // Every rank draws the same global batch (same generator) and keeps its rows.
+  double share = 1.0;
+  if (comm) {
+    const auto rows = dist::shareOf(cfg.batchSize, comm->rank(), comm->size());
+    share = static_cast<double>(rows.count) / static_cast<double>(cfg.batchSize);
+    for (auto* part : {&batch.inputs, &batch.targets, &batch.positions})
+      if (part->defined() && part->dim() > 0 && part->size(0) == cfg.batchSize) *part = part->narrow(0, rows.first, rows.count);
+  }
   model->setTrainingProgress(step, cfg.steps);
   const auto logits = model->forward(batch.inputs.to(device));
   if (t.logNow) t.prox = proxReport(*model);
@@ -231,6 +265,17 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
   const auto la = lossAndAccuracy(logits, batch, device, t.logNow);
   for (auto& p : model->parameters()) p.tensor.mutable_grad() = at::Tensor();
   la.loss.backward();
+  LossAcc global = la;
+  if (comm) {
+    auto params = model->parameters();
+    dist::averageGradients(params, *comm, share);
+    // The logged loss and accuracy are the global batch's, not this rank's share of it.
+    std::vector<at::Tensor> stats{at::stack({la.loss.detach().to(at::kCPU, at::kDouble).reshape({}),
+                                             at::scalar_tensor(la.acc, at::kDouble)}) * share};
+    comm->allreduceSum(stats);
+    global.loss = stats[0][0].to(la.loss.scalar_type());
+    global.acc = stats[0][1].item<double>();
+  }
   optimizer->step(t.lr);
   if (t.spectraNow && constraint->params().method != spectral::ConstraintMethod::None)
     for (auto& sp : measureSpectra(model->parameters())) t.beforeConstraint[sp.name] = std::move(sp.singularValues);
@@ -238,8 +283,8 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
   constraint->apply(*optimizer, t.lr);
   const double constraintSeconds = secondsSince(constraintStart);
   model->afterStep();
-  t.loss = la.loss.detach();
-  t.acc = la.acc;
+  t.loss = global.loss.detach();
+  t.acc = global.acc;
   // The last 50 losses stay on the device until the run ends (no sync per step).
   progress.recentLosses.push_back(t.loss);
   if (progress.recentLosses.size() > RunProgress::kRecentLosses) progress.recentLosses.pop_front();
@@ -378,7 +423,7 @@ void Trainer::Impl::closeLogWindow() {
 }
 
 void Trainer::Impl::saveCheckpoint(int64_t step) {
-  if (checkpointDir.empty() || step <= lastCheckpointStep) return;
+  if (checkpointDir.empty() || step <= lastCheckpointStep || !leader()) return;
   writeCheckpoint(std::filesystem::path(checkpointDir) / checkpointFileName(step), checkpoint(step));
   pruneCheckpoints(checkpointDir, cfg.keepCheckpoints);
   lastCheckpointStep = step;
@@ -417,7 +462,7 @@ RunSummary Trainer::Impl::endRun(RunStatus status, const std::string& message) {
   }
   if (charEval) summarizeCharEvaluation(*charEval, progress.lastEval ? &*progress.lastEval : nullptr, summary);
   if (!softCapNote.empty()) summary.message += (summary.message.empty() ? "" : "; ") + softCapNote;
-  if (status == RunStatus::Finished) measureAttentionBlock(*model, *dataset, cfg.seed, summary);
+  if (status == RunStatus::Finished && leader()) measureAttentionBlock(*model, *dataset, cfg.seed, summary);
   for (auto* sink : sinks) sink->onFinished(summary);
   return summary;
 }

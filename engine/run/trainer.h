@@ -14,6 +14,10 @@
 #include <memory>
 #include <vector>
 
+namespace lwb::dist {
+class Communicator;
+}
+
 namespace lwb::run {
 
 struct TrainerControl {
@@ -64,6 +68,11 @@ class Trainer {
   // Timing runs (lipschitz-cli bench): no paper-window or full-split evaluation (75 batches
   // at chars_small_cpu's last step) inside the timed steps, and no levels in the summary.
   void skipCharEvaluation();
+  // Data-parallel training (issue 28): every rank builds the same Trainer and calls this with
+  // its communicator before run(). Each rank takes its share of the same global batch, the
+  // gradients are averaged across ranks before the step, rank 0 decides when to stop and does
+  // the logging and evaluation (give the sinks to rank 0 only). Not owned; outlives run().
+  void setCommunicator(dist::Communicator* comm);
 
  private:
   struct Impl;

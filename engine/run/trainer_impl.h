@@ -66,6 +66,10 @@ struct Trainer::Impl {
   optim::LrSchedule schedule;
   at::Generator dataGen;
   std::vector<MetricsSink*> sinks;
+  dist::Communicator* comm = nullptr;  // data-parallel runs only (setCommunicator)
+  bool leader() const;                 // rank 0, or not distributed: logs, evaluates, checkpoints
+  // Rank 0's yes/no to every rank (a one-element broadcast); `mine` elsewhere when alone.
+  bool agree(bool mine) const;
   int64_t startStep = 0;           // steps already done (resume)
   std::string checkpointDir;       // empty: no checkpoints
   int64_t lastCheckpointStep = -1;

@@ -1,0 +1,130 @@
+#include "cli/launcher.h"
+
+#include "dist/world.h"
+#include "sweep/process.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <chrono>
+#include <spawn.h>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace lwb::cli {
+namespace {
+
+std::vector<std::string>& storedArgs() {
+  static std::vector<std::string> args;
+  return args;
+}
+
+volatile std::sig_atomic_t gForward = 0;
+extern "C" void onLauncherSignal(int sig) { gForward = sig; }
+
+std::vector<std::string> withoutNproc(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--nproc") { ++i; continue; }
+    if (args[i].rfind("--nproc=", 0) == 0) continue;
+    out.push_back(args[i]);
+  }
+  return out;
+}
+
+bool threadsGiven(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--threads" || a.rfind("--threads=", 0) == 0) return true;
+  return std::getenv("LWB_THREADS") != nullptr;
+}
+
+pid_t spawnRank(const std::vector<std::string>& args, const std::vector<std::string>& extraEnv) {
+  std::vector<std::string> envs;
+  for (char** e = environ; *e; ++e) {
+    const std::string kv = *e;
+    bool replaced = false;
+    for (const auto& x : extraEnv) replaced = replaced || kv.compare(0, x.find('=') + 1, x, 0, x.find('=') + 1) == 0;
+    if (!replaced) envs.push_back(kv);
+  }
+  envs.insert(envs.end(), extraEnv.begin(), extraEnv.end());
+  std::vector<char*> argv, envp;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (const auto& e : envs) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  const auto self = sweep::selfExecutable().string();
+  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), envp.data()) != 0)
+    throw std::runtime_error("cannot start a rank: " + std::string(std::strerror(errno)));
+  return pid;
+}
+
+}  // namespace
+
+void setCommandLine(int argc, char** argv) {
+  storedArgs().assign(argv, argv + argc);
+}
+
+const std::vector<std::string>& commandLine() { return storedArgs(); }
+
+int launchLocalRanks(int nproc, double graceSeconds) {
+  const auto args = withoutNproc(commandLine());
+  const int port = dist::freeLocalPort();
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const bool pinThreads = !threadsGiven(commandLine());
+  std::vector<pid_t> pids;
+  std::signal(SIGINT, onLauncherSignal);
+  std::signal(SIGTERM, onLauncherSignal);
+  for (int r = 0; r < nproc; ++r) {
+    std::vector<std::string> env{"RANK=" + std::to_string(r), "WORLD_SIZE=" + std::to_string(nproc),
+                                 "MASTER_ADDR=127.0.0.1", "MASTER_PORT=" + std::to_string(port),
+                                 std::string(sweep::kDieWithParentEnv) + "=" + std::to_string(getpid())};
+    // The machine's cores shared between the ranks unless the user chose a thread count.
+    if (pinThreads) env.push_back("LWB_THREADS=" + std::to_string(std::max(1u, hw / static_cast<unsigned>(nproc))));
+    pids.push_back(spawnRank(args, env));
+  }
+  int result = 0;
+  size_t running = pids.size();
+  auto stopOthers = [&](int sig) {
+    for (const pid_t p : pids)
+      if (p > 0) ::kill(p, sig);
+  };
+  std::optional<std::chrono::steady_clock::time_point> killAt;
+  while (running > 0) {
+    if (gForward) {
+      stopOthers(SIGTERM);  // rank 0 stops every rank after the same step
+      gForward = 0;
+    }
+    int status = 0;
+    const pid_t done = ::waitpid(-1, &status, WNOHANG);
+    if (done > 0) {
+      for (auto& p : pids)
+        if (p == done) p = -1;
+      --running;
+      const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+      if (code != 0 && result == 0) {
+        result = code;
+        // One rank failed: the others would wait for it until their collective timeout.
+        stopOthers(SIGTERM);
+        killAt = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                         std::chrono::duration<double>(graceSeconds));
+      }
+      continue;
+    }
+    if (killAt && std::chrono::steady_clock::now() > *killAt) {
+      stopOthers(SIGKILL);
+      killAt.reset();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  return result;
+}
+
+}  // namespace lwb::cli

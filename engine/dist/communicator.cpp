@@ -1,0 +1,105 @@
+#include "dist/communicator.h"
+
+#include "dist/dist_compat.h"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace lwb::dist {
+namespace {
+
+class GlooCommunicator final : public Communicator {
+ public:
+  explicit GlooCommunicator(const World& w) : world_(w) {
+    const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(w.timeoutSeconds * 1000));
+    c10d::TCPStoreOptions so;
+    so.port = static_cast<std::uint16_t>(w.masterPort);
+    so.isServer = w.rank == 0;
+    so.numWorkers = static_cast<std::size_t>(w.size);
+    so.waitWorkers = true;
+    so.timeout = timeout;
+    try {
+      store_ = c10::make_intrusive<c10d::TCPStore>(w.masterAddr, so);
+      auto options = compat::GlooGroup::Options::create(timeout);
+      // Rank 0's address reaches every peer; a loopback master means a one-machine world.
+      options->devices.push_back(compat::GlooGroup::createDeviceForHostname(
+          w.masterAddr == "127.0.0.1" || w.masterAddr == "localhost" ? "127.0.0.1" : hostAddress()));
+      group_ = c10::make_intrusive<compat::GlooGroup>(store_, w.rank, w.size, options);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("rank " + std::to_string(w.rank) + " of " + std::to_string(w.size) + ": cannot join " +
+                               w.masterAddr + ":" + std::to_string(w.masterPort) + " within " +
+                               std::to_string(static_cast<int>(w.timeoutSeconds)) + " s: " + firstLine(e.what()));
+    }
+  }
+
+  int rank() const override { return world_.rank; }
+  int size() const override { return world_.size; }
+
+  void allreduceSum(std::vector<at::Tensor>& tensors) override {
+    run("all-reduce", [&] {
+      // One work per tensor so that each may have its own shape; wait for all of them.
+      std::vector<c10::intrusive_ptr<c10d::Work>> works;
+      for (auto& t : tensors) {
+        std::vector<at::Tensor> one{t};
+        works.push_back(group_->allreduce(one));
+      }
+      for (auto& w : works) w->wait();
+    });
+  }
+
+  void broadcast(std::vector<at::Tensor>& tensors, int root) override {
+    run("broadcast", [&] {
+      c10d::BroadcastOptions o;
+      o.rootRank = root;
+      std::vector<c10::intrusive_ptr<c10d::Work>> works;
+      for (auto& t : tensors) {
+        std::vector<at::Tensor> one{t};
+        works.push_back(group_->broadcast(one, o));
+      }
+      for (auto& w : works) w->wait();
+    });
+  }
+
+  std::vector<at::Tensor> allgather(const at::Tensor& local) override {
+    std::vector<std::vector<at::Tensor>> out(1);
+    for (int r = 0; r < world_.size; ++r) out[0].push_back(at::empty_like(local));
+    run("all-gather", [&] {
+      std::vector<at::Tensor> in{local.contiguous()};
+      group_->allgather(out, in)->wait();
+    });
+    return out[0];
+  }
+
+  void barrier() override {
+    run("barrier", [&] { group_->barrier()->wait(); });
+  }
+
+ private:
+  template <class F>
+  void run(const char* what, F&& f) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string(what) + " failed on rank " + std::to_string(world_.rank) + " of " +
+                               std::to_string(world_.size) + " (a peer stopped, or did not answer within " +
+                               std::to_string(static_cast<int>(world_.timeoutSeconds)) + " s): " + firstLine(e.what()));
+    }
+  }
+  static std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+  static std::string hostAddress() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0) return "127.0.0.1";
+    return name;
+  }
+
+  World world_;
+  c10::intrusive_ptr<c10d::Store> store_;
+  c10::intrusive_ptr<compat::GlooGroup> group_;
+};
+
+}  // namespace
+
+std::unique_ptr<Communicator> connect(const World& world) { return std::make_unique<GlooCommunicator>(world); }
+
+}  // namespace lwb::dist

@@ -1,0 +1,36 @@
+// The collectives a data-parallel run needs (issue 28), over c10d's Gloo process group:
+// SUM all-reduce (Gloo in LibTorch 1.13 has no AVG), broadcast from a root, all-gather of
+// equal-shaped tensors, a barrier. Every call blocks until the collective is complete on this
+// rank, or throws std::runtime_error naming the collective and the cause (a peer that died or
+// hung past World::timeoutSeconds).
+#pragma once
+
+#include "dist/world.h"
+
+#include <ATen/core/Tensor.h>
+
+#include <memory>
+#include <vector>
+
+namespace lwb::dist {
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // In place: every tensor becomes the sum of that tensor over all ranks.
+  virtual void allreduceSum(std::vector<at::Tensor>& tensors) = 0;
+  // In place: every tensor becomes root's.
+  virtual void broadcast(std::vector<at::Tensor>& tensors, int root) = 0;
+  // out[r] = rank r's `local` (same shape and dtype on every rank).
+  virtual std::vector<at::Tensor> allgather(const at::Tensor& local) = 0;
+  virtual void barrier() = 0;
+};
+
+// Joins the world: rank 0 serves the rendezvous store on masterPort, the others connect to it;
+// Gloo then connects every pair. Throws std::runtime_error when the world does not form in
+// World::timeoutSeconds (a rank that never comes, an unreachable address, a port in use).
+std::unique_ptr<Communicator> connect(const World& world);
+
+}  // namespace lwb::dist

@@ -1,0 +1,182 @@
+// lipschitz-cli train --nproc N (issue 28): two ranks over Gloo on 127.0.0.1 train the same
+// model as one process (same global batch, gradients averaged); bad flags and environments exit
+// 2 with one line; a rank that dies ends the run with nothing left running.
+#include "support/cli_run.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest/QtTest>
+
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <vector>
+
+using lwb::test::runCli;
+
+namespace {
+
+const QString kMnist = QStringLiteral(LWB_SOURCE_DIR "/resources/presets/mnist_muon_softcap.json");
+
+// The float32 tensors of a .safetensors file, read here from its header (independent of the
+// engine's reader).
+std::map<std::string, std::vector<float>> readSafetensors(const QString& path) {
+  std::map<std::string, std::vector<float>> out;
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return out;
+  const QByteArray bytes = f.readAll();
+  quint64 n = 0;
+  std::memcpy(&n, bytes.constData(), 8);
+  const auto header = QJsonDocument::fromJson(bytes.mid(8, static_cast<int>(n))).object();
+  for (auto it = header.begin(); it != header.end(); ++it) {
+    const auto o = it.value().toObject();
+    if (it.key() == QStringLiteral("__metadata__") || o[QStringLiteral("dtype")].toString() != QStringLiteral("F32")) continue;
+    const auto off = o[QStringLiteral("data_offsets")].toArray();
+    const qint64 begin = 8 + static_cast<qint64>(n) + off[0].toInteger(), end = 8 + static_cast<qint64>(n) + off[1].toInteger();
+    std::vector<float> v(static_cast<size_t>((end - begin) / 4));
+    std::memcpy(v.data(), bytes.constData() + begin, static_cast<size_t>(end - begin));
+    out[it.key().toStdString()] = std::move(v);
+  }
+  return out;
+}
+
+QList<double> trainLosses(const QString& run) {
+  QList<double> out;
+  QFile f(run + QStringLiteral("/metrics.jsonl"));
+  if (!f.open(QIODevice::ReadOnly)) return out;
+  while (!f.atEnd()) out << QJsonDocument::fromJson(f.readLine()).object()[QStringLiteral("train_loss")].toDouble();
+  return out;
+}
+
+QStringList trainArgs(const QString& out, int steps) {
+  return {QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("train"), QStringLiteral("--config"), kMnist,
+          QStringLiteral("--steps"), QString::number(steps), QStringLiteral("--set"), QStringLiteral("log_every=5"),
+          QStringLiteral("--out"), out};
+}
+
+// Whether any lipschitz-cli whose command line holds `marker` is still running.
+bool anyRunning(const QString& marker) {
+  for (const auto& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+    QFile cmd(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
+    if (cmd.open(QIODevice::ReadOnly) && cmd.readAll().contains(marker.toUtf8())) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+class TestCliTrainDist : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+ private Q_SLOTS:
+  void initTestCase() { QVERIFY(dir_.isValid()); }
+
+  // The same global batch split over two ranks, gradients averaged: the same run as one
+  // process up to summation order. Tolerance: float32 sums of two half-batch means instead of
+  // one mean differ by ~1e-7 relative per step; Muon's Newton-Schulz and the soft cap are
+  // smooth, so after 30 steps weights agree to ~1e-5 (measured 4e-6 on |w| <= 0.4).
+  void twoRanksEqualOne() {
+    const QString one = dir_.filePath(QStringLiteral("one")), two = dir_.filePath(QStringLiteral("two"));
+    const auto a = runCli(trainArgs(one, 30));
+    QVERIFY2(a.code == 0, a.err.constData());
+    auto args = trainArgs(two, 30);
+    args << QStringLiteral("--nproc") << QStringLiteral("2");
+    const auto b = runCli(args);
+    QVERIFY2(b.code == 0, b.err.constData());
+    const auto la = trainLosses(one), lb = trainLosses(two);
+    QCOMPARE(la.size(), 6);
+    QCOMPARE(lb.size(), la.size());
+    for (int i = 0; i < la.size(); ++i) QVERIFY2(std::abs(la[i] - lb[i]) <= 1e-5 * std::abs(la[i]), qPrintable(QString::number(i)));
+    const auto wa = readSafetensors(one + QStringLiteral("/checkpoints/step_30.safetensors"));
+    const auto wb = readSafetensors(two + QStringLiteral("/checkpoints/step_30.safetensors"));
+    QVERIFY(!wa.empty());
+    QCOMPARE(wb.size(), wa.size());
+    double worst = 0;
+    for (const auto& [name, v] : wa) {
+      const auto& u = wb.at(name);
+      QCOMPARE(u.size(), v.size());
+      for (size_t i = 0; i < v.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(v[i] - u[i])));
+    }
+    qInfo("max |w_1 - w_2| after 30 steps: %.3g", worst);
+    QVERIFY(worst <= 1e-4);
+    // Only rank 0 wrote: one config, one metrics file, its checkpoints.
+    QVERIFY(QFile::exists(two + QStringLiteral("/config.json")));
+  }
+
+  void badInputIsOneLine_data() {
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QByteArray>("rank");  // RANK/WORLD_SIZE to set, or empty
+    QTest::addColumn<QByteArray>("names");
+    QTest::newRow("zero processes") << QStringList{QStringLiteral("--nproc"), QStringLiteral("0")} << QByteArray() << QByteArray("--nproc");
+    QTest::newRow("more ranks than examples")
+        << QStringList{QStringLiteral("--nproc"), QStringLiteral("3"), QStringLiteral("--set"), QStringLiteral("batch_size=2")}
+        << QByteArray() << QByteArray("cannot share a global batch_size of 2");
+    QTest::newRow("nproc under a launcher") << QStringList{QStringLiteral("--nproc"), QStringLiteral("2")} << QByteArray("1")
+                                            << QByteArray("already rank 1 of 2");
+    QTest::newRow("bad RANK") << QStringList{} << QByteArray("x") << QByteArray("RANK");
+  }
+  void badInputIsOneLine() {
+    QFETCH(QStringList, extra);
+    QFETCH(QByteArray, rank);
+    QFETCH(QByteArray, names);
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    if (!rank.isEmpty()) {
+      env.insert(QStringLiteral("RANK"), QString::fromUtf8(rank));
+      env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
+    }
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(LWB_CLI_PATH), trainArgs(dir_.filePath(QStringLiteral("bad_") + QString::fromUtf8(QTest::currentDataTag()).replace(' ', '_')), 5) + extra);
+    QVERIFY(p.waitForFinished(60000));
+    const auto err = p.readAllStandardError();
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY2(err.contains(names), err.constData());
+    QCOMPARE(err.trimmed().count('\n'), 0);
+  }
+
+  // A rank killed mid-run: the launcher stops the other, exits non-zero within the collective
+  // timeout plus its grace, and leaves nothing running.
+  void killedRankEndsTheRun() {
+    const QString out = dir_.filePath(QStringLiteral("killed"));
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LWB_DIST_TIMEOUT"), QStringLiteral("5"));
+    p.setProcessEnvironment(env);
+    auto args = trainArgs(out, 100000);
+    args << QStringLiteral("--nproc") << QStringLiteral("2");
+    p.start(QStringLiteral(LWB_CLI_PATH), args);
+    QVERIFY(p.waitForStarted());
+    // Wait for training to start (a metrics row), then kill rank 1 (RANK=1 in its environment).
+    QElapsedTimer t;
+    t.start();
+    while (!QFile::exists(out + QStringLiteral("/metrics.jsonl")) && t.elapsed() < 60000) QThread::msleep(100);
+    QVERIFY(QFile::exists(out + QStringLiteral("/metrics.jsonl")));
+    pid_t victim = 0;
+    for (const auto& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+      QFile e(QStringLiteral("/proc/") + pid + QStringLiteral("/environ"));
+      QFile c(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
+      if (e.open(QIODevice::ReadOnly) && c.open(QIODevice::ReadOnly) && c.readAll().contains(out.toUtf8()) &&
+          e.readAll().split('\0').contains("RANK=1"))
+        victim = static_cast<pid_t>(pid.toInt());
+    }
+    QVERIFY(victim > 0);
+    ::kill(victim, SIGKILL);
+    QVERIFY(p.waitForFinished(60000));
+    qInfo("launcher ended %lld ms after the start, exit %d", static_cast<long long>(t.elapsed()), p.exitCode());
+    QVERIFY(p.exitCode() != 0);
+    QVERIFY(!anyRunning(out));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliTrainDist)
+#include "tst_cli_train_dist.moc"
