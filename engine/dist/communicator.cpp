@@ -61,6 +61,19 @@ class GlooCommunicator final : public Communicator {
     });
   }
 
+  void broadcastEach(std::vector<at::Tensor>& tensors, const std::vector<int>& roots) override {
+    run("broadcast", [&] {
+      std::vector<c10::intrusive_ptr<c10d::Work>> works;
+      for (size_t i = 0; i < tensors.size(); ++i) {
+        c10d::BroadcastOptions o;
+        o.rootRank = roots.at(i);
+        std::vector<at::Tensor> one{tensors[i]};
+        works.push_back(group_->broadcast(one, o));
+      }
+      for (auto& w : works) w->wait();
+    });
+  }
+
   std::vector<at::Tensor> allgather(const at::Tensor& local) override {
     std::vector<std::vector<at::Tensor>> out(1);
     for (int r = 0; r < world_.size; ++r) out[0].push_back(at::empty_like(local));

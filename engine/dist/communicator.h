@@ -23,6 +23,8 @@ class Communicator {
   virtual void allreduceSum(std::vector<at::Tensor>& tensors) = 0;
   // In place: every tensor becomes root's.
   virtual void broadcast(std::vector<at::Tensor>& tensors, int root) = 0;
+  // In place: tensors[i] becomes roots[i]'s (one collective each, all in flight at once).
+  virtual void broadcastEach(std::vector<at::Tensor>& tensors, const std::vector<int>& roots) = 0;
   // out[r] = rank r's `local` (same shape and dtype on every rank).
   virtual std::vector<at::Tensor> allgather(const at::Tensor& local) = 0;
   virtual void barrier() = 0;

@@ -1,5 +1,7 @@
 #include "optim/muon.h"
 
+#include "dist/communicator.h"
+
 #include "io/input_error.h"
 
 #include <ATen/TensorOperators.h>
@@ -69,9 +71,10 @@ struct PendingMsign {
 
 void Muon::step(double lr) {
   const double beta = cfg_.momentum;
-  // Small matrices by (small side, large side); the update is w -= step * msign(u), the same
-  // whether applied now or after the other slots' updates.
-  std::map<std::pair<int64_t, int64_t>, std::vector<PendingMsign>> batches;
+  // Every matrix update w -= step * msign(u), collected first: the result is the same whether
+  // applied now or after the other slots' updates, and the msigns can then be batched by shape
+  // and, in a data-parallel run, split between the ranks.
+  std::vector<PendingMsign> pending;
   forEachUpdate(lr, cfg_.weightDecay, [&](const ParamSlot& slot, const at::Tensor& w, const at::Tensor& g, double eta) {
     const auto role = slot.param.role;
     if (!slot.param.isMatrix() || (role == models::Role::Embedding && cfg_.embedUpdate == "adamw")) {
@@ -89,28 +92,46 @@ void Muon::step(double lr) {
       const auto factor = at::clamp_max(1.0 / at::clamp_min(rms, 1e-30), cfg_.embedMaxInflation);
       w.sub_(u * factor, eta);
     } else {
-      const double stepSize = eta * scaleFor(w.size(0), w.size(1));
-      const int64_t small = std::min(u.size(0), u.size(1)), large = std::max(u.size(0), u.size(1));
-      if (small <= kBatchedMsignMaxSide) batches[{small, large}].push_back({w, u, stepSize});
-      else w.sub_(spectral::msign(u, ns_), stepSize);
+      pending.push_back({w, u, eta * scaleFor(w.size(0), w.size(1))});
     }
   });
   at::NoGradGuard noGrad;
+  const int ranks = comm_ ? comm_->size() : 1, rank = comm_ ? comm_->rank() : 0;
+  const auto owner = [&](size_t k) { return static_cast<int>(k % static_cast<size_t>(ranks)); };
+  std::vector<at::Tensor> signs(pending.size());
+  // Small matrices by (small side, large side), batched; large ones one by one.
+  std::map<std::pair<int64_t, int64_t>, std::vector<size_t>> batches;
+  for (size_t k = 0; k < pending.size(); ++k) {
+    if (owner(k) != rank) continue;
+    const auto& u = pending[k].u;
+    const int64_t small = std::min(u.size(0), u.size(1)), large = std::max(u.size(0), u.size(1));
+    if (small <= kBatchedMsignMaxSide) batches[{small, large}].push_back(k);
+    else signs[k] = spectral::msign(u, ns_);
+  }
   for (auto& [shape, group] : batches) {
     if (group.size() == 1) {
-      group[0].w.sub_(spectral::msign(group[0].u, ns_), group[0].step);
+      signs[group[0]] = spectral::msign(pending[group[0]].u, ns_);
       continue;
     }
     // msign of a tall matrix is msign of its transpose, transposed: stack every one wide.
     std::vector<at::Tensor> wide;
-    for (const auto& p : group) wide.push_back(p.u.size(0) > p.u.size(1) ? p.u.mT() : p.u);
-    const auto signs = spectral::msign(at::stack(wide), ns_);
+    for (const size_t k : group) wide.push_back(pending[k].u.size(0) > pending[k].u.size(1) ? pending[k].u.mT() : pending[k].u);
+    const auto stacked = spectral::msign(at::stack(wide), ns_);
     for (size_t i = 0; i < group.size(); ++i) {
-      const auto& p = group[i];
-      const auto o = signs[static_cast<int64_t>(i)];
-      p.w.sub_(p.u.size(0) > p.u.size(1) ? o.mT() : o, p.step);
+      const auto o = stacked[static_cast<int64_t>(i)];
+      signs[group[i]] = pending[group[i]].u.size(0) > pending[group[i]].u.size(1) ? o.mT() : o;
     }
   }
+  if (comm_) {
+    // Distributed Muon: each msign comes from the rank that owns it.
+    std::vector<int> roots;
+    for (size_t k = 0; k < pending.size(); ++k) {
+      signs[k] = owner(k) == rank ? signs[k].contiguous() : at::empty_like(pending[k].u, at::MemoryFormat::Contiguous);
+      roots.push_back(owner(k));
+    }
+    comm_->broadcastEach(signs, roots);
+  }
+  for (size_t k = 0; k < pending.size(); ++k) pending[k].w.sub_(signs[k], pending[k].step);
 }
 
 }  // namespace lwb::optim

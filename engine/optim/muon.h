@@ -23,6 +23,7 @@ class Muon final : public Optimizer {
   double kappa() const { return kappa_; }  // max singular-value inflation of msign
   void saveState(TensorMap& out) const override;
   void loadState(StateIn& in) override;
+  void setCommunicator(dist::Communicator* comm) override { comm_ = comm; }
 
  private:
   run::OptimizerConfig cfg_;
@@ -30,6 +31,7 @@ class Muon final : public Optimizer {
   double kappa_;
   AdamState adam_;
   std::map<std::string, at::Tensor> buffers_;
+  dist::Communicator* comm_ = nullptr;
 };
 
 }  // namespace lwb::optim

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace lwb::dist {
+class Communicator;
+}
+
 namespace lwb::optim {
 
 struct ParamSlot {
@@ -40,6 +44,10 @@ class Optimizer {
   // last step (empty for the others), and why the last step left the manifold (empty: fine).
   virtual std::vector<run::StiefelStat> stiefelStats() const { return {}; }
   virtual std::string divergence() const { return {}; }
+  // Data-parallel runs (issue 28): an optimizer that can split its per-matrix work between the
+  // ranks does so (Muon: each rank computes msign for the matrices it owns, the results are
+  // broadcast); the others ignore it and compute everything on every rank. Not owned.
+  virtual void setCommunicator(dist::Communicator*) {}
 
  protected:
   explicit Optimizer(std::vector<ParamSlot> slots) : slots_(std::move(slots)) {}

@@ -176,9 +176,28 @@ std::vector<std::string> Trainer::startWarnings() const {
 
 void Trainer::skipCharEvaluation() { impl_->charEval.reset(); }
 
-void Trainer::setCommunicator(dist::Communicator* comm) { impl_->comm = comm && comm->size() > 1 ? comm : nullptr; }
+void Trainer::setCommunicator(dist::Communicator* comm) {
+  impl_->comm = comm && comm->size() > 1 ? comm : nullptr;
+  impl_->optimizer->setCommunicator(impl_->comm);
+}
 
 bool Trainer::Impl::leader() const { return !comm || comm->rank() == 0; }
+
+std::string Trainer::Impl::rankDrift() const {
+  if (!comm) return {};
+  double local = 0;
+  for (const auto& p : model->parameters()) local += p.tensor.detach().to(at::kDouble).sum().item<double>();
+  const auto all = comm->allgather(at::scalar_tensor(local, at::kDouble).reshape({1}));
+  // Every rank applies the same float operations to the same values; anything beyond rounding
+  // noise in a sum of ~1e6 terms means a rank computed something else.
+  for (int r = 1; r < comm->size(); ++r) {
+    const double other = all[static_cast<size_t>(r)].item<double>(), first = all[0].item<double>();
+    if (std::abs(other - first) > 1e-6 * std::max(1.0, std::abs(first)))
+      return "the ranks' weights drifted apart (parameter checksum " + std::to_string(first) + " on rank 0, " +
+             std::to_string(other) + " on rank " + std::to_string(r) + ")";
+  }
+  return {};
+}
 
 bool Trainer::Impl::agree(bool mine) const {
   if (!comm) return mine;
@@ -209,6 +228,10 @@ RunSummary Trainer::run(TrainerControl& control) {
     }
     if (t.logNow && !s.agree(s.leader() ? s.logRow(t) : true))
       return s.endRun(RunStatus::Diverged, "non-finite training loss at step " + std::to_string(t.step));
+    if (t.logNow) {
+      if (const auto drift = s.rankDrift(); !drift.empty())
+        return s.endRun(RunStatus::Diverged, drift + " at step " + std::to_string(t.step));
+    }
     // After the step's metrics row, so a resumed run's metrics.jsonl (truncated to the
     // checkpoint's step) holds every row up to it.
     if (t.checkpointNow) s.saveCheckpoint(t.step);

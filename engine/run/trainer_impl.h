@@ -70,6 +70,9 @@ struct Trainer::Impl {
   bool leader() const;                 // rank 0, or not distributed: logs, evaluates, checkpoints
   // Rank 0's yes/no to every rank (a one-element broadcast); `mine` elsewhere when alone.
   bool agree(bool mine) const;
+  // Log steps of a data-parallel run: "" while every rank holds the same weights, else the
+  // message that stops the run (a checksum of all parameters, gathered from every rank).
+  std::string rankDrift() const;
   int64_t startStep = 0;           // steps already done (resume)
   std::string checkpointDir;       // empty: no checkpoints
   int64_t lastCheckpointStep = -1;
