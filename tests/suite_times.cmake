@@ -79,6 +79,8 @@ set(LWB_SUITE_SECONDS
   tst_translations_complete 1
   tst_cli_robustness 13
   tst_cli_attention 9
+  tst_cli_train_dist 33
+  tst_dist 7
 )
 
 list(LENGTH LWB_SUITE_SECONDS lwb_n)

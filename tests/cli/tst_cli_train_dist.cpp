@@ -113,6 +113,34 @@ class TestCliTrainDist : public QObject {
     QVERIFY(QFile::exists(two + QStringLiteral("/config.json")));
   }
 
+  // Resume with another number of processes: every rank holds the whole optimizer and
+  // constraint state (only msign is split), so rank 0's checkpoint is the run's. A 2-rank run
+  // cut back to its step-15 checkpoint and resumed by one process ends where the one-process
+  // run of twoRanksEqualOne ended, and the other way round.
+  void resumeWithAnotherProcessCount() {
+    const QString one = dir_.filePath(QStringLiteral("one"));
+    QVERIFY(QFile::exists(one + QStringLiteral("/checkpoints/step_30.safetensors")));  // from twoRanksEqualOne
+    const auto reference = readSafetensors(one + QStringLiteral("/checkpoints/step_30.safetensors"));
+    for (const int first : {2, 1}) {
+      const QString run = dir_.filePath(QStringLiteral("resume_from_%1").arg(first));
+      auto args = trainArgs(run, 30);
+      args << QStringLiteral("--set") << QStringLiteral("checkpoint_every=15") << QStringLiteral("--nproc") << QString::number(first);
+      const auto a = runCli(args);
+      QVERIFY2(a.code == 0, a.err.constData());
+      QVERIFY(QFile::remove(run + QStringLiteral("/checkpoints/step_30.safetensors")));
+      const auto b = runCli({QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("train"), QStringLiteral("--resume"), run,
+                             QStringLiteral("--nproc"), QString::number(3 - first)});
+      QVERIFY2(b.code == 0, b.err.constData());
+      const auto w = readSafetensors(run + QStringLiteral("/checkpoints/step_30.safetensors"));
+      QCOMPARE(w.size(), reference.size());
+      double worst = 0;
+      for (const auto& [name, v] : reference)
+        for (size_t i = 0; i < v.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(v[i] - w.at(name)[i])));
+      qInfo("%d then %d processes: max |w - w_one| = %.3g", first, 3 - first, worst);
+      QVERIFY(worst <= 1e-4);
+    }
+  }
+
   void badInputIsOneLine_data() {
     QTest::addColumn<QStringList>("extra");
     QTest::addColumn<QByteArray>("rank");  // RANK/WORLD_SIZE to set, or empty
