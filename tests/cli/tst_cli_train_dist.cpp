@@ -2,6 +2,7 @@
 // model as one process (same global batch, gradients averaged); bad flags and environments exit
 // 2 with one line; a rank that dies ends the run with nothing left running.
 #include "support/cli_run.h"
+#include "support/safetensors_f32.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,33 +21,12 @@
 #include <map>
 #include <vector>
 
+using lwb::test::readSafetensors;
 using lwb::test::runCli;
 
 namespace {
 
 const QString kMnist = QStringLiteral(LWB_SOURCE_DIR "/resources/presets/mnist_muon_softcap.json");
-
-// The float32 tensors of a .safetensors file, read here from its header (independent of the
-// engine's reader).
-std::map<std::string, std::vector<float>> readSafetensors(const QString& path) {
-  std::map<std::string, std::vector<float>> out;
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return out;
-  const QByteArray bytes = f.readAll();
-  quint64 n = 0;
-  std::memcpy(&n, bytes.constData(), 8);
-  const auto header = QJsonDocument::fromJson(bytes.mid(8, static_cast<int>(n))).object();
-  for (auto it = header.begin(); it != header.end(); ++it) {
-    const auto o = it.value().toObject();
-    if (it.key() == QStringLiteral("__metadata__") || o[QStringLiteral("dtype")].toString() != QStringLiteral("F32")) continue;
-    const auto off = o[QStringLiteral("data_offsets")].toArray();
-    const qint64 begin = 8 + static_cast<qint64>(n) + off[0].toInteger(), end = 8 + static_cast<qint64>(n) + off[1].toInteger();
-    std::vector<float> v(static_cast<size_t>((end - begin) / 4));
-    std::memcpy(v.data(), bytes.constData() + begin, static_cast<size_t>(end - begin));
-    out[it.key().toStdString()] = std::move(v);
-  }
-  return out;
-}
 
 QList<double> trainLosses(const QString& run) {
   QList<double> out;
@@ -101,12 +81,7 @@ class TestCliTrainDist : public QObject {
     const auto wb = readSafetensors(two + QStringLiteral("/checkpoints/step_30.safetensors"));
     QVERIFY(!wa.empty());
     QCOMPARE(wb.size(), wa.size());
-    double worst = 0;
-    for (const auto& [name, v] : wa) {
-      const auto& u = wb.at(name);
-      QCOMPARE(u.size(), v.size());
-      for (size_t i = 0; i < v.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(v[i] - u[i])));
-    }
+    const double worst = lwb::test::maxAbsDifference(wa, wb);
     qInfo("max |w_1 - w_2| after 30 steps: %.3g", worst);
     QVERIFY(worst <= 1e-4);
     // Only rank 0 wrote: one config, one metrics file, its checkpoints.
@@ -133,9 +108,7 @@ class TestCliTrainDist : public QObject {
       QVERIFY2(b.code == 0, b.err.constData());
       const auto w = readSafetensors(run + QStringLiteral("/checkpoints/step_30.safetensors"));
       QCOMPARE(w.size(), reference.size());
-      double worst = 0;
-      for (const auto& [name, v] : reference)
-        for (size_t i = 0; i < v.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(v[i] - w.at(name)[i])));
+      const double worst = lwb::test::maxAbsDifference(reference, w);
       qInfo("%d then %d processes: max |w - w_one| = %.3g", first, 3 - first, worst);
       QVERIFY(worst <= 1e-4);
     }

@@ -15,7 +15,7 @@ add_test(NAME slurm_stop COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sweep/slurm_fixture
 set_tests_properties(slurm_start PROPERTIES FIXTURES_SETUP slurm TIMEOUT 60)
 set_tests_properties(slurm_stop PROPERTIES FIXTURES_CLEANUP slurm TIMEOUT 60)
 lwb_add_test(tst_slurm_sweep sweep/tst_slurm_sweep.cpp)
-target_compile_definitions(tst_slurm_sweep PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>")
+target_compile_definitions(tst_slurm_sweep PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>" LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(tst_slurm_sweep lipschitz-cli)
 set_tests_properties(tst_slurm_sweep PROPERTIES FIXTURES_REQUIRED slurm RESOURCE_LOCK slurm
   ENVIRONMENT "${LWB_TEST_ENV};QT_QPA_PLATFORM=offscreen;LWB_THREADS=1;LWB_SLURM_FIXTURE_DIR=${LWB_SLURM_FIXTURE_DIR}")

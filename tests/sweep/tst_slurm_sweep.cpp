@@ -4,6 +4,9 @@
 // point's array task and scheduler state, logs land in the sweep directory, and running the
 // command again submits nothing. No Slurm here is a failure, never a skip.
 #include "sweep_cli.h"
+#include "support/safetensors_f32.h"
+
+#include "dist/world.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -71,6 +74,32 @@ class TestSlurmSweep : public QObject {
     QVERIFY2(r.code == 0, r.err.constData());
     QVERIFY(!r.events().back().contains("slurm_job") || r.events().back()["slurm_job"] == json(""));
     QVERIFY(!QFile::exists(out + "/slurm/array-2.sbatch"));
+  }
+
+  // Issue 28 on the real Slurm: `srun -n 2 lipschitz-cli train` (no --nproc: each task reads
+  // SLURM_PROCID / SLURM_NTASKS / SLURM_JOB_NODELIST) finishes and trains the model the local
+  // single process trains, up to summation order (tst_cli_train_dist states the tolerance).
+  void srunTwoTasksEqualLocal() {
+    QTemporaryDir tmp;
+    const QString preset = QStringLiteral(LWB_SOURCE_DIR "/resources/presets/mnist_muon_softcap.json");
+    auto args = [&](const QString& out) {
+      return QStringList{"--threads", "1", "train", "--config", preset, "--steps", "20", "--out", out};
+    };
+    auto r = test::runCli(args(tmp.path() + "/local"), env_);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QProcess srun;
+    auto env = env_;
+    env.insert("MASTER_PORT", QString::number(dist::freeLocalPort()));  // not the default 29500 of a shared machine
+    srun.setProcessEnvironment(env);
+    srun.start("srun", QStringList{"-n", "2", "--time=00:05:00", LWB_CLI_PATH} + args(tmp.path() + "/srun"));
+    QVERIFY(srun.waitForFinished(180000));
+    QVERIFY2(srun.exitCode() == 0, srun.readAllStandardError().constData());
+    const auto a = test::readSafetensors(tmp.path() + "/local/checkpoints/step_20.safetensors");
+    const auto b = test::readSafetensors(tmp.path() + "/srun/checkpoints/step_20.safetensors");
+    QVERIFY(!a.empty());
+    const double worst = test::maxAbsDifference(a, b);
+    qInfo("srun -n 2 vs one process: max |w - w'| = %.3g", worst);
+    QVERIFY(worst <= 1e-4);
   }
 };
 
