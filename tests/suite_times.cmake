@@ -75,7 +75,7 @@ set(LWB_SUITE_SECONDS
   tst_cli_spectral 37
   tst_cli_inspect 7
   tst_cli_sweep 35
-  tst_slurm_sweep 6
+  tst_slurm_sweep 14
   tst_translations_complete 1
   tst_cli_robustness 13
   tst_cli_attention 9
