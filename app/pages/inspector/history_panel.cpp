@@ -15,6 +15,7 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStringList>
 #include <QTableWidget>
@@ -94,6 +95,7 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent) {
   delta_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   delta_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   delta_->horizontalHeader()->setSectionResizeMode(Layer, QHeaderView::Stretch);
+  delta_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // file order until a header is clicked
   delta_->setSortingEnabled(true);
 
   auto* top = new QHBoxLayout;
@@ -125,6 +127,9 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent) {
 
   connect(metric_, &QComboBox::currentIndexChanged, this, &HistoryPanel::replot);
   connect(compare_, &QPushButton::clicked, this, &HistoryPanel::compare);
+  // Choosing a checkpoint shows that pair's deltas (LatestWins drops superseded pairs).
+  connect(a_, &QComboBox::currentIndexChanged, this, &HistoryPanel::compare);
+  connect(b_, &QComboBox::currentIndexChanged, this, &HistoryPanel::compare);
   connect(cancel_, &QPushButton::clicked, this, &HistoryPanel::cancel);
   const auto busy = [this] {
     const bool on = loader_->busy() || deltaJob_->busy();
@@ -180,17 +185,22 @@ void HistoryPanel::showHistory(std::shared_ptr<const inspect::CheckpointHistory>
   skipped_->setText(skipped.join(QLatin1Char('\n')));
   skipped_->setVisible(!skipped.isEmpty());
   for (QComboBox* box : {a_, b_}) {
+    const QSignalBlocker block(box);
     box->clear();
     for (const auto& c : history_->checkpoints)
       box->addItem(tr("step %1").arg(c.step), QString::fromStdString(c.path.string()));
   }
-  // Default pair: the first and the newest checkpoint.
-  a_->setCurrentIndex(0);
-  b_->setCurrentIndex(b_->count() - 1);
+  // Default pair: the first and the newest checkpoint, compared at once.
+  {
+    const QSignalBlocker blockA(a_), blockB(b_);
+    a_->setCurrentIndex(0);
+    b_->setCurrentIndex(b_->count() - 1);
+  }
   compare_->setEnabled(!history_->checkpoints.empty());
   delta_->setRowCount(0);
   replot();
   Q_EMIT historyLoaded();
+  compare();
 }
 
 void HistoryPanel::replot() {

@@ -2,7 +2,7 @@
 // metric (σ₁, RMS→RMS, ‖W‖_F or any WeightWatcher-parity metric) over the checkpoints' steps,
 // and two chosen checkpoints side by side, per layer Δσ₁, Δα and ‖W_B − W_A‖_F / ‖W_A‖_F.
 // Both computations run on workers (LatestWins) with a progress bar and Cancel; one job per
-// user action (opening the folder, pressing "Compare").
+// user action (opening the folder, choosing a checkpoint, pressing "Compare").
 #pragma once
 
 #include <QWidget>
@@ -39,7 +39,8 @@ class HistoryPanel : public QWidget {
   // The history shown (nullptr before the first successful load).
   const inspect::CheckpointHistory* history() const { return history_.get(); }
 
-  // Per-layer deltas of the checkpoints chosen in the A and B boxes, on a worker.
+  // Per-layer deltas of the checkpoints chosen in the A and B boxes, on a worker; run when a
+  // history is shown (first vs newest) and whenever A or B changes.
   void compare();
 
   QComboBox* metricBox() const { return metric_; }
