@@ -69,8 +69,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare, robustness, sweeps or attention."),
                                 QStringLiteral("ID"));
   const QCommandLineOption inspect({QStringLiteral("inspect")},
-                                   QStringLiteral("Open a .safetensors, .npz, .npy or .pt file in the Checkpoint Inspector."),
-                                   QStringLiteral("FILE"));
+                                   QStringLiteral("Open a .safetensors, .npz, .npy or .pt file, a model folder or a run directory (its checkpoints as a history) in the Checkpoint Inspector."),
+                                   QStringLiteral("FILE|DIR"));
   const QCommandLineOption compare({QStringLiteral("compare")},
                                    QStringLiteral("Compare run directories (or folders of them); more may follow as arguments."),
                                    QStringLiteral("RUN_DIR"));
@@ -151,8 +151,8 @@ ParsedOptions parseAppOptions(const QStringList& args) {
     else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--open"), dir);
   if (out.error.isEmpty() && !o.page.isEmpty() && !pages::pageIds().contains(o.page))
     out.error = QStringLiteral("--page: unknown page '%1' (%2)").arg(o.page, pages::pageIds().join(QStringLiteral(", ")));
-  if (out.error.isEmpty() && !o.inspectFile.isEmpty() && !QFileInfo(o.inspectFile).isFile())
-    out.error = QStringLiteral("--inspect: '%1' is not a file").arg(o.inspectFile);
+  if (out.error.isEmpty() && !o.inspectFile.isEmpty() && !QFileInfo(o.inspectFile).isFile() && !QFileInfo(o.inspectFile).isDir())
+    out.error = QStringLiteral("--inspect: '%1' is not a file or folder").arg(o.inspectFile);
   for (const QString& dir : o.compareDirs)
     if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
     else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--compare"), dir);

@@ -6,11 +6,17 @@
 #include "app/run_list.h"
 #include "app/run_manager.h"
 #include "app/run_panel.h"
+#include "app/pages/inspector/text_sample_panel.h"
 #include "app/status_panel.h"
 #include "widgets/plot_view.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -23,6 +29,14 @@ namespace {
 
 // Kept from before pages had their own settings, so saved layouts survive.
 const QString kLayoutKey = QStringLiteral("trainPage/layout");
+
+// The task of a run directory's config.json ("" while it is absent, unreadable or not JSON).
+// A config is a few KB; one larger than 1 MiB is not read on the GUI thread.
+QString taskOf(const QString& runDir) {
+  QFile f(QDir(runDir).filePath(QStringLiteral("config.json")));
+  if (runDir.isEmpty() || f.size() > (1 << 20) || !f.open(QIODevice::ReadOnly)) return {};
+  return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("task")).toString();
+}
 
 }  // namespace
 
@@ -48,6 +62,9 @@ void TrainPage::createPanels(const PageServices& services) {
   addDock(QStringLiteral("run_setup"), tr("Run setup"), runPanel_);
   addDock(QStringLiteral("runs"), tr("Runs"), runList_);
   for (const auto& panel : dashboard_->panels()) addDock(panel.id, panel.title, panel.plot);
+  // Text from the run's newest checkpoint (issue 29 §4): the Inspector's panel and engine job.
+  sample_ = new pages::TextSamplePanel(this);
+  addDock(QStringLiteral("text_sample"), tr("Generate text"), sample_);
 }
 
 void TrainPage::createActions() {
@@ -78,12 +95,42 @@ void TrainPage::createActions() {
     if (RunSession* s = runs_->currentRun()) runs_->removeRun(s);
   });
 
+  sampleAction_ = new QAction(tr("&Generate text…"), this);
+  sampleAction_->setToolTip(tr("Sample text from the selected character-level run's newest checkpoint (prompt, length, temperature)"));
+  connect(sampleAction_, &QAction::triggered, this, &TrainPage::showTextSample);
+
   runMenu_ = new QMenu(tr("&Run"), this);
   runMenu_->addAction(startAction_);
   runMenu_->addAction(pauseAction_);
   runMenu_->addAction(stopAction_);
   runMenu_->addSeparator();
+  runMenu_->addAction(sampleAction_);
+  runMenu_->addSeparator();
   runMenu_->addAction(removeAction_);
+}
+
+bool TrainPage::currentRunIsChars() {
+  const RunSession* s = runs_->currentRun();
+  if (!s || s->runDir().isEmpty()) return false;
+  auto it = charsRuns_.find(s->runDir());
+  if (it == charsRuns_.end()) {
+    const QString task = taskOf(s->runDir());
+    if (task.isEmpty()) return false;  // no config yet: asked again on the next update
+    it = charsRuns_.insert(s->runDir(), task == QLatin1String("chars"));
+  }
+  return it.value();
+}
+
+void TrainPage::showTextSample() {
+  const RunSession* s = runs_->currentRun();
+  if (!s || !currentRunIsChars()) return;
+  // The run directory: the sampler takes its newest checkpoint when Generate is pressed, so a
+  // running run's latest checkpoint is used.
+  sample_->setCheckpoint(s->runDir());
+  QDockWidget* d = dock(QStringLiteral("text_sample"));
+  d->show();
+  d->raise();
+  sample_->promptEdit()->setFocus();
 }
 
 void TrainPage::connectRuns(const PageServices& services) {
@@ -149,6 +196,7 @@ void TrainPage::updateActions() {
   stopAction_->setEnabled(current && isActive(st) && st != RunState::Stopping);
   stopAction_->setText(current && current->isFollowing() ? tr("S&top following") : tr("S&top"));
   removeAction_->setEnabled(current != nullptr);
+  sampleAction_->setEnabled(currentRunIsChars());
 }
 
 bool TrainPage::startPreset(const QString& presetId, const QStringList& overrides, QString* error) {
@@ -266,7 +314,10 @@ void TrainPage::resetLayout() {
   tabifyDockWidget(bound, seed002[1]);
   tabifyDockWidget(acts, seed002[2]);
   tabifyDockWidget(bound, seed002[3]);
-  for (QDockWidget* d : docks_) d->setVisible(!seed002.contains(d));
+  // "Generate text" waits for its action, tabbed with the scalar map.
+  QDockWidget* sample = dock(QStringLiteral("text_sample"));
+  tabifyDockWidget(map, sample);
+  for (QDockWidget* d : docks_) d->setVisible(!seed002.contains(d) && d != sample);
   bound->raise();
   acts->raise();
   seed002RaisedFor_.clear();

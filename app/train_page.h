@@ -11,6 +11,7 @@
 #include <QLatin1String>
 #include <QList>
 #include <QMainWindow>
+#include <QHash>
 #include <QSize>
 
 #include <functional>
@@ -24,6 +25,9 @@ namespace lwb::app {
 class Dashboard;
 class RunList;
 class RunPanel;
+namespace pages {
+class TextSamplePanel;
+}
 
 class TrainPage : public QMainWindow, public Page {
   Q_OBJECT
@@ -31,8 +35,9 @@ class TrainPage : public QMainWindow, public Page {
  public:
   static constexpr QLatin1String kId{"train"};
   // Bump when docks are added or renamed, so an old saved layout is not restored. 2: layouts
-  // saved by version 1 could be taken before the page was laid out (see hideEvent).
-  static constexpr int kLayoutVersion = 2;
+  // saved by version 1 could be taken before the page was laid out (see hideEvent). 3: the
+  // "Generate text" dock.
+  static constexpr int kLayoutVersion = 3;
   // The smallest a shown dock may be for a restored layout to be kept: below this a plot
   // is an unreadable strip (the plots' own minimum is ~190 × 160), and the default layout
   // is used instead. The default layout gives every plot more from 1024 × 700 up.
@@ -68,6 +73,10 @@ class TrainPage : public QMainWindow, public Page {
   QDockWidget* dock(const QString& id) const;
   QAction* pauseAction() const { return pauseAction_; }
   QAction* stopAction() const { return stopAction_; }
+  // Run ▸ Generate text…: enabled for a character-level run (task "chars"); shows the
+  // "Generate text" dock sampling the run's newest checkpoint (issue 29 §4).
+  QAction* sampleAction() const { return sampleAction_; }
+  pages::TextSamplePanel* samplePanel() const { return sample_; }
 
  protected:
   void showEvent(QShowEvent* event) override;
@@ -82,6 +91,9 @@ class TrainPage : public QMainWindow, public Page {
   void connectRuns(const PageServices& services);
   void startRun(const nlohmann::json& config, const QString& label);
   void updateActions();
+  void showTextSample();
+  // The current run's config says task "chars" (cached per run directory once it has one).
+  bool currentRunIsChars();
   void raiseSeed002Panels();
   // Dock sizes only take once the page has its real size.
   void applyDefaultSizes();
@@ -100,6 +112,9 @@ class TrainPage : public QMainWindow, public Page {
   QAction* pauseAction_ = nullptr;
   QAction* stopAction_ = nullptr;
   QAction* removeAction_ = nullptr;
+  QAction* sampleAction_ = nullptr;
+  pages::TextSamplePanel* sample_ = nullptr;
+  QHash<QString, bool> charsRuns_;
   std::function<void(const QString&)> showPage_;  // Start shows this page, from any page
   QByteArray shownLayout_;  // saveState() when the page was last hidden after being shown
   bool startingFromCommandLine_ = false;  // startPreset(): report a failed start, show no dialog

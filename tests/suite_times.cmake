@@ -18,6 +18,7 @@ set(LWB_SUITE_SECONDS
   tst_clip_accuracy 41
   tst_softcap_alpha 1
   tst_npy 1
+  tst_checkpoint_history 9
   tst_thread_policy 1
   tst_data 1
   tst_data_mnist 1
@@ -58,6 +59,7 @@ set(LWB_SUITE_SECONDS
   tst_widget_gallery 1
   tst_app_stream 4
   tst_app_units 1
+  tst_app_text_sample 14
   tst_app_follow 2
   tst_app_dashboard 2
   tst_app_window 6
@@ -67,6 +69,7 @@ set(LWB_SUITE_SECONDS
   tst_app_hostile 1
   tst_pages_cliplab 39
   tst_pages_inspector 7
+  tst_pages_inspector_history 2
   tst_pages_compare 5
   tst_pages_reach 2
   tst_pages_sweeps 4

@@ -757,6 +757,30 @@
         <source>σ of the Marchenko–Pastur fit to the bulk (eigenvalues rescaled to mean 1)</source>
         <translation>σ der Marchenko-Pastur-Anpassung an den Bulk (Eigenwerte auf Mittelwert 1 skaliert)</translation>
     </message>
+    <message>
+        <source>σ₁</source>
+        <translation>σ₁</translation>
+    </message>
+    <message>
+        <source>largest singular value (the workbench&apos;s bounds use σ₁)</source>
+        <translation>größter Singulärwert (die Schranken der Werkbank verwenden σ₁)</translation>
+    </message>
+    <message>
+        <source>RMS→RMS</source>
+        <translation>RMS→RMS</translation>
+    </message>
+    <message>
+        <source>σ₁·√(d_in/d_out): the RMS→RMS operator norm</source>
+        <translation>σ₁·√(d_in/d_out): die RMS→RMS-Operatornorm</translation>
+    </message>
+    <message>
+        <source>‖W‖_F</source>
+        <translation>‖W‖_F</translation>
+    </message>
+    <message>
+        <source>Frobenius norm</source>
+        <translation>Frobeniusnorm</translation>
+    </message>
 </context>
 <context>
     <name>RunForm</name>
@@ -1765,6 +1789,18 @@
         <source>runs folder %1</source>
         <translation>Ordner für Läufe %1</translation>
     </message>
+    <message>
+        <source>Generate text</source>
+        <translation>Text erzeugen</translation>
+    </message>
+    <message>
+        <source>&amp;Generate text…</source>
+        <translation>Text &amp;erzeugen…</translation>
+    </message>
+    <message>
+        <source>Sample text from the selected character-level run&apos;s newest checkpoint (prompt, length, temperature)</source>
+        <translation>Text aus dem neuesten Checkpoint des gewählten Zeichenlaufs erzeugen (Anfangstext, Länge, Temperatur)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::AttentionPage</name>
@@ -2425,6 +2461,129 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::pages::HistoryPanel</name>
+    <message>
+        <source>Open a run directory (a folder with checkpoints/step_N.safetensors) to see its checkpoints over steps.</source>
+        <translation>Öffnen Sie ein Laufverzeichnis (einen Ordner mit checkpoints/step_N.safetensors), um seine Checkpoints über die Schritte zu sehen.</translation>
+    </message>
+    <message>
+        <source>The metric drawn per layer over the checkpoints&apos; steps</source>
+        <translation>Die Kennzahl, die je Schicht über die Schritte der Checkpoints gezeichnet wird</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Per layer over steps</source>
+        <translation>Je Schicht über die Schritte</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>Per layer: Δσ₁ = σ₁(B) − σ₁(A), Δα = α(B) − α(A), and ‖W_B − W_A‖_F / ‖W_A‖_F</source>
+        <translation>Je Schicht: Δσ₁ = σ₁(B) − σ₁(A), Δα = α(B) − α(A) und ‖W_B − W_A‖_F / ‖W_A‖_F</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>σ₁ (A)</source>
+        <translation>σ₁ (A)</translation>
+    </message>
+    <message>
+        <source>σ₁ (B)</source>
+        <translation>σ₁ (B)</translation>
+    </message>
+    <message>
+        <source>Δσ₁</source>
+        <translation>Δσ₁</translation>
+    </message>
+    <message>
+        <source>Δα</source>
+        <translation>Δα</translation>
+    </message>
+    <message>
+        <source>‖ΔW‖/‖W‖</source>
+        <translation>‖ΔW‖/‖W‖</translation>
+    </message>
+    <message>
+        <source>‖W_B − W_A‖_F / ‖W_A‖_F: how far the layer moved between the two checkpoints</source>
+        <translation>‖W_B − W_A‖_F / ‖W_A‖_F: wie weit sich die Schicht zwischen den beiden Checkpoints bewegt hat</translation>
+    </message>
+    <message>
+        <source>Change of WeightWatcher&apos;s power-law α (a heuristic reading, see the table&apos;s legend)</source>
+        <translation>Änderung des Potenzgesetz-α von WeightWatcher (eine heuristische Lesart, siehe die Legende der Tabelle)</translation>
+    </message>
+    <message>
+        <source>Metric:</source>
+        <translation>Kennzahl:</translation>
+    </message>
+    <message>
+        <source>Checkpoint A:</source>
+        <translation>Checkpoint A:</translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation>B:</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Reading the checkpoints of %1…</source>
+        <translation>Lese die Checkpoints von %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n checkpoint(s)</source>
+        <translation>
+            <numerusform>%1: %n Checkpoint</numerusform>
+            <numerusform>%1: %n Checkpoints</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>step %1 skipped: %2</source>
+        <translation>Schritt %1 übersprungen: %2</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message numerus="yes">
+        <source>only in A: %n layer(s)</source>
+        <translation>
+            <numerusform>nur in A: %n Schicht</numerusform>
+            <numerusform>nur in A: %n Schichten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>only in B: %n layer(s)</source>
+        <translation>
+            <numerusform>nur in B: %n Schicht</numerusform>
+            <numerusform>nur in B: %n Schichten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>shape changed: %n layer(s)</source>
+        <translation>
+            <numerusform>Form geändert: %n Schicht</numerusform>
+            <numerusform>Form geändert: %n Schichten</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::pages::InspectorPage</name>
     <message>
         <source>Open file…</source>
@@ -2611,10 +2770,6 @@
         <translation>Modellordner öffnen…</translation>
     </message>
     <message>
-        <source>A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards</source>
-        <translation>Ein Hugging-Face-Modellordner: model.safetensors.index.json (oder pytorch_model.bin.index.json) und seine Teildateien</translation>
-    </message>
-    <message>
         <source>No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder.</source>
         <translation>Keine Datei. Öffnen oder ziehen Sie eine .safetensors-, .npz-, .npy- oder .pt-Datei oder einen Modellordner hierher.</translation>
     </message>
@@ -2673,6 +2828,22 @@
     <message>
         <source>α = 2 (heuristic)</source>
         <translation>α = 2 (Faustregel)</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>Checkpoint</translation>
+    </message>
+    <message>
+        <source>Run history</source>
+        <translation>Laufverlauf</translation>
+    </message>
+    <message>
+        <source>Open a run directory: every metric per layer over its checkpoints, and two checkpoints side by side</source>
+        <translation>Ein Laufverzeichnis öffnen: jede Kennzahl je Schicht über seine Checkpoints, und zwei Checkpoints nebeneinander</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards; or a run directory: its checkpoints as a history</source>
+        <translation>Ein Hugging-Face-Modellordner: model.safetensors.index.json (oder pytorch_model.bin.index.json) und seine Teildateien; oder ein Laufverzeichnis: seine Checkpoints als Verlauf</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@ target_sources(workbench PRIVATE
   pages/inspector/what_if_panel.h pages/inspector/what_if_panel.cpp
   pages/inspector/text_sample_job.h pages/inspector/text_sample_job.cpp
   pages/inspector/text_sample_panel.h pages/inspector/text_sample_panel.cpp
+  pages/inspector/history_panel.h pages/inspector/history_panel.cpp
   pages/inspector/inspector_page.h pages/inspector/inspector_page.cpp
   pages/compare/run_record.h pages/compare/run_record.cpp
   pages/compare/compare_table_model.h pages/compare/compare_table_model.cpp

@@ -1,9 +1,13 @@
 // lipschitz-cli inspect FILE|DIR [--full]: spectra of every 2-D tensor in a .safetensors, .npz,
 // .npy or PyTorch .pt file, or a Hugging Face model folder (ARCHITECTURE.md "Headless CLI contract").
+// inspect RUN_DIR --history: every checkpoint's per-layer metrics over steps; inspect A --delta B:
+// per-layer Δσ₁, Δα and ‖W_B − W_A‖/‖W_A‖ (issue 29 §2, inspect/checkpoint_history.h).
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "inspect/checkpoint_history.h"
 #include "inspect/orientation.h"
 #include "inspect/tensor_report.h"
+#include "io/input_error.h"
 #include "io/tensor_file.h"
 
 #include <CLI/CLI.hpp>
@@ -12,6 +16,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 namespace lwb::cli {
@@ -20,7 +25,61 @@ namespace {
 struct InspectArgs {
   std::string file;
   bool full = false;
+  bool history = false;
+  std::string delta;  // the second file of --delta
 };
+
+// NaN (undefined) as null.
+nlohmann::json number(double v) { return std::isnan(v) || std::isinf(v) ? nlohmann::json(nullptr) : nlohmann::json(v); }
+
+// A progress line on stderr (stdout stays one JSON object), only on a terminal.
+std::function<void(size_t, size_t)> progressLine(const char* what) {
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  return [tty, what](size_t done, size_t total) {
+    if (tty) std::fprintf(stderr, "\rinspect: %zu/%zu %s%s", done, total, what, done == total ? "\n" : "");
+  };
+}
+
+int runHistory(const InspectArgs& a) {
+  const auto h = inspect::checkpointHistory(a.file, progressLine("checkpoints"));
+  const auto metrics = inspect::historyMetrics();
+  nlohmann::json steps = nlohmann::json::array(), files = nlohmann::json::array(), skipped = nlohmann::json::array();
+  for (const auto& c : h.checkpoints) {
+    steps.push_back(c.step);
+    files.push_back(c.path.string());
+  }
+  for (const auto& s : h.skipped) {
+    std::fprintf(stderr, "inspect: skipped %s\n", s.error.c_str());
+    skipped.push_back({{"step", s.step}, {"file", s.path.string()}, {"error", s.error}});
+  }
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& name : h.layerNames()) {
+    nlohmann::json l{{"name", name}};
+    for (const auto& c : h.checkpoints)
+      for (const auto& v : c.layers)
+        if (v.name == name) l["shape"] = v.shape;
+    for (size_t m = 0; m < metrics.size(); ++m) {
+      nlohmann::json values = nlohmann::json::array();
+      for (double v : h.series(name, m)) values.push_back(number(v));
+      l[std::string(metrics[m].key)] = values;
+    }
+    layers.push_back(l);
+  }
+  printJson({{"run_dir", a.file}, {"steps", steps}, {"files", files}, {"skipped", skipped}, {"layers", layers}});
+  return 0;
+}
+
+int runDelta(const InspectArgs& a) {
+  const auto d = inspect::checkpointDelta(a.file, a.delta, progressLine("matrices"));
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : d.layers)
+    layers.push_back({{"name", l.name}, {"shape", l.shape}, {"sigma1_a", l.sigma1A}, {"sigma1_b", l.sigma1B},
+                      {"delta_sigma1", number(l.deltaSigma1())}, {"alpha_a", number(l.alphaA)}, {"alpha_b", number(l.alphaB)},
+                      {"delta_alpha", number(l.deltaAlpha())}, {"relative_change", number(l.relativeChange)}});
+  printJson({{"a", a.file}, {"b", a.delta}, {"layers", layers}, {"only_in_a", d.onlyInA}, {"only_in_b", d.onlyInB},
+             {"shape_changed", d.shapeChanged}});
+  return 0;
+}
 
 nlohmann::json toJson(const inspect::TensorReport& r, bool inOut) {
   nlohmann::json j{{"name", r.name}, {"shape", r.shape}, {"dtype", r.dtype}};
@@ -44,15 +103,15 @@ nlohmann::json toJson(const inspect::TensorReport& r, bool inOut) {
 }
 
 int runInspect(const InspectArgs& a) {
+  if (a.history && !a.delta.empty()) throw InputError("inspect: --history and --delta exclude each other (one run directory, or two checkpoints)");
+  if (a.history && a.full) throw InputError("inspect: --full lists one file's singular values; --history keeps the summary metrics only");
+  if (a.history) return runHistory(a);
+  if (!a.delta.empty()) return runDelta(a);
   const auto file = io::readTensorFile(a.file);
   std::vector<std::string> names;
   for (const auto& t : file.tensors) names.push_back(t.name);
   const bool inOut = inspect::storedInOut(names);
-  // A progress line on stderr (stdout stays one JSON object), only on a terminal.
-  const bool tty = ::isatty(STDERR_FILENO) != 0;
-  const auto progress = [&](size_t done, size_t total) {
-    if (tty) std::fprintf(stderr, "\rinspect: %zu/%zu tensors%s", done, total, done == total ? "\n" : "");
-  };
+  const auto progress = progressLine("tensors");
   nlohmann::json tensors = nlohmann::json::array();
   for (const auto& r : inspect::reportTensors(file, a.full, progress)) tensors.push_back(toJson(r, inOut));
   nlohmann::json out{{"file", a.file}, {"format", file.format}, {"tensors", tensors}};
@@ -70,6 +129,8 @@ Command addInspectCommand(CLI::App& app) {
   auto* sub = app.add_subcommand("inspect", "singular-value statistics and WeightWatcher-parity metrics (alpha, ...) of every 2-D tensor in a .safetensors, .npz, .npy or PyTorch .pt file");
   sub->add_option("file", args->file, "checkpoint or array file, or a Hugging Face model folder (index.json + shards)")->required();
   sub->add_flag("--full", args->full, "also print all singular values of every matrix");
+  sub->add_flag("--history", args->history, "FILE is a run directory: every checkpoints/step_N.safetensors, per-layer metrics over steps");
+  sub->add_option("--delta", args->delta, "a second checkpoint: per-layer delta_sigma1, delta_alpha and ||W_B - W_A||_F / ||W_A||_F from FILE to it");
   return {sub, [args] { return runInspect(*args); }};
 }
 

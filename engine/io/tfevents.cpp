@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 namespace lwb::io {
 namespace {
@@ -242,8 +244,27 @@ TfEventsScan scanTfEvents(std::string_view bytes, const std::string& what, uint6
 }
 
 TfEventsScan readTfEventsFile(const std::string& path, uint64_t offset) {
-  const SharedBytes bytes = readFileBuffer(path, kMaxTfEventsFileBytes);
-  return scanTfEvents(bytes.view(), path, offset);
+  if (offset == 0) {
+    const SharedBytes bytes = readFileBuffer(path, kMaxTfEventsFileBytes);
+    return scanTfEvents(bytes.view(), path, 0);
+  }
+  // A follower's later read: only the bytes appended since `offset` (a record boundary).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a folder, not a TensorBoard event file");
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(path + ": cannot read (" + ec.message() + ")");
+  if (size < offset)
+    throw InputError(path + ": now " + std::to_string(size) + " bytes, shorter than the " + std::to_string(offset) + " already read (rewritten)");
+  if (size - offset > kMaxTfEventsFileBytes) throw InputError(path + ": more than 2 GiB appended at once; not read");
+  std::string bytes(size - offset, '\0');
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(offset));
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!in && !in.eof()) throw InputError(path + ": cannot read the bytes after " + std::to_string(offset));
+  bytes.resize(static_cast<size_t>(in.gcount()));
+  TfEventsScan scan = scanTfEvents(bytes, path + " (from byte " + std::to_string(offset) + ")", 0);
+  scan.nextOffset += offset;
+  return scan;
 }
 
 bool isTfEventsFileName(std::string_view fileName) { return fileName.rfind("events.out.tfevents.", 0) == 0; }

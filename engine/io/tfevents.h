@@ -48,7 +48,9 @@ uint32_t maskedCrc32c(std::string_view bytes);
 TfEventsScan scanTfEvents(std::string_view bytes, const std::string& what, uint64_t offset = 0);
 
 // Reads the file at `path` (InputError for a missing file, a directory, a file larger than
-// kMaxTfEventsFileBytes) and scans it.
+// kMaxTfEventsFileBytes) and scans it. With `offset` > 0 (a follower's `nextOffset`) only the
+// bytes from there on are read, and nextOffset counts from the file's start; a file now
+// shorter than `offset` is an InputError (it was rewritten: read it again from 0).
 TfEventsScan readTfEventsFile(const std::string& path, uint64_t offset = 0);
 
 // Does the file name look like an event file ("events.out.tfevents." prefix)?

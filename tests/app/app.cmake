@@ -18,3 +18,7 @@ target_compile_definitions(tst_app_units PRIVATE LWB_PRESETS_DIR="${PROJECT_SOUR
 set_tests_properties(tst_app_window PROPERTIES TIMEOUT 900)
 # Hostile files in the app (issue 33).
 lwb_add_app_test(tst_app_hostile app/tst_app_hostile.cpp)
+# The Train page's "Generate text" action on a tiny chars run that lipschitz-cli trains (issue 29 §4).
+lwb_add_app_test(tst_app_text_sample app/tst_app_text_sample.cpp)
+target_compile_definitions(tst_app_text_sample PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>" LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(tst_app_text_sample lipschitz-cli)

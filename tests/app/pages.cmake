@@ -19,6 +19,8 @@ target_compile_definitions(tst_pages_inspector PRIVATE LWB_CLI_PATH="$<TARGET_FI
                                                        LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(tst_pages_inspector lipschitz-cli)
 lwb_add_pages_test(tst_pages_compare app/tst_pages_compare.cpp)
+# The Inspector's run history: checkpoints over steps and two checkpoints' deltas (issue 29 §2).
+lwb_add_pages_test(tst_pages_inspector_history app/tst_pages_inspector_history.cpp)
 # The command line and the main window reach every page.
 lwb_add_pages_test(tst_pages_reach app/tst_pages_reach.cpp)
 # Sweeps page and Compare on a sweep's run index (issue 18): launches lipschitz-cli sweep.

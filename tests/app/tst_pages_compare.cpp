@@ -230,6 +230,62 @@ class TestPagesCompare : public QObject {
     QCOMPARE(cell(page, 0, C::ValLoss), QStringLiteral("0.25"));
   }
 
+  // Issue 29 §3: a TensorBoard file is followed live. Records appended while Compare shows it
+  // appear without a Reload; a torn last record waits (status "running") until its rest
+  // arrives; only the appended bytes are read (the already-read prefix, changed in place, keeps
+  // its old values); a file rewritten shorter is read again from its start.
+  void tensorBoardFilesAreFollowedLive() {
+    namespace tb = lwb::test::tfevents;
+    QTemporaryDir tmp;
+    const QString file = QDir(tmp.path()).filePath(QStringLiteral("events.out.tfevents.1700000001.host.2.0"));
+    const auto loss = [](int64_t step, float v) { return tb::record(tb::scalarEvent(step, "train/loss", tb::simpleValue(v))); };
+    const std::string start = tb::fileVersion() + loss(1, 2.0f) + loss(2, 1.5f);
+    write(file, QByteArray::fromStdString(start));
+    ComparePage page;
+    page.setFollowInterval(50);
+    QSignalSpy changed(&page, &ComparePage::runsChanged);
+    page.addRunDirectories({file});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() >= 1 && !page.isLoading(), kTimeoutMs);
+    QVERIFY(page.isFollowingTensorBoard());
+    const auto values = [&] { return page.runs()[0].series.at(QStringLiteral("train_loss")).values; };
+    QCOMPARE(values(), (std::vector<double>{2.0, 1.5}));
+
+    const auto append = [&](const std::string& bytes) {
+      QFile f(file);
+      QVERIFY(f.open(QIODevice::Append));
+      f.write(bytes.data(), static_cast<qint64>(bytes.size()));
+    };
+    // Half a record: still being written, no new point.
+    const std::string third = loss(3, 1.0f);
+    QSignalSpy followed(&page, &ComparePage::tensorBoardFollowed);
+    append(third.substr(0, 7));
+    QTRY_VERIFY_WITH_TIMEOUT(page.runs()[0].status == QStringLiteral("running"), kTimeoutMs);
+    QCOMPARE(values().size(), size_t{2});
+    // The prefix changes in place (same length) and the record's rest plus one more arrive:
+    // the follower reads only what was appended, so the old points keep their values.
+    {
+      QFile f(file);
+      QVERIFY(f.open(QIODevice::ReadWrite));
+      const std::string changedPrefix = tb::fileVersion() + loss(1, 7.0f) + loss(2, 7.0f);
+      QCOMPARE(changedPrefix.size(), start.size());
+      f.write(changedPrefix.data(), static_cast<qint64>(changedPrefix.size()));
+    }
+    append(third.substr(7) + loss(4, 0.5f));
+    QTRY_COMPARE_WITH_TIMEOUT(values().size(), size_t{4}, kTimeoutMs);
+    QCOMPARE(values(), (std::vector<double>{2.0, 1.5, 1.0, 0.5}));
+    QCOMPARE(page.runs()[0].status, QStringLiteral("unknown"));
+    QCOMPARE(page.runs()[0].steps, 4LL);
+    // The metric plot follows too.
+    page.setMetric(QStringLiteral("train_loss"));
+    page.replotNow();
+    QCOMPARE(page.metricPlot()->seriesSize(page.runs()[0].dir, QString()), size_t{4});
+
+    // Rewritten shorter (a new run into the same file): read again from the start.
+    write(file, QByteArray::fromStdString(tb::fileVersion() + loss(1, 9.0f)));
+    QTRY_COMPARE_WITH_TIMEOUT(values(), (std::vector<double>{9.0}), kTimeoutMs);
+    QVERIFY(page.errorText().isEmpty());
+  }
+
   void exportsTableAndPlots() {
     QTemporaryDir tmp;
     const QDir root(tmp.path());

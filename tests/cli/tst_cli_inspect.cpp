@@ -2,6 +2,7 @@
 // known by construction, tests/fixtures/expected.json), its JSON contract, bad input, and the
 // Gram-route singular values it uses against the exact SVD.
 #include "common/torch_compat.h"
+#include "io/safetensors.h"
 #include "spectral/matrix_stats.h"
 #include "spectral/synthetic.h"
 #include "support/cli_run.h"
@@ -13,6 +14,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <fstream>
 
 using namespace lwb;
 
@@ -21,6 +23,16 @@ namespace {
 using lwb::test::runCli;
 
 QString fixture(const char* name) { return QStringLiteral(LWB_FIXTURES_DIR "/") + QString::fromUtf8(name); }
+
+// A diagonal float32 matrix: its singular values are |d| (closed form).
+io::RawTensor diagonal(const std::string& name, const std::vector<float>& d, int64_t cols) {
+  std::vector<float> v(d.size() * static_cast<size_t>(cols), 0.0f);
+  for (size_t i = 0; i < d.size(); ++i) v[i * static_cast<size_t>(cols) + i] = d[i];
+  auto bytes = std::make_shared<std::vector<float>>(std::move(v));
+  io::RawTensor t{name, io::DType::F32, {static_cast<int64_t>(d.size()), cols}, {}, bytes->size() * sizeof(float)};
+  t.data = std::shared_ptr<const std::byte>(bytes, reinterpret_cast<const std::byte*>(bytes->data()));
+  return t;
+}
 
 QJsonObject expectedFiles() {
   QFile f(fixture("expected.json"));
@@ -126,6 +138,41 @@ class TestCliInspect : public QObject {
       QVERIFY(!v.toObject().contains("singular_values"));
   }
 
+  // --history: checkpoints by step (not by name), a corrupt one reported and skipped;
+  // --delta: Δσ₁ and ‖W_B − W_A‖/‖W_A‖ in closed form for diagonal matrices.
+  void historyAndDelta() {
+    QTemporaryDir dir;
+    const QString run = dir.filePath(QStringLiteral("run"));
+    QVERIFY(QDir().mkpath(run + QStringLiteral("/checkpoints")));
+    const auto ckpt = [&](const char* name) { return (run + QStringLiteral("/checkpoints/") + QString::fromLatin1(name)).toStdString(); };
+    io::writeSafetensors(ckpt("step_10.safetensors"), {diagonal("param.w", {4, 1, 0.5f}, 3), diagonal("optim.m.w", {9, 9, 9}, 3)});
+    io::writeSafetensors(ckpt("step_2.safetensors"), {diagonal("param.w", {3, 1, 0.5f}, 3), diagonal("optim.m.w", {9, 9, 9}, 3)});
+    std::ofstream(ckpt("step_5.safetensors")) << "torn";
+    auto r = runCli({"inspect", run, "--history"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.err.contains("step_5.safetensors"), r.err.constData());
+    const QJsonObject h = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(h.value("steps").toArray(), (QJsonArray{2, 10}));
+    QCOMPARE(h.value("skipped").toArray().size(), 1);
+    QCOMPARE(h.value("skipped").toArray()[0].toObject().value("step").toInt(), 5);
+    const QJsonArray layers = h.value("layers").toArray();
+    QCOMPARE(layers.size(), 1);  // optimizer state is no layer
+    const QJsonObject w = layers[0].toObject();
+    QCOMPARE(w.value("name").toString(), QStringLiteral("w"));
+    const QJsonArray sigma = w.value("sigma1").toArray();
+    QCOMPARE(sigma.size(), 2);
+    QVERIFY(std::abs(sigma[0].toDouble() - 3) < 1e-12 && std::abs(sigma[1].toDouble() - 4) < 1e-12);
+    QVERIFY(w.value("alpha").isArray() && w.value("mp_sigma").isArray());
+
+    r = runCli({"inspect", QString::fromStdString(ckpt("step_2.safetensors")), "--delta", QString::fromStdString(ckpt("step_10.safetensors"))});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject d = QJsonDocument::fromJson(r.out).object().value("layers").toArray()[0].toObject();
+    QVERIFY(std::abs(d.value("delta_sigma1").toDouble() - 1) < 1e-12);
+    // ‖diag(1, 0, 0)‖ / ‖diag(3, 1, 0.5)‖ = 1 / √10.25
+    QVERIFY(std::abs(d.value("relative_change").toDouble() - 1.0 / std::sqrt(10.25)) < 1e-12);
+    QVERIFY(d.contains("delta_alpha"));
+  }
+
   void badInputIsOneLineAndExitTwo_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("fragment");
@@ -133,6 +180,10 @@ class TestCliInspect : public QObject {
     QTest::newRow("directory") << QStringList{"inspect", QStringLiteral(LWB_FIXTURES_DIR)} << "a folder, but no model.safetensors.index.json";
     QTest::newRow("not a tensor file") << QStringList{"inspect", fixture("make_fixtures.py")} << "make_fixtures.py";
     QTest::newRow("no file argument") << QStringList{"inspect"} << "file";
+    QTest::newRow("history of a folder without checkpoints") << QStringList{"inspect", QStringLiteral(LWB_FIXTURES_DIR), "--history"} << "no checkpoints folder";
+    QTest::newRow("history of a file") << QStringList{"inspect", fixture("weights.npz"), "--history"} << "not a folder";
+    QTest::newRow("history and delta") << QStringList{"inspect", fixture("weights.npz"), "--history", "--delta", fixture("weights.npz")} << "exclude each other";
+    QTest::newRow("delta to a missing file") << QStringList{"inspect", fixture("weights.npz"), "--delta", "/nonexistent/b.safetensors"} << "b.safetensors";
   }
   void badInputIsOneLineAndExitTwo() {
     QFETCH(QStringList, args);

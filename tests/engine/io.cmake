@@ -26,3 +26,5 @@ lwb_add_test(tst_spectral_metrics engine/tst_spectral_metrics.cpp)
 lwb_add_test(tst_tfevents engine/tst_tfevents.cpp)
 # Hugging Face model folders: index.json weight_map over shards (issue 29 §2).
 lwb_add_test(tst_model_folder engine/tst_model_folder.cpp)
+# A run directory's checkpoints as a history and two checkpoints' per-layer deltas (issue 29 §2).
+lwb_add_test(tst_checkpoint_history engine/tst_checkpoint_history.cpp)

@@ -431,6 +431,63 @@ void ComparePage::merge(std::vector<RunRecord> loaded, const QStringList& errors
   message_->setStyleSheet(errors.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
   message_->setVisible(!errors.isEmpty());
   rebuild();
+  // TensorBoard runs are followed live: appended records appear without a Reload.
+  if (std::any_of(runs_.begin(), runs_.end(), [](const RunRecord& r) { return r.tensorBoard; })) {
+    if (!followTimer_) {
+      followTimer_ = new QTimer(this);
+      followTimer_->setInterval(followIntervalMs_);
+      connect(followTimer_, &QTimer::timeout, this, &ComparePage::followTensorBoard);
+    }
+    if (!followTimer_->isActive()) followTimer_->start();
+  }
+}
+
+void ComparePage::setFollowInterval(int ms) {
+  followIntervalMs_ = ms;
+  if (followTimer_) followTimer_->setInterval(ms);
+}
+
+bool ComparePage::isFollowingTensorBoard() const { return followTimer_ && followTimer_->isActive(); }
+
+void ComparePage::followTensorBoard() {
+  if (following_) return;  // one read at a time; the next tick catches up
+  std::vector<RunRecord> shown;
+  for (const RunRecord& r : runs_)
+    if (r.tensorBoard) shown.push_back(r);
+  if (shown.empty()) {
+    followTimer_->stop();
+    return;
+  }
+  following_ = true;
+  auto* watcher = new QFutureWatcher<Batch>(this);
+  connect(watcher, &QFutureWatcher<Batch>::finished, this, [this, watcher] {
+    Batch b = watcher->result();
+    watcher->deleteLater();
+    following_ = false;
+    if (b.runs.empty() && b.errors.isEmpty()) return;
+    for (RunRecord& r : b.runs)
+      for (RunRecord& old : runs_)
+        if (old.dir == r.dir && old.tensorBoard) old = std::move(r);  // a run removed meanwhile stays removed
+    if (!b.errors.isEmpty()) {
+      message_->setText(b.errors.join(QLatin1Char('\n')));
+      message_->setStyleSheet(QStringLiteral("color: #b00020;"));
+      message_->setVisible(true);
+    }
+    rebuild();
+    Q_EMIT tensorBoardFollowed();
+  });
+  // On a worker: only the bytes appended since the last read (followTensorBoardRecord).
+  watcher->setFuture(QtConcurrent::run([shown = std::move(shown)]() mutable {
+    Batch b;
+    for (RunRecord& r : shown) {
+      try {
+        if (followTensorBoardRecord(r, &b.errors)) b.runs.push_back(std::move(r));
+      } catch (const std::exception& e) {
+        b.errors << QString::fromUtf8(e.what());
+      }
+    }
+    return b;
+  }));
 }
 
 void ComparePage::removeRun(int index) {

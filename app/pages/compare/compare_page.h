@@ -82,9 +82,14 @@ class ComparePage : public QWidget, public Page {
   // presets are missing or a run cannot start.
   bool startLrRobustnessDemo(QString* error = nullptr);
   QStringList demoRunDirs() const { return demoDirs_; }
+  // TensorBoard runs are followed live (issue 29 §3): every interval (default 2 s) a worker
+  // reads the records appended to their event files since the last read.
+  void setFollowInterval(int ms);
+  bool isFollowingTensorBoard() const;
 
  Q_SIGNALS:
   void runsChanged();  // after a batch of folders was read (or runs removed)
+  void tensorBoardFollowed();  // a follow read brought new records (or errors)
 
  private:
   QHBoxLayout* createButtonBar();
@@ -105,10 +110,14 @@ class ComparePage : public QWidget, public Page {
   void loadSelectedSeries();
 
   void refreshDemo();
+  void followTensorBoard();
 
   QStringList demoDirs_;
   QStringList autoLogY_;  // metrics already switched to a log axis once (the box is the user's after)
   QTimer* demoTimer_ = nullptr;
+  QTimer* followTimer_ = nullptr;
+  int followIntervalMs_ = 2000;
+  bool following_ = false;
   std::vector<RunRecord> runs_;
   std::vector<QColor> colors_;
   RunManager* sessionRuns_ = nullptr;

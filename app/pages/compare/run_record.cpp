@@ -217,48 +217,91 @@ bool isTensorBoardRun(const QString& path) {
   return info.isDir() && !run::RunDirectoryReader::isRunDirectory(path.toStdString()) && !tfEventFiles(path).isEmpty();
 }
 
+namespace {
+
+// Reads each event file from where `r` left it (r.tfFiles), appends the new scalars and
+// brings the final figures and status up to date. Returns the records read.
+int64_t appendTensorBoard(RunRecord& r, const QStringList& files, QStringList* warnings) {
+  int64_t records = 0;
+  bool added = false;
+  for (const QString& f : files) {
+    TfFileState& state = r.tfFiles[f];
+    const uint64_t from = state.offset;
+    if (from > 0 && static_cast<uint64_t>(QFileInfo(f).size()) == from) continue;  // nothing appended
+    const io::TfEventsScan scan = io::readTfEventsFile(f.toStdString(), from);  // InputError: a directory, unreadable, too large
+    records += scan.records;
+    state.writing = scan.stillBeingWritten;
+    // A warning that stops the scan repeats on every later read from the same place: once.
+    if (warnings && (scan.nextOffset != from || from == 0))
+      for (const auto& w : scan.warnings) *warnings << QString::fromStdString(w);
+    state.offset = scan.nextOffset;
+    for (const io::TfScalar& v : scan.scalars) {
+      MetricSeries& series = r.series[QString::fromStdString(io::compareKeyForTag(v.tag))];
+      series.steps.push_back(static_cast<double>(v.step));
+      series.values.push_back(v.value);
+      r.steps = std::max(r.steps, static_cast<long long>(v.step));
+      added = true;
+    }
+  }
+  // Steps in file order may repeat or go back (a resumed run, two files): plot them sorted.
+  if (added)
+    for (auto& [name, s] : r.series) {
+      std::vector<size_t> order(s.steps.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.steps[a] < s.steps[b]; });
+      MetricSeries sorted;
+      for (size_t i : order) sorted.steps.push_back(s.steps[i]), sorted.values.push_back(s.values[i]);
+      s = std::move(sorted);
+    }
+  r.valLoss = lastFinite(r, "val_loss");
+  r.valAcc = lastFinite(r, "val_acc");
+  r.lipschitzBound = lastFinite(r, "lipschitz_bound");
+  // A record cut short at the end: the writer is still at it (a follower reads on).
+  const bool writing = std::any_of(r.tfFiles.begin(), r.tfFiles.end(), [](const auto& f) { return f.second.writing; });
+  r.status = writing ? QStringLiteral("running") : QStringLiteral("unknown");
+  r.statusMessage = writing ? QObject::tr("TensorBoard file still being written") : QObject::tr("TensorBoard event file");
+  return records;
+}
+
+QStringList tensorBoardFiles(const QString& path) {
+  const QFileInfo info(path);
+  return info.isFile() ? QStringList{info.absoluteFilePath()} : tfEventFiles(path);
+}
+
+}  // namespace
+
 RunRecord loadTensorBoardRecord(const QString& path, QStringList* warnings) {
   const QFileInfo info(path);
-  const QStringList files = info.isFile() ? QStringList{info.absoluteFilePath()} : tfEventFiles(path);
+  const QStringList files = tensorBoardFiles(path);
   if (files.isEmpty()) throw InputError(path.toStdString() + ": no events.out.tfevents.* file in it");
   RunRecord r;
   r.dir = info.absoluteFilePath();
   r.name = info.isFile() ? info.dir().dirName() + QLatin1Char('/') + info.fileName() : info.fileName();
   r.method = QStringLiteral("none");
   r.task = QStringLiteral("TensorBoard");
-  bool writing = false;
-  int64_t records = 0;
-  for (const QString& f : files) {
-    const io::TfEventsScan scan = io::readTfEventsFile(f.toStdString());  // InputError: a directory, unreadable, too large
-    records += scan.records;
-    writing = writing || scan.stillBeingWritten;
-    for (const auto& w : scan.warnings)
-      if (warnings) *warnings << QString::fromStdString(w);
-    for (const io::TfScalar& v : scan.scalars) {
-      MetricSeries& series = r.series[QString::fromStdString(io::compareKeyForTag(v.tag))];
-      series.steps.push_back(static_cast<double>(v.step));
-      series.values.push_back(v.value);
-      r.steps = std::max(r.steps, static_cast<long long>(v.step));
-    }
-  }
-  if (records == 0 && !writing && warnings && !warnings->isEmpty())
-    throw InputError(path.toStdString() + ": no readable TensorBoard record (" + warnings->front().toStdString() + ")");
-  // Steps in file order may repeat or go back (a resumed run): plot them sorted by step.
-  for (auto& [name, s] : r.series) {
-    std::vector<size_t> order(s.steps.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.steps[a] < s.steps[b]; });
-    MetricSeries sorted;
-    for (size_t i : order) sorted.steps.push_back(s.steps[i]), sorted.values.push_back(s.values[i]);
-    s = std::move(sorted);
-  }
-  r.valLoss = lastFinite(r, "val_loss");
-  r.valAcc = lastFinite(r, "val_acc");
-  r.lipschitzBound = lastFinite(r, "lipschitz_bound");
-  // A record cut short at the end: the writer is still at it (Reload reads on).
-  r.status = writing ? QStringLiteral("running") : QStringLiteral("unknown");
-  r.statusMessage = writing ? QObject::tr("TensorBoard file still being written") : QObject::tr("TensorBoard event file");
+  r.tensorBoard = true;
+  QStringList own;
+  const int64_t records = appendTensorBoard(r, files, &own);
+  if (warnings) *warnings << own;
+  const bool writing = r.status == QLatin1String("running");
+  if (records == 0 && !writing && !own.isEmpty())
+    throw InputError(path.toStdString() + ": no readable TensorBoard record (" + own.front().toStdString() + ")");
   return r;
+}
+
+bool followTensorBoardRecord(RunRecord& r, QStringList* warnings) {
+  const QStringList files = tensorBoardFiles(r.dir);
+  for (const QString& f : files)
+    if (const auto it = r.tfFiles.find(f); it != r.tfFiles.end() && static_cast<uint64_t>(QFileInfo(f).size()) < it->second.offset) {
+      r = loadTensorBoardRecord(r.dir, warnings);  // rewritten (shorter than what was read): read again
+      return true;
+    }
+  const auto before = r.tfFiles;
+  appendTensorBoard(r, files, warnings);
+  if (r.tfFiles.size() != before.size()) return true;
+  for (const auto& [f, state] : r.tfFiles)
+    if (const auto it = before.find(f); it == before.end() || it->second.offset != state.offset || it->second.writing != state.writing) return true;
+  return false;
 }
 
 QStringList findRunDirectories(const QString& root) {

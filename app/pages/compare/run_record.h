@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <utility>
@@ -18,6 +19,12 @@ namespace lwb::app::pages {
 
 struct MetricSeries {
   std::vector<double> steps, values;
+};
+
+// How far a TensorBoard event file has been read (Compare follows them live).
+struct TfFileState {
+  uint64_t offset = 0;   // bytes of complete records consumed
+  bool writing = false;  // the last record was cut short: the writer is at it
 };
 
 struct RunRecord {
@@ -35,6 +42,9 @@ struct RunRecord {
   nlohmann::json config = nlohmann::json::object();  // config.json (colour by any key, seed groups)
   // False for runs read from a run index: their curves are read from the folder on demand.
   bool seriesLoaded = true;
+  // TensorBoard runs: every event file read so far and where its reading stopped.
+  bool tensorBoard = false;
+  std::map<QString, TfFileState> tfFiles;
 };
 
 
@@ -61,6 +71,11 @@ bool isTensorBoardRun(const QString& path);
 // (CRC mismatch, unreadable event) add one line each to `warnings`. InputError for a
 // directory named like an event file, an unreadable file, or nothing readable at all.
 RunRecord loadTensorBoardRecord(const QString& path, QStringList* warnings);
+// Follows a TensorBoard run as Compare follows run directories: reads only the records
+// appended to its files since `r` was read (a new event file in the folder from its start; a
+// file now shorter than what was read: the whole run again), a torn last record meaning
+// "still being written". True when anything changed. InputError as loadTensorBoardRecord.
+bool followTensorBoardRecord(RunRecord& r, QStringList* warnings);
 
 // `root` itself when it is a run directory (or a TensorBoard run), else its immediate
 // subfolders that are.

@@ -5,6 +5,7 @@
 #include "app/app_options.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_frame.h"
+#include "app/pages/inspector/history_panel.h"
 #include "app/pages/inspector/inspector_loader.h"
 #include "app/pages/inspector/tensor_table_model.h"
 #include "app/pages/inspector/text_sample_panel.h"
@@ -18,6 +19,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -36,6 +38,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -64,7 +67,14 @@ InspectorPage::InspectorPage(QWidget* parent) : QWidget(parent) {
   QWidget* right = createPlots();
   QSplitter* split = twoPanes(Qt::Horizontal, left, right, this);
   split->setSizes({700, 900});
-  setPageLayout(this, top, message_, split);
+  // A run directory's checkpoints over steps (issue 29 §2) beside the one-file view.
+  history_ = new HistoryPanel(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->setObjectName(QStringLiteral("inspectorTabs"));
+  tabs_->addTab(split, tr("Checkpoint"));
+  tabs_->addTab(history_, tr("Run history"));
+  tabs_->setTabToolTip(1, tr("Open a run directory: every metric per layer over its checkpoints, and two checkpoints side by side"));
+  setPageLayout(this, top, message_, tabs_);
   connectWidgets();
 }
 
@@ -76,7 +86,8 @@ bool InspectorPage::applyOptions(const AppOptions& options, QString*) {
 QHBoxLayout* InspectorPage::createFileBar() {
   open_ = new QPushButton(tr("Open file…"), this);
   openFolder_ = new QPushButton(tr("Open model folder…"), this);
-  openFolder_->setToolTip(tr("A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards"));
+  openFolder_->setToolTip(tr("A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards; "
+                             "or a run directory: its checkpoints as a history"));
   cancel_ = new QPushButton(tr("Cancel"), this);
   cancel_->setEnabled(false);
   fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder."), this);
@@ -331,6 +342,14 @@ void InspectorPage::chooseCsvFile() {
 }
 
 void InspectorPage::openFile(const QString& path) {
+  // A run directory (checkpoints/ inside) opens as a history of its checkpoints.
+  const QFileInfo info(path);
+  if (info.isDir() && QFileInfo(QDir(path).filePath(QStringLiteral("checkpoints"))).isDir()) {
+    message_->setVisible(false);
+    history_->openRun(path);
+    tabs_->setCurrentWidget(history_);
+    return;
+  }
   message_->setVisible(false);
   progress_->setRange(0, 0);
   fileLabel_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
@@ -351,8 +370,11 @@ void InspectorPage::openFile(const QString& path) {
   });
 }
 
-void InspectorPage::cancelLoad() { loader_->cancel(); }
-bool InspectorPage::isLoading() const { return loader_->busy(); }
+void InspectorPage::cancelLoad() {
+  loader_->cancel();
+  history_->cancel();
+}
+bool InspectorPage::isLoading() const { return loader_->busy() || history_->isBusy(); }
 QString InspectorPage::errorText() const { return message_->isVisible() ? message_->text() : QString(); }
 
 void InspectorPage::showError(const QString& message) {

@@ -4,6 +4,7 @@
 // density) with the σmax line; every matrix's σ₁ (or RMS→RMS norm, or any WeightWatcher-parity
 // metric: columns chooser, CSV export) as bars; for workbench
 // checkpoints the Lipschitz bound and its per-layer trace; a "what if" preview of any method.
+// A run directory opens in the "Run history" tab (history_panel.h).
 #pragma once
 
 #include "app/page.h"
@@ -23,6 +24,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QTabWidget;
 class QTableWidget;
 class QToolButton;
 
@@ -33,6 +35,7 @@ class SpectrumPlot;
 
 namespace lwb::app::pages {
 
+class HistoryPanel;
 class LatestWins;
 class TextSamplePanel;
 class TensorFilterProxy;
@@ -75,6 +78,10 @@ class InspectorPage : public QWidget, public Page {
   WhatIfPanel* whatIf() const { return whatIf_; }
   // Shown for character-level workbench checkpoints (issue 29 §4).
   TextSamplePanel* samplePanel() const { return sample_; }
+  // A run directory's checkpoints over steps and two checkpoints' deltas (issue 29 §2);
+  // openFile(RUN_DIR) fills it and shows its tab.
+  HistoryPanel* historyPanel() const { return history_; }
+  QTabWidget* tabs() const { return tabs_; }
   // How 2-D weights are stored: (out, in) as PyTorch's Linear (the default), or (in, out) as
   // Hugging Face GPT-2's Conv1D (c_attn, c_fc, c_proj) and JAX. The RMS→RMS norm
   // σ₁·√(d_in/d_out) depends on it. Chosen by the user; a GPT-2 file is detected on load.
@@ -143,6 +150,8 @@ class InspectorPage : public QWidget, public Page {
   widgets::BarChartPlot* bars_ = nullptr;
   WhatIfPanel* whatIf_ = nullptr;
   TextSamplePanel* sample_ = nullptr;
+  HistoryPanel* history_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
   QString selected_;
 };
 

@@ -1,0 +1,195 @@
+#include "inspect/checkpoint_history.h"
+
+#include "common/tr_noop.h"
+#include "inspect/orientation.h"
+#include "inspect/tensor_report.h"
+#include "io/file_io.h"
+#include "io/input_error.h"
+#include "io/tensor_convert.h"
+#include "io/tensor_file.h"
+#include "run/run_directory_reader.h"
+
+#include <ATen/core/Tensor.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace lwb::inspect {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::string_view kParamPrefix = "param.";
+
+// The weights of a file: a workbench checkpoint's "param.<name>" tensors (its optimizer and
+// power-iteration state are no layers), or every tensor of any other file.
+std::vector<const io::RawTensor*> weightsOf(const io::TensorFile& file, bool* workbench) {
+  *workbench = false;
+  for (const auto& t : file.tensors)
+    if (t.name.starts_with(kParamPrefix)) *workbench = true;
+  std::vector<const io::RawTensor*> out;
+  for (const auto& t : file.tensors)
+    if (!*workbench || t.name.starts_with(kParamPrefix)) out.push_back(&t);
+  return out;
+}
+
+std::string layerName(const std::string& name, bool workbench) {
+  return workbench ? name.substr(kParamPrefix.size()) : name;
+}
+
+// ‖B − A‖_F / ‖A‖_F in float64, whatever the stored dtypes.
+double relativeChange(const io::RawTensor& a, const io::RawTensor& b) {
+  const at::Tensor ta = io::asTensor(a).to(at::kDouble).contiguous();
+  const at::Tensor tb = io::asTensor(b).to(at::kDouble).contiguous();
+  const double* pa = ta.data_ptr<double>();
+  const double* pb = tb.data_ptr<double>();
+  double diff = 0, base = 0;
+  for (int64_t i = 0, n = ta.numel(); i < n; ++i) {
+    diff += (pb[i] - pa[i]) * (pb[i] - pa[i]);
+    base += pa[i] * pa[i];
+  }
+  return base > 0 ? std::sqrt(diff / base) : kNaN;
+}
+
+}  // namespace
+
+std::span<const HistoryMetricInfo> historyMetrics() {
+  static const std::vector<HistoryMetricInfo> rows = [] {
+    std::vector<HistoryMetricInfo> r{
+        {"sigma1", LWB_TR_NOOP("Registry", "σ₁"), LWB_TR_NOOP("Registry", "largest singular value (the workbench's bounds use σ₁)")},
+        {"rms_norm", LWB_TR_NOOP("Registry", "RMS→RMS"), LWB_TR_NOOP("Registry", "σ₁·√(d_in/d_out): the RMS→RMS operator norm")},
+        {"frobenius", LWB_TR_NOOP("Registry", "‖W‖_F"), LWB_TR_NOOP("Registry", "Frobenius norm")},
+    };
+    for (const auto& m : spectralMetricTable()) r.push_back({m.key, m.title, m.description});
+    return r;
+  }();
+  return rows;
+}
+
+std::vector<std::string> CheckpointHistory::layerNames() const {
+  std::vector<std::string> out;
+  std::map<std::string, bool> seen;
+  for (const auto& c : checkpoints)
+    for (const auto& l : c.layers)
+      if (seen.emplace(l.name, true).second) out.push_back(l.name);
+  return out;
+}
+
+std::vector<double> CheckpointHistory::series(const std::string& layer, size_t metric) const {
+  std::vector<double> out(checkpoints.size(), kNaN);
+  for (size_t i = 0; i < checkpoints.size(); ++i)
+    for (const auto& l : checkpoints[i].layers)
+      if (l.name == layer && metric < l.values.size()) out[i] = l.values[metric];
+  return out;
+}
+
+CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
+                                    const std::function<void(size_t, size_t)>& progress,
+                                    const lab::CancelFlag* cancel) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(runDir, ec))
+    throw InputError(runDir.string() + ": not a folder (a run directory holds checkpoints/step_N.safetensors)");
+  const auto dir = runDir / "checkpoints";
+  if (!std::filesystem::is_directory(dir, ec))
+    throw InputError(runDir.string() + ": no checkpoints folder (not a run directory, or the run saved no checkpoints)");
+  const auto files = run::listCheckpoints(dir);
+  if (files.empty()) throw InputError(dir.string() + ": no step_N.safetensors checkpoints in it");
+
+  CheckpointHistory h;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (cancel && cancel->load()) {
+      h.complete = false;
+      break;
+    }
+    CheckpointMetrics c{files[i].step, files[i].path, {}};
+    try {
+      const auto file = io::readTensorFile(files[i].path, io::kMaxTensorFileBytes, cancel);
+      bool workbench = false;
+      const auto weights = weightsOf(file, &workbench);
+      std::vector<std::string> names;
+      for (const auto* t : weights) names.push_back(t->name);
+      const bool inOut = storedInOut(names);
+      for (const auto* t : weights) {
+        if (cancel && cancel->load()) break;
+        const TensorReport r = reportTensor(*t, /*keepSingularValues=*/false);
+        if (!r.stats) continue;
+        LayerValues l{layerName(t->name, workbench), t->shape, {}};
+        const double rms = inOut && t->shape[1] > 0
+                               ? r.stats->sigma1 * std::sqrt(static_cast<double>(t->shape[0]) / static_cast<double>(t->shape[1]))
+                               : r.stats->rmsNorm;
+        l.values = {r.stats->sigma1, rms, r.stats->frobenius};
+        for (const auto& m : spectralMetricTable()) l.values.push_back(m.value(r.metrics));
+        c.layers.push_back(std::move(l));
+      }
+    } catch (const io::ReadCancelled&) {
+    } catch (const InputError& e) {
+      h.skipped.push_back({files[i].step, files[i].path, e.what()});
+      if (progress) progress(i + 1, files.size());
+      continue;
+    }
+    if (cancel && cancel->load()) {  // a checkpoint half inspected is not shown
+      h.complete = false;
+      break;
+    }
+    h.checkpoints.push_back(std::move(c));
+    if (progress) progress(i + 1, files.size());
+  }
+  if (h.checkpoints.empty() && h.complete) {
+    std::string why = dir.string() + ": no checkpoint could be read";
+    if (!h.skipped.empty()) why += " (" + h.skipped.front().error + ")";
+    throw InputError(why);
+  }
+  return h;
+}
+
+CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b,
+                                const std::function<void(size_t, size_t)>& progress,
+                                const lab::CancelFlag* cancel) {
+  CheckpointDelta d;
+  bool wbA = false, wbB = false;
+  const auto wa = weightsOf(a, &wbA);
+  const auto wb = weightsOf(b, &wbB);
+  std::map<std::string, const io::RawTensor*> inB;
+  for (const auto* t : wb)
+    if (t->shape.size() == 2) inB.emplace(layerName(t->name, wbB), t);
+  std::map<std::string, bool> matched;
+  size_t done = 0;
+  for (const auto* t : wa) {
+    if (t->shape.size() != 2) continue;
+    if (cancel && cancel->load()) {
+      d.complete = false;
+      break;
+    }
+    const std::string name = layerName(t->name, wbA);
+    const auto it = inB.find(name);
+    if (it == inB.end()) {
+      d.onlyInA.push_back(name);
+      continue;
+    }
+    matched[name] = true;
+    if (it->second->shape != t->shape) {
+      d.shapeChanged.push_back(name);
+      continue;
+    }
+    const TensorReport ra = reportTensor(*t, false);
+    const TensorReport rb = reportTensor(*it->second, false);
+    if (!ra.stats || !rb.stats) continue;  // NaN/Inf or boolean: no spectrum to compare
+    LayerDelta l{name, t->shape, ra.stats->sigma1, rb.stats->sigma1, ra.metrics.alpha, rb.metrics.alpha, 0};
+    l.relativeChange = relativeChange(*t, *it->second);
+    d.layers.push_back(std::move(l));
+    if (progress) progress(++done, wa.size());
+  }
+  for (const auto* t : wb)
+    if (t->shape.size() == 2 && !matched.count(layerName(t->name, wbB))) d.onlyInB.push_back(layerName(t->name, wbB));
+  return d;
+}
+
+CheckpointDelta checkpointDelta(const std::filesystem::path& a, const std::filesystem::path& b,
+                                const std::function<void(size_t, size_t)>& progress,
+                                const lab::CancelFlag* cancel) {
+  const auto fa = io::readTensorFile(a, io::kMaxTensorFileBytes, cancel);
+  const auto fb = io::readTensorFile(b, io::kMaxTensorFileBytes, cancel);
+  return checkpointDelta(fa, fb, progress, cancel);
+}
+
+}  // namespace lwb::inspect
