@@ -23,7 +23,7 @@ namespace {
 
 struct SweepArgs {
   std::string spec, out, backend = "local";
-  int jobs = 0;
+  int jobs = 0, ntasks = 1;
   bool dryRun = false, json = false, retryFailed = false, detach = false;
   std::vector<std::string> slurmArgs;
   double poll = 2.0;
@@ -79,6 +79,7 @@ int runSweep(const SweepArgs& a) {
   sweep::SweepOptions options;
   options.backend = a.backend == "slurm" ? sweep::Backend::Slurm : sweep::Backend::Local;
   options.jobs = a.jobs;
+  options.ntasks = a.ntasks;
   options.retryFailed = a.retryFailed;
   options.slurmArgs = a.slurmArgs;
   options.detach = a.detach;
@@ -153,6 +154,9 @@ Command addSweepCommand(CLI::App& app) {
   sub->add_option("--backend", args->backend, "local (default) or slurm")->check(CLI::IsMember({"local", "slurm"}));
   sub->add_option("--jobs", args->jobs, "runs at a time (local default: one per core; slurm: the array's %limit)")
       ->check(CLI::Range(1, 100000));
+  sub->add_option("--ntasks", args->ntasks,
+                  "processes per point (data parallel, issue 28): local train --nproc N; slurm --ntasks=N and srun")
+      ->check(CLI::Range(1, 256));
   sub->add_flag("--dry-run", args->dryRun, "print the plan (and the Slurm batch script) and run nothing");
   sub->add_flag("--json", args->json, "print JSON events (plan, progress, point, summary) on stdout");
   sub->add_flag("--retry-failed", args->retryFailed, "run failed points again (interrupted ones always are)");

@@ -112,7 +112,8 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
   const SweepPlan plan = planSweep(dir, points, options.retryFailed);
   const int cores = options.cores > 0 ? options.cores : availableCores();
   const int jobs = std::max(1, options.jobs > 0 ? options.jobs : cores);
-  const int threads = threadsPerRun(jobs, cores);
+  // A point of N processes shares its run's cores between them.
+  const int threads = std::max(1, threadsPerRun(jobs, cores) / std::max(1, options.ntasks));
 
   SweepOutcome out;
   out.total = static_cast<int>(points.size());
@@ -176,9 +177,9 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
         if (events.note) events.note("restarting " + p.id + " (" + toString(dir.state(p.id)) + ")");
         dir.retire(p.id);
       }
-      const std::vector<std::string> argv = {options.cli.string(), "--threads", std::to_string(threads), "train",
-                                             "--config", dir.configFile(p.id).string(), "--out",
-                                             dir.runDir(p.id).string()};
+      std::vector<std::string> argv = {options.cli.string(), "--threads", std::to_string(threads), "train",
+                                       "--config", dir.configFile(p.id).string(), "--out", dir.runDir(p.id).string()};
+      if (options.ntasks > 1) argv.insert(argv.end(), {"--nproc", std::to_string(options.ntasks)});
       try {
         running[spawnLogged(argv, dir.logFile(p.id))] = {p, Clock::now(), {}, 0};
       } catch (const std::exception& e) {

@@ -107,6 +107,7 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
   if (options.jobs > 0) s << "%" << options.jobs;
   s << "\n#SBATCH --output=" << (dir.path() / "logs" / "slurm-%A_%a.out").string() << "\n"
     << "#SBATCH --cpus-per-task=1\n";
+  if (options.ntasks > 1) s << "#SBATCH --ntasks=" << options.ntasks << "\n";
   for (const std::string& a : options.slurmArgs) s << "#SBATCH " << a << "\n";  // later lines win
   s << "set -eu\n"
     << "ids=(";
@@ -116,7 +117,9 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
     << "sweep=" << shellQuote(dir.path().string()) << "\n"
     << "exec >>\"$sweep/logs/$id.log\" 2>&1\n"
     << "echo \"slurm job ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID} on $(hostname)\"\n"
-    << "exec " << shellQuote(options.cli.string()) << " --threads \"${SLURM_CPUS_PER_TASK:-1}\" train"
+    // With several tasks srun starts one rank per task; each reads SLURM_PROCID (engine/dist).
+    << "exec " << (options.ntasks > 1 ? "srun " : "") << shellQuote(options.cli.string())
+    << " --threads \"${SLURM_CPUS_PER_TASK:-1}\" train"
     << " --config \"$sweep/configs/$id.json\" --out \"$sweep/runs/$id\"\n";
   return s.str();
 }

@@ -20,6 +20,9 @@ struct SweepOptions {
   Backend backend = Backend::Local;
   int jobs = 0;            // local: runs at a time (0: one per core); slurm: the array's %limit (0: none)
   int cores = 0;           // local: cores to share (0: what this process may use)
+  // Processes per point (issue 28): local runs `train --nproc N`; Slurm gives each array task
+  // N tasks (#SBATCH --ntasks=N) and starts them with srun, one step, not N array elements.
+  int ntasks = 1;
   bool retryFailed = false;
   std::vector<std::string> slurmArgs;  // each one an "#SBATCH <arg>" line, e.g. --partition=gpu
   bool detach = false;     // slurm: submit and return without watching

@@ -245,6 +245,26 @@ class TestCliSweep : public QObject {
     QVERIFY(r.out.contains(" train --config \"$sweep/configs/$id.json\" --out \"$sweep/runs/$id\""));
     QVERIFY(r.out.contains("0003  constraint.sigma_max=2.0 optimizer.lr=0.1"));
     QVERIFY(!QFile::exists(out));  // runs nothing, writes nothing
+    QVERIFY(!r.out.contains("--ntasks") && !r.out.contains("srun "));
+  }
+
+  // Issue 28: --ntasks N gives each point N processes: one Slurm step of N tasks started by
+  // srun (not N array elements), and train --nproc N locally, where the point trains as usual.
+  void pointsWithSeveralTasks() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), kGrid, 30), out = tmp.path() + "/sweep";
+    const auto dry = test::runCli({"sweep", "--spec", spec, "--out", out, "--backend", "slurm", "--ntasks", "2", "--dry-run"});
+    QVERIFY2(dry.code == 0, dry.err.constData());
+    QVERIFY2(dry.out.contains("#SBATCH --ntasks=2\n"), dry.out.constData());
+    QVERIFY(dry.out.contains("#SBATCH --array=0-3\n"));
+    QVERIFY(dry.out.contains("exec srun "));
+    const QString one = test::writeSpec(tmp.path(), nlohmann::json::object({{"optimizer.lr", {0.1}}}), 20);
+    const auto r = test::runCli({"sweep", "--spec", one, "--out", out, "--ntasks", "2", "--json"});
+    QVERIFY2(r.code == 0, (r.err + r.out).constData());
+    QCOMPARE(r.events().back()["done"], nlohmann::json(1));
+    QFile log(out + "/logs/0000.log");
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    QVERIFY(!log.readAll().contains("lipschitz-cli:"));  // no rank complained
   }
 
   void badInputExitsTwoWithOneLine_data() {
