@@ -34,6 +34,7 @@ class GlooCommunicator final : public Communicator {
   }
 
   int rank() const override { return world_.rank; }
+  double secondsInCollectives() const override { return seconds_; }
   int size() const override { return world_.size; }
 
   void allreduceSum(std::vector<at::Tensor>& tensors) override {
@@ -91,6 +92,12 @@ class GlooCommunicator final : public Communicator {
  private:
   template <class F>
   void run(const char* what, F&& f) {
+    const auto start = std::chrono::steady_clock::now();
+    struct Tally {  // counted on the way out, thrown or not
+      double& total;
+      std::chrono::steady_clock::time_point from;
+      ~Tally() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count(); }
+    } tally{seconds_, start};
     try {
       f();
     } catch (const std::exception& e) {
@@ -107,6 +114,7 @@ class GlooCommunicator final : public Communicator {
   }
 
   World world_;
+  double seconds_ = 0;
   c10::intrusive_ptr<c10d::Store> store_;
   c10::intrusive_ptr<compat::GlooGroup> group_;
 };

@@ -28,6 +28,9 @@ class Communicator {
   // out[r] = rank r's `local` (same shape and dtype on every rank).
   virtual std::vector<at::Tensor> allgather(const at::Tensor& local) = 0;
   virtual void barrier() = 0;
+  // Wall seconds this rank has spent inside collectives since connect (waiting included): the
+  // communication share of a step (metrics.jsonl's comm_s_per_step).
+  virtual double secondsInCollectives() const = 0;
 };
 
 // Joins the world: rank 0 serves the rendezvous store on masterPort, the others connect to it;

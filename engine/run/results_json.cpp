@@ -152,6 +152,7 @@ json toJson(const StepMetrics& m) {
          {"constraint_s_per_step", number(m.constraintSecondsPerStep)},
          {"step_s_per_step", number(m.stepSecondsPerStep)}};
   if (m.alpha >= 0) j["alpha"] = number(m.alpha);
+  if (m.commSecondsPerStep >= 0) j["comm_s_per_step"] = number(m.commSecondsPerStep);
   json rmsNorms = json::object();
   for (const auto& n : m.norms) rmsNorms[n.name] = number(n.rmsNorm);
   j["rms_norms"] = rmsNorms;
@@ -205,6 +206,7 @@ std::optional<StepMetrics> stepMetricsFromJson(const json& row) {
   m.stepsPerSecond = numberAt(row, "steps_per_s", 0);
   m.etaSeconds = numberAt(row, "eta_s", 0);
   m.constraintSecondsPerStep = numberAt(row, "constraint_s_per_step", 0);
+  m.commSecondsPerStep = numberAt(row, "comm_s_per_step", -1);
   m.stepSecondsPerStep = numberAt(row, "step_s_per_step", 0);
   m.alpha = numberAt(row, "alpha", -1);
   m.norms = normsFromJson(row);

@@ -62,6 +62,7 @@ struct StepMetrics {
   double stepsPerSecond = 0;
   double etaSeconds = 0;
   double constraintSecondsPerStep = 0;  // mean over the log window
+  double commSecondsPerStep = -1;       // data-parallel runs: in collectives, mean over the window; < 0: none
   double stepSecondsPerStep = 0;
   double alpha = -1;                    // soft-cap strength in use (hidden matrices), -1 if n/a
   std::vector<MatrixNorm> norms;        // parameter order

@@ -249,6 +249,7 @@ void Trainer::Impl::beginRun() {
   }
   progress = RunProgress{};
   progress.start = progress.windowStart = TrainerClock::now();
+  progress.windowCommStart = comm ? comm->secondsInCollectives() : 0;
   progress.summary.steps = startStep;
   // On the thread that trains: OpenMP's thread count is per calling thread.
   tuner.reset();
@@ -345,6 +346,7 @@ StepMetrics Trainer::Impl::metricsRow(const TrainStep& t) const {
   m.stepsPerSecond = windowSteps / std::max(1e-9, windowSeconds);
   m.etaSeconds = static_cast<double>(cfg.steps - t.step) / std::max(1e-9, m.stepsPerSecond);
   m.constraintSecondsPerStep = progress.windowConstraintSeconds / windowSteps;
+  if (comm) m.commSecondsPerStep = (comm->secondsInCollectives() - progress.windowCommStart) / windowSteps;
   m.stepSecondsPerStep = windowSeconds / windowSteps;
   m.stiefel = optimizer->stiefelStats();
   if (t.prox) {
@@ -443,6 +445,7 @@ void Trainer::Impl::closeLogWindow() {
   progress.windowStart = TrainerClock::now();
   progress.windowSteps = 0;
   progress.windowConstraintSeconds = 0;
+  progress.windowCommStart = comm ? comm->secondsInCollectives() : 0;
 }
 
 void Trainer::Impl::saveCheckpoint(int64_t step) {

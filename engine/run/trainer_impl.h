@@ -37,6 +37,7 @@ struct RunProgress {
   // train loss and accuracy are its own step's (run_results.h).
   int64_t windowSteps = 0;
   double windowConstraintSeconds = 0;
+  double windowCommStart = 0;  // the communicator's secondsInCollectives() when the window opened
   double constraintSeconds = 0, stepSeconds = 0;  // whole-run totals, for constraintFraction
   std::optional<StepMetrics> lastEval;            // the newest row with validation numbers
   RunSummary summary;
