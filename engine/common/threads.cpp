@@ -1,5 +1,7 @@
 #include "common/threads.h"
 
+#include "common/blas_core.h"
+
 #include <ATen/Parallel.h>
 
 #include <dlfcn.h>
@@ -92,7 +94,15 @@ std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLoo
 }
 
 void reexecWithOpenMpWaitPolicy(char** argv) {
-  const auto vars = openMpWaitEnvToSet([](const char* n) { return static_cast<const char*>(std::getenv(n)); });
+  auto vars = openMpWaitEnvToSet([](const char* n) { return static_cast<const char*>(std::getenv(n)); });
+  // The same second start also gives OpenBLAS the kernels the CPU can run when a VM's generic
+  // CPU model made it load older ones (common/blas_core.h); OpenBLAS reads the variable at
+  // load time, so only a new start can apply it. Never with LWB_NO_REEXEC or a user's choice.
+  const char* noReexec = std::getenv("LWB_NO_REEXEC");
+  const char* coreType = std::getenv("OPENBLAS_CORETYPE");
+  if (!(noReexec && *noReexec) && !(coreType && *coreType))
+    if (const auto core = openBlasCoreToForce(blasCoreName(), cpuVectorLevel()); !core.empty())
+      vars.push_back({"OPENBLAS_CORETYPE", core});
   if (vars.empty() || argv == nullptr || argv[0] == nullptr) return;
   for (const auto& [name, value] : vars) setenv(name.c_str(), value.c_str(), 1);
   // /proc/self/exe is this very binary whatever argv[0] says (a relative path, a symlink, a

@@ -2,6 +2,7 @@
 // variables a start sets, and which count the tuner keeps for given step times. Synthetic
 // step times only: nothing here is timed.
 #include "common/thread_tuner.h"
+#include "common/blas_core.h"
 #include "common/threads.h"
 
 #include <QtTest/QtTest>
@@ -65,6 +66,23 @@ class TestThreadPolicy : public QObject {
     QVERIFY(openMpWaitEnvToSet(envOf({{"GOMP_SPINCOUNT", "infinite"}})).empty());
     QVERIFY(openMpWaitEnvToSet(envOf({{"LWB_NO_REEXEC", "1"}})).empty());
     QVERIFY(!openMpWaitEnvToSet(envOf({{"OMP_WAIT_POLICY", ""}})).empty());  // empty = unset
+  }
+
+  // OpenBLAS on a VM that hides its CPU model loads Prescott kernels on an AVX-512 CPU: the
+  // second start asks for the widest core the CPU runs, and only then (common/blas_core.h).
+  void openBlasCoreFollowsTheCpu() {
+    QCOMPARE(lwb::openBlasCoreToForce("Prescott", 3), std::string("SkylakeX"));
+    QCOMPARE(lwb::openBlasCoreToForce("Prescott", 2), std::string("Haswell"));
+    QCOMPARE(lwb::openBlasCoreToForce("Sandybridge", 2), std::string("Haswell"));
+    QCOMPARE(lwb::openBlasCoreToForce("Haswell", 3), std::string("SkylakeX"));
+    QCOMPARE(lwb::openBlasCoreToForce("Haswell", 2), std::string());
+    QCOMPARE(lwb::openBlasCoreToForce("Zen", 2), std::string());
+    QCOMPARE(lwb::openBlasCoreToForce("Cooperlake", 3), std::string());  // already AVX-512
+    QCOMPARE(lwb::openBlasCoreToForce("Prescott", 1), std::string());    // the CPU has nothing wider
+    QCOMPARE(lwb::openBlasCoreToForce("", 3), std::string());            // not OpenBLAS
+    QCOMPARE(lwb::openBlasCoreToForce("SomeFutureCore", 3), std::string());
+    const int level = lwb::cpuVectorLevel();
+    QVERIFY(level >= 1 && level <= 3);
   }
 
   void candidatesHalve() {
