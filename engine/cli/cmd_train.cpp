@@ -16,6 +16,7 @@
 #include "run/trainer.h"
 #include "sweep/process.h"
 
+#include <ATen/ops/scalar_tensor.h>
 #include <CLI/CLI.hpp>
 
 #include <csignal>
@@ -26,6 +27,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 #include <unistd.h>
@@ -208,7 +210,22 @@ int runTrain(const TrainArgs& a) {
   run::Trainer trainer(cfg);  // validates data and model before anything is written
   std::unique_ptr<dist::Communicator> comm;
   if (world) {
-    comm = dist::connect(*world);
+    try {
+      comm = dist::connect(*world);  // an unreachable MASTER_ADDR, a port in use, a missing peer
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
+    // Every rank must train the same run: compare a hash of the resolved config (the device
+    // and threads aside) before the first step.
+    auto resolved = run::resolvedConfigJson(cfg);
+    resolved.erase("device");
+    resolved.erase("threads");
+    const auto hash = static_cast<int64_t>(std::hash<std::string>{}(resolved.dump()) & 0x7fffffffffffffffULL);
+    const auto all = comm->allgather(at::scalar_tensor(hash, at::kLong).reshape({1}));
+    for (int r = 0; r < world->size; ++r)
+      if (all[static_cast<size_t>(r)].item<int64_t>() != hash)
+        throw InputError("rank " + std::to_string(r) + " was started with another config than rank " +
+                         std::to_string(world->rank) + " (every rank needs the same --config, --set and --steps)");
     trainer.setCommunicator(comm.get());
   }
   if (world && world->rank != 0) return runFollower(trainer, cfg, ckpt);

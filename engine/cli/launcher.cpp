@@ -85,6 +85,8 @@ int launchLocalRanks(int nproc, double graceSeconds) {
                                  "MASTER_ADDR=127.0.0.1", "MASTER_PORT=" + std::to_string(port),
                                  std::string(sweep::kDieWithParentEnv) + "=" + std::to_string(getpid())};
     // The machine's cores shared between the ranks unless the user chose a thread count.
+    // c10d's own glog lines off (common/threads.cpp says why), unless the user set a level.
+    if (!std::getenv("GLOG_minloglevel")) env.push_back("GLOG_minloglevel=3");
     if (pinThreads) env.push_back("LWB_THREADS=" + std::to_string(std::max(1u, hw / static_cast<unsigned>(nproc))));
     pids.push_back(spawnRank(args, env));
   }

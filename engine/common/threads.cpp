@@ -103,6 +103,13 @@ void reexecWithOpenMpWaitPolicy(char** argv) {
   if (!(noReexec && *noReexec) && !(coreType && *coreType))
     if (const auto core = openBlasCoreToForce(blasCoreName(), cpuVectorLevel()); !core.empty())
       vars.push_back({"OPENBLAS_CORETYPE", core});
+  // A rank of a data-parallel run (engine/dist): c10d logs its socket retries through glog
+  // on stderr, several lines per failure; our own message names the rank and the cause in one.
+  const char* glog = std::getenv("GLOG_minloglevel");
+  const char* rank = std::getenv("RANK");
+  const char* slurmRank = std::getenv("SLURM_PROCID");
+  if (!(noReexec && *noReexec) && !(glog && *glog) && ((rank && *rank) || (slurmRank && *slurmRank)))
+    vars.push_back({"GLOG_minloglevel", "3"});
   if (vars.empty() || argv == nullptr || argv[0] == nullptr) return;
   for (const auto& [name, value] : vars) setenv(name.c_str(), value.c_str(), 1);
   // /proc/self/exe is this very binary whatever argv[0] says (a relative path, a symlink, a

@@ -15,7 +15,11 @@
 #include <QThread>
 #include <QtTest/QtTest>
 
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -143,6 +147,53 @@ class TestCliTrainDist : public QObject {
     QCOMPARE(p.exitCode(), 2);
     QVERIFY2(err.contains(names), err.constData());
     QCOMPARE(err.trimmed().count('\n'), 0);
+  }
+
+  // Ranks started by hand (as srun would) with different configs refuse to train, each with
+  // one line; a rank 0 whose port is taken says it cannot join. Both exit 2.
+  void mismatchedConfigsAndBusyPort() {
+    // A listening socket on 127.0.0.1 holds the port.
+    const int busy = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    QVERIFY(::bind(busy, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(busy, 4) == 0 &&
+            ::getsockname(busy, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+    const QString port = QString::number(ntohs(addr.sin_port));
+    auto rankEnv = [&](int r, const QString& p) {
+      auto env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("RANK"), QString::number(r));
+      env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
+      env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+      env.insert(QStringLiteral("MASTER_PORT"), p);
+      env.insert(QStringLiteral("LWB_DIST_TIMEOUT"), QStringLiteral("10"));
+      return env;
+    };
+    {
+      QProcess rank0;
+      rank0.setProcessEnvironment(rankEnv(0, port));
+      rank0.start(QStringLiteral(LWB_CLI_PATH), trainArgs(dir_.filePath(QStringLiteral("busy")), 5));
+      QVERIFY(rank0.waitForFinished(60000));
+      const auto err = rank0.readAllStandardError();
+      QCOMPARE(rank0.exitCode(), 2);
+      QVERIFY2(err.contains("cannot join 127.0.0.1:" + port.toUtf8()), err.constData());
+      QCOMPARE(err.trimmed().count('\n'), 0);
+    }
+    ::close(busy);
+    QProcess ranks[2];
+    for (int r = 0; r < 2; ++r) {
+      ranks[r].setProcessEnvironment(rankEnv(r, port));
+      auto args = trainArgs(dir_.filePath(QStringLiteral("mismatch%1").arg(r)), 5);
+      args << QStringLiteral("--set") << QStringLiteral("optimizer.lr=%1").arg(r == 0 ? 0.1 : 0.2);
+      ranks[r].start(QStringLiteral(LWB_CLI_PATH), args);
+    }
+    for (auto& p : ranks) {
+      QVERIFY(p.waitForFinished(60000));
+      const auto err = p.readAllStandardError();
+      QCOMPARE(p.exitCode(), 2);
+      QVERIFY2(err.contains("was started with another config"), err.constData());
+    }
   }
 
   // A rank killed mid-run: the launcher stops the other, exits non-zero within the collective
