@@ -264,6 +264,9 @@ QList<TourStop> TrainPage::tourStops() const {
        tr("This session's runs, each in its own colour, with state, step and speed. The selected run is the one "
           "the single-run plots and the status bar follow.")}};
   for (const Dashboard::Panel& p : dashboard_->panels()) stops.push_back({p.title, p.what});
+  stops.push_back({dock(QStringLiteral("text_sample"))->windowTitle(),
+                   tr("Hidden until Run ▸ Generate text… (character runs): text from the run's newest checkpoint, at a "
+                      "temperature you choose.")});
   return stops;
 }
 

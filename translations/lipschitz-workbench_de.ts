@@ -1801,6 +1801,10 @@
         <source>Sample text from the selected character-level run&apos;s newest checkpoint (prompt, length, temperature)</source>
         <translation>Text aus dem neuesten Checkpoint des gewählten Zeichenlaufs erzeugen (Anfangstext, Länge, Temperatur)</translation>
     </message>
+    <message>
+        <source>Hidden until Run ▸ Generate text… (character runs): text from the run&apos;s newest checkpoint, at a temperature you choose.</source>
+        <translation>Verborgen bis Lauf ▸ Text erzeugen… (Zeichenläufe): Text aus dem neuesten Checkpoint des Laufs, bei einer Temperatur Ihrer Wahl.</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::AttentionPage</name>
