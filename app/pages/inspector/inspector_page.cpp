@@ -28,6 +28,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSizePolicy>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMimeData>
@@ -92,6 +93,10 @@ QHBoxLayout* InspectorPage::createFileBar() {
   cancel_->setEnabled(false);
   fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder."), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // The path or the German hint can be longer than the bar: wrap it rather than widen the
+  // window past a 1600-px screen (seen at 1665 px in German).
+  fileLabel_->setWordWrap(true);
+  fileLabel_->setMinimumWidth(150);
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(220);
   progress_->setVisible(false);
