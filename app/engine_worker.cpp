@@ -64,6 +64,7 @@ void EngineWorker::run() {
 
     // The Trainer validates data and model first, so a bad data path leaves no directory.
     run::Trainer trainer(cfg);
+    if (auto warnings = trainer.startWarnings(); !warnings.empty()) mailbox_->postWarnings(std::move(warnings));
     const std::string path = runDir_.toStdString();
     dir.emplace(path);
     dir->writeConfig(run::resolvedConfigJson(cfg));

@@ -85,7 +85,8 @@ void RunList::refresh(RunSession* s) {
   const QString state = toDisplayString(s->state());
   QString detail = state;
   if (s->end() && !s->end()->message.empty()) detail += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
-  item->setText(State, state);
+  else if (!s->warnings().isEmpty()) detail += QStringLiteral("\n⚠ ") + s->warnings().join(QStringLiteral("\n⚠ "));
+  item->setText(State, s->warnings().isEmpty() || s->end() ? state : state + QStringLiteral(" ⚠"));
   item->setToolTip(State, detail);
   const run::StepMetrics* latest = s->history().latest();
   const int64_t step = s->end() && s->end()->steps > 0 ? s->end()->steps : (latest ? latest->step : 0);

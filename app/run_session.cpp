@@ -108,6 +108,7 @@ double RunSession::progress() const {
 RunDelta RunSession::takeDelta() {
   RunDelta d = mailbox_->take();
   history_.apply(d);
+  for (const auto& w : d.warnings) warnings_ << QString::fromStdString(w);
   if (d.end && !(following_ && end_)) {
     end_ = d.end;
     setState(runState(d.end->status));

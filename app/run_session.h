@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -52,6 +53,8 @@ class RunSession : public QObject {
   RunState state() const { return state_; }
   const std::optional<run::RunSummary>& end() const { return end_; }
   const RunHistory& history() const { return history_; }
+  // The engine's start warnings for this run (RunDelta::warnings), in the order given.
+  const QStringList& warnings() const { return warnings_; }
   bool threadRunning() const;
   // Progress in [0, 1], or -1 when the total is unknown.
   double progress() const;
@@ -76,6 +79,7 @@ class RunSession : public QObject {
   bool following_ = false;
   RunState state_ = RunState::Starting;
   std::optional<run::RunSummary> end_;
+  QStringList warnings_;
   RunHistory history_;
   std::shared_ptr<Mailbox> mailbox_;
   RunControl control_;

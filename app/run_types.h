@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace lwb::app {
@@ -41,8 +42,12 @@ struct RunDelta {
   std::optional<RunState> state;            // latest state change (Running, Paused, ...)
   std::optional<run::RunSummary> end;
   bool reset = false;  // a followed run's metrics were rewritten (resumed run): start over
+  // What the user should know before the first step (Trainer::startWarnings: a soft cap that
+  // cannot hold σmax at this lr); shown while the run trains, not only in its end message.
+  std::vector<std::string> warnings;
   bool empty() const {
-    return steps.empty() && spectra.empty() && !totalSteps && !constraint && !levels && !state && !end && !reset;
+    return steps.empty() && spectra.empty() && !totalSteps && !constraint && !levels && !state && !end && !reset &&
+           warnings.empty();
   }
 };
 

@@ -120,6 +120,9 @@ void StatusPanel::showRun(RunSession* s) {
     if (std::isfinite(e.valAcc)) text += tr(" · val acc %L1").arg(widgets::displayNumber(e.valAcc, 'g', 3));
     if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1 (a product over the layers)").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
   }
+  // A start warning shows while the run trains (the end message repeats it afterwards).
+  const bool warn = !s->warnings().isEmpty() && !s->end();
+  if (warn) text += QStringLiteral(" — ⚠ ") + s->warnings().front();
   state_->setText(text);
   // Why an enforced-bound run can end with a bound of 10⁶: σmax holds each matrix, the
   // network's bound multiplies them (issue 32).
@@ -127,7 +130,8 @@ void StatusPanel::showRun(RunSession* s) {
                      tr("The Lipschitz bound multiplies every layer's factor: each matrix is held at σmax, so the bound "
                         "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part."));
   const bool bad = s->state() == RunState::Diverged || s->state() == RunState::Failed;
-  state_->setStyleSheet(bad ? QStringLiteral("color: #d55e00; font-weight: bold;") : QString());
+  state_->setStyleSheet(bad ? QStringLiteral("color: #d55e00; font-weight: bold;")
+                            : warn ? QStringLiteral("color: #b35900;") : QString());
 }
 
 void StatusPanel::refreshMemory() {

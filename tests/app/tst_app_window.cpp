@@ -70,6 +70,7 @@ class TestAppWindow : public QObject {
   void startTinyRunFromTheUiAndWatchIt();
   void severalRunsAtOnceEachInItsColour();
   void divergingRunIsReported();
+  void startWarningShowsWhileTraining();
   void runThatCannotWriteItsDirectoryFails();
   void presetFromTheCommandLine();
   void closingMidRunStopsTheWorkerCleanly();
@@ -186,6 +187,31 @@ void TestAppWindow::divergingRunIsReported() {
   const QString said = w.statusPanel()->stateLabel()->text();
   QVERIFY2(said.contains(QLatin1String("diverged")) && said.contains(QLatin1String("non-finite")), qPrintable(said));
   QVERIFY(w.page<TrainPage>()->runList()->tree()->topLevelItem(0)->text(1).contains(QLatin1String("diverged")));
+}
+
+// A soft cap that cannot hold σmax at this lr (Trainer::startWarnings): the status bar says
+// so while the run trains, and the run list marks the run, not only the end message.
+void TestAppWindow::startWarningShowsWhileTraining() {
+  MainWindow w;
+  w.show();
+  json cfg = tinyConfig(1'000'000);
+  cfg["optimizer"]["lr"] = 0.5;
+  cfg["constraint"]["sigma_max"] = 0.6;
+  RunSession* s = startFromPanel(w, cfg);
+  QVERIFY(s);
+  QTRY_COMPARE_WITH_TIMEOUT(s->state(), RunState::Running, 60000);
+  QTRY_VERIFY(!s->warnings().isEmpty());
+  QVERIFY2(s->warnings().front().contains(QLatin1String("cannot hold sigma_max 0.6")), qPrintable(s->warnings().front()));
+  QTRY_VERIFY(w.statusPanel()->stateLabel()->text().contains(QLatin1String("cannot hold sigma_max 0.6")));
+  QVERIFY(!s->end());
+  QVERIFY(w.page<TrainPage>()->runList()->tree()->topLevelItem(0)->text(1).contains(QStringLiteral("⚠")));
+  s->stop();
+  QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 60000);
+  // A run the engine has no warning for shows none.
+  RunSession* quiet = startFromPanel(w, tinyConfig(50));
+  QVERIFY(quiet);
+  QTRY_VERIFY_WITH_TIMEOUT(!quiet->threadRunning(), 60000);
+  QVERIFY(quiet->warnings().isEmpty());
 }
 
 // A run directory that is not empty is never written into: the run fails with the reason,
