@@ -70,6 +70,12 @@ class RobustnessPage : public QWidget, public Page {
   QWidget* createContent();
   void showOutcomes(std::vector<RobustnessOutcome> outcomes, const QStringList& errors);
   void showImages();
+  void fitColumns();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
   void showMessage(const QString& text, bool error);
   void chooseRunFolder();
   void chooseCheckpoint();
