@@ -131,6 +131,9 @@ class TestPagesRobustness : public QObject {
     page.findChild<QSpinBox*>(QStringLiteral("attackStepsSpin"))->setValue(3);
     page.addTargets({run_});
     QVERIFY2(computeAndWait(page), qPrintable(page.errorText()));
+    // The page fits the default 1600-px window with room for the window's frame (in German
+    // its one-row top bar made the whole main window 1665 px wide, cut on a 1600-px screen).
+    QVERIFY2(page.minimumSizeHint().width() <= 1580, qPrintable(QString::number(page.minimumSizeHint().width())));
     QTableWidget* table = page.table();
     QCOMPARE(table->rowCount(), 3);
     QCoreApplication::processEvents();

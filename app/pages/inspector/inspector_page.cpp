@@ -81,6 +81,9 @@ QHBoxLayout* InspectorPage::createFileBar() {
   cancel_->setEnabled(false);
   fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder."), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // Wraps rather than widens: unwrapped, the German hint alone made this page, and with it
+  // the main window, 1665 px wide, cut on a 1600-px screen (issue 32).
+  fileLabel_->setWordWrap(true);
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(220);
   progress_->setVisible(false);

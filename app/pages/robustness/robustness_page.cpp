@@ -98,8 +98,13 @@ QHBoxLayout* RobustnessPage::createTopBar() {
   auto* exportCsv = new QPushButton(tr("Export table as CSV…"), this);
   auto* savePlotsButton = new QPushButton(tr("Save plots…"), this);
 
+  // The target buttons go under the target list (createContent): in one row with the
+  // attack settings the German bar alone was wider than a 1600-px window (issue 32).
+  targetButtons_ = new QWidget(this);
+  auto* buttons = new QVBoxLayout(targetButtons_);
+  buttons->setContentsMargins(0, 0, 0, 0);
+  for (auto* b : {addRun, addFile, addSession, remove}) buttons->addWidget(b);
   auto* bar = new QHBoxLayout;
-  for (auto* b : {addRun, addFile, addSession, remove}) bar->addWidget(b);
   bar->addWidget(new QLabel(tr("ε"), this));
   bar->addWidget(eps_, 1);
   bar->addWidget(new QLabel(tr("Examples"), this));
@@ -181,7 +186,12 @@ QWidget* RobustnessPage::createContent() {
   QSplitter* right = twoPanes(Qt::Vertical, plots, bottom, this);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
-  QSplitter* all = twoPanes(Qt::Horizontal, targets_, right, this);
+  auto* left = new QWidget(this);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addWidget(targets_, 1);
+  leftLayout->addWidget(targetButtons_);
+  QSplitter* all = twoPanes(Qt::Horizontal, left, right, this);
   all->setSizes({260, 1340});
   return all;
 }
