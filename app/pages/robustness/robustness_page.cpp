@@ -217,8 +217,9 @@ void RobustnessPage::fitColumns() {
       for (const QString& word : title->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) w = std::max(w, titles.horizontalAdvance(word));
     for (int r = 0; r < table_->rowCount(); ++r)
       if (const QTableWidgetItem* item = table_->item(r, c)) w = std::max(w, cells.horizontalAdvance(item->text()));
-    need[static_cast<size_t>(c)] = w + pad;
-    total += w + pad;
+    // Never below the header's minimum section (resizeSection would round up and overflow).
+    need[static_cast<size_t>(c)] = std::max(w + pad, header->minimumSectionSize());
+    total += need[static_cast<size_t>(c)];
   }
   if (total <= 0) return;
   const int extra = std::max(0, table_->viewport()->width() - total);
