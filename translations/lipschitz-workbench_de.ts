@@ -76,7 +76,7 @@
     </message>
     <message>
         <source>Six tokens in the plane and a copy moved by 0.5. Compare how far apart the two images land under each kind: AttLip&apos;s ratio is below 1. Raise the perturbation or change the seed.</source>
-        <translation>Sechs Tokens in der Ebene und eine um 0.5 verschobene Kopie. Vergleichen Sie, wie weit die beiden Bilder bei jeder Art auseinanderliegen: Das Verhältnis von AttLip liegt unter 1. Erhöhen Sie die Störung oder ändern Sie den Seed.</translation>
+        <translation>Sechs Tokens in der Ebene und eine um 0,5 verschobene Kopie. Vergleichen Sie, wie weit die beiden Bilder bei jeder Art auseinanderliegen: Das Verhältnis von AttLip liegt unter 1. Erhöhen Sie die Störung oder ändern Sie den Seed.</translation>
     </message>
     <message>
         <source>2 · Lipschitz vs N: AttLip stays at 1, ℓ2&apos;s bound grows</source>
@@ -84,11 +84,11 @@
     </message>
     <message>
         <source>004 Table 1 in small (d 16, H 2): points arrive per N. AttLip&apos;s estimate sits just below its bound 1; ℓ2&apos;s bound (Eq. 6) grows like √N·log N while its estimate stays flat. The dotted lines are the paper&apos;s numbers at d 512, H 8.</source>
-        <translation>004 Table 1 im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 (Eq. 6) wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8.</translation>
+        <translation>004 Tabelle 1 im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 (Gl. 6) wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8.</translation>
     </message>
     <message>
         <source>3 · Table 1 at d 32, H 4 (the CPU reproduction)</source>
-        <translation>3 · Table 1 bei d 32, H 4 (die CPU-Reproduktion)</translation>
+        <translation>3 · Tabelle 1 bei d 32, H 4 (die CPU-Reproduktion)</translation>
     </message>
     <message>
         <source>The setting of docs/RESULTS.md: N = 16 … 128 with PGD 30 × 3. Press Run: it takes minutes on two cores; Cancel keeps the points already computed.</source>
@@ -2874,7 +2874,7 @@
     </message>
     <message>
         <source>004 Table 1 (d 512, H 8, AttLip K = 20) as dotted lines</source>
-        <translation>004 Table 1 (d 512, H 8, AttLip K = 20) als gepunktete Linien</translation>
+        <translation>004 Tabelle 1 (d 512, H 8, AttLip K = 20) als gepunktete Linien</translation>
     </message>
     <message>
         <source>R&amp;un</source>
@@ -2886,7 +2886,7 @@
     </message>
     <message>
         <source>PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct AttLip stays ≤ 1 at every N; the ℓ2 bound (Eq. 6) grows as √N·log N while its estimate stays small.</source>
-        <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Eq. 6) wächst wie √N·log N, während ihre Schätzung klein bleibt.</translation>
+        <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Gl. 6) wächst wie √N·log N, während ihre Schätzung klein bleibt.</translation>
     </message>
     <message>
         <source>Lipschitz constant vs sequence length (PGD estimate solid, bound dashed)</source>
@@ -2970,15 +2970,15 @@
     </message>
     <message>
         <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1</source>
-        <translation>004 Table 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke 1</translation>
+        <translation>004 Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke 1</translation>
     </message>
     <message>
         <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound %L3</source>
-        <translation>004 Table 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke %L3</translation>
+        <translation>004 Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke %L3</translation>
     </message>
     <message>
         <source>004 Table 1 has no row for standard attention</source>
-        <translation>004 Table 1 enthält keine Zeile für Standard-Attention</translation>
+        <translation>004 Tabelle 1 enthält keine Zeile für Standard-Attention</translation>
     </message>
     <message>
         <source>%1 · PGD estimate</source>
@@ -2986,7 +2986,7 @@
     </message>
     <message>
         <source>%1 · Eq. 6 bound (∝ √N·log N)</source>
-        <translation>%1 · Schranke nach Eq. 6 (∝ √N·log N)</translation>
+        <translation>%1 · Schranke nach Gl. 6 (∝ √N·log N)</translation>
     </message>
     <message>
         <source>%1 · bound</source>
@@ -2994,15 +2994,15 @@
     </message>
     <message>
         <source>paper · AttLip PGD</source>
-        <translation>Paper · AttLip PGD</translation>
+        <translation>Veröffentlichung · AttLip PGD</translation>
     </message>
     <message>
         <source>paper · ℓ2 PGD</source>
-        <translation>Paper · ℓ2 PGD</translation>
+        <translation>Veröffentlichung · ℓ2 PGD</translation>
     </message>
     <message>
         <source>paper · ℓ2 bound</source>
-        <translation>Paper · ℓ2-Schranke</translation>
+        <translation>Veröffentlichung · ℓ2-Schranke</translation>
     </message>
     <message>
         <source>1</source>
@@ -3298,7 +3298,7 @@
     </message>
     <message>
         <source>heads</source>
-        <translation>Heads</translation>
+        <translation>Köpfe</translation>
     </message>
     <message>
         <source>seed</source>

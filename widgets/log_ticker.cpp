@@ -2,7 +2,9 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace lwb::widgets {
 
@@ -20,6 +22,18 @@ QVector<double> ticksFrom(const QVector<double>& mantissas, const QCPRange& rang
       if (v >= range.lower * (1 - 1e-12) && v <= range.upper * (1 + 1e-12)) out << v;
     }
   return out;
+}
+
+// Significant digits that label every tick differently: enough for the smallest step
+// between neighbours at the magnitude of the largest tick, at least 4, at most 15.
+int distinctDigits(const QVector<double>& ticks) {
+  double step = std::numeric_limits<double>::infinity(), top = 0;
+  for (qsizetype i = 0; i < ticks.size(); ++i) {
+    top = std::max(top, std::abs(ticks[i]));
+    if (i > 0 && ticks[i] > ticks[i - 1]) step = std::min(step, ticks[i] - ticks[i - 1]);
+  }
+  if (!std::isfinite(step) || !(top > 0)) return 4;
+  return std::clamp(static_cast<int>(std::ceil(std::log10(top / step))) + 1, 4, 15);
 }
 
 }  // namespace
@@ -61,8 +75,12 @@ void AdaptiveLogTicker::generate(const QCPRange& range, const QLocale& locale, Q
       if (ticks.size() >= kMinMantissaTicks) break;
     }
     if (ticks.size() < kMinMantissaTicks) {
-      // A few percent of range: plain linear ticks read best.
-      QCPAxisTicker::generate(range, locale, QLatin1Char('g'), 4, ticks, subTicks, tickLabels);
+      // A few percent of range: plain linear ticks read best, with as many digits as the
+      // step needs to tell neighbours apart (issue 32: σ ∈ [1 − 2·10⁻⁷, 1] read "1" on every
+      // tick at 4 significant digits).
+      QCPAxisTicker::generate(range, locale, QLatin1Char('g'), 4, ticks, subTicks, nullptr);
+      if (tickLabels)
+        for (double t : ticks) *tickLabels << getTickLabel(t, locale, QLatin1Char('g'), distinctDigits(ticks));
       return;
     }
   }

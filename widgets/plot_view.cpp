@@ -214,6 +214,9 @@ void PlotView::fitView() {
 
 void PlotView::padAxes(const QList<QCPAxis*>& axes, double fraction) {
   for (QCPAxis* axis : axes) {
+    // A reference axis follows its parallel axis's range (setReferenceTicks); padding it
+    // again put its labels a few percent off their lines (issue 32: "1" below the line 1).
+    if (axis->property("lwbReferenceAxis").toBool()) continue;
     QCPRange r = axis->range();
     if (axis->scaleType() == QCPAxis::stLogarithmic) {
       if (r.lower <= 0 || r.upper <= 0) continue;

@@ -9,6 +9,8 @@
 
 #include <QToolTip>
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace lwb::widgets {
@@ -133,8 +135,45 @@ void PlotView::setTitle(const QString& title) {
 
 QString PlotView::title() const { return title_; }
 
+namespace {
+
+// Entries per row for a legend below the plot: the requested number, fewer where the
+// entries side by side would be wider than the plot (issue 32: legends cut at the right,
+// "p_k ∘ … ∘ p₁ (floa", "mnist_softcap · max |Eint"). With foColumnsFirst, entry i sits in
+// column i % wrap, and a column is as wide as its widest entry.
+int fittingWrap(QCPLegend* legend, int maxWrap, int width) {
+  const int n = legend->itemCount();
+  for (int wrap = std::min(maxWrap, std::max(1, n)); wrap > 1; --wrap) {
+    int total = legend->margins().left() + legend->margins().right() + (wrap - 1) * legend->columnSpacing();
+    for (int c = 0; c < wrap; ++c) {
+      int column = 0;
+      for (int i = c; i < n; i += wrap)
+        if (QCPAbstractLegendItem* item = legend->item(i)) column = std::max(column, item->minimumOuterSizeHint().width());
+      total += column;
+    }
+    if (total <= width) return wrap;
+  }
+  return 1;
+}
+
+}  // namespace
+
 void PlotView::placeLegend(LegendPlace place, int wrap) {
   QCPLegend* legend = plot_->legend;
+  // The most entries per row below the plot; 0: not below (no re-wrapping).
+  legend->setProperty("lwbLegendWrap", place == LegendPlace::Below ? std::max(1, wrap) : 0);
+  if (!legend->property("lwbWrapHooked").toBool()) {
+    legend->setProperty("lwbWrapHooked", true);
+    // Before each layout: as many entries per row as the current width holds.
+    connect(plot_, &QCustomPlot::beforeReplot, legend, [p = plot_, legend] {
+      const int most = legend->property("lwbLegendWrap").toInt();
+      if (most <= 0 || !legend->visible()) return;
+      const int fit = legend->itemCount() == 0 ? most : fittingWrap(legend, most, p->viewport().width());
+      if (fit == legend->wrap()) return;
+      legend->setWrap(fit);
+      legend->setFillOrder(legend->fillOrder(), true);  // setWrap alone leaves entries where they are
+    });
+  }
   if (place == LegendPlace::None) {
     legend->setVisible(false);
     return;

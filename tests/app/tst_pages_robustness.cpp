@@ -5,9 +5,12 @@
 // message, and Cancel stops the worker.
 #include "app/pages/common/curve_plot.h"
 #include "app/pages/robustness/robustness_page.h"
+#include "support/german_scope.h"
 #include "support/scratch_home.h"
 
 #include <QFile>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -107,6 +110,55 @@ class TestPagesRobustness : public QObject {
     QVERIFY(QFile::exists(out.filePath(QStringLiteral("p-accuracy.png"))) && QFile::exists(out.filePath(QStringLiteral("p-pcorrect.png"))));
     QVERIFY(page.savePlots(out.filePath(QStringLiteral("p.pdf")), &error));
     QVERIFY(!page.savePlots(out.filePath(QStringLiteral("p.jpg")), &error));
+  }
+
+  // Issue 32 §3: the table was wider than its pane (eight columns sized to one-line
+  // headers; "bound (RMS→R…" cut, "ℓ2 bound" out of sight). At the default window's size,
+  // in English and German: the columns fit the viewport with no horizontal scrolling, every
+  // cell's text fits its column, and every header's words fit their column and its lines
+  // the header's height.
+  void tableFitsItsPane_data() { lwb::test::addLanguageRows(); }
+  void tableFitsItsPane() {
+    QFETCH(bool, german);
+    lwb::test::GermanScope language(german);
+    QVERIFY(language.ok());
+    RobustnessPage page;
+    page.resize(1600, 950);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.findChild<QLineEdit*>(QStringLiteral("epsList"))->setText(QStringLiteral("0, 0.25, 1.5"));
+    page.findChild<QSpinBox*>(QStringLiteral("examplesSpin"))->setValue(50);
+    page.findChild<QSpinBox*>(QStringLiteral("attackStepsSpin"))->setValue(3);
+    page.addTargets({run_});
+    QCoreApplication::processEvents();
+    // Before any result too (the narrow "ε" column was rounded up to the header's minimum
+    // section and the empty table scrolled sideways).
+    QVERIFY2(page.table()->horizontalHeader()->length() <= page.table()->viewport()->width(),
+             qPrintable(QStringLiteral("empty: %1 px in %2 px").arg(page.table()->horizontalHeader()->length()).arg(page.table()->viewport()->width())));
+    QVERIFY2(computeAndWait(page), qPrintable(page.errorText()));
+    // The page fits the default 1600-px window with room for the window's frame (in German
+    // its one-row top bar made the whole main window 1665 px wide, cut on a 1600-px screen).
+    QVERIFY2(page.minimumSizeHint().width() <= 1580, qPrintable(QString::number(page.minimumSizeHint().width())));
+    QTableWidget* table = page.table();
+    QCOMPARE(table->rowCount(), 3);
+    QCoreApplication::processEvents();
+    QHeaderView* header = table->horizontalHeader();
+    QVERIFY2(header->length() <= table->viewport()->width(),
+             qPrintable(QStringLiteral("columns %1 px in %2 px").arg(header->length()).arg(table->viewport()->width())));
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    const QFontMetrics cellFont(table->font()), headerFont(header->font());
+    for (int c = 0; c < table->columnCount(); ++c) {
+      const int width = header->sectionSize(c);
+      for (int r = 0; r < table->rowCount(); ++r) {
+        const QString text = table->item(r, c)->text();
+        QVERIFY2(cellFont.horizontalAdvance(text) + 6 <= width, qPrintable(QStringLiteral("'%1' in %2 px").arg(text).arg(width)));
+      }
+      const QString title = table->horizontalHeaderItem(c)->text();
+      for (const QString& word : title.split(QLatin1Char(' ')))
+        QVERIFY2(headerFont.horizontalAdvance(word) + 6 <= width, qPrintable(QStringLiteral("'%1' of '%2' in %3 px").arg(word, title).arg(width)));
+      const int lines = headerFont.boundingRect(QRect(0, 0, width - 6, 1000), Qt::TextWordWrap, title).height();
+      QVERIFY2(lines <= header->height(), qPrintable(QStringLiteral("'%1': %2 px high in %3 px").arg(title).arg(lines).arg(header->height())));
+    }
   }
 
   void badInputGetsAMessage() {

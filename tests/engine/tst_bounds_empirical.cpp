@@ -5,6 +5,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/grad_mode.h>
+#include <ATen/ops/outer.h>
 #include <ATen/ops/randn.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/tensor.h>
@@ -84,6 +85,49 @@ class TestBoundsEmpirical : public QObject {
     for (uint64_t seed : {2, 3})
       for (double radius : {1e-3, 1.0})
         QVERIFY(empiricalLipschitz(f, x0, 30, 0.1, radius, seed) <= bound * (1 + 1e-9));
+  }
+
+  // Issue 32 §5: reluMlpStaysBelowProductOfNorms compares with a bound far above the
+  // estimate. Here the product is attained: W_k = s_k u_{k+1} u_kᵀ with unit u_k ≥ 0
+  // entrywise, so for inputs with u₀ᵀx > 0 every ReLU sees a non-negative vector and passes
+  // it, and f is the linear map s₀s₁s₂ u₃u₀ᵀ, whose RMS→RMS constant is s₀s₁s₂·√(16/8):
+  // the product of the layers' RMS→RMS norms (their √(d_in/d_out) factors telescope).
+  // Both searches, from inputs with positive entries, must reach 99 % of the bound.
+  void reluMlpReachesAlignedProductOfNorms() {
+    const std::vector<int64_t> dims{16, 32, 24, 8};
+    const std::vector<double> s{1.7, 0.8, 2.5};
+    std::vector<at::Tensor> u, ws;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      const auto v = gaussian({dims[k]}, 40 + k).abs();
+      u.push_back(v / v.norm());
+    }
+    std::vector<double> norms;
+    for (size_t k = 0; k < s.size(); ++k) {
+      ws.push_back(s[k] * at::outer(u[k + 1], u[k]));
+      norms.push_back(bounds::rmsToRmsNorm(ws.back()));
+    }
+    const double bound = bounds::mlpBound({"l0", "l1", "l2"}, norms).bound;
+    const double byHand = s[0] * s[1] * s[2] * std::sqrt(16.0 / 8.0);
+    QVERIFY(std::abs(bound - byHand) <= 1e-9 * byHand);
+    const auto f = [&](const at::Tensor& x) {
+      auto h = at::relu(x.matmul(ws[0].t()));
+      h = at::relu(h.matmul(ws[1].t()));
+      return h.matmul(ws[2].t());
+    };
+    const auto x0 = gaussian({4, 16}, 6).abs() + 0.5;  // u₀ᵀx > 0 well beyond the search radius
+    const double ascent = empiricalLipschitz(f, x0, 100, 0.1, 1e-2, 1);
+    bounds::EmpiricalOptions e;
+    e.mode = bounds::EmpiricalMode::Pgd;  // its ratio in RMS units (inf-RMS), as the bound
+    e.norm = bounds::PgdNorm::InfRms;
+    e.steps = 40;
+    e.restarts = 3;
+    e.radius = 0.1;
+    const double pgd = empiricalLipschitz(f, x0, e);
+    qInfo("aligned ReLU MLP: bound %.6g, ascent %.6g (%.4f), PGD %.6g (%.4f)", bound, ascent, ascent / bound, pgd, pgd / bound);
+    for (double found : {ascent, pgd}) {
+      QVERIFY2(found <= bound * (1 + 1e-9), qPrintable(QStringLiteral("%1 > %2").arg(found).arg(bound)));
+      QVERIFY2(found >= 0.99 * bound, qPrintable(QStringLiteral("%1 < 0.99 x %2").arg(found).arg(bound)));
+    }
   }
 
   void scalarOutputAndParameterGrads() {

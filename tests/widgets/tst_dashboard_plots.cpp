@@ -12,6 +12,7 @@
 #include "widgets/scalar_map_plot.h"
 #include "widgets/spectrum_plot.h"
 #include "widgets/weight_norm_plot.h"
+#include "../support/legend_fit.h"  // this suite has no tests/ include path
 
 #include <QComboBox>
 #include <QSignalSpy>
@@ -260,6 +261,28 @@ class TestDashboardPlots : public QObject {
     plot.setActivations(QStringLiteral("a"), blocks, {5}, {});
     plot.requestReplot();
     QCOMPARE(plot.toCsv(), QStringLiteral("block,A max_entry,A max_rms\nb0,5,\nb1,,\n"));
+  }
+
+  // Issue 32 §3: the Activations legend, two entries per row under a dock-sized plot, ran
+  // out at the right edge ("shakespeare_normalize · max |ent"): the long off-scale note and
+  // a run's entry side by side are wider than the dock. Entries per row now follow the
+  // width; every entry is measured inside the plot at a dock's size and at a wide one.
+  void activationLegendFitsTheDock() {
+    ActivationPlot plot;
+    const QString run = QStringLiteral("shakespeare_normalize_lr0.02");
+    plot.setRun(QStringLiteral("a"), run, Qt::red);
+    plot.setActivations(QStringLiteral("a"), {QStringLiteral("embed"), QStringLiteral("block0.attn")}, {5, 50}, {1, 12});
+    for (const QSize size : {QSize(545, 300), QSize(1100, 300)}) {
+      plot.resize(size);
+      plot.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&plot));
+      plot.requestReplot();
+      QCoreApplication::processEvents();
+      const QString cut = lwb::test::legendCut(plot.customPlot());
+      QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("%1×%2: %3").arg(size.width()).arg(size.height()).arg(cut)));
+    }
+    // Wide: the entries share rows again (two per row, as asked), not one per row.
+    QCOMPARE(plot.customPlot()->legend->wrap(), 2);
   }
 
   void scalarMapCurvesAndMarkers() {

@@ -45,6 +45,13 @@ void showAndSettle(QWidget& w) {
   QCoreApplication::processEvents();
 }
 
+// Reaches PlotView's protected reference ticks and padding.
+class ReferenceProbe : public PlotView {
+ public:
+  using PlotView::padAxes;
+  using PlotView::setReferenceTicks;
+};
+
 }  // namespace
 
 class TestPlotView : public QObject {
@@ -148,6 +155,26 @@ class TestPlotView : public QObject {
                                        QStringLiteral("10²"), QStringLiteral("10³")}));
     plot.customPlot()->yAxis->ticker()->generate(QCPRange(1.5, 3), german, QLatin1Char('e'), 0, ticks, nullptr, &labels);
     QCOMPARE(labels, (QVector<QString>{QStringLiteral("1,5"), QStringLiteral("2"), QStringLiteral("2,5"), QStringLiteral("3")}));
+  }
+
+  // Issue 32: reference labels on the right axis sat above or below their lines (the
+  // Newton–Schulz tab's "1" ~20 px off). The right axis follows the left one's range; fitView
+  // then padded every axis of the rect in QCPAxisRect::axes()' QHash order, so where the
+  // right came after the left it was padded twice and its labels drifted, from one process
+  // to the next. Here the order is forced (left, then right) and the labels are measured.
+  void referenceLabelsSitAtTheirLines() {
+    ReferenceProbe plot;
+    QCustomPlot* p = plot.customPlot();
+    p->yAxis->setRange(0, 1);
+    plot.setReferenceTicks(p->yAxis, {{0.25, QStringLiteral("a")}, {1.0, QStringLiteral("b")}});
+    ReferenceProbe::padAxes({p->yAxis, p->yAxis2});
+    showAndSettle(plot);
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(p->yAxis2->visible());
+    for (double v : {0.25, 1.0}) {
+      const double line = p->yAxis->coordToPixel(v), label = p->yAxis2->coordToPixel(v);
+      QVERIFY2(std::abs(line - label) <= 0.5, qPrintable(QStringLiteral("%1: line at %2 px, label at %3 px").arg(v).arg(line).arg(label)));
+    }
   }
 
   // Issue 32 (Attention Lab): an empty log plot showed 10⁻³ … 10⁰ as if it held data. With

@@ -25,6 +25,7 @@ EquilibriumView::EquilibriumView(QWidget* parent) : QWidget(parent) {
   steps_->setRange(10, 5000);
   steps_->setValue(200);
   info_ = new QLabel(this);
+  info_->setObjectName(QStringLiteral("equilibriumInfo"));
   info_->setWordWrap(true);
   info_->setTextFormat(Qt::RichText);
 
@@ -126,7 +127,9 @@ void EquilibriumView::showResult() {
                 .arg(formula)
                 .arg(widgets::displayNumber(s.predicted, 'g', 5));
   }
-  if (shown_.alignment < 1) text += tr("Updates only partly aligned (ρ < 1): the predictions are upper bounds.");
+  // Plain text in a rich-text label: escaped, or "ρ < 1" opens a tag and the rest of the
+  // sentence vanishes (issue 32: "Updates only partly aligned (ρ" in both languages).
+  if (shown_.alignment < 1) text += tr("Updates only partly aligned (ρ < 1): the predictions are upper bounds.").toHtmlEscaped();
   plot_->setReferenceLines(refs);
   info_->setText(text);
   plot_->requestReplot();

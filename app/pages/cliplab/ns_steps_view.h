@@ -35,6 +35,7 @@ class NsStepsView : public QWidget {
   bool hasTrace() const { return hasTrace_; }
   void replotNow();
 
+  CurvePlot* polynomialPlot() const { return poly_; }
   CurvePlot* rankedPlot() const { return ranked_; }
   LatestWins* runner() const { return runner_; }
 

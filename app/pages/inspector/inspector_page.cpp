@@ -93,8 +93,8 @@ QHBoxLayout* InspectorPage::createFileBar() {
   cancel_->setEnabled(false);
   fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder."), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  // The path or the German hint can be longer than the bar: wrap it rather than widen the
-  // window past a 1600-px screen (seen at 1665 px in German).
+  // Wraps rather than widens: unwrapped, the German hint alone made this page, and with it
+  // the main window, 1665 px wide, cut on a 1600-px screen (issue 32).
   fileLabel_->setWordWrap(true);
   fileLabel_->setMinimumWidth(150);
   progress_ = new QProgressBar(this);

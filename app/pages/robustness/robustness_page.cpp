@@ -11,6 +11,7 @@
 #include "widgets/palette.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -27,7 +28,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace lwb::app::pages {
 namespace {
@@ -95,8 +98,13 @@ QHBoxLayout* RobustnessPage::createTopBar() {
   auto* exportCsv = new QPushButton(tr("Export table as CSV…"), this);
   auto* savePlotsButton = new QPushButton(tr("Save plots…"), this);
 
+  // The target buttons go under the target list (createContent): in one row with the
+  // attack settings the German bar alone was wider than a 1600-px window (issue 32).
+  targetButtons_ = new QWidget(this);
+  auto* buttons = new QVBoxLayout(targetButtons_);
+  buttons->setContentsMargins(0, 0, 0, 0);
+  for (auto* b : {addRun, addFile, addSession, remove}) buttons->addWidget(b);
   auto* bar = new QHBoxLayout;
-  for (auto* b : {addRun, addFile, addSession, remove}) bar->addWidget(b);
   bar->addWidget(new QLabel(tr("ε"), this));
   bar->addWidget(eps_, 1);
   bar->addWidget(new QLabel(tr("Examples"), this));
@@ -144,8 +152,14 @@ QWidget* RobustnessPage::createContent() {
   table_->setHorizontalHeaderLabels({tr("run"), tr("ε"), tr("PGD accuracy"), tr("certified accuracy"), tr("mean p(correct)"),
                                      tr("clean accuracy"), tr("bound (RMS→RMS)"), tr("ℓ2 bound")});
   table_->verticalHeader()->setVisible(false);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->resizeColumnsToContents();  // headers readable before the first result (German ones are long)
+  // The table fits its pane (issue 32: eight columns sized to their one-line headers were
+  // wider than the pane, "bound (RMS→R…" cut and "ℓ2 bound" out of sight). Headers wrap onto
+  // two lines ("certified / accuracy"), so a short number never pays for a long title, and
+  // fitColumns() sizes the columns whenever the pane or the rows change.
+  QHeaderView* header = table_->horizontalHeader();
+  header->setDefaultAlignment(Qt::Alignment(Qt::AlignCenter) | Qt::Alignment(Qt::TextWordWrap));
+  header->setFixedHeight(2 * header->fontMetrics().lineSpacing() + 10);
+  table_->viewport()->installEventFilter(this);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setAlternatingRowColors(true);
 
@@ -172,9 +186,49 @@ QWidget* RobustnessPage::createContent() {
   QSplitter* right = twoPanes(Qt::Vertical, plots, bottom, this);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
-  QSplitter* all = twoPanes(Qt::Horizontal, targets_, right, this);
+  auto* left = new QWidget(this);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addWidget(targets_, 1);
+  leftLayout->addWidget(targetButtons_);
+  QSplitter* all = twoPanes(Qt::Horizontal, left, right, this);
   all->setSizes({260, 1340});
   return all;
+}
+
+bool RobustnessPage::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == table_->viewport() && event->type() == QEvent::Resize) fitColumns();
+  return QWidget::eventFilter(watched, event);
+}
+
+void RobustnessPage::fitColumns() {
+  // Each column as wide as its widest cell or header word needs; what the pane has left is
+  // shared in proportion to those needs. Wider than the pane (then it scrolls) only when the
+  // needs alone are.
+  QHeaderView* header = table_->horizontalHeader();
+  const QFontMetrics cells(table_->font()), titles(header->font());
+  const int pad = titles.horizontalAdvance(QStringLiteral("00"));
+  const int columns = table_->columnCount();
+  std::vector<int> need(static_cast<size_t>(columns));
+  int total = 0;
+  for (int c = 0; c < columns; ++c) {
+    int w = 0;
+    if (const QTableWidgetItem* title = table_->horizontalHeaderItem(c))
+      for (const QString& word : title->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) w = std::max(w, titles.horizontalAdvance(word));
+    for (int r = 0; r < table_->rowCount(); ++r)
+      if (const QTableWidgetItem* item = table_->item(r, c)) w = std::max(w, cells.horizontalAdvance(item->text()));
+    // Never below the header's minimum section (resizeSection would round up and overflow).
+    need[static_cast<size_t>(c)] = std::max(w + pad, header->minimumSectionSize());
+    total += need[static_cast<size_t>(c)];
+  }
+  if (total <= 0) return;
+  const int extra = std::max(0, table_->viewport()->width() - total);
+  int given = 0;
+  for (int c = 0; c < columns; ++c) {
+    const int share = c + 1 == columns ? extra - given : extra * need[static_cast<size_t>(c)] / total;
+    given += share;
+    header->resizeSection(c, need[static_cast<size_t>(c)] + share);
+  }
 }
 
 bool RobustnessPage::applyOptions(const AppOptions& options, QString*) {
@@ -303,7 +357,7 @@ void RobustnessPage::showOutcomes(std::vector<RobustnessOutcome> outcomes, const
   const int i = imageRun_->findText(keep);
   imageRun_->setCurrentIndex(i >= 0 ? i : 0);
   imageRun_->blockSignals(false);
-  table_->resizeColumnsToContents();
+  fitColumns();
   accuracy_->requestReplot();
   pCorrect_->requestReplot();
   showImages();

@@ -70,6 +70,12 @@ class RobustnessPage : public QWidget, public Page {
   QWidget* createContent();
   void showOutcomes(std::vector<RobustnessOutcome> outcomes, const QStringList& errors);
   void showImages();
+  void fitColumns();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
   void showMessage(const QString& text, bool error);
   void chooseRunFolder();
   void chooseCheckpoint();
@@ -79,6 +85,7 @@ class RobustnessPage : public QWidget, public Page {
   RunManager* sessionRuns_ = nullptr;
   LatestWins* worker_ = nullptr;
   QListWidget* targets_ = nullptr;
+  QWidget* targetButtons_ = nullptr;  // under the list: the top bar had no room for them in German
   QLineEdit* eps_ = nullptr;
   QSpinBox* examples_ = nullptr;
   QSpinBox* steps_ = nullptr;
