@@ -127,6 +127,7 @@ void StatusPanel::showRun(RunSession* s) {
   // Why an enforced-bound run can end with a bound of 10⁶: σmax holds each matrix, the
   // network's bound multiplies them (issue 32).
   state_->setToolTip(s->runDir() + QLatin1Char('\n') +
+                     (s->warnings().isEmpty() ? QString() : QStringLiteral("⚠ ") + s->warnings().join(QStringLiteral("\n⚠ ")) + QLatin1Char('\n')) +
                      tr("The Lipschitz bound multiplies every layer's factor: each matrix is held at σmax, so the bound "
                         "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part."));
   const bool bad = s->state() == RunState::Diverged || s->state() == RunState::Failed;
