@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -14,6 +15,7 @@
 #include <set>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -456,9 +458,21 @@ void RunIndex::migrate() {
                      std::to_string(schemaVersion()) + ", this version reads up to " + std::to_string(kSchemaVersion) +
                      ")" + rebuildHint(file_));
   // WAL: readers never block the writer nor the writer the readers (a no-op once set).
+  // Switching a new file's journal mode needs its exclusive lock; two connections switching
+  // at once would deadlock, so SQLite answers one of them SQLITE_BUSY at once, without the busy
+  // handler (seen once in CI: tst_run_index::concurrentWritersLoseNothing). Retried here until
+  // the busy timeout, with a little jitter so that the racers part.
   {
-    Statement s(db_, "PRAGMA journal_mode=WAL", check);
-    s.step();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busyMs_);
+    for (int attempt = 1;; ++attempt) {
+      const int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+      const int primary = rc & 0xff;
+      if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) || std::chrono::steady_clock::now() >= deadline) {
+        check(rc);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2 + (attempt * 7) % 13));
+    }
   }
   exec("PRAGMA synchronous=NORMAL");
   // Already current: nothing to write, so no write lock to wait for (a sweep starts while
