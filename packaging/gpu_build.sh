@@ -22,8 +22,13 @@ export LD_LIBRARY_PATH=$ldpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # for every architecture; nothing of ours is CUDA source, so this only quietens the probe.
 arch=$("$py" -c 'import torch; c=torch.cuda.get_device_capability(0) if torch.cuda.is_available() else (9,0); print(f"{c[0]}.{c[1]}")')
 export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-$arch}
+# engine/dist includes c10d's ProcessGroupGloo.hpp, which includes <gloo/...>; a wheel may ship
+# no gloo headers, and then the engine builds without data-parallel training (LWB_WITH_GLOO).
+torch_inc=$("$py" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')
+gloo=ON
+[ -f "$torch_inc/gloo/algorithm.h" ] || { gloo=OFF; echo "gpu_build.sh: $torch_inc has no gloo headers: building with LWB_WITH_GLOO=OFF (no train --nproc)"; }
 if [ ! -f build-gpu/CMakeCache.txt ]; then
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DLWB_BUILD_GUI=OFF -DLWB_BUILD_TESTS=OFF \
+  cmake -S . -B build-gpu -DLWB_WITH_GLOO=$gloo -G Ninja -DCMAKE_BUILD_TYPE=Release -DLWB_BUILD_GUI=OFF -DLWB_BUILD_TESTS=OFF \
     -DCMAKE_PREFIX_PATH="$torch_prefix;$deps" -DCMAKE_CUDA_ARCHITECTURES="${arch/./}" \
     -DCMAKE_BUILD_RPATH="$libdir" ${LWB_CMAKE_ARGS:-}
 fi
