@@ -8,7 +8,8 @@
 # paper: the paper-size Shakespeare presets (2,000 steps each) timed on the device.
 # scaled: the ≤ 2 / ≤ 10 CPU recipes at paper size and the paper presets with the sum residual.
 # icl: seed 002's three ICL presets at paper size, side by side. table1: seed 004's Table 1 at
-#   d 512, H 8 (lipschitz-cli attention --device cuda).
+#   d 512, H 8 (lipschitz-cli attention --device cuda; LWB_TABLE1_ARGS adds options, e.g.
+#   "--restarts 1 --pgd-iters 10": AttLip's full search at N 16 did not finish in 480 s on an H200).
 # perf: lwb-bench-device --perf at 1024² and 4096².
 # Writes run directories and logs under OUT_DIR, and OUT_DIR/<phase>.md (report.py's tables).
 set -uo pipefail
@@ -68,7 +69,7 @@ case "$phase" in
     # Seed 004's Table 1 at the paper's size (d 512, H 8); AttLip last, it is the slowest.
     for kind in l2 standard attlip; do
       "$cli" attention --kind "$kind" --tokens "${LWB_TABLE1_TOKENS:-16,32,64,128}" --dim 512 --heads 8 \
-        --device "$dev" --json >"$out/table1_$kind.jsonl" 2>"$out/table1_$kind.err"
+        --device "$dev" ${LWB_TABLE1_ARGS:-} --json >"$out/table1_$kind.jsonl" 2>"$out/table1_$kind.err"
       echo "table1 $kind: exit $?"
     done
     ;;
