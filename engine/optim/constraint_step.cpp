@@ -1,16 +1,29 @@
 #include "optim/constraint_step.h"
 
+#include "dist/communicator.h"
 #include "io/input_error.h"
 #include "spectral/softcap_alpha.h"
 
 #include <ATen/core/grad_mode.h>
 #include <algorithm>
-#include <ATen/ops/empty.h>
+#include <utility>
+#include <vector>
 
 namespace lwb::optim {
 
+namespace {
+
+// FNV-1a of the matrix name, mixed with the run's seed; never 0 (0 means "global generator").
+uint64_t startSeed(uint64_t runSeed, const std::string& name) {
+  uint64_t h = 14695981039346656037ull ^ (runSeed * 0x9E3779B97F4A7C15ull);
+  for (const unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  return h == 0 ? 1 : h;
+}
+
+}  // namespace
+
 ConstraintStep::ConstraintStep(const run::RunConfig& cfg)
-    : updateNormFactor_(cfg.constraint.updateNormFactor) {
+    : updateNormFactor_(cfg.constraint.updateNormFactor), seed_(static_cast<uint64_t>(cfg.seed)) {
   static_cast<spectral::ConstraintSettings&>(params_) = run::trainingConstraint(cfg);
 }
 
@@ -50,13 +63,13 @@ void ConstraintStep::loadState(StateIn& in, const Optimizer& opt) {
   for (const auto& slot : opt.slots()) {
     const auto& name = slot.param.name;
     if (!in.has("power_u." + name)) continue;
-    const auto& w = slot.param.tensor;
     // The vectors are [m] and [n] for an (m, n) matrix, in the accumulate type of w
     // (float32 for float32/bf16 weights), as PowerIterationState::matches expects.
-    const auto acc = w.options().dtype(w.scalar_type() == at::kDouble ? at::kDouble : at::kFloat);
+    const auto shape = spectral::PowerIterationState::emptyFor(slot.param.tensor);
     spectral::PowerIterationState st;
-    st.u = in.take("power_u." + name, at::empty({w.size(0)}, acc));
-    st.v = in.take("power_v." + name, at::empty({w.size(1)}, acc));
+    st.seed = startSeed(seed_, name);
+    st.u = in.take("power_u." + name, shape.u);
+    st.v = in.take("power_v." + name, shape.v);
     if (!st.v.defined()) throw InputError("checkpoint: missing tensor 'power_v." + name + "'");
     powerStates_[name] = st;
   }
@@ -65,14 +78,58 @@ void ConstraintStep::loadState(StateIn& in, const Optimizer& opt) {
 void ConstraintStep::apply(const Optimizer& opt, double lr) {
   if (!active()) return;
   at::NoGradGuard noGrad;
-  for (const auto& slot : opt.slots()) {
-    if (!isConstrained(slot.param)) continue;
+  std::vector<const ParamSlot*> slots;
+  for (const auto& slot : opt.slots())
+    if (isConstrained(slot.param)) slots.push_back(&slot);
+  // Weight decay is elementwise: a broadcast would cost more than computing it everywhere.
+  const bool split = comm_ && comm_->size() > 1 && params_.method != spectral::ConstraintMethod::WeightDecay;
+  const int ranks = split ? comm_->size() : 1, rank = split ? comm_->rank() : 0;
+  for (size_t k = 0; k < slots.size(); ++k) {
+    // Every matrix's random power-iteration start is seeded by the run's seed and its name, so
+    // it is the same whichever rank computes it (and after a resume without saved vectors).
+    auto& state = powerStates_[slots[k]->param.name];
+    if (state.seed == 0) state.seed = startSeed(seed_, slots[k]->param.name);
+    if (static_cast<int>(k % static_cast<size_t>(ranks)) != rank) continue;
+    const auto& slot = *slots[k];
     auto p = params_;
     p.lr = lr * slot.lrMultiplier;
     if (p.method == spectral::ConstraintMethod::SpectralSoftCap) p.alpha = alphaFor(opt, slot, lr);
     const auto& w = slot.param.tensor;  // a handle: copy_ writes the parameter's storage
-    w.copy_(spectral::applyConstraint(w, p, &powerStates_[slot.param.name]));
+    w.copy_(spectral::applyConstraint(w, p, &state));
   }
+  if (!split) return;
+  // Each constrained matrix (and, for the power-iteration methods, its u and v: the state a
+  // checkpoint of rank 0 must hold for every matrix) from the rank that computed it.
+  const bool power = spectral::reads(params_.method, spectral::kPowerIters);
+  std::vector<at::Tensor> tensors;
+  std::vector<int> roots;
+  std::vector<std::pair<at::Tensor, at::Tensor>> copyBack;  // (parameter, contiguous buffer)
+  for (size_t k = 0; k < slots.size(); ++k) {
+    const int owner = static_cast<int>(k % static_cast<size_t>(ranks));
+    const auto& w = slots[k]->param.tensor;
+    at::Tensor buffer = w;
+    if (!w.is_contiguous()) {
+      buffer = w.contiguous();
+      copyBack.emplace_back(w, buffer);
+    }
+    tensors.push_back(buffer);
+    roots.push_back(owner);
+    if (!power) continue;
+    auto& st = powerStates_[slots[k]->param.name];
+    if (owner != rank && !st.matches(w)) {
+      const uint64_t seed = st.seed;
+      st = spectral::PowerIterationState::emptyFor(w);
+      st.seed = seed;
+    }
+    st.u = st.u.contiguous();
+    st.v = st.v.contiguous();
+    tensors.push_back(st.u);
+    tensors.push_back(st.v);
+    roots.push_back(owner);
+    roots.push_back(owner);
+  }
+  comm_->broadcastEach(tensors, roots);
+  for (auto& [param, buffer] : copyBack) param.copy_(buffer);
 }
 
 }  // namespace lwb::optim

@@ -7,8 +7,13 @@
 #include "run/run_config.h"
 #include "spectral/constraint.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
+
+namespace lwb::dist {
+class Communicator;
+}
 
 namespace lwb::optim {
 
@@ -21,6 +26,10 @@ class ConstraintStep {
   // Applies the method to every constrained slot of `opt`; `lr` is the scheduled base lr
   // (alpha* is coupled to each slot's effective lr and update-norm bound).
   void apply(const Optimizer& opt, double lr);
+  // A data-parallel run: matrix k is constrained by rank k mod size alone and broadcast to the
+  // others with its power-iteration vectors (the pattern of distributed Muon), so every rank
+  // ends the step with the same weights and state while doing 1/size of the spectral work.
+  void setCommunicator(dist::Communicator* comm) { comm_ = comm; }
   // The soft-cap strength used for this slot at this lr (for logging and the GUI's curve).
   double alphaFor(const Optimizer& opt, const ParamSlot& slot, double lr) const;
   // Soft cap only: the largest norm a singular value can keep after this slot's cap at this lr
@@ -38,6 +47,8 @@ class ConstraintStep {
   spectral::ConstraintParams params_;
   double updateNormFactor_;
   std::map<std::string, spectral::PowerIterationState> powerStates_;
+  dist::Communicator* comm_ = nullptr;
+  uint64_t seed_;
 };
 
 }  // namespace lwb::optim

@@ -179,6 +179,7 @@ void Trainer::skipCharEvaluation() { impl_->charEval.reset(); }
 void Trainer::setCommunicator(dist::Communicator* comm) {
   impl_->comm = comm && comm->size() > 1 ? comm : nullptr;
   impl_->optimizer->setCommunicator(impl_->comm);
+  impl_->constraint->setCommunicator(impl_->comm);
 }
 
 bool Trainer::Impl::leader() const { return !comm || comm->rank() == 0; }

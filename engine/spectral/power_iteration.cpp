@@ -1,6 +1,9 @@
 #include "spectral/power_iteration.h"
 
+#include <ATen/ops/empty.h>
+
 #include <ATen/TensorOperators.h>
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/randn.h>
 #include <c10/util/Exception.h>
 
@@ -26,6 +29,17 @@ bool PowerIterationState::matches(const at::Tensor& w) const {
          u.scalar_type() == accumulateType(w);
 }
 
+PowerIterationState PowerIterationState::emptyFor(const at::Tensor& w) {
+  const auto acc = w.options().dtype(accumulateType(w));
+  auto shape = w.sizes().vec();
+  PowerIterationState st;
+  shape.pop_back();
+  st.u = at::empty(shape, acc);  // [..., m]
+  shape.back() = w.size(-1);
+  st.v = at::empty(shape, acc);  // [..., n]
+  return st;
+}
+
 TopSingular powerIteration(const at::Tensor& w, PowerIterationState& state, int iterations) {
   TORCH_CHECK(w.dim() >= 2, "power iteration needs a matrix, got rank ", w.dim());
   TORCH_CHECK(iterations >= 1, "power iteration needs at least one iteration");
@@ -38,7 +52,11 @@ TopSingular powerIteration(const at::Tensor& w, PowerIterationState& state, int 
     auto vShape = wf.sizes().vec();
     vShape.pop_back();
     vShape.back() = wf.size(-1);
-    state.v = normalized(at::randn(vShape, wf.options()));
+    // Drawn on the CPU from the seed's own generator, then moved: the same start on any device.
+    state.v = normalized(state.seed == 0 ? at::randn(vShape, wf.options())
+                                         : at::randn(vShape, at::make_generator<at::CPUGeneratorImpl>(state.seed),
+                                                     wf.options().device(at::kCPU))
+                                               .to(wf.device()));
     state.u = normalized(wf.matmul(state.v.unsqueeze(-1)).squeeze(-1));
   }
   at::Tensor u = state.u, v = state.v, wv;

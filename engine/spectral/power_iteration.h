@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <cstdint>
 
 namespace lwb::spectral {
 
@@ -11,7 +12,14 @@ namespace lwb::spectral {
 struct PowerIterationState {
   at::Tensor u;
   at::Tensor v;
+  // Where a random start comes from: the global generator (0), or one seeded with `seed` alone,
+  // so that the start depends on the matrix, not on the order of draws in the process (a
+  // data-parallel run computes each matrix on one rank: the same start on whichever rank).
+  uint64_t seed = 0;
   bool matches(const at::Tensor& w) const;
+  // Uninitialised vectors of the shape and accumulate type matches(w) expects, for a state
+  // that is filled from elsewhere (a checkpoint, another rank's broadcast).
+  static PowerIterationState emptyFor(const at::Tensor& w);
 };
 
 struct TopSingular {

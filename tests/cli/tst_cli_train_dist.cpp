@@ -93,7 +93,8 @@ class TestCliTrainDist : public QObject {
   }
 
   // Resume with another number of processes: every rank holds the whole optimizer and
-  // constraint state (only msign is split), so rank 0's checkpoint is the run's. A 2-rank run
+  // constraint state (msign and the constraint are split, their results and power vectors
+  // broadcast), so rank 0's checkpoint is the run's. A 2-rank run
   // cut back to its step-15 checkpoint and resumed by one process ends where the one-process
   // run of twoRanksEqualOne ended, and the other way round.
   void resumeWithAnotherProcessCount() {
@@ -116,6 +117,46 @@ class TestCliTrainDist : public QObject {
       qInfo("%d then %d processes: max |w - w_one| = %.3g", first, 3 - first, worst);
       QVERIFY(worst <= 1e-4);
     }
+  }
+
+  // The constraint is split like Muon's msign (matrix k on rank k mod 2) and each result is
+  // broadcast with its power-iteration vectors. With spectral normalisation (one warm power
+  // iteration a step, so a lost state would change the weights) the 2-rank run equals the
+  // 1-rank run, its rank-0 checkpoint holds the state of every matrix (also those rank 1
+  // computed), and resuming that checkpoint in one process ends where the 1-rank run ended.
+  void splitConstraintCarriesPowerState() {
+    const auto args = [&](const QString& out) {
+      auto a = trainArgs(out, 20);
+      // σmax 1 so that the normalisation acts at every step: below its threshold it is the
+      // identity, and Muon alone lets the two runs drift apart (2e-3 after 20 steps, measured).
+      a << QStringLiteral("--set") << QStringLiteral("constraint.method=spectral_normalize") << QStringLiteral("--set")
+        << QStringLiteral("constraint.sigma_max=1") << QStringLiteral("--set") << QStringLiteral("checkpoint_every=10");
+      return a;
+    };
+    const QString one = dir_.filePath(QStringLiteral("sn_one")), two = dir_.filePath(QStringLiteral("sn_two"));
+    const auto a = runCli(args(one));
+    QVERIFY2(a.code == 0, a.err.constData());
+    const auto b = runCli(args(two) << QStringLiteral("--nproc") << QStringLiteral("2"));
+    QVERIFY2(b.code == 0, b.err.constData());
+    const auto keys = [](const std::map<std::string, std::vector<float>>& m) {
+      QStringList k;
+      for (const auto& [name, _] : m) k << QString::fromStdString(name);
+      return k;
+    };
+    const auto oneAt10 = readSafetensors(one + QStringLiteral("/checkpoints/step_10.safetensors"));
+    const auto twoAt10 = readSafetensors(two + QStringLiteral("/checkpoints/step_10.safetensors"));
+    QVERIFY(keys(oneAt10).filter(QStringLiteral("power_u.")).size() >= 2);
+    QCOMPARE(keys(twoAt10), keys(oneAt10));
+    const auto reference = readSafetensors(one + QStringLiteral("/checkpoints/step_20.safetensors"));
+    const double together = lwb::test::maxAbsDifference(reference, readSafetensors(two + QStringLiteral("/checkpoints/step_20.safetensors")));
+    qInfo("spectral normalize, 2 ranks vs 1: max |w_2 - w_1| = %.3g", together);
+    QVERIFY(together <= 1e-4);
+    QVERIFY(QFile::remove(two + QStringLiteral("/checkpoints/step_20.safetensors")));
+    const auto c = runCli({QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("train"), QStringLiteral("--resume"), two});
+    QVERIFY2(c.code == 0, c.err.constData());
+    const double resumed = lwb::test::maxAbsDifference(reference, readSafetensors(two + QStringLiteral("/checkpoints/step_20.safetensors")));
+    qInfo("2 ranks to step 10, then 1 process: max |w - w_1| = %.3g", resumed);
+    QVERIFY(resumed <= 1e-4);
   }
 
   void badInputIsOneLine_data() {
