@@ -88,8 +88,11 @@ ParsedOptions parseAppOptions(const QStringList& args) {
   const QCommandLineOption attentionPreset({QStringLiteral("attention-preset")},
                                            QStringLiteral("Open the Attention Lab on this lecture preset (e.g. table1)."),
                                            QStringLiteral("ID"));
+  const QCommandLineOption processes({QStringLiteral("processes")},
+                                     QStringLiteral("Train --start's run in N local processes (lipschitz-cli train --nproc N; default 1: inside the app)."),
+                                     QStringLiteral("N"));
   for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, robustness, lang, sweepOpt,
-                        labPreset, attentionPreset})
+                        labPreset, attentionPreset, processes})
     p.addOption(o);
 
   ParsedOptions out;
@@ -130,6 +133,14 @@ ParsedOptions parseAppOptions(const QStringList& args) {
                                          : !o.robustnessTargets.isEmpty() ? QStringLiteral("robustness")
                                          : !o.labPreset.isEmpty()   ? QStringLiteral("cliplab")
                                          : !o.attentionPreset.isEmpty() ? QStringLiteral("attention") : QString();
+  if (p.isSet(processes)) {
+    bool ok = false;
+    o.processes = p.value(processes).toInt(&ok);
+    if (!ok || o.processes < 1 || o.processes > 1024) {
+      out.error = QStringLiteral("--processes: '%1' is not a process count (1 to 1024)").arg(p.value(processes));
+      return out;
+    }
+  }
   if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
   else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
   for (const QString& a : o.overrides)

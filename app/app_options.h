@@ -23,6 +23,7 @@ struct AppOptions {
   QString preset;
   QStringList overrides;  // --set key=value
   bool start = false;
+  int processes = 1;  // --processes N: data-parallel ranks for the run panel's next run
   QStringList openRunDirs;
   QString screenshot;
   double screenshotAfter = 5.0;

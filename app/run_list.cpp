@@ -106,7 +106,7 @@ void RunList::showContextMenu(const QPoint& pos) {
   if (!s) return;
   QMenu menu(this);
   const RunState st = s->state();
-  if (!s->isFollowing()) {
+  if (s->canPause()) {
     menu.addAction(tr("Pause"), this, [s] { s->pause(); })->setEnabled(st == RunState::Running);
     menu.addAction(tr("Resume"), this, [s] { s->resume(); })->setEnabled(st == RunState::Paused);
   }

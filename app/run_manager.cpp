@@ -89,6 +89,20 @@ RunSession* RunManager::startRun(const nlohmann::json& config, const QString& la
   return s;
 }
 
+RunSession* RunManager::startRunInProcesses(const nlohmann::json& config, const QString& label, int processes,
+                                             QString* error) {
+  const QString dir = newRunDir(label, error);
+  if (dir.isEmpty()) return nullptr;
+  RunSession* s = addSession(label, dir);
+  const std::string text = config.dump();
+  if (!s->startProcesses(QByteArray(text.data(), static_cast<qsizetype>(text.size())), processes, error)) {
+    removeRun(s);
+    QDir().rmdir(dir);  // still empty: nothing was started
+    return nullptr;
+  }
+  return s;
+}
+
 RunSession* RunManager::followRun(const QString& runDir, QString* error) {
   const QDir dir(runDir);
   if (!dir.exists()) {

@@ -51,6 +51,8 @@ class RunManager : public QObject {
   RunSession* startRun(const nlohmann::json& config, const QString& label, QString* error);
   // Follows an existing run directory (finished or still being written).
   RunSession* followRun(const QString& runDir, QString* error);
+  // As startRun, in `processes` local data-parallel ranks (RunSession::startProcesses).
+  RunSession* startRunInProcesses(const nlohmann::json& config, const QString& label, int processes, QString* error);
   // A run fed by the caller through session->mailbox() (synthetic data in tests).
   RunSession* addRun(const QString& label, const QString& runDir = QString());
   void removeRun(RunSession* session);  // stops it first

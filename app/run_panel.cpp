@@ -8,7 +8,9 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QHBoxLayout>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -40,6 +42,16 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   start_->setObjectName(QStringLiteral("startButton"));
   start_->setToolTip(tr("Start training this configuration (F5)"));
 
+  // Several processes train one run data-parallel (lipschitz-cli train --nproc, issue 28):
+  // the global batch is split between them, so the run trains the same model.
+  processes_ = new QSpinBox(this);
+  processes_->setObjectName(QStringLiteral("processesBox"));
+  processes_->setRange(1, 64);  // more than the cores is allowed (oversubscribed, slower)
+  processes_->setValue(1);
+  processes_->setToolTip(tr("Local processes that train this run together (data-parallel ranks). 1 trains inside the app; "
+                            "more start lipschitz-cli train --nproc N, which splits each batch between them, and the app "
+                            "follows the run directory rank 0 writes. Pause is not offered for such runs."));
+
   auto* top = new QFormLayout;
   top->addRow(tr("Preset"), presets_);
   auto* layout = new QVBoxLayout(this);
@@ -47,7 +59,13 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   layout->addLayout(top);
   layout->addWidget(scroll, 1);
   layout->addWidget(verdict_);
-  layout->addWidget(start_);
+  auto* startRow = new QHBoxLayout;
+  auto* processesLabel = new QLabel(tr("Processes"), this);
+  processesLabel->setBuddy(processes_);
+  startRow->addWidget(processesLabel);
+  startRow->addWidget(processes_);
+  startRow->addWidget(start_, 1);
+  layout->addLayout(startRow);
 
   connect(presets_, &QComboBox::activated, this, [this] {
     const QString id = presets_->currentData().toString();
@@ -72,6 +90,10 @@ bool RunPanel::selectPreset(const QString& id) {
   form_->setConfig(p->config);  // "@data/..." stays as the preset names it: portable run configs
   return true;
 }
+
+int RunPanel::processes() const { return processes_->value(); }
+
+void RunPanel::setProcesses(int n) { processes_->setValue(n); }
 
 QString RunPanel::presetId() const { return presets_->currentData().toString(); }
 

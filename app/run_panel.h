@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSpinBox;
 
 namespace lwb::app {
 
@@ -30,6 +31,9 @@ class RunPanel : public QWidget {
   QString applyOverrides(const QStringList& assignments);
 
   RunForm* form() const { return form_; }
+  // Local processes (data-parallel ranks) for the next run: 1 trains inside the app.
+  int processes() const;
+  void setProcesses(int n);
   QPushButton* startButton() const { return start_; }
   bool canStart() const { return form_->valid(); }
   QString validationError() const { return form_->validationError(); }
@@ -55,6 +59,7 @@ class RunPanel : public QWidget {
   RunForm* form_ = nullptr;
   QLabel* verdict_ = nullptr;
   QPushButton* start_ = nullptr;
+  QSpinBox* processes_ = nullptr;
 };
 
 }  // namespace lwb::app

@@ -1,9 +1,14 @@
 #include "app/run_session.h"
 
+#include "app/cli_program.h"
 #include "app/mailbox.h"
 #include "app/run_follower.h"
 
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryFile>
 #include <QThread>
+#include <QTimer>
 #include <QtDebug>
 
 namespace lwb::app {
@@ -19,6 +24,13 @@ RunSession::RunSession(QString id, QString label, QColor color, QString runDir, 
 }
 
 RunSession::~RunSession() {
+  if (launcher_ && launcher_->state() != QProcess::NotRunning) {
+    // Closing the app while its ranks train: stop them as Stop does (each writes its last
+    // checkpoint and status), and do not leave them behind.
+    disconnect(launcher_, nullptr, this, nullptr);
+    launcher_->terminate();
+    if (!launcher_->waitForFinished(kShutdownWaitMs)) launcher_->kill();
+  }
   if (!thread_) return;
   control_.requestStop();
   if (follower_) QMetaObject::invokeMethod(follower_, &RunFollower::stop, Qt::QueuedConnection);
@@ -67,6 +79,59 @@ void RunSession::startFollowing(int pollMs) {
   thread->start();
 }
 
+bool RunSession::startProcesses(const QByteArray& configJson, int processes, QString* error) {
+  if (thread_ || launcher_) return false;
+  const QString cli = findCliProgram();
+  if (cli.isEmpty()) {
+    *error = tr("%1 processes need lipschitz-cli, which is neither next to this program nor in PATH (or set LWB_CLI)").arg(processes);
+    return false;
+  }
+  // The config goes to a file of its own: the run directory holds only what rank 0 writes.
+  launcherConfig_ = std::make_unique<QTemporaryFile>(QDir::temp().filePath(QStringLiteral("lwb-run-XXXXXX.json")));
+  if (!launcherConfig_->open() || launcherConfig_->write(configJson) != configJson.size() || !launcherConfig_->flush()) {
+    *error = tr("cannot write the run's config to %1: %2").arg(launcherConfig_->fileName(), launcherConfig_->errorString());
+    return false;
+  }
+  launcher_ = new QProcess(this);
+  launcher_->setProgram(cli);
+  launcher_->setArguments({QStringLiteral("train"), QStringLiteral("--config"), launcherConfig_->fileName(), QStringLiteral("--out"), runDir_,
+                           QStringLiteral("--nproc"), QString::number(processes)});
+  // Its progress lines are what the run directory says; only stderr explains a failure.
+  launcher_->setStandardOutputFile(QProcess::nullDevice());
+  connect(launcher_, &QProcess::readyReadStandardError, this, [this] {
+    launcherErrors_ += QString::fromUtf8(launcher_->readAllStandardError());
+    if (launcherErrors_.size() > 16384) launcherErrors_ = launcherErrors_.right(16384);
+  });
+  connect(launcher_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) { launcherFinished(code); });
+  connect(launcher_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+    if (e == QProcess::FailedToStart) launcherFinished(-1);
+  });
+  processes_ = processes;
+  launcher_->start();
+  startFollowing();
+  setState(RunState::Starting);  // "running" once rank 0's status says so (takeDelta)
+  return true;
+}
+
+void RunSession::launcherFinished(int exitCode) {
+  if (exitCode == 0) return;  // the follower reads the final status rank 0 wrote
+  const QString why = launcherErrors_.trimmed().isEmpty()
+                          ? (exitCode < 0 ? launcher_->errorString() : tr("lipschitz-cli exited with status %1").arg(exitCode))
+                          : launcherErrors_.trimmed().split(QLatin1Char('\n')).last();
+  // A rank that failed after the run started wrote its status; give the follower a moment
+  // to read it, then end the run with the launcher's own reason if nothing came.
+  QTimer::singleShot(3 * 250 + 100, this, [this, why] {
+    if (end_) return;
+    if (follower_) QMetaObject::invokeMethod(follower_, &RunFollower::stop, Qt::QueuedConnection);
+    run::RunSummary end;
+    end.status = run::RunStatus::Failed;
+    end.message = why.toStdString();
+    end.steps = history_.latest() ? history_.latest()->step : 0;
+    end_ = end;
+    setState(RunState::Failed);
+  });
+}
+
 void RunSession::pause() {
   if (following_ || (state_ != RunState::Running && state_ != RunState::Starting)) return;
   control_.setPaused(true);
@@ -81,6 +146,11 @@ void RunSession::resume() {
 
 void RunSession::stop() {
   if (!isActive(state_) || state_ == RunState::Stopping) return;
+  if (launcher_ && launcher_->state() != QProcess::NotRunning) {
+    launcher_->terminate();  // SIGTERM: the launcher passes it to every rank
+    setState(RunState::Stopping);
+    return;
+  }
   if (following_) {
     if (follower_) QMetaObject::invokeMethod(follower_, &RunFollower::stop, Qt::QueuedConnection);
     run::RunSummary end;
@@ -107,6 +177,8 @@ double RunSession::progress() const {
 
 RunDelta RunSession::takeDelta() {
   RunDelta d = mailbox_->take();
+  // The follower of a run this session launched reports a run it trains, not one it watches.
+  if (launcher_ && d.state == RunState::Following) d.state = RunState::Running;
   history_.apply(d);
   for (const auto& w : d.warnings) warnings_ << QString::fromStdString(w);
   if (d.end && !(following_ && end_)) {

@@ -18,6 +18,8 @@
 #include <memory>
 #include <optional>
 
+class QProcess;
+class QTemporaryFile;
 class QThread;
 
 namespace lwb::app {
@@ -40,6 +42,11 @@ class RunSession : public QObject {
   void startTraining(QByteArray configJson);
   // Starts following runDir (polling every pollMs on a new thread).
   void startFollowing(int pollMs = 250);
+  // Trains `configJson` in `processes` data-parallel ranks: runs `lipschitz-cli train --nproc`
+  // as a child process (rank 0 writes runDir) and follows runDir. Stop sends the launcher
+  // SIGTERM, which stops every rank after its step; pause is not offered. False with *error
+  // when lipschitz-cli cannot be found or started.
+  bool startProcesses(const QByteArray& configJson, int processes, QString* error);
 
   void pause();
   void resume();
@@ -49,7 +56,12 @@ class RunSession : public QObject {
   QString label() const { return label_; }
   QColor color() const { return color_; }
   QString runDir() const { return runDir_; }
-  bool isFollowing() const { return following_; }
+  // Following a run that something else trains (not one this session launched).
+  bool isFollowing() const { return following_ && !launcher_; }
+  // Training inside the app (a launched run's ranks cannot be paused).
+  bool canPause() const { return !following_; }
+  // Local data-parallel ranks training this run (startProcesses), 1 otherwise.
+  int processes() const { return processes_; }
   RunState state() const { return state_; }
   const std::optional<run::RunSummary>& end() const { return end_; }
   const RunHistory& history() const { return history_; }
@@ -73,6 +85,7 @@ class RunSession : public QObject {
  private:
   void setState(RunState s);
   QThread* newThread();
+  void launcherFinished(int exitCode);
 
   QString id_, label_, runDir_;
   QColor color_;
@@ -85,6 +98,10 @@ class RunSession : public QObject {
   RunControl control_;
   QThread* thread_ = nullptr;
   QPointer<RunFollower> follower_;
+  int processes_ = 1;
+  QProcess* launcher_ = nullptr;
+  std::unique_ptr<QTemporaryFile> launcherConfig_;
+  QString launcherErrors_;  // the launcher's stderr (its last line explains a failed start)
 };
 
 }  // namespace lwb::app

@@ -149,7 +149,8 @@ void TrainPage::connectRuns(const PageServices& services) {
 
 void TrainPage::startRun(const nlohmann::json& config, const QString& label) {
   QString error;
-  if (!runs_->startRun(config, label, &error)) {
+  const int processes = runPanel_->processes();
+  if (!(processes > 1 ? runs_->startRunInProcesses(config, label, processes, &error) : runs_->startRun(config, label, &error))) {
     status_->showMessage(tr("Cannot start: %1").arg(error));
     // A start from the command line reports the reason on stderr and exits 2 (startPreset):
     // no dialog may hold up a scripted run.
@@ -190,8 +191,7 @@ void TrainPage::updateActions() {
   const RunSession* current = runs_->currentRun();
   startAction_->setEnabled(runPanel_->canStart());
   const RunState st = current ? current->state() : RunState::Finished;
-  const bool training = current && !current->isFollowing();
-  pauseAction_->setEnabled(training && (st == RunState::Running || st == RunState::Paused));
+  pauseAction_->setEnabled(current && current->canPause() && (st == RunState::Running || st == RunState::Paused));
   pauseAction_->setText(st == RunState::Paused ? tr("&Resume") : tr("&Pause"));
   stopAction_->setEnabled(current && isActive(st) && st != RunState::Stopping);
   stopAction_->setText(current && current->isFollowing() ? tr("S&top following") : tr("S&top"));
@@ -226,6 +226,7 @@ bool TrainPage::startPreset(const QString& presetId, const QStringList& override
 }
 
 bool TrainPage::applyOptions(const AppOptions& options, QString* error) {
+  runPanel_->setProcesses(options.processes);
   if (options.preset.isEmpty()) return true;
   if (options.start) return startPreset(options.preset, options.overrides, error);
   if (!runPanel_->selectPreset(options.preset)) {

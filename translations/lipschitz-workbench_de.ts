@@ -1625,12 +1625,32 @@
         <source>Refused — %1</source>
         <translation>Abgelehnt — %1</translation>
     </message>
+    <message>
+        <source>Local processes that train this run together (data-parallel ranks). 1 trains inside the app; more start lipschitz-cli train --nproc N, which splits each batch between them, and the app follows the run directory rank 0 writes. Pause is not offered for such runs.</source>
+        <translation>Lokale Prozesse, die diesen Lauf gemeinsam trainieren (datenparallele Ränge). 1 trainiert in der App; mehr starten lipschitz-cli train --nproc N, das jeden Batch zwischen ihnen aufteilt, und die App folgt dem Laufordner, den Rang 0 schreibt. Pausieren ist für solche Läufe nicht möglich.</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>Prozesse</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::RunSession</name>
     <message>
         <source>no longer following (the run itself is not affected)</source>
         <translation>wird nicht mehr verfolgt (der Lauf selbst ist nicht betroffen)</translation>
+    </message>
+    <message>
+        <source>%1 processes need lipschitz-cli, which is neither next to this program nor in PATH (or set LWB_CLI)</source>
+        <translation>%1 Prozesse brauchen lipschitz-cli, das weder neben diesem Programm noch im PATH liegt (oder LWB_CLI setzen)</translation>
+    </message>
+    <message>
+        <source>cannot write the run&apos;s config to %1: %2</source>
+        <translation>die Konfiguration des Laufs kann nicht nach %1 geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>lipschitz-cli exited with status %1</source>
+        <translation>lipschitz-cli endete mit Status %1</translation>
     </message>
 </context>
 <context>
@@ -1682,6 +1702,13 @@
     <message>
         <source>The Lipschitz bound multiplies every layer&apos;s factor: each matrix is held at σmax, so the bound can still grow with depth. The Lipschitz bound panel&apos;s trace shows each layer&apos;s part.</source>
         <translation>Die Lipschitz-Schranke multipliziert die Faktoren aller Schichten: Jede Matrix wird bei σmax gehalten, die Schranke kann daher trotzdem mit der Tiefe wachsen. Der Verlauf je Schicht im Bereich „Lipschitz-Schranke“ zeigt den Anteil jeder Schicht.</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n processes</source>
+        <translation>
+            <numerusform> · %n Prozess</numerusform>
+            <numerusform> · %n Prozesse</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -41,7 +41,7 @@ target_sources(workbench PRIVATE
   pages/sweeps/sweep_points_model.h pages/sweeps/sweep_points_model.cpp
   pages/sweeps/sweeps_page.h pages/sweeps/sweeps_page.cpp
 )
-set_source_files_properties(pages/sweeps/sweep_process.cpp PROPERTIES
+set_source_files_properties(cli_program.cpp PROPERTIES
   COMPILE_DEFINITIONS LWB_CLI_BUILD_PATH="$<TARGET_FILE:lipschitz-cli>")
 # Attention Lab (issue 15): reaches the engine through engine/lab/attention_lab.h (no LibTorch).
 target_sources(workbench PRIVATE

@@ -22,3 +22,8 @@ lwb_add_app_test(tst_app_hostile app/tst_app_hostile.cpp)
 lwb_add_app_test(tst_app_text_sample app/tst_app_text_sample.cpp)
 target_compile_definitions(tst_app_text_sample PRIVATE LWB_CLI_PATH="$<TARGET_FILE:lipschitz-cli>" LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(tst_app_text_sample lipschitz-cli)
+# A run trained by several processes from the app (issue 28): RunManager starts lipschitz-cli.
+lwb_add_app_test(tst_app_processes app/tst_app_processes.cpp)
+target_compile_definitions(tst_app_processes PRIVATE LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(tst_app_processes lipschitz-cli)
+set_tests_properties(tst_app_processes PROPERTIES TIMEOUT 300)

@@ -1,5 +1,7 @@
 #include "app/pages/sweeps/sweep_process.h"
 
+#include "app/cli_program.h"
+
 #include "common/json_read.h"
 
 #include <QCoreApplication>
@@ -9,19 +11,6 @@
 #include <signal.h>
 
 namespace lwb::app::pages {
-
-QString findCliProgram() {
-  QStringList candidates;
-  if (const QString env = qEnvironmentVariable("LWB_CLI"); !env.isEmpty()) candidates << env;
-  candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/lipschitz-cli");
-#ifdef LWB_CLI_BUILD_PATH
-  candidates << QStringLiteral(LWB_CLI_BUILD_PATH);
-#endif
-  candidates << QStandardPaths::findExecutable(QStringLiteral("lipschitz-cli"));
-  for (const QString& c : candidates)
-    if (!c.isEmpty() && QFileInfo(c).isExecutable()) return c;
-  return {};
-}
 
 SweepProcess::SweepProcess(QObject* parent) : QObject(parent) {
   connect(&process_, &QProcess::readyReadStandardOutput, this, &SweepProcess::readEvents);

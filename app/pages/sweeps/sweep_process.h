@@ -12,10 +12,6 @@
 
 namespace lwb::app::pages {
 
-// lipschitz-cli next to the running program (installed: both in bin/), the build tree's
-// (a developer build), $LWB_CLI, or the one in PATH; empty when none is found.
-QString findCliProgram();
-
 class SweepProcess : public QObject {
   Q_OBJECT
 
