@@ -44,8 +44,11 @@ endif()
 # The build-tree RPATH goes away on install. Only library folders outside the project and
 # outside the system's own (a pytorch.org LibTorch) stay in the installed RPATH; Debian's
 # LibTorch lives in the multiarch folder, so the packaged binaries carry no RPATH at all.
-set_target_properties(${lwb_programs} PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+set_target_properties(${lwb_programs} lipschitz-cli-engine PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${lwb_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# lipschitz-cli execs the engine program beside it (engine/cli/front_main.cpp); no man page of
+# its own (it is lipschitz-cli's).
+install(TARGETS lipschitz-cli-engine RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Presets and bundled data: resources/install_data.cmake (one place for both).
 

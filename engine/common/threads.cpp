@@ -19,14 +19,6 @@ namespace {
 std::atomic<bool> pinned{false};
 std::atomic<int> ceiling{0};
 
-// Idle OpenMP threads spin briefly, then sleep: libgomp's default spins 300000 `pause`
-// iterations (~10-30 ms) and takes the core from the GUI, a browser or another run; a team
-// that shares a core with a busy process then runs 2-15x slower. Passive waiting (no spin)
-// removes that but pays a futex wake-up per parallel region: a quiet 2-thread MNIST step ran
-// 0.55x of the default spin. GOMP_SPINCOUNT=1000 (libgomp's own value for oversubscribed
-// teams) keeps ~0.9-0.95x of the quiet speed and, with a busy core, 0.7x of passive at 2
-// threads, where the run's tuner moves to one thread anyway (docs/BENCHMARKS.md, "Issue 17").
-constexpr const char* kSpinCount = "1000";
 
 int hardwareThreads() {
   const unsigned hw = std::thread::hardware_concurrency();
@@ -87,29 +79,8 @@ void applyIntraOpThreads(int threads) {
   else at::set_num_threads(n);
 }
 
-std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLookup& env) {
-  for (const char* name : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "LWB_NO_REEXEC", "LWB_OMP_POLICY_APPLIED"})
-    if (const char* v = env(name); v && *v) return {};
-  return {{"GOMP_SPINCOUNT", kSpinCount}, {"LWB_OMP_POLICY_APPLIED", "1"}};
-}
-
 void reexecWithOpenMpWaitPolicy(char** argv) {
-  auto vars = openMpWaitEnvToSet([](const char* n) { return static_cast<const char*>(std::getenv(n)); });
-  // The same second start also gives OpenBLAS the kernels the CPU can run when a VM's generic
-  // CPU model made it load older ones (common/blas_core.h); OpenBLAS reads the variable at
-  // load time, so only a new start can apply it. Never with LWB_NO_REEXEC or a user's choice.
-  const char* noReexec = std::getenv("LWB_NO_REEXEC");
-  const char* coreType = std::getenv("OPENBLAS_CORETYPE");
-  if (!(noReexec && *noReexec) && !(coreType && *coreType))
-    if (const auto core = openBlasCoreToForce(blasCoreName(), cpuVectorLevel()); !core.empty())
-      vars.push_back({"OPENBLAS_CORETYPE", core});
-  // A rank of a data-parallel run (engine/dist): c10d logs its socket retries through glog
-  // on stderr, several lines per failure; our own message names the rank and the cause in one.
-  const char* glog = std::getenv("GLOG_minloglevel");
-  const char* rank = std::getenv("RANK");
-  const char* slurmRank = std::getenv("SLURM_PROCID");
-  if (!(noReexec && *noReexec) && !(glog && *glog) && ((rank && *rank) || (slurmRank && *slurmRank)))
-    vars.push_back({"GLOG_minloglevel", "3"});
+  const auto vars = startEnvironment([](const char* n) { return static_cast<const char*>(std::getenv(n)); }, blasCoreName());
   if (vars.empty() || argv == nullptr || argv[0] == nullptr) return;
   for (const auto& [name, value] : vars) setenv(name.c_str(), value.c_str(), 1);
   // /proc/self/exe is this very binary whatever argv[0] says (a relative path, a symlink, a

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/start_env.h"
+
 #include <functional>
 #include <string>
 #include <utility>
@@ -33,18 +35,11 @@ int intraOpThreadsCeiling();
 // the OpenMP count only). OpenMP's count is per calling thread: call it on the thread that trains.
 void applyIntraOpThreads(int threads);
 
-// ---- OpenMP wait policy (must be in the environment before the OpenMP runtime starts,
-// i.e. before main(): libgomp reads it when LibTorch is loaded).
-using EnvLookup = std::function<const char*(const char*)>;
-
-// The variables to add so idle OpenMP threads spin only briefly before sleeping after a
-// parallel region (GOMP_SPINCOUNT=1000); empty when the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT, or
-// LWB_NO_REEXEC, or the policy was already applied (LWB_OMP_POLICY_APPLIED).
-std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLookup& env);
-
-// First thing in main(): when openMpWaitEnvToSet(getenv) is not empty, sets those variables
-// and re-executes /proc/self/exe with the same argv, once (LWB_OMP_POLICY_APPLIED=1 marks
-// the second start). Returns normally when nothing is to be done or exec fails.
+// ---- The start environment (common/start_env.h: OpenMP wait policy, OpenBLAS kernels, glog).
+// First thing in main(): when startEnvironment(getenv, the loaded OpenBLAS core) is not
+// empty, sets those variables and re-executes /proc/self/exe with the same argv, once
+// (LWB_OMP_POLICY_APPLIED=1 marks the second start). Returns normally when nothing is to be
+// done or exec fails. lipschitz-cli's front program sets them first, so the CLI never needs it.
 void reexecWithOpenMpWaitPolicy(char** argv);
 
 }  // namespace lwb

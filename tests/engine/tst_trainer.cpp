@@ -330,6 +330,9 @@ class TestTrainer : public QObject {
     QVERIFY(QDir().mkpath(prefix + QStringLiteral("/bin")) && QDir().mkpath(data));
     const QString cli = prefix + QStringLiteral("/bin/lipschitz-cli");
     QVERIFY(QFile::copy(QStringLiteral(LWB_CLI_PATH), cli));
+    // lipschitz-cli execs the engine program installed beside it (engine/cli/front_main.cpp).
+    QVERIFY(QFile::copy(QFileInfo(QStringLiteral(LWB_CLI_PATH)).dir().filePath(QStringLiteral("lipschitz-cli-engine")),
+                        prefix + QStringLiteral("/bin/lipschitz-cli-engine")));
     QVERIFY(QFile::copy(QString::fromStdString(textPath_), data + QStringLiteral("/only_installed.txt")));
     auto c = charsConfig();
     c.dataPath = "@data/only_installed.txt";
