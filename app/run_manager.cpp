@@ -80,12 +80,11 @@ RunSession* RunManager::addSession(const QString& label, const QString& runDir) 
   return s;
 }
 
-RunSession* RunManager::startRun(const nlohmann::json& config, const QString& label, QString* error) {
+RunSession* RunManager::startRun(const run::RunConfig& config, const QString& label, QString* error) {
   const QString dir = newRunDir(label, error);
   if (dir.isEmpty()) return nullptr;
   RunSession* s = addSession(label, dir);
-  const std::string text = config.dump();
-  s->startTraining(QByteArray(text.data(), static_cast<qsizetype>(text.size())));
+  s->startTraining(config);
   return s;
 }
 
