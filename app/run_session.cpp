@@ -4,6 +4,7 @@
 #include "app/run_follower.h"
 #include "common/json_read.h"
 
+#include <QDir>
 #include <QThread>
 #include <QtDebug>
 
@@ -46,8 +47,10 @@ void RunSession::startTraining(const QByteArray& configJson) {
     const auto json = jsonio::parse(std::string_view(configJson.constData(), static_cast<size_t>(configJson.size())), "run config");
     startTraining(run::parseRunConfig(json));
   } catch (const std::exception& e) {
-    // As a run the engine refuses: the session ends "failed" with the reason.
+    // As a run the engine refuses: the session ends "failed" with the reason, and the empty
+    // folder the manager reserved for it goes.
     if (thread_) return;
+    QDir().rmdir(runDir_);
     run::RunSummary end;
     end.status = run::RunStatus::Failed;
     end.message = e.what();
