@@ -1,10 +1,11 @@
 // One training run on its own QThread (ARCHITECTURE.md "Threading"): an EngineWorker is
-// moved to the thread, run() builds the Trainer, writes the run directory like the CLI and
-// trains until the run ends or RunControl asks it to stop. Results leave only through the
-// Mailbox; the GUI never waits on this object.
+// moved to the thread, run() launches the run as the CLI does (run::launchRun: the Trainer,
+// the run directory) and trains until the run ends or RunControl asks it to stop. Results
+// leave only through the Mailbox; the GUI never waits on this object.
 #pragma once
 
-#include <QByteArray>
+#include "run/run_config.h"
+
 #include <QObject>
 #include <QString>
 
@@ -35,10 +36,11 @@ class EngineWorker : public QObject {
   Q_OBJECT
 
  public:
-  // configJson: a run config (validated again here); runDir: created by the run, must not
-  // exist or be empty. The worker shares the mailbox so that a run outliving its window at
-  // exit never writes into freed memory.
-  EngineWorker(QByteArray configJson, QString runDir, std::shared_ptr<Mailbox> mailbox, RunControl control);
+  // config: a parsed run config; runDir: created by the run, must not exist or be empty
+  // (an empty folder reserved for it is removed when the run never starts). The worker
+  // shares the mailbox so that a run outliving its window at exit never writes into freed
+  // memory.
+  EngineWorker(run::RunConfig config, QString runDir, std::shared_ptr<Mailbox> mailbox, RunControl control);
   ~EngineWorker() override;
 
  public Q_SLOTS:
@@ -49,7 +51,7 @@ class EngineWorker : public QObject {
   void finished();
 
  private:
-  QByteArray configJson_;
+  run::RunConfig config_;
   QString runDir_;
   std::shared_ptr<Mailbox> mailbox_;
   RunControl control_;

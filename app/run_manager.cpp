@@ -80,21 +80,21 @@ RunSession* RunManager::addSession(const QString& label, const QString& runDir) 
   return s;
 }
 
-RunSession* RunManager::startRun(const nlohmann::json& config, const QString& label, QString* error) {
+RunSession* RunManager::startRun(const run::RunConfig& config, const QString& label, QString* error) {
   const QString dir = newRunDir(label, error);
   if (dir.isEmpty()) return nullptr;
   RunSession* s = addSession(label, dir);
-  const std::string text = config.dump();
-  s->startTraining(QByteArray(text.data(), static_cast<qsizetype>(text.size())));
+  s->startTraining(config);
   return s;
 }
 
-RunSession* RunManager::startRunInProcesses(const nlohmann::json& config, const QString& label, int processes,
+RunSession* RunManager::startRunInProcesses(const run::RunConfig& config, const QString& label, int processes,
                                              QString* error) {
   const QString dir = newRunDir(label, error);
   if (dir.isEmpty()) return nullptr;
   RunSession* s = addSession(label, dir);
-  const std::string text = config.dump();
+  // The CLI reads the config from a file: the same resolved keys the run directory records.
+  const std::string text = run::toJson(config).dump();
   if (!s->startProcesses(QByteArray(text.data(), static_cast<qsizetype>(text.size())), processes, error)) {
     removeRun(s);
     QDir().rmdir(dir);  // still empty: nothing was started

@@ -16,7 +16,6 @@
 #include <QSet>
 #include <QTimer>
 
-#include <nlohmann/json_fwd.hpp>
 
 namespace lwb::app {
 
@@ -46,13 +45,14 @@ class RunManager : public QObject {
   void setRunsFolder(const QString& folder) { runsFolder_ = folder; }
   QString runsFolder() const { return runsFolder_; }
 
-  // Starts training a validated config; label names the run in the list ("chars_small_cpu").
-  // Returns nullptr and sets *error when the runs folder cannot be used.
-  RunSession* startRun(const nlohmann::json& config, const QString& label, QString* error);
+  // Starts training a parsed config; label names the run in the list ("chars_small_cpu").
+  // Returns nullptr and sets *error when the runs folder cannot be used. What the engine
+  // refuses later (data, model, the folder) ends the session "failed" with the reason.
+  RunSession* startRun(const run::RunConfig& config, const QString& label, QString* error);
   // Follows an existing run directory (finished or still being written).
   RunSession* followRun(const QString& runDir, QString* error);
   // As startRun, in `processes` local data-parallel ranks (RunSession::startProcesses).
-  RunSession* startRunInProcesses(const nlohmann::json& config, const QString& label, int processes, QString* error);
+  RunSession* startRunInProcesses(const run::RunConfig& config, const QString& label, int processes, QString* error);
   // A run fed by the caller through session->mailbox() (synthetic data in tests).
   RunSession* addRun(const QString& label, const QString& runDir = QString());
   void removeRun(RunSession* session);  // stops it first

@@ -130,12 +130,14 @@ QString RunPanel::runLabel() const {
   return preset.isEmpty() ? form_->fieldText(QStringLiteral("task")) : preset;
 }
 
+run::RunConfig RunPanel::runConfig() const { return run::parseRunConfig(form_->config()); }
+
 void RunPanel::requestStart() {
   if (!form_->valid()) {
     showVerdict(false, form_->validationError());
     return;
   }
-  Q_EMIT startRequested(form_->config(), runLabel());
+  Q_EMIT startRequested(runConfig(), runLabel());
 }
 
 void RunPanel::showVerdict(bool valid, const QString& error) {

@@ -5,6 +5,7 @@
 #include "app/preset_catalog.h"
 #include "app/run_form.h"
 #include "common/device_info.h"
+#include "run/run_config.h"
 
 #include <QWidget>
 
@@ -37,6 +38,10 @@ class RunPanel : public QWidget {
   QPushButton* startButton() const { return start_; }
   bool canStart() const { return form_->valid(); }
   QString validationError() const { return form_->validationError(); }
+  // The form's config as the engine parsed it (when canStart(); InputError otherwise).
+  run::RunConfig runConfig() const;
+  // What the run list calls a run started from here.
+  QString runLabel() const;
   // The devices the form offers (one GPU entry: the config names "cuda").
   void setDevices(const std::vector<DeviceInfo>& devices);
 
@@ -45,13 +50,11 @@ class RunPanel : public QWidget {
   void requestStart();
 
  Q_SIGNALS:
-  void startRequested(const nlohmann::json& config, const QString& label);
+  void startRequested(const lwb::run::RunConfig& config, const QString& label);
   void canStartChanged(bool canStart);
 
  private:
   QString presetId() const;  // empty when the form holds the engine defaults
-  // What the run list calls a run started from here.
-  QString runLabel() const;
   void showVerdict(bool valid, const QString& error);
 
   PresetCatalog catalog_;

@@ -3,6 +3,7 @@
 #include "app/cli_program.h"
 #include "app/mailbox.h"
 #include "app/run_follower.h"
+#include "common/json_read.h"
 
 #include <QDir>
 #include <QProcess>
@@ -52,10 +53,26 @@ QThread* RunSession::newThread() {
   return thread_;
 }
 
-void RunSession::startTraining(QByteArray configJson) {
+void RunSession::startTraining(const QByteArray& configJson) {
+  try {
+    const auto json = jsonio::parse(std::string_view(configJson.constData(), static_cast<size_t>(configJson.size())), "run config");
+    startTraining(run::parseRunConfig(json));
+  } catch (const std::exception& e) {
+    // As a run the engine refuses: the session ends "failed" with the reason, and the empty
+    // folder the manager reserved for it goes.
+    if (thread_) return;
+    QDir().rmdir(runDir_);
+    run::RunSummary end;
+    end.status = run::RunStatus::Failed;
+    end.message = e.what();
+    mailbox_->postEnd(std::move(end));
+  }
+}
+
+void RunSession::startTraining(const run::RunConfig& config) {
   if (thread_) return;
   QThread* thread = newThread();
-  auto* worker = new EngineWorker(std::move(configJson), runDir_, mailbox_, control_);
+  auto* worker = new EngineWorker(config, runDir_, mailbox_, control_);
   worker->moveToThread(thread);
   // Queued: run() starts inside the thread's event loop, so quit() from finished() ends it.
   connect(thread, &QThread::started, worker, &EngineWorker::run, Qt::QueuedConnection);

@@ -38,8 +38,11 @@ class RunSession : public QObject {
   RunSession(QString id, QString label, QColor color, QString runDir, QObject* parent = nullptr);
   ~RunSession() override;
 
-  // Starts training `configJson` into runDir (which must not exist yet) on a new thread.
-  void startTraining(QByteArray configJson);
+  // Starts training `config` into runDir (which must not exist yet) on a new thread.
+  void startTraining(const run::RunConfig& config);
+  // The same for a config as JSON text; one the engine refuses ends the session "failed"
+  // with the reason.
+  void startTraining(const QByteArray& configJson);
   // Starts following runDir (polling every pollMs on a new thread).
   void startFollowing(int pollMs = 250);
   // Trains `configJson` in `processes` data-parallel ranks: runs `lipschitz-cli train --nproc`

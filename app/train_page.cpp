@@ -134,7 +134,10 @@ void TrainPage::showTextSample() {
 }
 
 void TrainPage::connectRuns(const PageServices& services) {
-  connect(runPanel_, &RunPanel::startRequested, this, &TrainPage::startRun);
+  connect(runPanel_, &RunPanel::startRequested, this, [this](const run::RunConfig& config, const QString& label) {
+    QString error;
+    if (!startRun(config, label, &error)) QMessageBox::warning(this, tr("Cannot start the run"), error);
+  });
   connect(runPanel_, &RunPanel::canStartChanged, this, &TrainPage::updateActions);
   connect(runs_, &RunManager::currentRunChanged, this, &TrainPage::updateActions);
   connect(runs_, &RunManager::sessionStateChanged, this, [this](RunSession* s) {
@@ -147,20 +150,16 @@ void TrainPage::connectRuns(const PageServices& services) {
   connect(devices, &DeviceQuery::ready, this, [this, devices] { runPanel_->setDevices(devices->devices()); });
 }
 
-void TrainPage::startRun(const nlohmann::json& config, const QString& label) {
-  QString error;
+bool TrainPage::startRun(const run::RunConfig& config, const QString& label, QString* error) {
   const int processes = runPanel_->processes();
-  if (!(processes > 1 ? runs_->startRunInProcesses(config, label, processes, &error) : runs_->startRun(config, label, &error))) {
-    status_->showMessage(tr("Cannot start: %1").arg(error));
-    // A start from the command line reports the reason on stderr and exits 2 (startPreset):
-    // no dialog may hold up a scripted run.
-    if (startingFromCommandLine_) lastStartError_ = error;
-    else QMessageBox::warning(this, tr("Cannot start the run"), error);
-    return;
+  if (!(processes > 1 ? runs_->startRunInProcesses(config, label, processes, error) : runs_->startRun(config, label, error))) {
+    status_->showMessage(tr("Cannot start: %1").arg(*error));
+    return false;
   }
   // F5 works from every page: the new run (now current, so selected in the run list) is
   // watched here.
   if (showPage_) showPage_(id());
+  return true;
 }
 
 void TrainPage::raiseSeed002Panels() {
@@ -212,14 +211,11 @@ bool TrainPage::startPreset(const QString& presetId, const QStringList& override
     *error = tr("preset %1: %2").arg(presetId, runPanel_->validationError());
     return false;
   }
-  const int before = runs_->sessions().size();
-  startingFromCommandLine_ = true;
-  lastStartError_.clear();
-  runPanel_->requestStart();
-  startingFromCommandLine_ = false;
-  if (runs_->sessions().size() == before) {
-    *error = tr("preset %1: the run could not be started: %2")
-                 .arg(presetId, lastStartError_.isEmpty() ? tr("runs folder %1").arg(runs_->runsFolder()) : lastStartError_);
+  // A start from the command line reports the reason on stderr and exits 2: no dialog may
+  // hold up a scripted run.
+  QString why;
+  if (!startRun(runPanel_->runConfig(), runPanel_->runLabel(), &why)) {
+    *error = tr("preset %1: the run could not be started: %2").arg(presetId, why);
     return false;
   }
   return true;

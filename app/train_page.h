@@ -18,6 +18,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+namespace lwb::run {
+struct RunConfig;
+}
+
 class QDockWidget;
 
 namespace lwb::app {
@@ -89,7 +93,8 @@ class TrainPage : public QMainWindow, public Page {
   void createPanels(const PageServices& services);
   void createActions();
   void connectRuns(const PageServices& services);
-  void startRun(const nlohmann::json& config, const QString& label);
+  // Starts a run; false with *error (also shown in the status bar) when it cannot start.
+  bool startRun(const run::RunConfig& config, const QString& label, QString* error);
   void updateActions();
   void showTextSample();
   // The current run's config says task "chars" (cached per run directory once it has one).
@@ -117,8 +122,6 @@ class TrainPage : public QMainWindow, public Page {
   QHash<QString, bool> charsRuns_;
   std::function<void(const QString&)> showPage_;  // Start shows this page, from any page
   QByteArray shownLayout_;  // saveState() when the page was last hidden after being shown
-  bool startingFromCommandLine_ = false;  // startPreset(): report a failed start, show no dialog
-  QString lastStartError_;
   bool restored_ = false;
   bool settled_ = false;        // settleLayout() ran while the page was shown
   bool settlePending_ = false;  // a settleLayout() is queued

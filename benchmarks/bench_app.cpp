@@ -87,7 +87,7 @@ Result runHeadless(const nlohmann::json& config, LatencyProbe& probe) {
   RunManager runs;
   QString error;
   probe.start();
-  RunSession* s = runs.startRun(config, QStringLiteral("headless"), &error);
+  RunSession* s = runs.startRun(lwb::run::parseRunConfig(config), QStringLiteral("headless"), &error);
   if (!s) qFatal("%s", qPrintable(error));
   waitForRuns(runs);
   probe.stop();

@@ -1813,10 +1813,6 @@
         <translation>Vorlage %1: Der Lauf konnte nicht gestartet werden: %2</translation>
     </message>
     <message>
-        <source>runs folder %1</source>
-        <translation>Ordner für Läufe %1</translation>
-    </message>
-    <message>
         <source>Generate text</source>
         <translation>Text erzeugen</translation>
     </message>

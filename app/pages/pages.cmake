@@ -1,5 +1,5 @@
 # Pages of lipschitz-workbench, added to the `workbench` library by app/CMakeLists.txt.
-# Only inspector/inspector_loader.cpp, inspector/text_sample_job.cpp and robustness/robustness_job.cpp include LibTorch
+# Only inspector/inspector_loader.cpp and inspector/text_sample_job.cpp include LibTorch
 # headers (engine/inspect, engine/run);
 # the Clip Lab reaches the engine through engine/lab/lab.h, which has none.
 target_sources(workbench PRIVATE

@@ -5,8 +5,7 @@
 #include "cli/commands.h"
 #include "io/input_error.h"
 #include "run/robustness.h"
-#include "run/saved_model.h"
-#include "run/trainer.h"
+#include "run/robustness_job.h"
 
 #include <CLI/CLI.hpp>
 
@@ -31,6 +30,19 @@ struct RobustnessArgs {
 std::atomic<bool> gInterrupted{false};
 extern "C" void onRobustnessSignal(int) { gInterrupted.store(true); }
 
+// While the job runs, SIGINT/SIGTERM set gInterrupted (the job then throws Cancelled).
+struct CatchInterrupts {
+  CatchInterrupts() {
+    gInterrupted.store(false);
+    std::signal(SIGINT, onRobustnessSignal);
+    std::signal(SIGTERM, onRobustnessSignal);
+  }
+  ~CatchInterrupts() {
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+  }
+};
+
 std::vector<double> parseEpsList(const std::string& text) {
   std::vector<double> eps;
   std::stringstream in(text);
@@ -52,69 +64,54 @@ std::vector<double> parseEpsList(const std::string& text) {
 }
 
 int runRobustness(const RobustnessArgs& a) {
-  run::RobustnessOptions opt;
-  if (!a.eps.empty()) opt.eps = parseEpsList(a.eps);
-  opt.attackSteps = a.attackSteps;
-  opt.seed = a.seed;
-
-  const auto path = run::resolveCheckpointPath(a.target);
-  auto saved = run::loadSavedModel(run::readCheckpoint(path), path.string());
-  auto cfg = saved.config;
-  if (cfg.task != "mnist" && cfg.task != "cifar10")
-    throw InputError(path.string() + ": task '" + cfg.task + "' is not an image classifier (robustness needs mnist or cifar10)");
-  const auto bound = run::boundOf(*saved.model);
-  if (!bound.trace) throw InputError(path.string() + ": this model has no Lipschitz bound");
-  if (!a.data.empty()) cfg.dataPath = a.data;
-  const auto dataset = run::makeDataset(cfg);
-  const int64_t trainerVal = std::min(cfg.evalBatches * cfg.batchSize, dataset->size(data::Split::Val));
-  const auto ex = run::robustnessExamples(*dataset, a.examples, trainerVal);
+  run::CheckpointRobustnessRequest req;
+  req.target = a.target;
+  req.dataPath = a.data;
+  req.examples = a.examples;
+  if (!a.eps.empty()) req.options.eps = parseEpsList(a.eps);
+  req.options.attackSteps = a.attackSteps;
+  req.options.seed = a.seed;
 
   const bool tty = isatty(STDERR_FILENO) != 0;
-  gInterrupted.store(false);
-  std::signal(SIGINT, onRobustnessSignal);
-  std::signal(SIGTERM, onRobustnessSignal);
-  run::RobustnessResult r;
+  run::CheckpointRobustness c;
   try {
-    r = run::evaluateRobustness(*saved.model, ex.inputs, ex.targets, bound.trace->bound, opt,
-                                [&](int64_t done, int64_t total) {
-                                  if (tty) std::fprintf(stderr, "\r\033[Kattacking: %lld/%lld batches", static_cast<long long>(done),
-                                                        static_cast<long long>(total));
-                                  return !gInterrupted.load();
-                                });
+    const CatchInterrupts interrupts;
+    c = run::robustnessOfCheckpoint(
+        req,
+        [&](int64_t done, int64_t total) {
+          if (tty) std::fprintf(stderr, "\r\033[Kattacking: %lld/%lld batches", static_cast<long long>(done), static_cast<long long>(total));
+        },
+        &gInterrupted);
   } catch (const run::Cancelled&) {
-    std::signal(SIGINT, SIG_DFL);
     std::fprintf(stderr, "%slipschitz-cli: robustness interrupted, nothing printed\n", tty ? "\n" : "");
     return 130;
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   if (tty) std::fprintf(stderr, "\n");
 
-  std::string sigma = "exact SVD (float64)";
-  for (const auto m : bound.sigmaMethods)
-    if (m != bounds::SigmaMethod::ExactSvd) sigma = "exact SVD (float64) / Gram iteration upper bound";
+  const auto& r = c.result;
+  const auto& opt = req.options;
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : r.points)
     points.push_back({{"eps", p.eps}, {"pgd_acc", p.pgdAcc}, {"certified_acc", p.certifiedAcc}, {"mean_p_correct", p.meanPCorrect}});
-  nlohmann::json j{{"file", path.string()},
-                   {"task", cfg.task},
+  nlohmann::json j{{"file", c.file},
+                   {"task", c.task},
                    {"examples", r.examples},
-                   {"examples_range", {{"split", "val"}, {"first", ex.first}, {"count", ex.count}, {"split_size", ex.splitSize}}},
-                   {"held_out", ex.heldOut},
+                   {"examples_range", {{"split", "val"}, {"first", c.first}, {"count", c.count}, {"split_size", c.splitSize}}},
+                   {"held_out", c.heldOut},
                    {"clean_acc", r.cleanAcc},
                    {"bound", r.bound},
                    {"l2_bound", r.l2Bound},
-                   {"sigma1_method", sigma},
+                   {"sigma1_method", c.sigmaMethod},
                    {"attack", {{"kind", "pgd_l2"}, {"steps", opt.attackSteps}, {"step_size", "2.5 eps / steps"}, {"seed", opt.seed}}},
                    {"points", points}};
   if (a.json) {
     printJson(j);
     return 0;
   }
-  std::printf("%s  (%s, %lld examples %s)\n", path.string().c_str(), cfg.task.c_str(), static_cast<long long>(r.examples),
-              ex.heldOut ? "held out from training and validation" : "overlapping the trainer's validation examples");
+  std::printf("%s  (%s, %lld examples %s)\n", c.file.c_str(), c.task.c_str(), static_cast<long long>(r.examples),
+              c.heldOut ? "held out from training and validation" : "overlapping the trainer's validation examples");
   std::printf("clean accuracy %.4f   bound (RMS->RMS) %.4g   l2 bound %.4g   sigma1: %s\n", r.cleanAcc, r.bound, r.l2Bound,
-              sigma.c_str());
+              c.sigmaMethod.c_str());
   std::printf("%8s %10s %14s %16s\n", "eps", "pgd_acc", "certified_acc", "mean_p_correct");
   for (const auto& p : r.points) std::printf("%8.3g %10.4f %14.4f %16.4f\n", p.eps, p.pgdAcc, p.certifiedAcc, p.meanPCorrect);
   return 0;

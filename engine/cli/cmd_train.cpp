@@ -8,6 +8,7 @@
 #include "common/json_read.h"
 #include "io/input_error.h"
 #include "run/checkpoint.h"
+#include "run/launch_run.h"
 #include "run/results_json.h"
 #include "run/run_config.h"
 #include "run/run_directory_reader.h"
@@ -167,8 +168,33 @@ std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
   throw InputError(a.resume + ": no readable checkpoint (" + skipped + ")");
 }
 
+// Joins the ranks of a distributed run (RANK/WORLD_SIZE or Slurm): every rank must train the
+// same run, so a hash of the resolved config (the device and threads aside) is compared
+// before the first step. The communicator must outlive the training.
+std::unique_ptr<dist::Communicator> joinRanks(run::Trainer& trainer, const run::RunConfig& cfg, const dist::World& world) {
+  std::unique_ptr<dist::Communicator> comm;
+  try {
+    comm = dist::connect(world);  // an unreachable MASTER_ADDR, a port in use, a missing peer
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
+  auto resolved = run::resolvedConfigJson(cfg);
+  resolved.erase("device");
+  resolved.erase("threads");
+  const auto hash = static_cast<int64_t>(std::hash<std::string>{}(resolved.dump()) & 0x7fffffffffffffffULL);
+  const auto all = comm->allgather(at::scalar_tensor(hash, at::kLong).reshape({1}));
+  for (int r = 0; r < world.size; ++r)
+    if (all[static_cast<size_t>(r)].item<int64_t>() != hash)
+      throw InputError("rank " + std::to_string(r) + " was started with another config than rank " +
+                       std::to_string(world.rank) + " (every rank needs the same --config, --set and --steps)");
+  trainer.setCommunicator(comm.get());
+  return comm;
+}
+
 // A rank other than 0: the same steps, no run directory, no console (rank 0 reports).
-int runFollower(run::Trainer& trainer, const run::RunConfig&, const std::optional<run::Checkpoint>& ckpt) {
+int runFollower(const run::RunConfig& cfg, const dist::World& world, const std::optional<run::Checkpoint>& ckpt) {
+  run::Trainer trainer(cfg);
+  const auto comm = joinRanks(trainer, cfg, world);
   if (ckpt) trainer.resume(*ckpt);
   run::TrainerControl control;  // rank 0 decides when to stop (Trainer::setCommunicator)
   std::signal(SIGINT, SIG_IGN);
@@ -207,56 +233,31 @@ int runTrain(const TrainArgs& a) {
     (void)check;
     return launchLocalRanks(a.nproc, 15.0);
   }
-  run::Trainer trainer(cfg);  // validates data and model before anything is written
-  std::unique_ptr<dist::Communicator> comm;
-  if (world) {
-    try {
-      comm = dist::connect(*world);  // an unreachable MASTER_ADDR, a port in use, a missing peer
-    } catch (const std::runtime_error& e) {
-      throw InputError(e.what());
-    }
-    // Every rank must train the same run: compare a hash of the resolved config (the device
-    // and threads aside) before the first step.
-    auto resolved = run::resolvedConfigJson(cfg);
-    resolved.erase("device");
-    resolved.erase("threads");
-    const auto hash = static_cast<int64_t>(std::hash<std::string>{}(resolved.dump()) & 0x7fffffffffffffffULL);
-    const auto all = comm->allgather(at::scalar_tensor(hash, at::kLong).reshape({1}));
-    for (int r = 0; r < world->size; ++r)
-      if (all[static_cast<size_t>(r)].item<int64_t>() != hash)
-        throw InputError("rank " + std::to_string(r) + " was started with another config than rank " +
-                         std::to_string(world->rank) + " (every rank needs the same --config, --set and --steps)");
-    trainer.setCommunicator(comm.get());
-  }
-  if (world && world->rank != 0) return runFollower(trainer, cfg, ckpt);
-  if (ckpt) trainer.resume(*ckpt);
-  // Task chars: the n-gram levels to read the losses against, and what short data omitted.
-  const auto notes = trainer.referenceNotes();
-  for (size_t i = 0; i < notes.size(); ++i)
-    std::fprintf(stderr, "%s%s\n", i == 0 ? "" : "lipschitz-cli: warning: ", notes[i].c_str());
-  for (const auto& w : trainer.startWarnings()) std::fprintf(stderr, "lipschitz-cli: warning: %s\n", w.c_str());
-  const std::string out = resuming ? a.resume : a.out;
-  auto dir = resuming ? run::RunDirectory(out, run::RunDirectory::ContinueAfter{ckpt->step}) : run::RunDirectory(out);
-  if (!resuming) dir.writeConfig(run::resolvedConfigJson(cfg));
-  dir.setStatus(run::RunStatus::Running);
-  trainer.setCheckpointDir((std::filesystem::path(out) / "checkpoints").string());
-  run::RunDirectorySink record(dir);
-  ConsoleSink console(a.json, isatty(STDERR_FILENO) != 0, cfg.steps);
-  trainer.addSink(&record);
-  trainer.addSink(&console);
+  if (world && world->rank != 0) return runFollower(cfg, *world, ckpt);
 
+  ConsoleSink console(a.json, isatty(STDERR_FILENO) != 0, cfg.steps);
+  std::unique_ptr<dist::Communicator> comm;
+  run::LaunchOptions launch;
+  launch.runDir = resuming ? a.resume : a.out;
+  launch.resumeFrom = ckpt ? &*ckpt : nullptr;
+  launch.sinks = {&console};
+  launch.built = [&](run::Trainer& trainer) {
+    if (world) comm = joinRanks(trainer, cfg, *world);
+  };
+  launch.ready = [](const std::vector<std::string>& notes, const std::vector<std::string>& warnings) {
+    // Task chars: the n-gram levels to read the losses against, and what short data omitted.
+    for (size_t i = 0; i < notes.size(); ++i)
+      std::fprintf(stderr, "%s%s\n", i == 0 ? "" : "lipschitz-cli: warning: ", notes[i].c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "lipschitz-cli: warning: %s\n", w.c_str());
+  };
   run::TrainerControl control;
-  gControl = &control;
-  std::signal(SIGINT, onSignal);
-  std::signal(SIGTERM, onSignal);
-  sweep::dieWithParentIfAsked();  // a point of a sweep stops when the sweep dies (sweep/process.h)
-  run::RunSummary summary;
-  try {
-    summary = trainer.run(control);
-  } catch (const std::exception& e) {
-    dir.setStatus(run::RunStatus::Failed, e.what());
-    throw;
-  }
+  launch.recording = [&control] {
+    gControl = &control;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    sweep::dieWithParentIfAsked();  // a point of a sweep stops when the sweep dies (sweep/process.h)
+  };
+  const run::RunSummary summary = run::launchRun(cfg, launch, control);
   gControl = nullptr;
   if (a.json) printJson(run::toJson(summary));
   else std::fprintf(stderr, "%s: %s\n", run::toString(summary.status), run::toJson(summary).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());

@@ -5,6 +5,7 @@
 
 #include "data/dataset.h"
 #include "models/model.h"
+#include "run/robustness_types.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -14,30 +15,6 @@
 #include <vector>
 
 namespace lwb::run {
-
-struct RobustnessOptions {
-  std::vector<double> eps{0, 0.25, 0.5, 1, 1.5, 2, 3};  // l2 radii in input units (pixels in [0, 1])
-  int attackSteps = 50;
-  double stepFactor = 2.5;  // PGD step size = stepFactor * eps / attackSteps
-  uint64_t seed = 0;
-  int64_t batchSize = 250;
-};
-
-struct RobustnessPoint {
-  double eps = 0;
-  double pgdAcc = 0;        // correct at x and at every PGD iterate inside the eps-ball
-  double certifiedAcc = 0;  // correct with margin > sqrt(2) l2Bound eps (Tsuzuku et al. 2018)
-  double meanPCorrect = 0;  // mean over examples of the smallest p_correct the attack found
-  bool operator==(const RobustnessPoint&) const = default;
-};
-
-struct RobustnessResult {
-  int64_t examples = 0;
-  double cleanAcc = 0;
-  double bound = 0;    // RMS->RMS Lipschitz bound of the logit map
-  double l2Bound = 0;  // bound * sqrt(d_out / d_in): the l2->l2 constant
-  std::vector<RobustnessPoint> points;
-};
 
 // bound * sqrt(numClasses / inputDim): 000 §3.1's conversion of an RMS->RMS constant.
 double l2FromRmsBound(double rmsBound, int64_t inputDim, int64_t numClasses);
@@ -53,9 +30,6 @@ void pgdL2(models::Model& model, const at::Tensor& inputs, const at::Tensor& tar
 // Robustness of `model` on examples [B, D] in [0, 1] with labels [B]. `progress(done,
 // total)` is called after every (eps, batch) and returns false to cancel (then throws
 // Cancelled). InputError for an empty or non-increasing eps list, negative eps, bad steps.
-struct Cancelled : std::exception {
-  const char* what() const noexcept override { return "cancelled"; }
-};
 RobustnessResult evaluateRobustness(models::Model& model, const at::Tensor& inputs, const at::Tensor& targets,
                                     double rmsBound, const RobustnessOptions& options,
                                     const std::function<bool(int64_t, int64_t)>& progress = {});

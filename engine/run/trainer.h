@@ -9,6 +9,7 @@
 #include "run/checkpoint.h"
 #include "run/metrics.h"
 #include "run/run_config.h"
+#include "run/trainer_control.h"
 
 #include <atomic>
 #include <memory>
@@ -20,10 +21,6 @@ class Communicator;
 
 namespace lwb::run {
 
-struct TrainerControl {
-  std::atomic<bool> pause{false};
-  std::atomic<bool> stop{false};
-};
 
 // The dataset a config asks for: a bundled "@data/..." name resolved by data::resolveDataPath,
 // any other data_path against the current directory.

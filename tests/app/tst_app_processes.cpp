@@ -6,6 +6,7 @@
 #include "app/run_manager.h"
 #include "app/run_session.h"
 #include "run/results_json.h"
+#include "run/run_config.h"
 #include "support/scratch_home.h"
 
 #include <QDir>
@@ -56,7 +57,7 @@ class TestAppProcesses : public QObject {
     RunManager runs;
     runs.setRunsFolder(runsDir_.path());
     QString error;
-    RunSession* s = runs.startRunInProcesses(mnistConfig(20), QStringLiteral("two"), 2, &error);
+    RunSession* s = runs.startRunInProcesses(run::parseRunConfig(mnistConfig(20)), QStringLiteral("two"), 2, &error);
     QVERIFY2(s, qPrintable(error));
     QCOMPARE(s->processes(), 2);
     QVERIFY(!s->isFollowing());  // it trains this run: Stop stops it
@@ -77,7 +78,7 @@ class TestAppProcesses : public QObject {
     RunManager runs;
     runs.setRunsFolder(runsDir_.path());
     QString error;
-    RunSession* s = runs.startRunInProcesses(mnistConfig(100000), QStringLiteral("long"), 2, &error);
+    RunSession* s = runs.startRunInProcesses(run::parseRunConfig(mnistConfig(100000)), QStringLiteral("long"), 2, &error);
     QVERIFY2(s, qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(s->history().latest() && s->history().latest()->step >= 10, 120000);
     QVERIFY(anyRunning(s->runDir()));
@@ -94,7 +95,7 @@ class TestAppProcesses : public QObject {
     json cfg = mnistConfig(10);
     cfg["batch_size"] = 1;  // two ranks cannot share one example
     QString error;
-    RunSession* s = runs.startRunInProcesses(cfg, QStringLiteral("refused"), 2, &error);
+    RunSession* s = runs.startRunInProcesses(run::parseRunConfig(cfg), QStringLiteral("refused"), 2, &error);
     QVERIFY2(s, qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(s->end().has_value(), 60000);
     QCOMPARE(s->state(), RunState::Failed);

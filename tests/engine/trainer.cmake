@@ -8,3 +8,6 @@ target_compile_definitions(tst_robustness PRIVATE LWB_SOURCE_DIR="${PROJECT_SOUR
 # Seed 004 Table 2 analogue: chars_masked, the attlip model and its presets (issue 15).
 lwb_add_test(tst_masked_lm engine/tst_masked_lm.cpp)
 target_compile_definitions(tst_masked_lm PRIVATE LWB_PRESETS_DIR="${PROJECT_SOURCE_DIR}/resources/presets")
+# The engine jobs the CLI and the app share: run::launchRun, run::robustnessOfCheckpoint (issue 27 §2).
+lwb_add_test(tst_run_jobs engine/tst_run_jobs.cpp)
+target_compile_definitions(tst_run_jobs PRIVATE LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -159,7 +159,14 @@ bool ComparePage::startLrRobustnessDemo(QString* error) {
   if (runs.isEmpty()) return false;
   demoDirs_.clear();
   for (const DemoRun& r : runs) {
-    RunSession* s = sessionRuns_->startRun(r.config, r.label, error);
+    run::RunConfig config;
+    try {
+      config = run::parseRunConfig(r.config);
+    } catch (const InputError& e) {
+      if (error) *error = r.label + QStringLiteral(": ") + QString::fromStdString(e.what());
+      return false;
+    }
+    RunSession* s = sessionRuns_->startRun(config, r.label, error);
     if (!s) return false;
     demoDirs_ << s->runDir();
   }

@@ -1,6 +1,6 @@
-// The Robustness page's computation on a worker thread: load a run's newest checkpoint (or a
-// checkpoint file), its data, and evaluate PGD-l2 and certified accuracy vs eps
-// (engine/run/robustness.h). The only file of the page that includes LibTorch headers.
+// The Robustness page's computation on a worker thread: the engine's robustness job
+// (engine/run/robustness_job.h, the one `lipschitz-cli robustness` runs) on one target, its
+// results in the page's Qt types. No LibTorch here.
 #pragma once
 
 #include "lab/lab_types.h"

@@ -1,0 +1,53 @@
+#include "run/launch_run.h"
+
+#include "run/checkpoint.h"
+#include "run/run_directory.h"
+#include "run/run_directory_sink.h"
+#include "run/trainer.h"
+
+#include <c10/util/Exception.h>
+
+#include <cctype>
+#include <filesystem>
+#include <optional>
+
+namespace lwb::run {
+
+std::string failureReason(const std::exception& e) {
+  const auto* torchError = dynamic_cast<const c10::Error*>(&e);
+  std::string text = torchError ? torchError->what_without_backtrace() : e.what();
+  if (const auto cut = text.find("Exception raised from"); cut != std::string::npos) text.erase(cut);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return text;
+}
+
+RunSummary launchRun(const RunConfig& config, const LaunchOptions& o, TrainerControl& control) {
+  (void)parseRunConfig(toJson(config));  // a config built in code gets the file's checks too
+  Trainer trainer(config);               // validates data and model before anything is written
+  if (o.built) o.built(trainer);
+  if (o.resumeFrom) trainer.resume(*o.resumeFrom);
+  if (o.ready) o.ready(trainer.referenceNotes(), trainer.startWarnings());
+
+  std::optional<RunDirectory> dir;  // InputError when the folder is taken or cannot be created
+  if (o.resumeFrom) dir.emplace(o.runDir, RunDirectory::ContinueAfter{o.resumeFrom->step});
+  else dir.emplace(o.runDir);
+  try {
+    if (!o.resumeFrom) dir->writeConfig(resolvedConfigJson(config));
+    dir->setStatus(RunStatus::Running);
+    trainer.setCheckpointDir((std::filesystem::path(o.runDir) / "checkpoints").string());
+    RunDirectorySink record(*dir);
+    trainer.addSink(&record);
+    for (MetricsSink* s : o.sinks) trainer.addSink(s);
+    if (o.recording) o.recording();
+    return trainer.run(control);
+  } catch (const std::exception& e) {
+    try {
+      dir->setStatus(RunStatus::Failed, failureReason(e));
+    } catch (const std::exception&) {
+      // The disk refused the status file too; the caller still reports the reason.
+    }
+    throw;
+  }
+}
+
+}  // namespace lwb::run
