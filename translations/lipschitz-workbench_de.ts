@@ -3005,8 +3005,10 @@
         <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Kim et al., ‖W_Q‖² je Kopf) wächst wie √N·log N, während ihre Schätzung klein bleibt. Gl. 6 aus 004 wie gedruckt zählt ‖W_Q‖ nur einmal: Sie ist der Wert der Veröffentlichung, keine Schranke.</translation>
     </message>
     <message>
-        <source>Eq. 6 as printed (not a bound)</source>
-        <translation>Gl. 6 wie gedruckt (keine Schranke)</translation>
+        <source>Eq. 6 as printed
+(not a bound)</source>
+        <translation>Gl. 6 wie gedruckt
+(keine Schranke)</translation>
     </message>
     <message>
         <source>004&apos;s Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this number can be below the true Lipschitz constant; the bound column is Kim et al.&apos;s, with ‖W_Q‖².</source>

@@ -97,7 +97,8 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
 
   table_ = new QTableWidget(0, 8, this);
   table_->setObjectName(QStringLiteral("lengthTable"));
-  table_->setHorizontalHeaderLabels({tr("N"), tr("kind"), tr("PGD estimate"), tr("bound"), tr("Eq. 6 as printed (not a bound)"),
+  // 004's formula on two header lines, so the column stays narrow beside the plot.
+  table_->setHorizontalHeaderLabels({tr("N"), tr("kind"), tr("PGD estimate"), tr("bound"), tr("Eq. 6 as printed\n(not a bound)"),
                                      tr("prox residual"), tr("converged"), tr("seconds")});
   table_->horizontalHeaderItem(4)->setToolTip(
       tr("004's Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this "
