@@ -83,10 +83,6 @@
         <translation>2 · Lipschitz vs. N: AttLip bleibt bei 1, die Schranke von ℓ2 wächst</translation>
     </message>
     <message>
-        <source>004 Table 1 in small (d 16, H 2): points arrive per N. AttLip&apos;s estimate sits just below its bound 1; ℓ2&apos;s bound (Eq. 6) grows like √N·log N while its estimate stays flat. The dotted lines are the paper&apos;s numbers at d 512, H 8.</source>
-        <translation>004 Tabelle 1 im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 (Gl. 6) wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8.</translation>
-    </message>
-    <message>
         <source>3 · Table 1 at d 32, H 4 (the CPU reproduction)</source>
         <translation>3 · Tabelle 1 bei d 32, H 4 (die CPU-Reproduktion)</translation>
     </message>
@@ -117,6 +113,10 @@
     <message>
         <source>Near pairs of inputs through K = 1 … 5 prox steps: with Armijo the ratio can exceed 1 (the accepted step jumps with the input); the fixed safe step never does.</source>
         <translation>Nahe Eingabepaare durch K = 1 … 5 Prox-Schritte: Mit Armijo kann das Verhältnis 1 übersteigen (der akzeptierte Schritt springt mit der Eingabe); die feste sichere Schrittweite tut das nie.</translation>
+    </message>
+    <message>
+        <source>004 Table 1 in small (d 16, H 2): points arrive per N. AttLip&apos;s estimate sits just below its bound 1; ℓ2&apos;s bound grows like √N·log N while its estimate stays flat. The dotted lines are the paper&apos;s numbers at d 512, H 8 (its ℓ2 line is Eq. 6 as printed, not a bound).</source>
+        <translation>004 Tabelle 1 im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8 (ihre ℓ2-Linie ist Gl. 6 wie gedruckt, keine Schranke).</translation>
     </message>
 </context>
 <context>
@@ -2908,10 +2908,6 @@
         <translation>&amp;Abbrechen</translation>
     </message>
     <message>
-        <source>PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct AttLip stays ≤ 1 at every N; the ℓ2 bound (Eq. 6) grows as √N·log N while its estimate stays small.</source>
-        <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Gl. 6) wächst wie √N·log N, während ihre Schätzung klein bleibt.</translation>
-    </message>
-    <message>
         <source>Lipschitz constant vs sequence length (PGD estimate solid, bound dashed)</source>
         <translation>Lipschitz-Konstante vs. Sequenzlänge (PGD-Schätzung durchgezogen, Schranke gestrichelt)</translation>
     </message>
@@ -2996,20 +2992,12 @@
         <translation>004 Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke 1</translation>
     </message>
     <message>
-        <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound %L3</source>
-        <translation>004 Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke %L3</translation>
-    </message>
-    <message>
         <source>004 Table 1 has no row for standard attention</source>
         <translation>004 Tabelle 1 enthält keine Zeile für Standard-Attention</translation>
     </message>
     <message>
         <source>%1 · PGD estimate</source>
         <translation>%1 · PGD-Schätzung</translation>
-    </message>
-    <message>
-        <source>%1 · Eq. 6 bound (∝ √N·log N)</source>
-        <translation>%1 · Schranke nach Gl. 6 (∝ √N·log N)</translation>
     </message>
     <message>
         <source>%1 · bound</source>
@@ -3024,10 +3012,6 @@
         <translation>Veröffentlichung · ℓ2 PGD</translation>
     </message>
     <message>
-        <source>paper · ℓ2 bound</source>
-        <translation>Veröffentlichung · ℓ2-Schranke</translation>
-    </message>
-    <message>
         <source>1</source>
         <translation>1</translation>
     </message>
@@ -3038,6 +3022,36 @@
     <message>
         <source>seconds</source>
         <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct AttLip stays ≤ 1 at every N; the ℓ2 bound (Kim et al., ‖W_Q‖² per head) grows as √N·log N while its estimate stays small. 004&apos;s Eq. 6 as printed charges ‖W_Q‖ once: it is the paper&apos;s number, not a bound.</source>
+        <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Kim et al., ‖W_Q‖² je Kopf) wächst wie √N·log N, während ihre Schätzung klein bleibt. Gl. 6 aus 004 wie gedruckt zählt ‖W_Q‖ nur einmal: Sie ist der Wert der Veröffentlichung, keine Schranke.</translation>
+    </message>
+    <message>
+        <source>Eq. 6 as printed
+(not a bound)</source>
+        <translation>Gl. 6 wie gedruckt
+(keine Schranke)</translation>
+    </message>
+    <message>
+        <source>004&apos;s Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this number can be below the true Lipschitz constant; the bound column is Kim et al.&apos;s, with ‖W_Q‖².</source>
+        <translation>Gl. 6 aus 004 wie gedruckt: ‖W_Q‖ einmal je Kopf. Der Block enthält W_Q zweimal (A_h = W_Q W_Qᵀ/√d_h), daher kann dieser Wert unter der wahren Lipschitz-Konstante liegen; die Spalte „Schranke“ ist die von Kim et al., mit ‖W_Q‖².</translation>
+    </message>
+    <message>
+        <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)</source>
+        <translation>004 Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Gl. 6 wie gedruckt %L3 (keine Schranke)</translation>
+    </message>
+    <message>
+        <source>%1 · bound, Kim ‖W_Q‖² (∝ √N·log N)</source>
+        <translation>%1 · Schranke, Kim ‖W_Q‖² (∝ √N·log N)</translation>
+    </message>
+    <message>
+        <source>%1 · Eq. 6 as printed (not a bound)</source>
+        <translation>%1 · Gl. 6 wie gedruckt (keine Schranke)</translation>
+    </message>
+    <message>
+        <source>paper · ℓ2 Eq. 6 as printed</source>
+        <translation>Veröffentlichung · ℓ2 Gl. 6 wie gedruckt</translation>
     </message>
 </context>
 <context>

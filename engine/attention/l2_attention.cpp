@@ -1,4 +1,4 @@
-// Kim et al.'s L2-MHA (SEEDS-002-004 §C.5, G.3.3) and the bound of 004 Eq. 6.
+// Kim et al.'s L2-MHA (SEEDS-002-004 §C.5, G.3.3), its Lipschitz bound and 004 Eq. 6 as printed.
 #include "attention/l2_attention.h"
 
 #include "attention/attention_common.h"
@@ -18,6 +18,14 @@ void check(const at::Tensor& x, const L2AttentionWeights& w) {
     throw std::invalid_argument("l2 attention: weights must be W_Q, W_V [H, d, d_h] and W^O [H·d_h, d]");
   if (!x.defined() || (x.dim() != 2 && x.dim() != 3) || x.size(-1) != w.query.size(1))
     throw std::invalid_argument("l2 attention: X must be [N, d] or [B, N, d] with d = W_Q.size(1)");
+}
+
+// c_N · √(Σ_h (‖W_Q^h‖₂^queryPower ‖W_V^h‖₂)²) · ‖W^O‖₂: per-head constants add in squares
+// through the concatenation of the heads.
+double headsBound(const L2AttentionWeights& w, int64_t tokens, int queryPower) {
+  const auto q = spectralNorms(w.query), v = spectralNorms(w.value);
+  const double heads = (q.pow(queryPower) * v).pow(2).sum().sqrt().item<double>();
+  return l2BoundTokenFactor(tokens, static_cast<double>(w.query.size(2))) * heads * spectralNorm(w.out);
 }
 
 }  // namespace
@@ -40,9 +48,11 @@ at::Tensor l2Attention(const at::Tensor& x, const L2AttentionWeights& w) {
 
 std::optional<double> l2AttentionBound(const L2AttentionWeights& w, int64_t tokens) {
   if (w.plainValue) return std::nullopt;  // Eq. 5 as printed has no global bound (G.3.3)
-  const auto q = spectralNorms(w.query), v = spectralNorms(w.value);
-  const double heads = (q.pow(2) * v.pow(2)).sum().sqrt().item<double>();
-  return l2BoundTokenFactor(tokens, static_cast<double>(w.query.size(2))) * heads * spectralNorm(w.out);
+  return headsBound(w, tokens, 2);  // ‖W_Q^h‖₂² from A_h = W_Q^h W_Q^hᵀ/√d_h
+}
+
+double l2AttentionBoundAsPrinted(const L2AttentionWeights& w, int64_t tokens) {
+  return headsBound(w, tokens, 1);  // ‖W_Q^h‖₂ once, as 004 Eq. 6 prints it
 }
 
 L2AttentionWeights l2AttentionInit(int64_t dim, int64_t heads, uint64_t seed, at::ScalarType dtype,

@@ -1,5 +1,5 @@
-// Lambert W and the token factor of the ℓ2-attention bound (seed 004 Eq. 6). No LibTorch:
-// the app and its pages call these directly.
+// Lambert W and the token factor c_N of the ℓ2-attention bound (Kim et al.; seed 004 Eq. 6).
+// No LibTorch: the app and its pages call these directly.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +10,8 @@ namespace lwb::attention {
 // std::invalid_argument below −1/e or for NaN; +inf gives +inf.
 double lambertW0(double x);
 
-// The N-dependent factor of Eq. 6: (√N/√d_h)(4 W₀((N−1)/e) + 1). Throws
-// std::invalid_argument unless tokens ≥ 1 and headDim > 0.
+// The N-dependent factor c_N = (√N/√d_h)(4 W₀((N−1)/e) + 1), the same in Kim's bound and in
+// 004's Eq. 6 as printed. Throws std::invalid_argument unless tokens ≥ 1 and headDim > 0.
 double l2BoundTokenFactor(int64_t tokens, double headDim);
 
 }  // namespace lwb::attention

@@ -1,7 +1,8 @@
 // lipschitz-cli attention --kind attlip|l2|standard --tokens N[,N…] --dim D --heads H [--seed S]
 // [--pgd-iters I] [--restarts R] [--prox-rule armijo|fixed] [--device cpu|cuda] [--json]: one attention block
 // (weights from the seed, the same for every N), per N its PGD Lipschitz estimate and
-// theoretical ℓ2 bound (seed 004 Table 1; SEEDS-002-004 §C–D).
+// theoretical ℓ2 bound (seed 004 Table 1; SEEDS-002-004 §C–D); for ℓ2 also 004's Eq. 6 as
+// printed ("eq6_as_printed"), which is the paper's number and not a bound (DESIGN.md).
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "io/input_error.h"
@@ -48,6 +49,7 @@ std::vector<int> parseTokens(const std::string& text) {
 nlohmann::json toJson(const std::string& kind, const lab::TokensPoint& p) {
   nlohmann::json j{{"kind", kind}, {"tokens", p.tokens}, {"pgd_estimate", p.pgdEstimate}};
   j["bound"] = p.bound ? nlohmann::json(*p.bound) : nlohmann::json(nullptr);
+  if (p.eq6AsPrinted) j["eq6_as_printed"] = *p.eq6AsPrinted;  // 004's formula, not a bound
   if (p.residual) {
     j["residual"] = *p.residual;
     j["converged"] = p.converged;
@@ -76,8 +78,13 @@ int runAttention(const AttentionArgs& a) {
   gAttentionCancel.store(false);
   std::signal(SIGINT, onAttentionSignal);
   std::signal(SIGTERM, onAttentionSignal);
-  if (!a.json)
-    std::printf("%-9s %7s %14s %14s %12s %9s\n", "kind", "tokens", "pgd_estimate", "bound", "residual", "seconds");
+  if (!a.json) {
+    if (a.kind == "l2")
+      std::printf("# bound: Kim et al.'s (||W_Q^h||^2 per head); eq6_as_printed: 004 Eq. 6 as printed, "
+                  "NOT a bound (||W_Q^h|| once)\n");
+    std::printf("%-9s %7s %14s %14s %14s %12s %9s\n", "kind", "tokens", "pgd_estimate", "bound", "eq6_as_printed",
+                "residual", "seconds");
+  }
   int status = 0;
   for (const int n : tokens) {
     lab::TokensPoint p;
@@ -105,9 +112,10 @@ int runAttention(const AttentionArgs& a) {
       printJson(toJson(a.kind, p));
     } else {
       const std::string bound = p.bound ? std::to_string(*p.bound) : "none";
+      const std::string printed = p.eq6AsPrinted ? std::to_string(*p.eq6AsPrinted) : "-";
       const std::string residual = p.residual ? (std::ostringstream() << *p.residual).str() : "-";
-      std::printf("%-9s %7d %14.6f %14s %12s %9.2f\n", a.kind.c_str(), n, p.pgdEstimate, bound.c_str(),
-                  residual.c_str(), p.seconds);
+      std::printf("%-9s %7d %14.6f %14s %14s %12s %9.2f\n", a.kind.c_str(), n, p.pgdEstimate, bound.c_str(),
+                  printed.c_str(), residual.c_str(), p.seconds);
     }
     std::fflush(stdout);
   }

@@ -144,6 +144,7 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
     for (auto* t : {&w.query, &w.value, &w.out}) *t = t->to(dev);
     p.pgdEstimate = bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::l2Attention(x, w); }, x0, po).best;
     p.bound = attention::l2AttentionBound(w, tokens);
+    p.eq6AsPrinted = attention::l2AttentionBoundAsPrinted(w, tokens);
   } else {
     auto w = attention::standardAttentionInit(spec.dim, spec.heads, spec.seed);
     for (auto* t : {&w.query, &w.key, &w.value, &w.out}) *t = t->to(dev);

@@ -37,7 +37,10 @@ struct PgdSettings {
 struct TokensPoint {
   int tokens = 0;
   double pgdEstimate = 0;
-  std::optional<double> bound;     // 1 (AttLip), Eq. 6 (ℓ2), none (standard)
+  std::optional<double> bound;     // 1 (AttLip), Kim's ℓ2 bound (‖W_Q‖² per head), none (standard)
+  // ℓ2 only: 004 Eq. 6 as printed, the paper's number for Table 1. NOT a bound (it charges
+  // ‖W_Q^h‖ once; attention::l2AttentionBoundAsPrinted).
+  std::optional<double> eq6AsPrinted;
   std::optional<double> residual;  // AttLip: max ‖g‖_F of the prox at the argmax pair
   bool converged = true;           // AttLip: the prox reached its tolerance at that pair
   double seconds = 0;

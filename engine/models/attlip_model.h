@@ -76,7 +76,8 @@ class AttLipModel final : public Model {
   at::Tensor attentionOnly(const at::Tensor& x, const attention::ProxOptions& options, bool detachWeights,
                            attention::ProxResult* prox = nullptr) const;
   // Theoretical ℓ2 Lipschitz bound of the attention function on `tokens` tokens: 1 for AttLip
-  // (the converged prox, Thm 4), Eq. 6 for ℓ2, nullopt for standard attention (no global bound)
+  // (the converged prox, Thm 4), Kim's bound for ℓ2 (attention::l2AttentionBound, ‖W_Q^h‖₂²; not
+  // 004's Eq. 6 as printed, which is no bound), nullopt for standard attention (no global bound)
   // and for `none` (no attention).
   std::optional<double> attentionBound(int64_t tokens) const;
   // [H, d_h, d] as the forward uses them (after model.prox_w_cap); undefined unless attention = attlip.

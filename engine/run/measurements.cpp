@@ -78,8 +78,8 @@ namespace {
 
 // The attlip model's map from the embedded sequence to the logits, in the RMS norm of the whole
 // sequence (‖X‖_F / √(N d); ℓ2 of the flattened sequence up to that constant, the norm AttLip's
-// guarantee is in): attention block (AttLip's converged prox: 1, Thm 4; ℓ2: 1 + Eq. 6 for the
-// residual x + Att_ℓ2(x); standard: none), then x + MLP(x) with GeLU's slope 1.1289, then the
+// guarantee is in): attention block (AttLip's converged prox: 1, Thm 4; ℓ2: 1 + Kim's bound,
+// attention::l2AttentionBound, for the residual x + Att_ℓ2(x); standard: none), then x + MLP(x) with GeLU's slope 1.1289, then the
 // head. A token-wise map's RMS->RMS norm bounds it on the whole sequence too. Nullopt for
 // standard attention: it has no global bound.
 std::optional<bounds::BoundTrace> attlipModelBound(const models::AttLipModel& m, std::map<std::string, double>& byName) {

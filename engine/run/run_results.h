@@ -119,7 +119,7 @@ struct RunSummary {
   double trainLossLast50 = kNotMeasured;
   // Attention models (model attlip, seed 004 Table 2 analogue): the PGD estimate of the
   // attention function's ℓ2 Lipschitz constant at the end of the run (AttLip: the converged
-  // prox) and its theoretical bound (1, Eq. 6; NaN where none holds); the last evaluation's
+  // prox) and its theoretical bound (1; ℓ2: Kim's, ‖W_Q^h‖₂²; NaN where none holds); the last evaluation's
   // AttLip residual, steps and whether every batch reached the tolerance.
   double attentionPgdEstimate = kNotMeasured, attentionBound = kNotMeasured;
   double attlipEvalResidual = kNotMeasured;

@@ -84,7 +84,7 @@ class TestPagesAttention : public QObject {
     QVERIFY(headsError(32, 4).isEmpty());
     QVERIFY(headsError(32, 3).startsWith(QStringLiteral("H: 3")));
     QCOMPARE(paperTable1().size(), size_t{8});
-    QCOMPARE(paperTable1At(2048)->l2Bound, 1055.5);
+    QCOMPARE(paperTable1At(2048)->l2Eq6AsPrinted, 1055.5);
     QVERIFY(!paperTable1At(100));
   }
 
@@ -115,6 +115,7 @@ class TestPagesAttention : public QObject {
                               .arg(p.point.pgdEstimate, 0, 'g', 17).arg(direct.pgdEstimate, 0, 'g', 17)));
       QCOMPARE(p.point.bound.has_value(), direct.bound.has_value());
       if (direct.bound) QCOMPARE(*p.point.bound, *direct.bound);
+      QCOMPARE(p.point.eq6AsPrinted.has_value(), p.kind == "l2");  // 004's formula: ℓ2 only
       QVERIFY(p.point.pgdEstimate > 0);
       if (p.kind == "attlip") {
         QVERIFY2(p.point.pgdEstimate <= 1 + 1e-6, qPrintable(QString::number(p.point.pgdEstimate, 'g', 17)));
@@ -127,9 +128,12 @@ class TestPagesAttention : public QObject {
     const auto [n, est] = view.plot()->curveData(QStringLiteral("AttLip · PGD estimate"));
     QCOMPARE(n, (std::vector<double>{6, 8}));
     QCOMPARE(est, (std::vector<double>{points[0].point.pgdEstimate, points[3].point.pgdEstimate}));
-    const auto l2Bound = view.plot()->curveData(QStringLiteral("ℓ2 · Eq. 6 bound (∝ √N·log N)")).second;
-    QCOMPARE(l2Bound.size(), size_t{2});
+    const auto l2Bound = view.plot()->curveData(QStringLiteral("ℓ2 · bound, Kim ‖W_Q‖² (∝ √N·log N)")).second;
+    QCOMPARE(l2Bound, (std::vector<double>{*points[1].point.bound, *points[4].point.bound}));
     QVERIFY(l2Bound[1] > l2Bound[0]);  // grows with N
+    // 004's formula is its own curve, named as not a bound.
+    const auto printed = view.plot()->curveData(QStringLiteral("ℓ2 · Eq. 6 as printed (not a bound)")).second;
+    QCOMPARE(printed, (std::vector<double>{*points[1].point.eq6AsPrinted, *points[4].point.eq6AsPrinted}));
 
     // CSV export: one row per (N, kind) with the plotted numbers at full precision.
     QTemporaryDir dir;
@@ -138,12 +142,13 @@ class TestPagesAttention : public QObject {
     QVERIFY2(view.exportCsv(path, &error), qPrintable(error));
     const QStringList lines = csvLines(path);
     QCOMPARE(lines.size(), 7);
-    QCOMPARE(lines[0], QStringLiteral("tokens,kind,pgd_estimate,bound,residual,converged,seconds"));
+    QCOMPARE(lines[0], QStringLiteral("tokens,kind,pgd_estimate,bound,eq6_as_printed,residual,converged,seconds"));
     for (size_t i = 0; i < points.size(); ++i) {
       const QStringList cells = lines[static_cast<int>(i) + 1].split(QLatin1Char(','));
       QCOMPARE(cells[0].toInt(), points[i].point.tokens);
       QCOMPARE(cells[1].toStdString(), points[i].kind);
       QCOMPARE(cells[2].toDouble(), points[i].point.pgdEstimate);
+      QCOMPARE(cells[4].isEmpty(), !points[i].point.eq6AsPrinted.has_value());
     }
     QVERIFY(view.savePlot(dir.filePath(QStringLiteral("table1.png")), &error));
     QVERIFY(QFile::exists(dir.filePath(QStringLiteral("table1-lipschitz.png"))));

@@ -1,6 +1,6 @@
 // `lipschitz-cli attention` (ARCHITECTURE.md CLI contract; SEEDS-002-004 §C–D): JSON per N,
-// AttLip's PGD ≤ 1 + 1e−6 with a converged prox, ℓ2's Eq. 6 bound, null for standard
-// attention, and exit 2 with the flag named for bad flags.
+// AttLip's PGD ≤ 1 + 1e−6 with a converged prox, ℓ2's bound (Kim's, ‖W_Q‖²) beside 004's
+// Eq. 6 as printed, null for standard attention, and exit 2 with the flag named for bad flags.
 #include "support/cli_run.h"
 
 #include "attention/lambert_w.h"
@@ -48,18 +48,27 @@ class TestCliAttention : public QObject {
     }
   }
 
-  void l2BoundIsEq6AndStandardHasNone() {
+  void l2BoundAndEq6AsPrintedAndStandardHasNone() {
     const auto r = runCli({"--kind", "l2", "--tokens", "8,16", "--dim", "16", "--heads", "2", "--seed", "3",
                            "--pgd-iters", "10", "--restarts", "2", "--json"});
     QVERIFY2(r.code == 0, r.err.constData());
     const auto lines = jsonLines(r.out);
     QCOMPARE(lines.size(), 2);
-    // The same weights for every N (seed 3), the bound from the engine's Eq. 6.
+    // The same weights for every N (seed 3): "bound" is the engine's bound, "eq6_as_printed"
+    // 004's formula, computed here from the spectral norms (‖W_Q^h‖ once) by hand.
     const auto w = lwb::attention::l2AttentionInit(16, 2, 3);
+    double printedHeads = 0;
+    for (int h = 0; h < 2; ++h)
+      printedHeads += std::pow(at::linalg_svdvals(w.query[h]).max().item<double>() *
+                                   at::linalg_svdvals(w.value[h]).max().item<double>(), 2);
+    const double wo = at::linalg_svdvals(w.out).max().item<double>();
     for (const auto& j : lines) {
       const int n = j.value("tokens").toInt();
       const double bound = *lwb::attention::l2AttentionBound(w, n);
       QVERIFY(std::abs(j.value("bound").toDouble() - bound) <= 1e-12 * bound);
+      const double printed = lwb::attention::l2BoundTokenFactor(n, 8) * std::sqrt(printedHeads) * wo;
+      QVERIFY2(std::abs(j.value("eq6_as_printed").toDouble() - printed) <= 1e-12 * printed,
+               qPrintable(QString::number(j.value("eq6_as_printed").toDouble())));
       QVERIFY(j.value("pgd_estimate").toDouble() <= bound);
       QVERIFY(!j.contains("residual"));
     }
@@ -71,11 +80,13 @@ class TestCliAttention : public QObject {
     const auto sj = jsonLines(s.out);
     QCOMPARE(sj.size(), 1);
     QVERIFY(sj[0].value("bound").isNull());
+    QVERIFY(!sj[0].contains("eq6_as_printed"));  // 004's formula belongs to ℓ2 only
     QVERIFY(sj[0].value("pgd_estimate").toDouble() > 0);
     // Without --json: a table with a header.
     const auto t = runCli({"--kind", "l2", "--tokens", "4", "--dim", "8", "--heads", "2", "--pgd-iters", "3"});
     QVERIFY2(t.code == 0, t.err.constData());
     QVERIFY(t.out.contains("pgd_estimate") && t.out.contains("bound"));
+    QVERIFY2(t.out.contains("eq6_as_printed: 004 Eq. 6 as printed, NOT a bound"), t.out.constData());
   }
 
   // Issue 32: a prox that stops short of its tolerance is never silently a certificate. The

@@ -37,9 +37,12 @@ class TestAttentionLab : public QObject {
     spec.kind = "l2";
     const auto l = lipschitzAtTokens(spec, 6, pgd);
     QVERIFY(l.bound && *l.bound > l.pgdEstimate && !l.residual);
+    // ℓ2 also carries 004's Eq. 6 as printed (its value: tst_cli_attention); the other kinds do not.
+    QVERIFY(l.eq6AsPrinted && *l.eq6AsPrinted > 0 && *l.eq6AsPrinted != *l.bound);
+    QVERIFY(!a.eq6AsPrinted);
     spec.kind = "standard";
     const auto s = lipschitzAtTokens(spec, 6, pgd);
-    QVERIFY(!s.bound && s.pgdEstimate > 0);
+    QVERIFY(!s.bound && s.pgdEstimate > 0 && !s.eq6AsPrinted);
     // The fixed step rule is 1-Lipschitz too.
     spec.kind = "attlip";
     spec.proxRule = "fixed";

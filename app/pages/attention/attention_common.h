@@ -26,10 +26,11 @@ QString attentionKindTitle(const std::string& kind);
 // One colour per kind, the same in every view.
 QColor attentionKindColor(const std::string& kind);
 
-// 004 Table 1 (d = 512, H = 8, AttLip K = 20; SEEDS-002-004 §C.7).
+// 004 Table 1 (d = 512, H = 8, AttLip K = 20; SEEDS-002-004 §C.7). l2Eq6AsPrinted is the
+// paper's "Theoretical" row: its Eq. 6 as printed, which is not an upper bound (DESIGN.md).
 struct PaperTable1Row {
   int tokens;
-  double attlipPgd, l2Pgd, l2Bound;
+  double attlipPgd, l2Pgd, l2Eq6AsPrinted;
 };
 const std::vector<PaperTable1Row>& paperTable1();
 std::optional<PaperTable1Row> paperTable1At(int tokens);

@@ -53,8 +53,8 @@ std::vector<AttentionPreset> build() {
   {
     AttentionPreset x = preset("table1", QCoreApplication::translate("AttentionLabPresets", "2 · Lipschitz vs N: AttLip stays at 1, ℓ2's bound grows"),
                                QCoreApplication::translate("AttentionLabPresets", "004 Table 1 in small (d 16, H 2): points arrive per N. AttLip's estimate sits just "
-                                   "below its bound 1; ℓ2's bound (Eq. 6) grows like √N·log N while its estimate stays flat. The dotted "
-                                   "lines are the paper's numbers at d 512, H 8."),
+                                   "below its bound 1; ℓ2's bound grows like √N·log N while its estimate stays flat. The dotted "
+                                   "lines are the paper's numbers at d 512, H 8 (its ℓ2 line is Eq. 6 as printed, not a bound)."),
                                AttentionTab::Length);
     x.length = length(16, 2, {8, 16, 32, 64}, 15, 2);
     x.paperOverlay = true;

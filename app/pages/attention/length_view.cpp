@@ -39,6 +39,7 @@ QStringList cells(const LengthPoint& p, bool full) {
           full ? QString::fromStdString(p.kind) : attentionKindTitle(p.kind),
           num(p.point.pgdEstimate),
           opt(p.point.bound),
+          opt(p.point.eq6AsPrinted),
           opt(p.point.residual),
           p.kind != "attlip" ? QString()
           : full            ? QString::fromLatin1(p.point.converged ? "yes" : "no")
@@ -79,7 +80,8 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   progress_->setRange(0, 1);
   progress_->setValue(0);
   message_ = new QLabel(tr("PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct "
-                           "AttLip stays ≤ 1 at every N; the ℓ2 bound (Eq. 6) grows as √N·log N while its estimate stays small."),
+                           "AttLip stays ≤ 1 at every N; the ℓ2 bound (Kim et al., ‖W_Q‖² per head) grows as √N·log N while its "
+                           "estimate stays small. 004's Eq. 6 as printed charges ‖W_Q‖ once: it is the paper's number, not a bound."),
                         this);
   message_->setWordWrap(true);
 
@@ -93,9 +95,14 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   plot_->setEmptyText(tr("No points yet: pick a lecture preset or press Run."));
   plot_->setLegendColumns(3);
 
-  table_ = new QTableWidget(0, 7, this);
+  table_ = new QTableWidget(0, 8, this);
   table_->setObjectName(QStringLiteral("lengthTable"));
-  table_->setHorizontalHeaderLabels({tr("N"), tr("kind"), tr("PGD estimate"), tr("bound"), tr("prox residual"), tr("converged"), tr("seconds")});
+  // 004's formula on two header lines, so the column stays narrow beside the plot.
+  table_->setHorizontalHeaderLabels({tr("N"), tr("kind"), tr("PGD estimate"), tr("bound"), tr("Eq. 6 as printed\n(not a bound)"),
+                                     tr("prox residual"), tr("converged"), tr("seconds")});
+  table_->horizontalHeaderItem(4)->setToolTip(
+      tr("004's Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this "
+         "number can be below the true Lipschitz constant; the bound column is Kim et al.'s, with ‖W_Q‖²."));
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setAlternatingRowColors(true);
@@ -124,7 +131,7 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   split->addWidget(table_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
-  split->setSizes({900, 640});  // the table's seven columns readable beside the plot
+  split->setSizes({860, 680});  // the table's eight columns readable beside the plot
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->addLayout(block, 0, 0);
@@ -242,11 +249,12 @@ void LengthView::addPoint(int generation, const LengthPoint& p) {
   table_->item(row, 1)->setForeground(attentionKindColor(p.kind));
   if (const auto paper = paperTable1At(p.point.tokens)) {
     const QString tip = p.kind == "attlip" ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1").arg(paper->tokens).arg(paper->attlipPgd)
-                        : p.kind == "l2"   ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound %L3").arg(paper->tokens).arg(paper->l2Pgd).arg(paper->l2Bound)
+                        : p.kind == "l2"   ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)")
+                                                   .arg(paper->tokens).arg(paper->l2Pgd).arg(paper->l2Eq6AsPrinted)
                                            : tr("004 Table 1 has no row for standard attention");
     for (int c = 0; c < text.size(); ++c) table_->item(row, c)->setToolTip(tip);
   }
-  if (p.kind == "attlip" && !p.point.converged) table_->item(row, 5)->setForeground(QColor(0xb0, 0x00, 0x20));
+  if (p.kind == "attlip" && !p.point.converged) table_->item(row, 6)->setForeground(QColor(0xb0, 0x00, 0x20));
   table_->resizeColumnsToContents();
   replot();
   Q_EMIT pointAdded(p);
@@ -259,7 +267,7 @@ void LengthView::replot() {
   for (const std::string& kind : lab::attentionKindIds()) {
     const auto it = byKind.find(kind);
     if (it == byKind.end()) continue;
-    std::vector<double> n, est, bn, bound;
+    std::vector<double> n, est, bn, bound, pn, printed;
     for (const LengthPoint* p : it->second) {
       n.push_back(p->point.tokens);
       est.push_back(p->point.pgdEstimate);
@@ -267,27 +275,35 @@ void LengthView::replot() {
         bn.push_back(p->point.tokens);
         bound.push_back(*p->point.bound);
       }
+      if (p->point.eq6AsPrinted) {
+        pn.push_back(p->point.tokens);
+        printed.push_back(*p->point.eq6AsPrinted);
+      }
     }
     const QColor color = attentionKindColor(kind);
     const QString title = attentionKindTitle(kind);
     plot_->setCurve(tr("%1 · PGD estimate").arg(title), n, est, {color, Qt::SolidLine, 2.0, true});
     if (!bound.empty()) {
-      const QString name = kind == "l2" ? tr("%1 · Eq. 6 bound (∝ √N·log N)").arg(title) : tr("%1 · bound").arg(title);
+      const QString name = kind == "l2" ? tr("%1 · bound, Kim ‖W_Q‖² (∝ √N·log N)").arg(title) : tr("%1 · bound").arg(title);
       plot_->setCurve(name, bn, bound, {color, Qt::DashLine, 1.6, true});
     }
+    // 004's formula, drawn fainter and dash-dotted so it is never read as the bound.
+    if (!printed.empty())
+      plot_->setCurve(tr("%1 · Eq. 6 as printed (not a bound)").arg(title), pn, printed,
+                      {widgets::withAlpha(color, 150), Qt::DashDotDotLine, 1.2, true});
   }
   if (paper_->isChecked()) {
-    std::vector<double> n, attlip, l2, l2Bound;
+    std::vector<double> n, attlip, l2, l2Printed;
     for (const auto& row : paperTable1()) {
       n.push_back(row.tokens);
       attlip.push_back(row.attlipPgd);
       l2.push_back(row.l2Pgd);
-      l2Bound.push_back(row.l2Bound);
+      l2Printed.push_back(row.l2Eq6AsPrinted);
     }
     const auto faint = [](const std::string& kind) { return widgets::withAlpha(attentionKindColor(kind), 150); };
     plot_->setCurve(tr("paper · AttLip PGD"), n, attlip, {faint("attlip"), Qt::DotLine, 1.4, false});
     plot_->setCurve(tr("paper · ℓ2 PGD"), n, l2, {faint("l2"), Qt::DotLine, 1.4, false});
-    plot_->setCurve(tr("paper · ℓ2 bound"), n, l2Bound, {faint("l2"), Qt::DashDotLine, 1.4, false});
+    plot_->setCurve(tr("paper · ℓ2 Eq. 6 as printed"), n, l2Printed, {faint("l2"), Qt::DashDotLine, 1.4, false});
   }
   plot_->setReferenceLines({{1.0, tr("1"), QColor()}});
   plot_->requestReplot();
@@ -296,7 +312,7 @@ void LengthView::replot() {
 bool LengthView::exportCsv(const QString& path, QString* error) const {
   widgets::CsvTable t;
   t.header = {QStringLiteral("tokens"), QStringLiteral("kind"), QStringLiteral("pgd_estimate"), QStringLiteral("bound"),
-              QStringLiteral("residual"), QStringLiteral("converged"), QStringLiteral("seconds")};
+              QStringLiteral("eq6_as_printed"), QStringLiteral("residual"), QStringLiteral("converged"), QStringLiteral("seconds")};
   for (const LengthPoint& p : points_) t.rows << cells(p, true);
   return writeCsvFile(path, t, error);
 }

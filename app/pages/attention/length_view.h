@@ -1,6 +1,7 @@
 // Attention Lab, "Lipschitz vs sequence length" (004 Table 1): for chosen d, H and token
 // counts N, the PGD estimate of each attention kind's Lipschitz constant and its theoretical
-// bound (AttLip 1, ℓ2 Eq. 6 growing as √N·log N, standard none) on a log axis. One worker
+// bound (AttLip 1, ℓ2 Kim's bound growing as √N·log N, standard none) on a log axis; for ℓ2
+// also 004's Eq. 6 as printed, labelled as the paper's number and not a bound. One worker
 // computes (N, kind) after (N, kind); each point reaches the plot and the table as soon as it
 // is done, with a progress bar and Cancel.
 #pragma once
