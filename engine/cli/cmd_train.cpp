@@ -238,6 +238,7 @@ int runTrain(const TrainArgs& a) {
   ConsoleSink console(a.json, isatty(STDERR_FILENO) != 0, cfg.steps);
   std::unique_ptr<dist::Communicator> comm;
   run::LaunchOptions launch;
+  launch.worldSize = world ? world->size : 1;
   launch.runDir = resuming ? a.resume : a.out;
   launch.resumeFrom = ckpt ? &*ckpt : nullptr;
   launch.sinks = {&console};

@@ -68,7 +68,7 @@ void writeCheckpoint(const fs::path& file, const Checkpoint& ckpt) {
 
 RunConfig checkpointConfig(const Checkpoint& ckpt, const std::string& what, const std::string& device) {
   auto j = ckpt.config;
-  j.erase("versions");
+  for (const auto key : kConfigRecordKeys) j.erase(std::string(key));
   if (!device.empty()) j["device"] = device;
   try {
     return parseRunConfig(j);

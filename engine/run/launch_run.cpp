@@ -32,7 +32,11 @@ RunSummary launchRun(const RunConfig& config, const LaunchOptions& o, TrainerCon
   if (o.resumeFrom) dir.emplace(o.runDir, RunDirectory::ContinueAfter{o.resumeFrom->step});
   else dir.emplace(o.runDir);
   try {
-    if (!o.resumeFrom) dir->writeConfig(resolvedConfigJson(config));
+    if (!o.resumeFrom) {
+      auto record = resolvedConfigJson(config);
+      record["world_size"] = o.worldSize;  // a record, not a setting (kConfigRecordKeys)
+      dir->writeConfig(record);
+    }
     dir->setStatus(RunStatus::Running);
     trainer.setCheckpointDir((std::filesystem::path(o.runDir) / "checkpoints").string());
     RunDirectorySink record(*dir);

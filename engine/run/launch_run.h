@@ -30,6 +30,7 @@ struct LaunchOptions {
   std::string runDir;
   const Checkpoint* resumeFrom = nullptr;  // continue runDir after this checkpoint (config.json stays)
   std::vector<MetricsSink*> sinks;         // besides the run directory's own record
+  int worldSize = 1;                       // data-parallel ranks that start it (config.json's world_size)
   // Each optional, called on the launching thread:
   std::function<void(Trainer&)> built;        // after step 1 (the CLI joins its ranks here)
   // After step 2, nothing written yet: the trainer's reference notes (task chars: the n-gram

@@ -125,8 +125,11 @@ void readConstraint(const json& j, ConstraintConfig& c) {
 // data_path is NOT required here even for file tasks (mnist, cifar10, chars): parse({})
 // must give the defaults, and the app loads configs before a data folder is chosen. The
 // trainer checks it when it opens the dataset.
-RunConfig parseRunConfig(const json& j) {
-  if (!j.is_object()) throw InputError(std::string("config: expected a JSON object, got ") + j.type_name());
+RunConfig parseRunConfig(const json& input) {
+  if (!input.is_object()) throw InputError(std::string("config: expected a JSON object, got ") + input.type_name());
+  json settings = input;
+  for (const auto key : kConfigRecordKeys) settings.erase(std::string(key));
+  const json& j = settings;
   fields::checkKnownKeys(j, toJson(RunConfig{}));
 
   RunConfig c;

@@ -11,7 +11,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lwb::run {
@@ -138,6 +140,10 @@ struct RunConfig {
 };
 
 // Parses and validates; missing keys keep their defaults.
+// What config.json records about a run besides its settings (versions of the programs, the
+// data-parallel ranks that started it): skipped by parseRunConfig, so a run's own config.json
+// is a valid --config.
+inline constexpr std::array<std::string_view, 2> kConfigRecordKeys{"versions", "world_size"};
 RunConfig parseRunConfig(const nlohmann::json& j);
 RunConfig loadRunConfig(const std::string& path);  // InputError names the file
 // The full resolved config (every key), the inverse of parseRunConfig.

@@ -88,8 +88,19 @@ class TestCliTrainDist : public QObject {
     const double worst = lwb::test::maxAbsDifference(wa, wb);
     qInfo("max |w_1 - w_2| after 30 steps: %.3g", worst);
     QVERIFY(worst <= 1e-4);
-    // Only rank 0 wrote: one config, one metrics file, its checkpoints.
+    // Only rank 0 wrote: one config, one metrics file, its checkpoints. config.json records
+    // the ranks that started the run, and stays a valid --config (the record is skipped).
     QVERIFY(QFile::exists(two + QStringLiteral("/config.json")));
+    const auto worldSize = [](const QString& run) {
+      QFile f(run + QStringLiteral("/config.json"));
+      return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("world_size")].toInt(-1) : -1;
+    };
+    QCOMPARE(worldSize(two), 2);
+    QCOMPARE(worldSize(one), 1);
+    const auto again = runCli({QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("train"), QStringLiteral("--config"),
+                               two + QStringLiteral("/config.json"), QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--out"),
+                               dir_.filePath(QStringLiteral("from_run_config"))});
+    QVERIFY2(again.code == 0, again.err.constData());
   }
 
   // Resume with another number of processes: every rank holds the whole optimizer and
