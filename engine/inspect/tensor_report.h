@@ -27,8 +27,10 @@ struct TensorReport {
 // One tensor. `keepSingularValues` false drops the full spectrum (only the summary numbers).
 TensorReport reportTensor(const io::RawTensor& raw, bool keepSingularValues);
 
-// Every tensor of a file, in file order. `progress(done, total)` is called after each one;
-// `cancel` (if given) is checked between tensors — a cancelled report returns what it has.
+// Every tensor of a file, in file order, computed on the intra-op threads (whole tensors each,
+// largest first). `progress(done, total)` is called after each one, from one thread at a time;
+// `cancel` (if given) is checked between tensors — a cancelled report returns the tensors it
+// finished, in file order.
 std::vector<TensorReport> reportTensors(const io::TensorFile& file, bool keepSingularValues,
                                         const std::function<void(size_t, size_t)>& progress = {},
                                         const std::atomic<bool>* cancel = nullptr);

@@ -3,24 +3,59 @@
 #include "spectral/symmetric_product.h"
 
 #include <ATen/ops/clamp_min.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/linalg_eigvalsh.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace lwb::spectral {
 
-std::vector<double> singularValuesViaGram(const at::Tensor& w) {
-  const int64_t m = w.size(0), n = w.size(1);
-  if (m == 0 || n == 0) return {};
-  const auto w64 = w.to(at::kDouble);
-  // Gram of the smaller side: n x n when tall, m x m when wide.
-  const auto gram = gramOfRows(m >= n ? w64.t() : w64);
+namespace {
+
+// Ascending eigenvalues of the symmetric float64 Gram -> descending singular values.
+std::vector<double> singularValuesOfGram(const at::Tensor& gram) {
   const auto eig = at::clamp_min(at::linalg_eigvalsh(gram), 0.0).contiguous();  // ascending
   const double* e = eig.data_ptr<double>();
   std::vector<double> out(static_cast<size_t>(eig.numel()));
   for (size_t i = 0; i < out.size(); ++i) out[i] = std::sqrt(e[out.size() - 1 - i]);
   return out;
+}
+
+// The float64 Gram of a narrower-than-float64 matrix, accumulated over slices of its long side
+// that are converted into one reused float64 buffer (sliceEntries entries: 8 MB by default): converting the whole matrix
+// first (w.to(kDouble)) allocates 8 bytes per entry anew for every matrix, and on this class of
+// VM first-touching fresh pages costs as much as the GEMM (GPT-2's 50257×768 embedding: 309 MB).
+// The sums are the same float64 products, in slices.
+std::optional<at::Tensor> slicedGram(const at::Tensor& w, int64_t sliceEntries) {
+  const int64_t m = w.size(0), n = w.size(1);
+  const bool tall = m >= n;
+  const int64_t k = tall ? n : m, len = tall ? m : n;
+  const int64_t slice = std::max<int64_t>(1, sliceEntries / std::max<int64_t>(k, 1));
+  at::Tensor gram = at::empty({k, k}, w.options().dtype(at::kDouble));
+  // Tall: slices of rows [s, k] (contiguous copies), Gram += sᵀs; wide: slices of columns [k, s].
+  at::Tensor buffer = at::empty(tall ? std::vector<int64_t>{std::min(slice, len), k} : std::vector<int64_t>{k, std::min(slice, len)},
+                                gram.options());
+  for (int64_t start = 0; start < len; start += slice) {
+    const int64_t count = std::min(slice, len - start);
+    at::Tensor part = tall ? buffer.narrow(0, 0, count) : buffer.narrow(1, 0, count);
+    part.copy_(tall ? w.narrow(0, start, count) : w.narrow(1, start, count));
+    if (!addGramOfRowsInto(gram, tall ? part.t() : part, start == 0 ? 0.0 : 1.0, 1.0)) return std::nullopt;
+  }
+  return gram;
+}
+
+}  // namespace
+
+std::vector<double> singularValuesViaGram(const at::Tensor& w, int64_t sliceEntries) {
+  const int64_t m = w.size(0), n = w.size(1);
+  if (m == 0 || n == 0) return {};
+  if (w.scalar_type() != at::kDouble && w.device().is_cpu())
+    if (const auto gram = slicedGram(w, sliceEntries)) return singularValuesOfGram(*gram);
+  const auto w64 = w.to(at::kDouble);
+  // Gram of the smaller side: n x n when tall, m x m when wide.
+  return singularValuesOfGram(gramOfRows(m >= n ? w64.t() : w64));
 }
 
 MatrixStats matrixStats(const at::Tensor& w) {

@@ -22,7 +22,11 @@ struct MatrixStats {
 // symmetric eigensolve, ~4x faster than an SVD of a wide or tall float32 matrix on CPU.
 // Accuracy: absolute error ~ 1e-16 sigma1^2 / sigma_i, so sigma_i / sigma1 >= 1e-6 keeps a
 // relative error below 1e-4 (tested against the exact SVD).
-std::vector<double> singularValuesViaGram(const at::Tensor& w);
+// A narrower dtype (float32, float16, bfloat16) is converted slice by slice of its long side,
+// `sliceEntries` entries at a time, into one reused float64 buffer (matrix_stats.cpp says why);
+// tests pass a small value to exercise several slices.
+inline constexpr int64_t kGramSliceEntries = int64_t{1} << 20;
+std::vector<double> singularValuesViaGram(const at::Tensor& w, int64_t sliceEntries = kGramSliceEntries);
 
 // The statistics above from the singular values of `w` (rank 2, floating; caller checks).
 MatrixStats matrixStats(const at::Tensor& w);

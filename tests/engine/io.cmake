@@ -22,6 +22,8 @@ target_compile_definitions(tst_tensor_readers PRIVATE LWB_FIXTURES_DIR="${CMAKE_
 # WeightWatcher-parity metrics of the Inspector and `inspect` (issue 29 §1) against a
 # reference written in the test.
 lwb_add_test(tst_spectral_metrics engine/tst_spectral_metrics.cpp)
+# The inspect route for large files: sliced float64 Gram vs exact SVD, parallel = serial reports.
+lwb_add_test(tst_tensor_report engine/tst_tensor_report.cpp)
 # TensorBoard event files (issue 29 §3) from a test-side writer.
 lwb_add_test(tst_tfevents engine/tst_tfevents.cpp)
 # Hugging Face model folders: index.json weight_map over shards (issue 29 §2).
