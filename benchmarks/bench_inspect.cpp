@@ -59,6 +59,7 @@ std::vector<lwb::io::RawTensor> gpt2Small() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  lwb::reexecWithOpenMpWaitPolicy(argv);  // OpenMP waits and OpenBLAS kernels as in the CLI and the app
   const std::string blasCore = lwb::blasCoreName();
   std::string dir = std::filesystem::temp_directory_path() / "lwb-bench-inspect";
   int repeats = 3;
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
   std::printf("OpenBLAS core: %s\n", blasCore.c_str());
   std::printf("| step | median of %d (s) |\n|---|---|\n", repeats);
   std::printf("| read %s | %.2f |\n", file.filename().c_str(), median(readS));
-  std::printf("| singular values + every metric of %zu matrices (float64 Gram + eigvalsh) | %.2f |\n", matrices, median(specS));
+  std::printf("| singular values + every metric of %zu matrices (float64 Gram in slices + eigvalsh, whole matrices per thread) | %.2f |\n", matrices, median(specS));
   std::printf("| of which the WeightWatcher-parity metrics (power law, MP fit, ...) | %.2f |\n", median(metricS));
   std::printf("| **inspect total** (issue 29 target <= 2 s) | **%.2f** |\n", total);
   if (!svdS.empty())
