@@ -37,6 +37,10 @@ void Mailbox::postLevels(std::vector<data::ReferenceLevel> levels) {
   post([&](RunDelta& d) { d.levels = std::move(levels); });
 }
 
+void Mailbox::postWorldSize(int ranks) {
+  post([&](RunDelta& d) { d.worldSize = ranks; });
+}
+
 void Mailbox::postWarnings(std::vector<std::string> warnings) {
   post([&](RunDelta& d) { d.warnings.insert(d.warnings.end(), warnings.begin(), warnings.end()); });
 }

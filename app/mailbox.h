@@ -27,6 +27,7 @@ class Mailbox : public QObject {
   void postTotalSteps(int64_t steps);
   void postConstraint(ConstraintInfo c);
   void postLevels(std::vector<data::ReferenceLevel> levels);
+  void postWorldSize(int ranks);
   void postWarnings(std::vector<std::string> warnings);
   void postState(RunState s);
   void postEnd(run::RunSummary e);

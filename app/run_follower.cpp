@@ -73,6 +73,9 @@ void RunFollower::readConfig() {
     if (const auto steps = totalStepsFromJson(*config)) mailbox_->postTotalSteps(*steps);
     mailbox_->postConstraint(constraintInfoFromJson(*config));
     mailbox_->postLevels(run::storedLossReferenceLevels(*config));
+    // A run started elsewhere (srun, `train --nproc`) says how many ranks train it.
+    if (const auto ranks = config->find("world_size"); ranks != config->end() && ranks->is_number_integer() && *ranks > 1)
+      mailbox_->postWorldSize(ranks->get<int>());
   } catch (const InputError&) {
   }
 }

@@ -197,6 +197,7 @@ RunDelta RunSession::takeDelta() {
   // The follower of a run this session launched reports a run it trains, not one it watches.
   if (launcher_ && d.state == RunState::Following) d.state = RunState::Running;
   history_.apply(d);
+  if (d.worldSize) processes_ = *d.worldSize;
   for (const auto& w : d.warnings) warnings_ << QString::fromStdString(w);
   if (d.end && !(following_ && end_)) {
     end_ = d.end;

@@ -39,6 +39,7 @@ struct RunDelta {
   std::optional<int64_t> totalSteps;        // known once the config is read
   std::optional<ConstraintInfo> constraint; // ditto
   std::optional<std::vector<data::ReferenceLevel>> levels;  // ditto: the task's loss levels
+  std::optional<int> worldSize;              // ditto: config.json's world_size (ranks that train it)
   std::optional<RunState> state;            // latest state change (Running, Paused, ...)
   std::optional<run::RunSummary> end;
   bool reset = false;  // a followed run's metrics were rewritten (resumed run): start over
@@ -46,7 +47,7 @@ struct RunDelta {
   // cannot hold σmax at this lr); shown while the run trains, not only in its end message.
   std::vector<std::string> warnings;
   bool empty() const {
-    return steps.empty() && spectra.empty() && !totalSteps && !constraint && !levels && !state && !end && !reset &&
+    return steps.empty() && spectra.empty() && !totalSteps && !constraint && !levels && !worldSize && !state && !end && !reset &&
            warnings.empty();
   }
 };

@@ -62,6 +62,7 @@ class TestAppFollow : public QObject {
   void followsALiveDirectoryThroughTheDashboard();
   void refusesWhatIsNotARunDirectory();
   void followedRunKeepsSigma1AndRole();
+  void followedRunShowsItsWorldSize();
 };
 
 void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
@@ -175,6 +176,29 @@ void TestAppFollow::followsALiveDirectoryThroughTheDashboard() {
   labels.sort();
   QCOMPARE(labels.join(QLatin1Char(' ')), QStringLiteral("5-gram=1.7 bigram=2.5 unigram=3.3"));
   QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 10000);  // the follower stops by itself
+}
+
+// A run that `train --nproc` or srun started elsewhere: config.json's world_size is the
+// session's process count, which the status bar shows (issue 28).
+void TestAppFollow::followedRunShowsItsWorldSize() {
+  for (int ranks : {1, 3}) {
+    QTemporaryDir tmp;
+    const QString dir = tmp.filePath(QStringLiteral("run"));
+    run::RunDirectory writer{dir.toStdString()};
+    json c = config();
+    c["world_size"] = ranks;
+    writer.writeConfig(c);
+    writer.setStatus(run::RunStatus::Running);
+    RunManager runs;
+    QString error;
+    RunSession* s = runs.followRun(dir, &error);
+    QVERIFY2(s, qPrintable(error));
+    writer.appendMetrics(json::parse(row(1)));
+    QTRY_VERIFY_WITH_TIMEOUT(s->history().latest() != nullptr, 10000);
+    QCOMPARE(s->processes(), ranks);
+    s->stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!s->threadRunning(), 10000);
+  }
 }
 
 void TestAppFollow::refusesWhatIsNotARunDirectory() {
