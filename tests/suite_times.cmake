@@ -38,6 +38,8 @@ set(LWB_SUITE_SECONDS
   tst_run_directory_reader 1
   tst_hostile_files 16
   tst_trainer 32
+  tst_step_profile 1
+  tst_tensor_report 9
   tst_robustness 4
   tst_masked_lm 3
   tst_run_index 1

@@ -4,13 +4,19 @@
 #include "cli/commands.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
+#include "run/step_profile.h"
 #include "run/trainer.h"
 
 #include <CLI/CLI.hpp>
 
 #include <ATen/Parallel.h>
+#include <ATen/ops/mm.h>
+#include <ATen/ops/randn.h>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 #include <chrono>
 #include <cstdio>
@@ -28,7 +34,56 @@ struct BenchArgs {
   int64_t steps = 30;
   double maxSeconds = 0;  // > 0: stop each config after this long (at least one step)
   bool json = false;
+  bool roofline = false;
 };
+
+// The GEMM rate this process reaches: a 1024² float32 matmul on the intra-op threads in use,
+// best of 5 (the bound a step's GEMM FLOPs are priced at, beside the rate they reached).
+double peakGemmGflops() {
+  const auto a = at::randn({1024, 1024}), b = at::randn({1024, 1024});
+  double best = 0;
+  for (int i = 0; i < 6; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto c = at::mm(a, b);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (i > 0) best = std::max(best, 2.0 * 1024 * 1024 * 1024 / s / 1e9);  // the first call warms BLAS
+  }
+  return best;
+}
+
+// A profiled second run of the config (bench --roofline): the step split by category.
+nlohmann::json rooflineOf(const run::RunConfig& cfg, double msPerStep, double peak) {
+  run::Trainer trainer(cfg);
+  trainer.skipCharEvaluation();
+  run::TrainerControl control;
+  const auto p = run::profileSteps([&] { trainer.run(control); });
+  nlohmann::json categories = nlohmann::json::object(), corrected = nlohmann::json::object();
+  for (const auto& c : p.categories) categories[c.name] = c.msPerStep;
+  for (const auto& c : run::withoutProfilerCost(p, msPerStep)) corrected[c.name] = c.msPerStep;
+  const double gemmBoundPeak = p.gemmGflopPerStep / peak * 1000.0;  // ms
+  return {{"profiled_ms_per_step", p.msPerStep}, {"gemm_gflop_per_step", p.gemmGflopPerStep}, {"gemm_ms_per_step", p.gemmMsPerStep},
+          {"gemm_gflops_reached", p.gemmMsPerStep > 0 ? p.gemmGflopPerStep / p.gemmMsPerStep * 1000.0 : 0.0},
+          {"peak_gemm_gflops", peak}, {"gemm_bound_ms_at_peak", gemmBoundPeak},
+          {"step_over_gemm_time", p.gemmMsPerStep > 0 ? msPerStep / p.gemmMsPerStep : 0.0},
+          {"step_over_gemm_bound_at_peak", gemmBoundPeak > 0 ? msPerStep / gemmBoundPeak : 0.0},
+          {"categories_ms_per_step", categories}, {"categories_ms_per_step_without_profiler_cost", corrected}};
+}
+
+void printRoofline(const std::string& name, double msPerStep, const nlohmann::json& r) {
+  std::string split;
+  double total = 0;
+  std::vector<std::pair<double, std::string>> cats;
+  for (const auto& [k, v] : r["categories_ms_per_step_without_profiler_cost"].items()) {
+    cats.push_back({v.get<double>(), k});
+    total += v.get<double>();
+  }
+  std::sort(cats.rbegin(), cats.rend());
+  for (const auto& [v, k] : cats)
+    if (total > 0 && v / total >= 0.005) split += (split.empty() ? "" : ", ") + k + " " + std::to_string(static_cast<int>(std::lround(100 * v / total))) + "%";
+  std::printf("| %s | %.2f | %.3f | %.2f | %.1f | %.2f | %.2fx | %.2fx | %s |\n", name.c_str(), msPerStep, r["gemm_gflop_per_step"].get<double>(),
+              r["gemm_ms_per_step"].get<double>(), r["gemm_gflops_reached"].get<double>(), total, r["step_over_gemm_time"].get<double>(),
+              r["step_over_gemm_bound_at_peak"].get<double>(), split.c_str());
+}
 
 int runBench(const BenchArgs& a) {
   std::vector<std::string> files = a.configs;
@@ -42,7 +97,14 @@ int runBench(const BenchArgs& a) {
   // stderr and exit 2, not a table header followed by an error (issue 32).
   std::vector<run::RunConfig> configs;
   for (const auto& f : files) configs.push_back(run::loadRunConfig(f));
-  if (!a.json) std::printf("| config | steps/s | ms/step | constraint ms/step | constraint share |\n|---|---:|---:|---:|---:|\n");
+  const double peak = a.roofline ? peakGemmGflops() : 0.0;
+  if (!a.json && a.roofline)
+    std::printf("GEMM rate of this process (1024² float32 matmul, %d threads): %.1f GFLOP/s\n\n"
+                "| config | ms/step | GEMM GFLOP/step | GEMM ms/step | GEMM GFLOP/s reached | ms/step profiled | step / GEMM time | "
+                "step / GEMM bound at peak | step by category (profiler cost removed, estimate) |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+                at::get_num_threads(), peak);
+  else if (!a.json)
+    std::printf("| config | steps/s | ms/step | constraint ms/step | constraint share |\n|---|---:|---:|---:|---:|\n");
   for (size_t i = 0; i < files.size(); ++i) {
     const auto& f = files[i];
     auto cfg = configs[i];
@@ -70,7 +132,17 @@ int runBench(const BenchArgs& a) {
     const int threadsUsed = at::get_num_threads();  // the tuner's last choice, or the pinned count
     const double msPerStep = 1000.0 / std::max(1e-9, s.stepsPerSecond);
     const std::string name = std::filesystem::path(f).stem().string();
-    if (a.json) {
+    if (a.roofline) {
+      const auto r = rooflineOf(cfg, msPerStep, peak);
+      if (a.json) {
+        nlohmann::json j{{"config", name}, {"steps", s.steps}, {"ms_per_step", msPerStep}, {"threads", threadsUsed}};
+        j.update(r);
+        printJson(j);
+      } else {
+        printRoofline(name, msPerStep, r);
+        std::fflush(stdout);
+      }
+    } else if (a.json) {
       printJson({{"config", name}, {"steps", s.steps}, {"steps_per_s", s.stepsPerSecond},
                  {"constraint_fraction", s.constraintFraction}, {"status", s.status}, {"threads", threadsUsed}});
     } else {
@@ -93,6 +165,9 @@ Command addBenchCommand(CLI::App& app) {
   sub->add_option("--max-seconds", args->maxSeconds, "stop each config after this many seconds (at least one step; default: no limit)")
       ->check(CLI::Range(0.0, 86400.0));
   sub->add_flag("--json", args->json, "one JSON object per config instead of a Markdown table");
+  sub->add_flag("--roofline", args->roofline,
+                "also run each config under LibTorch's profiler: GEMM FLOPs and time per step, the step against its GEMM bound, "
+                "and the rest by category");
   return {sub, [args] { return runBench(*args); }};
 }
 

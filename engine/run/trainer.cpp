@@ -23,6 +23,7 @@
 #include <ATen/ops/stack.h>
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/argmax.h>
@@ -266,6 +267,9 @@ void Trainer::Impl::beginRun() {
 }
 
 TrainStep Trainer::Impl::trainStep(int64_t step) {
+  // Named scopes for LibTorch's profiler (lipschitz-cli bench --roofline, run/step_profile.h); a
+  // flag test each when no profiler is on.
+  RECORD_USER_SCOPE("lwb::train_step");
   const auto stepStart = TrainerClock::now();
   TrainStep t;
   t.step = step + 1;
@@ -274,7 +278,10 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
   t.spectraNow = t.logNow && cfg.spectraEvery > 0 && dueAt(t.step, cfg.spectraEvery, cfg.steps);
   t.checkpointNow = cfg.checkpointEvery > 0 && t.step % cfg.checkpointEvery == 0;
 
-  auto batch = dataset->sample(data::Split::Train, cfg.batchSize, dataGen);
+  auto batch = [&] {
+    RECORD_USER_SCOPE("lwb::data");
+    return dataset->sample(data::Split::Train, cfg.batchSize, dataGen);
+  }();
   // Every rank draws the same global batch (same generator) and keeps its rows.
   double share = 1.0;
   if (comm) {
@@ -301,11 +308,17 @@ TrainStep Trainer::Impl::trainStep(int64_t step) {
     global.loss = stats[0][0].to(la.loss.scalar_type());
     global.acc = stats[0][1].item<double>();
   }
-  optimizer->step(t.lr);
+  {
+    RECORD_USER_SCOPE("lwb::optimizer");
+    optimizer->step(t.lr);
+  }
   if (t.spectraNow && constraint->params().method != spectral::ConstraintMethod::None)
     for (auto& sp : measureSpectra(model->parameters())) t.beforeConstraint[sp.name] = std::move(sp.singularValues);
   const auto constraintStart = TrainerClock::now();
-  constraint->apply(*optimizer, t.lr);
+  {
+    RECORD_USER_SCOPE("lwb::constraint");
+    constraint->apply(*optimizer, t.lr);
+  }
   const double constraintSeconds = secondsSince(constraintStart);
   model->afterStep();
   t.loss = global.loss.detach();

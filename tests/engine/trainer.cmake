@@ -11,3 +11,5 @@ target_compile_definitions(tst_masked_lm PRIVATE LWB_PRESETS_DIR="${PROJECT_SOUR
 # The engine jobs the CLI and the app share: run::launchRun, run::robustnessOfCheckpoint (issue 27 §2).
 lwb_add_test(tst_run_jobs engine/tst_run_jobs.cpp)
 target_compile_definitions(tst_run_jobs PRIVATE LWB_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# The step profile of `lipschitz-cli bench --roofline` (issue 30 §1): GEMM FLOPs against a hand count.
+lwb_add_test(tst_step_profile engine/tst_step_profile.cpp)

@@ -1,0 +1,146 @@
+#include "run/step_profile.h"
+
+#include <torch/csrc/autograd/profiler_legacy.h>
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+namespace lwb::run {
+namespace {
+
+namespace prof = torch::autograd::profiler;
+
+bool isGemm(std::string_view op) {
+  static constexpr std::string_view kGemm[] = {"aten::mm",  "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm",
+                                               "aten::addmv", "aten::mv",  "aten::dot", "aten::vdot",    "lwb::syrk"};
+  return std::find(std::begin(kGemm), std::end(kGemm), op) != std::end(kGemm);
+}
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+// FLOPs of a GEMM-class event: ATen's own count where it has one, syrk's n(n+1)k from its
+// recorded input [n, k]; mv/dot from their shapes.
+double gemmFlops(const prof::LegacyEvent& e) {
+  const auto aten = const_cast<prof::LegacyEvent&>(e).flops();  // not const in LibTorch 1.13
+  if (aten > 0) return static_cast<double>(aten);
+  const auto shapes = e.shapes();
+  const std::string_view name = e.name();
+  if (name == "lwb::syrk" && !shapes.empty() && shapes[0].size() == 2)
+    return static_cast<double>(shapes[0][0]) * static_cast<double>(shapes[0][0] + 1) * static_cast<double>(shapes[0][1]);
+  if ((name == "aten::mv" || name == "aten::addmv") && shapes.size() >= 2) {
+    const auto& m = shapes[name == "aten::mv" ? 0 : 1];
+    if (m.size() == 2) return 2.0 * static_cast<double>(m[0]) * static_cast<double>(m[1]);
+  }
+  if ((name == "aten::dot" || name == "aten::vdot") && !shapes.empty() && shapes[0].size() == 1) return 2.0 * static_cast<double>(shapes[0][0]);
+  return 0.0;
+}
+
+struct Open {
+  const prof::LegacyEvent* push;
+  double childUs = 0;
+  std::string phase;  // innermost lwb:: phase scope at or above this event
+  bool inStep = false;
+};
+
+}  // namespace
+
+std::string stepCategoryOf(const std::string& op, const std::string& phase) {
+  if (isGemm(op)) return "gemm";
+  if (phase == "lwb::optimizer") return "optimizer";
+  if (phase == "lwb::constraint") return "constraint";
+  if (phase == "lwb::data") return "data";
+  if (contains(op, "Backward") || contains(op, "autograd::")) return "autograd";  // the engine's node bookkeeping
+  if (contains(op, "log_softmax") || contains(op, "nll_loss") || contains(op, "cross_entropy") || contains(op, "mse_loss"))
+    return "loss";
+  if (contains(op, "softmax")) return "softmax";
+  if (op == "aten::matmul" || op == "aten::linear") return "framework";  // dispatch to mm/addmm and views
+  if (op == "aten::empty" || op == "aten::empty_strided" || op == "aten::empty_like" || op == "aten::zeros" ||
+      op == "aten::zeros_like" || op == "aten::zero_" || op == "aten::resize_" || op == "aten::fill_")
+    return "allocation";
+  static constexpr std::string_view kLayout[] = {"aten::view", "aten::reshape", "aten::_reshape_alias", "aten::t", "aten::transpose",
+                                                 "aten::permute", "aten::as_strided", "aten::expand", "aten::contiguous",
+                                                 "aten::clone", "aten::copy_", "aten::to", "aten::_to_copy", "aten::slice",
+                                                 "aten::select", "aten::narrow", "aten::unsqueeze", "aten::squeeze", "aten::detach",
+                                                 "aten::cat", "aten::stack", "aten::split", "aten::unbind", "aten::index_select"};
+  if (std::find(std::begin(kLayout), std::end(kLayout), op) != std::end(kLayout)) return "layout";
+  return "elementwise";  // arithmetic, activations, reductions, norms
+}
+
+StepProfile profileSteps(const std::function<void()>& train) {
+  prof::thread_event_lists lists;
+  {
+    prof::TLSLegacyProfilerGuard guard(
+        torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU, /*report_input_shapes=*/true,
+                                              /*profile_memory=*/false, /*with_stack=*/false, /*with_flops=*/true),
+        [&](const prof::thread_event_lists& l) { lists = l; });
+    train();
+  }
+  StepProfile out;
+  std::map<std::string, double> us;      // category -> self µs inside step scopes
+  std::map<std::string, double> ranges;  // category -> ranges counted
+  double stepUs = 0, gemmFlop = 0;
+  // The training thread's list holds the step scopes; ops that other threads ran inside
+  // parallel regions are already inside its ops' times.
+  for (const auto& list : lists) {
+    std::vector<Open> stack;
+    for (const auto& e : list) {
+      if (e.kind() == prof::EventKind::PushRange) {
+        Open o{&e};
+        const std::string_view name = e.name();
+        o.phase = stack.empty() ? std::string() : stack.back().phase;
+        o.inStep = !stack.empty() && stack.back().inStep;
+        if (name == "lwb::train_step") o.inStep = true, ++out.steps;
+        else if (name == "lwb::data" || name == "lwb::optimizer" || name == "lwb::constraint") o.phase = name;
+        stack.push_back(std::move(o));
+      } else if (e.kind() == prof::EventKind::PopRange && !stack.empty()) {
+        // Pops close the innermost range with the same handle (ranges nest on one thread).
+        auto it = std::find_if(stack.rbegin(), stack.rend(), [&](const Open& o) { return o.push->handle() == e.handle(); });
+        if (it == stack.rend()) continue;
+        const Open o = *it;
+        stack.erase(std::next(it).base(), stack.end());
+        const double total = o.push->cpuElapsedUs(e);
+        if (!stack.empty()) stack.back().childUs += total;
+        const std::string name = o.push->name();
+        if (name == "lwb::train_step") {
+          stepUs += total;
+          us["framework"] += total - o.childUs;  // the step's own code between ops
+          ranges["framework"] += 1;
+          continue;
+        }
+        if (!o.inStep) continue;
+        const double self = std::max(0.0, total - o.childUs);
+        if (name.rfind("lwb::", 0) == 0 && name != "lwb::syrk") {
+          const std::string cat = o.phase.empty() ? "framework" : stepCategoryOf("", o.phase);
+          us[cat] += self;  // the phase's own code
+          ranges[cat] += 1;
+          continue;
+        }
+        const std::string cat = stepCategoryOf(name, o.phase);
+        us[cat] += self;
+        ranges[cat] += 1;
+        if (cat == "gemm") gemmFlop += gemmFlops(*o.push);
+      }
+    }
+  }
+  if (out.steps == 0) return out;
+  const double n = static_cast<double>(out.steps);
+  out.msPerStep = stepUs / 1000.0 / n;
+  out.gemmGflopPerStep = gemmFlop / 1e9 / n;
+  out.gemmMsPerStep = us["gemm"] / 1000.0 / n;
+  for (const auto& [name, v] : us) out.categories.push_back({name, v / 1000.0 / n, ranges[name] / n});
+  std::sort(out.categories.begin(), out.categories.end(), [](const auto& a, const auto& b) { return a.msPerStep > b.msPerStep; });
+  return out;
+}
+
+std::vector<StepCategory> withoutProfilerCost(const StepProfile& p, double unprofiledMsPerStep) {
+  double ops = 0;
+  for (const auto& c : p.categories) ops += c.opsPerStep;
+  const double perOp = ops > 0 ? std::max(0.0, p.msPerStep - unprofiledMsPerStep) / ops : 0.0;
+  std::vector<StepCategory> out = p.categories;
+  for (auto& c : out) c.msPerStep = std::max(0.0, c.msPerStep - perOp * c.opsPerStep);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.msPerStep > b.msPerStep; });
+  return out;
+}
+
+}  // namespace lwb::run

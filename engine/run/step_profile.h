@@ -1,0 +1,42 @@
+// Where a training step's time goes (issue 30 §1, `lipschitz-cli bench --roofline`): one run
+// under LibTorch's profiler, each op's self time put in one category, the GEMM-class ops'
+// FLOPs counted. The trainer marks its phases (lwb::train_step, lwb::data, lwb::optimizer,
+// lwb::constraint) and our BLAS syrk (lwb::syrk) as profiler scopes; everything else is named
+// by ATen. The profiler's own cost lands in "framework": compare ms/step with an unprofiled run.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lwb::run {
+
+struct StepCategory {
+  std::string name;     // gemm, elementwise, layout, softmax, loss, optimizer, constraint, data, allocation, autograd, framework
+  double msPerStep = 0;
+  double opsPerStep = 0;  // profiled ops (ranges) whose self time is in this category
+};
+
+struct StepProfile {
+  int64_t steps = 0;           // lwb::train_step scopes seen
+  double msPerStep = 0;        // inside the step scopes, profiled
+  double gemmGflopPerStep = 0; // mm/addmm/bmm/baddbmm/addmv/mv/dot (ATen's FLOP count) + syrk n(n+1)k
+  double gemmMsPerStep = 0;    // those ops' self time
+  std::vector<StepCategory> categories;  // sums to msPerStep; largest first
+};
+
+// The category of an op by its name, inside the innermost lwb:: phase scope (empty: none).
+// GEMM-class ops are "gemm" in every phase. Exposed for the test.
+std::string stepCategoryOf(const std::string& op, const std::string& phase);
+
+// Runs `train` (which trains some steps on this thread) with the profiler on and splits the
+// time of its lwb::train_step scopes.
+StepProfile profileSteps(const std::function<void()>& train);
+
+// The profiler costs about the same for every op it records, so categories of many small ops
+// are inflated most. Given the same steps' unprofiled ms/step, removes an equal cost per op,
+// (profiled − unprofiled) / ops, from each category (floored at 0): an estimate, labelled so.
+std::vector<StepCategory> withoutProfilerCost(const StepProfile& p, double unprofiledMsPerStep);
+
+}  // namespace lwb::run

@@ -1,0 +1,90 @@
+// The step profile behind `lipschitz-cli bench --roofline` (issue 30 §1): on a hand-made
+// "step" of known ops, the GEMM FLOPs equal the hand count (2mnk per matmul, n(n+1)k per syrk),
+// the categories add up to the profiled step time, ops inside the trainer's phase scopes land
+// in that phase, and the profiler-cost correction removes the same cost per op.
+#include "run/step_profile.h"
+#include "spectral/symmetric_product.h"
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/mm.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/softmax.h>
+#include <ATen/record_function.h>
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace lwb;
+
+namespace {
+
+double categoryMs(const run::StepProfile& p, const std::string& name) {
+  for (const auto& c : p.categories)
+    if (c.name == name) return c.msPerStep;
+  return 0.0;
+}
+
+}  // namespace
+
+class TstStepProfile : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void categories() {
+    QCOMPARE(run::stepCategoryOf("aten::mm", ""), std::string("gemm"));
+    QCOMPARE(run::stepCategoryOf("aten::addmm", "lwb::optimizer"), std::string("gemm"));  // a GEMM in any phase
+    QCOMPARE(run::stepCategoryOf("lwb::syrk", "lwb::constraint"), std::string("gemm"));
+    QCOMPARE(run::stepCategoryOf("aten::add", "lwb::optimizer"), std::string("optimizer"));
+    QCOMPARE(run::stepCategoryOf("aten::mul", "lwb::constraint"), std::string("constraint"));
+    QCOMPARE(run::stepCategoryOf("aten::_log_softmax", ""), std::string("loss"));
+    QCOMPARE(run::stepCategoryOf("aten::_softmax", ""), std::string("softmax"));
+    QCOMPARE(run::stepCategoryOf("aten::empty", ""), std::string("allocation"));
+    QCOMPARE(run::stepCategoryOf("aten::transpose", ""), std::string("layout"));
+    QCOMPARE(run::stepCategoryOf("MmBackward0", ""), std::string("autograd"));
+    QCOMPARE(run::stepCategoryOf("aten::gelu", ""), std::string("elementwise"));
+  }
+
+  void gemmFlopsAndPhasesOfAKnownStep() {
+    const int steps = 4;
+    const auto a = at::randn({64, 32}), b = at::randn({32, 16}), x = at::randn({40, 30}), v = at::randn({64, 16});
+    const auto p = run::profileSteps([&] {
+      for (int s = 0; s < steps; ++s) {
+        RECORD_USER_SCOPE("lwb::train_step");
+        const auto c = at::mm(a, b);              // 2·64·32·16 FLOPs
+        const auto g = spectral::gramOfRows(x);   // syrk: 40·41·30
+        const auto e = at::softmax(c + v, 1);     // softmax and elementwise
+        {
+          RECORD_USER_SCOPE("lwb::optimizer");
+          const auto u = e * 0.5 + 1.0;           // the optimizer phase's elementwise work
+        }
+      }
+      const auto outside = at::mm(a, b);  // not in a step: not counted
+    });
+    QCOMPARE(p.steps, int64_t{steps});
+    // The reference: the hand count of this step's GEMM FLOPs.
+    const double handGflop = (2.0 * 64 * 32 * 16 + (spectral::usesBlasSyrk(x) ? 40.0 * 41 * 30 : 2.0 * 40 * 40 * 30)) / 1e9;
+    QVERIFY2(std::abs(p.gemmGflopPerStep - handGflop) <= 1e-12, qPrintable(QString("%1 vs %2").arg(p.gemmGflopPerStep).arg(handGflop)));
+    double sum = 0;
+    for (const auto& c : p.categories) sum += c.msPerStep;
+    QVERIFY2(std::abs(sum - p.msPerStep) <= 1e-9 * std::max(1.0, p.msPerStep), qPrintable(QString("%1 vs %2").arg(sum).arg(p.msPerStep)));
+    QVERIFY(categoryMs(p, "gemm") > 0);
+    QVERIFY(categoryMs(p, "softmax") > 0);
+    QVERIFY(categoryMs(p, "optimizer") > 0);
+    QVERIFY(categoryMs(p, "elementwise") > 0);
+    QCOMPARE(categoryMs(p, "constraint"), 0.0);
+
+    // The correction removes (profiled − unprofiled) / ops from every op: the categories then
+    // add up to the unprofiled time (none floored here: half the profiled time).
+    double ops = 0;
+    for (const auto& c : p.categories) ops += c.opsPerStep;
+    QVERIFY(ops >= 6);  // mm, syrk, add, softmax, mul, add at least
+    const double unprofiled = 0.999 * p.msPerStep;
+    double corrected = 0;
+    for (const auto& c : run::withoutProfilerCost(p, unprofiled)) corrected += c.msPerStep;
+    QVERIFY2(std::abs(corrected - unprofiled) <= 1e-9 * p.msPerStep, qPrintable(QString("%1 vs %2").arg(corrected).arg(unprofiled)));
+  }
+};
+
+QTEST_GUILESS_MAIN(TstStepProfile)
+#include "tst_step_profile.moc"
