@@ -2,7 +2,11 @@
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 
+#include <ATen/ops/add.h>
+#include <ATen/ops/ones.h>
+
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <string_view>
 
@@ -19,20 +23,31 @@ bool isGemm(std::string_view op) {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
-// FLOPs of a GEMM-class event: ATen's own count where it has one, syrk's n(n+1)k from its
-// recorded input [n, k]; mv/dot from their shapes.
+// FLOPs of a GEMM-class event from its recorded input shapes: 2mkn per product (bmm: per
+// batch), syrk n(n+1)k. (The profiler's own FLOP count, with_flops, keeps every op's input
+// tensors alive until the profile ends: on the ICL presets that tripled the profiled step.)
 double gemmFlops(const prof::LegacyEvent& e) {
-  const auto aten = const_cast<prof::LegacyEvent&>(e).flops();  // not const in LibTorch 1.13
-  if (aten > 0) return static_cast<double>(aten);
   const auto shapes = e.shapes();
   const std::string_view name = e.name();
-  if (name == "lwb::syrk" && !shapes.empty() && shapes[0].size() == 2)
-    return static_cast<double>(shapes[0][0]) * static_cast<double>(shapes[0][0] + 1) * static_cast<double>(shapes[0][1]);
-  if ((name == "aten::mv" || name == "aten::addmv") && shapes.size() >= 2) {
-    const auto& m = shapes[name == "aten::mv" ? 0 : 1];
-    if (m.size() == 2) return 2.0 * static_cast<double>(m[0]) * static_cast<double>(m[1]);
+  const auto dims = [&](size_t i, size_t rank) -> const std::vector<int64_t>* {
+    return i < shapes.size() && shapes[i].size() == rank ? &shapes[i] : nullptr;
+  };
+  const auto d = [](int64_t v) { return static_cast<double>(v); };
+  // Products a·b where a is input i and b input i+1 (the add-variants have the addend first).
+  const size_t first = (name == "aten::addmm" || name == "aten::baddbmm" || name == "aten::addbmm" || name == "aten::addmv") ? 1 : 0;
+  if (name == "lwb::syrk") {
+    if (const auto* x = dims(0, 2)) return d((*x)[0]) * d((*x)[0] + 1) * d((*x)[1]);
+  } else if (name == "aten::mm" || name == "aten::addmm") {
+    const auto *a = dims(first, 2), *b = dims(first + 1, 2);
+    if (a && b) return 2.0 * d((*a)[0]) * d((*a)[1]) * d((*b)[1]);
+  } else if (name == "aten::bmm" || name == "aten::baddbmm" || name == "aten::addbmm") {
+    const auto *a = dims(first, 3), *b = dims(first + 1, 3);
+    if (a && b) return 2.0 * d((*a)[0]) * d((*a)[1]) * d((*a)[2]) * d((*b)[2]);
+  } else if (name == "aten::mv" || name == "aten::addmv") {
+    if (const auto* m = dims(first, 2)) return 2.0 * d((*m)[0]) * d((*m)[1]);
+  } else if (name == "aten::dot" || name == "aten::vdot") {
+    if (const auto* v = dims(0, 1)) return 2.0 * d((*v)[0]);
   }
-  if ((name == "aten::dot" || name == "aten::vdot") && !shapes.empty() && shapes[0].size() == 1) return 2.0 * static_cast<double>(shapes[0][0]);
   return 0.0;
 }
 
@@ -72,7 +87,7 @@ StepProfile profileSteps(const std::function<void()>& train) {
   {
     prof::TLSLegacyProfilerGuard guard(
         torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU, /*report_input_shapes=*/true,
-                                              /*profile_memory=*/false, /*with_stack=*/false, /*with_flops=*/true),
+                                              /*profile_memory=*/false, /*with_stack=*/false, /*with_flops=*/false),
         [&](const prof::thread_event_lists& l) { lists = l; });
     train();
   }
@@ -133,14 +148,28 @@ StepProfile profileSteps(const std::function<void()>& train) {
   return out;
 }
 
-std::vector<StepCategory> withoutProfilerCost(const StepProfile& p, double unprofiledMsPerStep) {
-  double ops = 0;
-  for (const auto& c : p.categories) ops += c.opsPerStep;
-  const double perOp = ops > 0 ? std::max(0.0, p.msPerStep - unprofiledMsPerStep) / ops : 0.0;
+std::vector<StepCategory> withoutProfilerCost(const StepProfile& p, double perOpMs) {
   std::vector<StepCategory> out = p.categories;
-  for (auto& c : out) c.msPerStep = std::max(0.0, c.msPerStep - perOp * c.opsPerStep);
+  for (auto& c : out) c.msPerStep = std::max(0.0, c.msPerStep - perOpMs * c.opsPerStep);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.msPerStep > b.msPerStep; });
   return out;
+}
+
+double profilerCostPerOpMs() {
+  const auto a = at::ones({1});
+  constexpr int kOps = 2000;
+  const auto timeOps = [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kOps; ++i) (void)at::add(a, a);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  double plain = 1e300, profiled = 1e300;
+  for (int round = 0; round < 5; ++round) {
+    plain = std::min(plain, timeOps());
+    prof::TLSLegacyProfilerGuard guard(torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU, true, false, false, false));
+    profiled = std::min(profiled, timeOps());
+  }
+  return std::max(0.0, profiled - plain) / kOps;
 }
 
 }  // namespace lwb::run

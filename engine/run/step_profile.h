@@ -35,8 +35,13 @@ std::string stepCategoryOf(const std::string& op, const std::string& phase);
 StepProfile profileSteps(const std::function<void()>& train);
 
 // The profiler costs about the same for every op it records, so categories of many small ops
-// are inflated most. Given the same steps' unprofiled ms/step, removes an equal cost per op,
-// (profiled − unprofiled) / ops, from each category (floored at 0): an estimate, labelled so.
-std::vector<StepCategory> withoutProfilerCost(const StepProfile& p, double unprofiledMsPerStep);
+// are inflated most. Removes `perOpMs` per recorded op from each category (floored at 0): an
+// estimate, labelled so. Within one profiled run, so a load change between two runs cannot
+// skew it (an unprofiled run beside it is the check).
+std::vector<StepCategory> withoutProfilerCost(const StepProfile& p, double perOpMs);
+
+// What the profiler adds to one recorded op in this process: tiny ops timed with and without
+// it, best of several rounds (ms).
+double profilerCostPerOpMs();
 
 }  // namespace lwb::run

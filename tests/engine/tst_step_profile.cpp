@@ -74,15 +74,19 @@ class TstStepProfile : public QObject {
     QVERIFY(categoryMs(p, "elementwise") > 0);
     QCOMPARE(categoryMs(p, "constraint"), 0.0);
 
-    // The correction removes (profiled − unprofiled) / ops from every op: the categories then
-    // add up to the unprofiled time (none floored here: half the profiled time).
-    double ops = 0;
-    for (const auto& c : p.categories) ops += c.opsPerStep;
+    // The correction removes perOpMs from every recorded op: the categories then add up to
+    // the profiled time less perOpMs × ops (none floored: perOpMs is half the cheapest op's).
+    double ops = 0, perOpMs = 1e300;
+    for (const auto& c : p.categories) {
+      ops += c.opsPerStep;
+      if (c.opsPerStep > 0) perOpMs = std::min(perOpMs, 0.5 * c.msPerStep / c.opsPerStep);
+    }
     QVERIFY(ops >= 6);  // mm, syrk, add, softmax, mul, add at least
-    const double unprofiled = 0.999 * p.msPerStep;
     double corrected = 0;
-    for (const auto& c : run::withoutProfilerCost(p, unprofiled)) corrected += c.msPerStep;
-    QVERIFY2(std::abs(corrected - unprofiled) <= 1e-9 * p.msPerStep, qPrintable(QString("%1 vs %2").arg(corrected).arg(unprofiled)));
+    for (const auto& c : run::withoutProfilerCost(p, perOpMs)) corrected += c.msPerStep;
+    const double expected = p.msPerStep - perOpMs * ops;
+    QVERIFY2(std::abs(corrected - expected) <= 1e-9 * p.msPerStep, qPrintable(QString("%1 vs %2").arg(corrected).arg(expected)));
+    QVERIFY(run::profilerCostPerOpMs() >= 0);
   }
 };
 
