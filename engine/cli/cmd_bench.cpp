@@ -65,12 +65,15 @@ nlohmann::json rooflineOf(const run::RunConfig& cfg, double peak, double perOpMs
     msPerStep += c.msPerStep;
   }
   const double gemmBoundPeak = p.gemmGflopPerStep / peak * 1000.0;  // ms
+  nlohmann::json ops = nlohmann::json::array();  // the 15 largest, for what to fuse next
+  for (size_t i = 0; i < std::min<size_t>(15, p.ops.size()); ++i)
+    ops.push_back({{"op", p.ops[i].name}, {"category", p.ops[i].category}, {"ms_per_step", p.ops[i].msPerStep}, {"calls_per_step", p.ops[i].callsPerStep}});
   return {{"profiled_ms_per_step", p.msPerStep}, {"profiler_cost_per_op_ms", perOpMs}, {"ms_per_step_without_profiler_cost", msPerStep}, {"gemm_gflop_per_step", p.gemmGflopPerStep}, {"gemm_ms_per_step", p.gemmMsPerStep},
           {"gemm_gflops_reached", p.gemmMsPerStep > 0 ? p.gemmGflopPerStep / p.gemmMsPerStep * 1000.0 : 0.0},
           {"peak_gemm_gflops", peak}, {"gemm_bound_ms_at_peak", gemmBoundPeak},
           {"step_over_gemm_time", p.gemmMsPerStep > 0 ? msPerStep / p.gemmMsPerStep : 0.0},
           {"step_over_gemm_bound_at_peak", gemmBoundPeak > 0 ? msPerStep / gemmBoundPeak : 0.0},
-          {"categories_ms_per_step", categories}, {"categories_ms_per_step_without_profiler_cost", corrected}};
+          {"categories_ms_per_step", categories}, {"largest_ops", ops}, {"categories_ms_per_step_without_profiler_cost", corrected}};
 }
 
 void printRoofline(const std::string& name, double msPerStep, const nlohmann::json& r) {

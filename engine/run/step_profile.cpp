@@ -94,6 +94,7 @@ StepProfile profileSteps(const std::function<void()>& train) {
   StepProfile out;
   std::map<std::string, double> us;      // category -> self µs inside step scopes
   std::map<std::string, double> ranges;  // category -> ranges counted
+  std::map<std::string, OpTime> perOp;   // op name -> self µs and calls inside step scopes
   double stepUs = 0, gemmFlop = 0;
   // The training thread's list holds the step scopes; ops that other threads ran inside
   // parallel regions are already inside its ops' times.
@@ -134,6 +135,8 @@ StepProfile profileSteps(const std::function<void()>& train) {
         const std::string cat = stepCategoryOf(name, o.phase);
         us[cat] += self;
         ranges[cat] += 1;
+        auto& op = perOp[name + "\x1f" + cat];
+        op.name = name, op.category = cat, op.msPerStep += self, op.callsPerStep += 1;
         if (cat == "gemm") gemmFlop += gemmFlops(*o.push);
       }
     }
@@ -145,6 +148,12 @@ StepProfile profileSteps(const std::function<void()>& train) {
   out.gemmMsPerStep = us["gemm"] / 1000.0 / n;
   for (const auto& [name, v] : us) out.categories.push_back({name, v / 1000.0 / n, ranges[name] / n});
   std::sort(out.categories.begin(), out.categories.end(), [](const auto& a, const auto& b) { return a.msPerStep > b.msPerStep; });
+  for (auto& [key, op] : perOp) {
+    op.msPerStep /= 1000.0 * n;
+    op.callsPerStep /= n;
+    out.ops.push_back(op);
+  }
+  std::sort(out.ops.begin(), out.ops.end(), [](const auto& a, const auto& b) { return a.msPerStep > b.msPerStep; });
   return out;
 }
 

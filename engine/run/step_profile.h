@@ -18,12 +18,20 @@ struct StepCategory {
   double opsPerStep = 0;  // profiled ops (ranges) whose self time is in this category
 };
 
+struct OpTime {
+  std::string name;  // ATen's op name (aten::gelu) or our scope (lwb::syrk)
+  std::string category;
+  double msPerStep = 0;  // self time, profiler cost not removed
+  double callsPerStep = 0;
+};
+
 struct StepProfile {
   int64_t steps = 0;           // lwb::train_step scopes seen
   double msPerStep = 0;        // inside the step scopes, profiled
   double gemmGflopPerStep = 0; // mm/addmm/bmm/baddbmm/addmv/mv/dot (ATen's FLOP count) + syrk n(n+1)k
   double gemmMsPerStep = 0;    // those ops' self time
   std::vector<StepCategory> categories;  // sums to msPerStep; largest first
+  std::vector<OpTime> ops;               // every op seen in the steps, largest self time first
 };
 
 // The category of an op by its name, inside the innermost lwb:: phase scope (empty: none).
