@@ -1,5 +1,6 @@
 #include "models/icl_transformer.h"
 
+#include "models/batched_gemm.h"
 #include "models/init.h"
 
 #include <ATen/TensorOperators.h>
@@ -109,7 +110,9 @@ at::Tensor IclTransformer::qkvHeads(const at::Tensor& h, const Layer& l, int64_t
   auto split = [&](int64_t i) { return qkv.narrow(-1, i * d, d).reshape({b, n, nh, dh}).transpose(1, 2); };
   if (v) *v = split(2);
   const auto q = rotary(split(0), offset), k = rotary(split(1), offset);
-  return q.matmul(k.transpose(-2, -1)) * attentionScale();
+  // One BLAS call per (sample, head) (models/batched_gemm.h); the scale as the GEMM's alpha.
+  return batchedGemm(q.reshape({b * nh, n, dh}), k.reshape({b * nh, n, dh}).transpose(1, 2), at::Tensor(), attentionScale())
+      .view({b, nh, n, n});
 }
 
 at::Tensor IclTransformer::attentionScores(const at::Tensor& h, int64_t layer, int64_t offset) const {
@@ -122,7 +125,11 @@ at::Tensor IclTransformer::attention(const at::Tensor& h, const Layer& l) const 
   auto scores = qkvHeads(h, l, 0, &v);
   const auto mask = at::triu(at::ones({n, n}, at::TensorOptions().dtype(at::kBool).device(h.device())), 1);
   scores = scores.masked_fill(mask, -INFINITY);
-  const auto mixed = at::softmax(scores, -1).matmul(v).transpose(1, 2).reshape({b, n, shape_.dModel});
+  const int64_t nh = shape_.heads, dh = shape_.dModel / nh;
+  const auto mixed = batchedGemm(at::softmax(scores, -1).reshape({b * nh, n, n}), v.reshape({b * nh, n, dh}), at::Tensor(), 1.0)
+                         .view({b, nh, n, dh})
+                         .transpose(1, 2)
+                         .reshape({b, n, shape_.dModel});
   const auto o = gained(at::linear(mixed, l.out), l.gOut);
   return shape_.lipschitz && shape_.attnScaleThird ? o * (1.0 / 3.0) : o;
 }

@@ -1,12 +1,11 @@
 #include "models/lipschitz_gpt.h"
 
+#include "models/batched_gemm.h"
 #include "models/init.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/add.h>
 #include <ATen/ops/arange.h>
-#include <ATen/ops/baddbmm.h>
-#include <ATen/ops/bmm.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/cos.h>
 #include <ATen/ops/embedding.h>
@@ -112,9 +111,10 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
   // scale * q k^T + causal bias in one batched GEMM (alpha = the scale, an exact power of two
   // for d_head 16 or 64): the same scores as matmul, * scale, masked_fill, without two
   // elementwise passes over the (b, h, t, t) scores forward and two backward.
-  const auto scores = at::baddbmm(causalBias_.narrow(0, 0, t).narrow(1, 0, t), q.reshape({b * h, t, dh}),
-                                  k.reshape({b * h, t, dh}).transpose(1, 2), 1.0, attentionScale());
-  const auto out = at::bmm(at::softmax(scores, -1), v.reshape({b * h, t, dh}))
+  // Both products by batchedGemm: one BLAS call per (sample, head), not ATen's bmm loop.
+  const auto scores = batchedGemm(q.reshape({b * h, t, dh}), k.reshape({b * h, t, dh}).transpose(1, 2),
+                                  causalBias_.narrow(0, 0, t).narrow(1, 0, t), attentionScale());
+  const auto out = batchedGemm(at::softmax(scores, -1), v.reshape({b * h, t, dh}), at::Tensor(), 1.0)
                        .view({b, h, t, dh})
                        .transpose(1, 2)
                        .reshape({b, t, shape_.dModel});

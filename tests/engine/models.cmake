@@ -1,2 +1,4 @@
 lwb_add_test(tst_models engine/tst_models.cpp)
 lwb_add_test(tst_icl engine/tst_icl.cpp)
+# Attention's batched products by one BLAS call per matrix (issue 30 §2) against a loop.
+lwb_add_test(tst_batched_gemm engine/tst_batched_gemm.cpp)
