@@ -17,7 +17,8 @@ namespace prof = torch::autograd::profiler;
 
 bool isGemm(std::string_view op) {
   static constexpr std::string_view kGemm[] = {"aten::mm",  "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm",
-                                               "aten::addmv", "aten::mv",  "aten::dot", "aten::vdot",    "lwb::syrk"};
+                                               "aten::addmv", "aten::mv",  "aten::dot", "aten::vdot",    "lwb::syrk",
+                                               "lwb::batched_gemm"};
   return std::find(std::begin(kGemm), std::end(kGemm), op) != std::end(kGemm);
 }
 
@@ -40,7 +41,7 @@ double gemmFlops(const prof::LegacyEvent& e) {
   } else if (name == "aten::mm" || name == "aten::addmm") {
     const auto *a = dims(first, 2), *b = dims(first + 1, 2);
     if (a && b) return 2.0 * d((*a)[0]) * d((*a)[1]) * d((*b)[1]);
-  } else if (name == "aten::bmm" || name == "aten::baddbmm" || name == "aten::addbmm") {
+  } else if (name == "aten::bmm" || name == "aten::baddbmm" || name == "aten::addbmm" || name == "lwb::batched_gemm") {
     const auto *a = dims(first, 3), *b = dims(first + 1, 3);
     if (a && b) return 2.0 * d((*a)[0]) * d((*a)[1]) * d((*a)[2]) * d((*b)[2]);
   } else if (name == "aten::mv" || name == "aten::addmv") {
@@ -126,7 +127,7 @@ StepProfile profileSteps(const std::function<void()>& train) {
         }
         if (!o.inStep) continue;
         const double self = std::max(0.0, total - o.childUs);
-        if (name.rfind("lwb::", 0) == 0 && name != "lwb::syrk") {
+        if (name.rfind("lwb::", 0) == 0 && !isGemm(name)) {
           const std::string cat = o.phase.empty() ? "framework" : stepCategoryOf("", o.phase);
           us[cat] += self;  // the phase's own code
           ranges[cat] += 1;
