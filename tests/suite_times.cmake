@@ -39,6 +39,7 @@ set(LWB_SUITE_SECONDS
   tst_hostile_files 16
   tst_trainer 32
   tst_step_profile 1
+  tst_attention_kinds 1
   tst_batched_gemm 1
   tst_tensor_report 9
   tst_robustness 4

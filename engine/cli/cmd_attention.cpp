@@ -3,6 +3,7 @@
 // (weights from the seed, the same for every N), per N its PGD Lipschitz estimate and
 // theoretical ℓ2 bound (seed 004 Table 1; SEEDS-002-004 §C–D); for ℓ2 also 004's Eq. 6 as
 // printed ("eq6_as_printed"), which is the paper's number and not a bound (DESIGN.md).
+#include "attention/attention_kinds.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "io/input_error.h"
@@ -79,7 +80,7 @@ int runAttention(const AttentionArgs& a) {
   std::signal(SIGINT, onAttentionSignal);
   std::signal(SIGTERM, onAttentionSignal);
   if (!a.json) {
-    if (a.kind == "l2")
+    if (attention::attentionKindFromString(a.kind) == attention::AttentionKind::L2)
       std::printf("# bound: Kim et al.'s (||W_Q^h||^2 per head); eq6_as_printed: 004 Eq. 6 as printed, "
                   "NOT a bound (||W_Q^h|| once)\n");
     std::printf("%-9s %7s %14s %14s %14s %12s %9s\n", "kind", "tokens", "pgd_estimate", "bound", "eq6_as_printed",
@@ -129,7 +130,9 @@ int runAttention(const AttentionArgs& a) {
 Command addAttentionCommand(CLI::App& app) {
   auto a = std::make_shared<AttentionArgs>();
   auto* sub = app.add_subcommand("attention", "PGD Lipschitz estimate and bound of one attention block vs tokens (seed 004)");
-  sub->add_option("--kind", a->kind, "attlip | l2 | standard")->required()->check(CLI::IsMember({"attlip", "l2", "standard"}));
+  std::string kinds;
+  for (const auto& k : lab::attentionKindIds()) kinds += (kinds.empty() ? "" : " | ") + k;
+  sub->add_option("--kind", a->kind, kinds)->required()->check(CLI::IsMember(lab::attentionKindIds()));
   sub->add_option("--tokens", a->tokens, "token counts N[,N...]")->required();
   sub->add_option("--dim", a->dim, "model width d")->required()->check(CLI::Range(2, 512));
   sub->add_option("--heads", a->heads, "heads H (must divide d)")->required()->check(CLI::Range(1, 512));

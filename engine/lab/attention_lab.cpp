@@ -1,6 +1,7 @@
 // The Attention Lab's computations (SEEDS-002-004 §C–D, F "scaled PGD"): tensors stay here.
 #include "lab/attention_lab.h"
 
+#include "attention/attention_kinds.h"
 #include "attention/attlip.h"
 #include "attention/l2_attention.h"
 #include "attention/standard_attention.h"
@@ -29,8 +30,11 @@ const auto kF64 = at::TensorOptions().dtype(at::kDouble);
 
 void validate(const AttentionBlockSpec& s) {
   const auto kinds = attentionKindIds();
-  if (std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end())
-    throw InputError("kind: expected attlip, l2 or standard, got '" + s.kind + "'");
+  if (std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end()) {
+    std::string choices;
+    for (const auto& k : kinds) choices += (choices.empty() ? "" : ", ") + k;
+    throw InputError("kind: expected one of " + choices + ", got '" + s.kind + "'");
+  }
   if (s.dim < 2 || s.dim > 512) throw InputError("dim: must be in 2..512");
   if (s.heads < 1 || s.heads > s.dim || s.dim % s.heads != 0) throw InputError("heads: must divide dim");
   if (!(s.eta > 0 && s.eta <= 10)) throw InputError("η: must be in (0, 10]");
@@ -90,7 +94,7 @@ run::MemoryEstimate pgdMemory(const AttentionBlockSpec& spec, int tokens, int re
 
 }  // namespace
 
-std::vector<std::string> attentionKindIds() { return {"attlip", "l2", "standard"}; }
+std::vector<std::string> attentionKindIds() { return attention::attentionBlockIds(); }
 
 void validateBlockSpec(const AttentionBlockSpec& spec) { validate(spec); }
 
@@ -120,7 +124,8 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
   const auto x0 = gaussian({1, tokens, spec.dim}, pgd.seed).to(dev);
   TokensPoint p;
   p.tokens = tokens;
-  if (spec.kind == "attlip") {
+  const auto kind = attention::attentionKindFromString(spec.kind);  // validate() checked it is a block
+  if (kind == attention::AttentionKind::AttLip) {
     const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed).to(dev);
     // A fixed step must be one λ for every input of the search: the one safe on the ball
     // that holds all of them (‖x0‖ + 2r covers x0 + δ for either radius choice).
@@ -139,7 +144,7 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
     const auto check = attention::attlipProx(at::stack({r.x, r.y}), w, options);
     p.residual = check.residual;
     p.converged = check.converged;
-  } else if (spec.kind == "l2") {
+  } else if (kind == attention::AttentionKind::L2) {
     auto w = attention::l2AttentionInit(spec.dim, spec.heads, spec.seed);
     for (auto* t : {&w.query, &w.value, &w.out}) *t = t->to(dev);
     p.pgdEstimate = bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::l2Attention(x, w); }, x0, po).best;
@@ -232,11 +237,12 @@ PlanePicture planePicture(int tokens, int heads, uint64_t seed, double perturbat
     Block f;
     AttentionBlockSpec spec;
     spec.kind = kind;
-    if (kind == "attlip") {
+    const auto k = attention::attentionKindFromString(kind);
+    if (k == attention::AttentionKind::AttLip) {
       const auto w = attention::attlipInitWeights(2, heads, seed);
       const auto o = convergedProx(spec);
       f = [w, o](const at::Tensor& t) { return attention::attlipProx(t, w, o).output; };
-    } else if (kind == "l2") {
+    } else if (k == attention::AttentionKind::L2) {
       const auto w = attention::l2AttentionInit(2, heads, seed);
       f = [w](const at::Tensor& t) { return attention::l2Attention(t, w); };
     } else {

@@ -15,7 +15,7 @@
 
 namespace lwb::lab {
 
-// Attention kinds, in display order: "attlip", "l2", "standard".
+// The attention blocks the lab measures, in display order (attention::attentionBlockIds()).
 std::vector<std::string> attentionKindIds();
 
 struct AttentionBlockSpec {

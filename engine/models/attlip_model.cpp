@@ -28,24 +28,6 @@ at::Tensor as(const at::Tensor& t, at::ScalarType dtype, bool detach) {
 
 }  // namespace
 
-AttentionKind attentionKindFromString(const std::string& s) {
-  if (s == "attlip") return AttentionKind::AttLip;
-  if (s == "l2") return AttentionKind::L2;
-  if (s == "standard") return AttentionKind::Standard;
-  if (s == "none") return AttentionKind::None;
-  throw std::invalid_argument("unknown attention kind '" + s + "'");
-}
-
-const char* toString(AttentionKind k) {
-  switch (k) {
-    case AttentionKind::AttLip: return "attlip";
-    case AttentionKind::L2: return "l2";
-    case AttentionKind::Standard: return "standard";
-    case AttentionKind::None: return "none";
-  }
-  return "?";
-}
-
 at::Tensor AttLipModel::add(const std::string& name, Role role, const at::Tensor& t, const at::Device& device) {
   params_.push_back({name, role, asParameter(t, device), 0});
   return params_.back().tensor;

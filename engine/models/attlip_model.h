@@ -12,6 +12,7 @@
 #pragma once
 
 #include "attention/attlip.h"
+#include "attention/attention_kinds.h"
 #include "attention/l2_attention.h"
 #include "attention/standard_attention.h"
 #include "models/model.h"
@@ -22,9 +23,8 @@
 
 namespace lwb::models {
 
-enum class AttentionKind { AttLip, L2, Standard, None };
-AttentionKind attentionKindFromString(const std::string& s);  // throws std::invalid_argument
-const char* toString(AttentionKind k);
+// The kinds and their traits live in attention/attention_kinds.h (one row per kind).
+using attention::AttentionKind;
 
 struct AttLipShape {
   int64_t vocab = 66;        // input ids (characters + [MASK]) and output classes

@@ -75,7 +75,7 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     s.dModel = m.dModel;
     s.heads = m.heads;
     s.mlpRatio = m.mlpRatio;
-    s.attention = attentionKindFromString(m.attention);
+    s.attention = attention::attentionKindFromString(m.attention);
     s.proxSteps = m.proxSteps;
     s.proxStepsEval = m.proxStepsEval;
     s.proxTol = m.proxTol;

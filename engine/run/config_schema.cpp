@@ -1,5 +1,6 @@
 #include "run/config_schema.h"
 
+#include "attention/attention_kinds.h"
 #include "common/registry_table.h"
 #include "common/tr_noop.h"
 #include "data/task_kinds.h"
@@ -152,7 +153,11 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "model.norm") return {"none", "rms"};
   if (key == "model.residual_count") return {"layers", "sublayers"};
   if (key == "icl.order") return {"random", "x_first"};
-  if (key == "model.attention") return {"attlip", "l2", "standard", "none"};
+  if (key == "model.attention") {
+    std::vector<std::string_view> ids;
+    for (const auto& k : attention::attentionKinds()) ids.push_back(k.id);
+    return ids;
+  }
   if (key == "model.prox_step_rule") return {"armijo", "fixed"};
   if (key == "optimizer.lambda_init") return {"zero", "riemannian"};
   if (key == "device") return {"cpu", "cuda"};

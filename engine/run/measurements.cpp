@@ -90,7 +90,7 @@ std::optional<bounds::BoundTrace> attlipModelBound(const models::AttLipModel& m,
   if (kind != AttentionKind::None) {
     const auto att = m.attentionBound(m.shape().seqLen);
     if (!att) return std::nullopt;
-    const double block = kind == AttentionKind::AttLip ? *att : 1.0 + *att;
+    const double block = attention::info(kind).mapIsResidualStep ? *att : 1.0 + *att;
     l *= block;
     t.layers.push_back({"attn", block, l, 0.0});
   }

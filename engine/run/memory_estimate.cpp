@@ -1,5 +1,6 @@
 #include "run/memory_estimate.h"
 
+#include "attention/attention_kinds.h"
 #include "io/input_error.h"
 
 #include <sys/resource.h>
@@ -72,8 +73,10 @@ Shape modelShape(const RunConfig& cfg, double inputDim, double numClasses) {
     const double hidden = static_cast<double>(m.mlpRatio) * d;
     s.matrix(numClasses, d);
     s.matrix(static_cast<double>(m.seqLen), d);
-    const int attention = m.attention == "attlip" ? 1 : m.attention == "l2" ? 3 : m.attention == "standard" ? 4 : 0;
-    for (int k = 0; k < attention; ++k) s.matrix(d, d);  // [H, d, d/H] each: d² elements
+    int projections = 0;  // an unknown kind is the config check's to report
+    for (const auto& k : attention::attentionKinds())
+      if (k.id == m.attention) projections = k.projections;
+    for (int k = 0; k < projections; ++k) s.matrix(d, d);  // [H, d, d/H] each: d² elements
     s.matrix(hidden, d);
     s.matrix(d, hidden);
     s.matrix(numClasses, d);

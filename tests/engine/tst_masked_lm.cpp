@@ -160,7 +160,7 @@ class TestMaskedLm : public QObject {
   void forwardShapesAndCausality() {
     QFETCH(QString, kind);
     auto gen = seeded(2);
-    models::AttLipModel m(smallShape(models::attentionKindFromString(kind.toStdString())), gen, at::kCPU);
+    models::AttLipModel m(smallShape(attention::attentionKindFromString(kind.toStdString())), gen, at::kCPU);
     at::NoGradGuard noGrad;
     auto tokens = at::randint(0, 12, {3, 10}, gen);
     const auto a = m.forward(tokens);
