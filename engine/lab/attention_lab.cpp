@@ -16,6 +16,7 @@
 #include <ATen/ops/randn.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <chrono>
 #include <cmath>
 
@@ -124,37 +125,44 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
   const auto x0 = gaussian({1, tokens, spec.dim}, pgd.seed).to(dev);
   TokensPoint p;
   p.tokens = tokens;
-  const auto kind = attention::attentionKindFromString(spec.kind);  // validate() checked it is a block
-  if (kind == attention::AttentionKind::AttLip) {
-    const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed).to(dev);
-    // A fixed step must be one λ for every input of the search: the one safe on the ball
-    // that holds all of them (‖x0‖ + 2r covers x0 + δ for either radius choice).
-    double fixedStep = 0;
-    if (spec.proxRule == "fixed") {
-      const double r = pgd.radius > 0 ? pgd.radius : x0.norm().item<double>();
-      fixedStep = attention::safeFixedStep(w, tokens, x0.norm().item<double>() + 2 * r, spec.eta);
+  switch (attention::attentionKindFromString(spec.kind)) {  // validate() checked it is a block
+    case attention::AttentionKind::AttLip: {
+      const auto w = attention::attlipInitWeights(spec.dim, spec.heads, spec.seed).to(dev);
+      // A fixed step must be one λ for every input of the search: the one safe on the ball
+      // that holds all of them (‖x0‖ + 2r covers x0 + δ for either radius choice).
+      double fixedStep = 0;
+      if (spec.proxRule == "fixed") {
+        const double r = pgd.radius > 0 ? pgd.radius : x0.norm().item<double>();
+        fixedStep = attention::safeFixedStep(w, tokens, x0.norm().item<double>() + 2 * r, spec.eta);
+      }
+      const auto options = convergedProx(spec, fixedStep);
+      const auto r = bounds::pgdLipschitz(
+          [&](const at::Tensor& x) { return attention::attlipProxImplicit(x, w, options); }, x0, po);
+      p.pgdEstimate = r.best;
+      p.bound = 1.0;
+      // The residual at the estimate's pair, so an unconverged solve is never taken as a certificate.
+      at::NoGradGuard ng;
+      const auto check = attention::attlipProx(at::stack({r.x, r.y}), w, options);
+      p.residual = check.residual;
+      p.converged = check.converged;
+      break;
     }
-    const auto options = convergedProx(spec, fixedStep);
-    const auto r = bounds::pgdLipschitz(
-        [&](const at::Tensor& x) { return attention::attlipProxImplicit(x, w, options); }, x0, po);
-    p.pgdEstimate = r.best;
-    p.bound = 1.0;
-    // The residual at the estimate's pair, so an unconverged solve is never taken as a certificate.
-    at::NoGradGuard ng;
-    const auto check = attention::attlipProx(at::stack({r.x, r.y}), w, options);
-    p.residual = check.residual;
-    p.converged = check.converged;
-  } else if (kind == attention::AttentionKind::L2) {
-    auto w = attention::l2AttentionInit(spec.dim, spec.heads, spec.seed);
-    for (auto* t : {&w.query, &w.value, &w.out}) *t = t->to(dev);
-    p.pgdEstimate = bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::l2Attention(x, w); }, x0, po).best;
-    p.bound = attention::l2AttentionBound(w, tokens);
-    p.eq6AsPrinted = attention::l2AttentionBoundAsPrinted(w, tokens);
-  } else {
-    auto w = attention::standardAttentionInit(spec.dim, spec.heads, spec.seed);
-    for (auto* t : {&w.query, &w.key, &w.value, &w.out}) *t = t->to(dev);
-    p.pgdEstimate =
-        bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::standardAttention(x, w); }, x0, po).best;
+    case attention::AttentionKind::L2: {
+      auto w = attention::l2AttentionInit(spec.dim, spec.heads, spec.seed);
+      for (auto* t : {&w.query, &w.value, &w.out}) *t = t->to(dev);
+      p.pgdEstimate = bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::l2Attention(x, w); }, x0, po).best;
+      p.bound = attention::l2AttentionBound(w, tokens);
+      p.eq6AsPrinted = attention::l2AttentionBoundAsPrinted(w, tokens);
+      break;
+    }
+    case attention::AttentionKind::Standard: {
+      auto w = attention::standardAttentionInit(spec.dim, spec.heads, spec.seed);
+      for (auto* t : {&w.query, &w.key, &w.value, &w.out}) *t = t->to(dev);
+      p.pgdEstimate =
+          bounds::pgdLipschitz([&](const at::Tensor& x) { return attention::standardAttention(x, w); }, x0, po).best;
+      break;
+    }
+    case attention::AttentionKind::None: throw std::logic_error("validate() accepts blocks only");
   }
   p.seconds = seconds(start);
   return p;
@@ -237,17 +245,24 @@ PlanePicture planePicture(int tokens, int heads, uint64_t seed, double perturbat
     Block f;
     AttentionBlockSpec spec;
     spec.kind = kind;
-    const auto k = attention::attentionKindFromString(kind);
-    if (k == attention::AttentionKind::AttLip) {
-      const auto w = attention::attlipInitWeights(2, heads, seed);
-      const auto o = convergedProx(spec);
-      f = [w, o](const at::Tensor& t) { return attention::attlipProx(t, w, o).output; };
-    } else if (k == attention::AttentionKind::L2) {
-      const auto w = attention::l2AttentionInit(2, heads, seed);
-      f = [w](const at::Tensor& t) { return attention::l2Attention(t, w); };
-    } else {
-      const auto w = attention::standardAttentionInit(2, heads, seed);
-      f = [w](const at::Tensor& t) { return attention::standardAttention(t, w); };
+    switch (attention::attentionKindFromString(kind)) {
+      case attention::AttentionKind::AttLip: {
+        const auto w = attention::attlipInitWeights(2, heads, seed);
+        const auto o = convergedProx(spec);
+        f = [w, o](const at::Tensor& t) { return attention::attlipProx(t, w, o).output; };
+        break;
+      }
+      case attention::AttentionKind::L2: {
+        const auto w = attention::l2AttentionInit(2, heads, seed);
+        f = [w](const at::Tensor& t) { return attention::l2Attention(t, w); };
+        break;
+      }
+      case attention::AttentionKind::Standard: {
+        const auto w = attention::standardAttentionInit(2, heads, seed);
+        f = [w](const at::Tensor& t) { return attention::standardAttention(t, w); };
+        break;
+      }
+      case attention::AttentionKind::None: throw std::logic_error("attentionKindIds() lists blocks only");
     }
     const auto fx = f(x), fxp = f(xp);
     pic.kinds.push_back({kind, points(fx), points(fxp), ratio(fx, fxp, x, xp)});
