@@ -2,9 +2,10 @@
 // maps of plot 6, the constraint settings of a config, run states, the preset catalogue and
 // the run form's validation.
 #include "app/app_options.h"
-#include "app/preset_catalog.h"
-#include "app/run_form.h"
-#include "app/run_json.h"
+#include "app/pages/page_registry.h"
+#include "app/runs/preset_catalog.h"
+#include "app/pages/train/run_form.h"
+#include "app/runs/run_json.h"
 #include "app/scalar_map.h"
 #include "spectral/softcap_alpha.h"
 #include "support/scratch_home.h"
@@ -74,7 +75,7 @@ void TestAppUnits::options_data() {
 void TestAppUnits::options() {
   QFETCH(QStringList, args);
   QFETCH(QString, errorPart);
-  const ParsedOptions p = parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
+  const ParsedOptions p = pages::parseOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
   if (errorPart.isEmpty()) QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
   else QVERIFY2(p.error.contains(errorPart), qPrintable(p.error));
 }
@@ -93,7 +94,7 @@ void TestAppUnits::optionsSayPermissionDenied() {
     if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
     bool ok = true;
     for (const char* flag : {"--open", "--compare", "--robustness"}) {
-      const ParsedOptions p = parseAppOptions({QStringLiteral("w"), QString::fromLatin1(flag), locked});
+      const ParsedOptions p = pages::parseOptions({QStringLiteral("w"), QString::fromLatin1(flag), locked});
       ok = ok && p.error.contains(QLatin1String("permission denied")) && p.error.contains(QLatin1String(flag));
     }
     ::_exit(ok ? 0 : 1);
@@ -106,7 +107,7 @@ void TestAppUnits::optionsSayPermissionDenied() {
 }
 
 void TestAppUnits::optionsParseValues() {
-  const ParsedOptions p = parseAppOptions({QStringLiteral("w"), QStringLiteral("--preset"), QStringLiteral("mnist_adamw_wd"),
+  const ParsedOptions p = pages::parseOptions({QStringLiteral("w"), QStringLiteral("--preset"), QStringLiteral("mnist_adamw_wd"),
                                            QStringLiteral("--set"), QStringLiteral("steps=5"), QStringLiteral("--set"),
                                            QStringLiteral("optimizer.lr=0.01"), QStringLiteral("--screenshot"),
                                            QStringLiteral("out.png"), QStringLiteral("--after"), QStringLiteral("2.5")});
@@ -116,7 +117,7 @@ void TestAppUnits::optionsParseValues() {
   QCOMPARE(p.options.screenshot, QStringLiteral("out.png"));
   QCOMPARE(p.options.screenshotAfter, 2.5);
   QVERIFY(!p.options.start);
-  QVERIFY(parseAppOptions({QStringLiteral("w"), QStringLiteral("--help")}).helpText.contains(QStringLiteral("--screenshot")));
+  QVERIFY(pages::parseOptions({QStringLiteral("w"), QStringLiteral("--help")}).helpText.contains(QStringLiteral("--screenshot")));
 }
 
 void TestAppUnits::scalarMaps_data() {

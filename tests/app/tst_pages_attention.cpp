@@ -3,6 +3,7 @@
 // estimate stays ≤ 1 + 1e−6, Cancel stops a long run, bad fields are refused with a message
 // naming the field, every lecture preset applies, and the CSV exports hold the plotted numbers.
 #include "app/app_options.h"
+#include "app/pages/page_registry.h"
 #include "app/pages/attention/attention_common.h"
 #include "app/pages/attention/attention_page.h"
 #include "app/pages/attention/finite_k_view.h"
@@ -64,8 +65,9 @@ class TestPagesAttention : public QObject {
     AttentionPage page;
     page.resize(1500, 950);
     page.show();
-    QCOMPARE(page.id(), QStringLiteral("attention"));
-    QCOMPARE(page.shortcut(), QKeySequence(Qt::CTRL | Qt::Key_7));
+    // Identity is the page table's row (page_registry.cpp).
+    QVERIFY(pageRow(QStringLiteral("attention")));
+    QCOMPARE(pageRow(QStringLiteral("attention"))->ctrlDigit, 7);
     QCOMPARE(page.tabs()->count(), 4);
     QVERIFY(page.lengthView() && page.proxView() && page.finiteKView() && page.planeView());
     QCOMPARE(page.planeView()->panels().size(), lab::attentionKindIds().size());

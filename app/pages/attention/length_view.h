@@ -68,6 +68,10 @@ class LengthView : public QWidget {
   void finished();
 
  private:
+  void createFields();
+  void createResults();
+  void layOut();
+  void connectActions();
   void addPoint(int generation, const LengthPoint& p);
   void replot();
   void showMessage(const QString& text, bool error);

@@ -17,6 +17,8 @@ class QSpinBox;
 
 namespace lwb::app::pages {
 
+class NsStepsField;
+
 class CurvePlot;
 class LatestWins;
 
@@ -46,8 +48,7 @@ class CapSweepView : public QWidget {
   QComboBox* size_ = nullptr;
   QComboBox* dtype_ = nullptr;
   QDoubleSpinBox* sigmaMax_ = nullptr;
-  QSpinBox* steps_ = nullptr;
-  QSpinBox* polish_ = nullptr;
+  NsStepsField* ns_ = nullptr;
   QPushButton* runButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QProgressBar* progress_ = nullptr;

@@ -18,6 +18,8 @@ class QTimer;
 
 namespace lwb::app::pages {
 
+class NsStepsField;
+
 class CurvePlot;
 class LatestWins;
 
@@ -56,8 +58,7 @@ class NsStepsView : public QWidget {
   bool dirty_ = true;
   LatestWins* runner_ = nullptr;
   QComboBox* coeffs_ = nullptr;
-  QSpinBox* steps_ = nullptr;
-  QSpinBox* polish_ = nullptr;
+  NsStepsField* ns_ = nullptr;
   QComboBox* dtype_ = nullptr;
   QSlider* stepSlider_ = nullptr;
   QPushButton* play_ = nullptr;

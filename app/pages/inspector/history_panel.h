@@ -60,6 +60,10 @@ class HistoryPanel : public QWidget {
   void cancelled();
 
  private:
+  void createHistoryFields();
+  void createDeltaFields();
+  void layOut();
+  void connectFields();
   void showHistory(std::shared_ptr<const inspect::CheckpointHistory> h);
   void replot();
   void showError(const QString& message);

@@ -6,7 +6,7 @@
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "app/pages/common/page_frame.h"
-#include "app/run_manager.h"
+#include "app/runs/run_manager.h"
 #include "widgets/csv_table.h"
 #include "widgets/palette.h"
 

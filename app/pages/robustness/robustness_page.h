@@ -32,14 +32,11 @@ class RobustnessPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  static constexpr QLatin1String kId{"robustness"};
 
   explicit RobustnessPage(RunManager* sessionRuns = nullptr, QWidget* parent = nullptr);
   ~RobustnessPage() override;
 
-  QString id() const override { return kId; }
   QString title() const override { return tr("&Robustness"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_5); }
   QWidget* widget() override { return this; }
   // --robustness RUN_DIR|CHECKPOINT...: adds them and computes at once.
   bool applyOptions(const AppOptions& options, QString* error) override;
