@@ -6,7 +6,6 @@ target_sources(workbench PRIVATE
   pages/common/latest_wins.h pages/common/latest_wins.cpp
   pages/common/slider_field.h pages/common/slider_field.cpp
   pages/common/method_form.h pages/common/method_form.cpp
-  pages/common/curve_plot.h pages/common/curve_plot.cpp
   pages/common/page_frame.h pages/common/page_frame.cpp
   pages/common/page_export.h pages/common/page_export.cpp
   pages/common/lecture_preset_bar.h pages/common/lecture_preset_bar.cpp
@@ -53,7 +52,6 @@ set_source_files_properties(runs/cli_program.cpp PROPERTIES
 target_sources(workbench PRIVATE
   pages/common/step_player.h pages/common/step_player.cpp
   pages/attention/attention_common.h pages/attention/attention_common.cpp
-  pages/attention/token_plane_plot.h pages/attention/token_plane_plot.cpp
   pages/attention/live_view.h pages/attention/live_view.cpp
   pages/attention/length_view.h pages/attention/length_view.cpp
   pages/attention/prox_view.h pages/attention/prox_view.cpp

@@ -10,8 +10,8 @@
 #include "app/pages/attention/length_view.h"
 #include "app/pages/attention/plane_view.h"
 #include "app/pages/attention/prox_view.h"
-#include "app/pages/attention/token_plane_plot.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/token_plane_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "lab/lab.h"
 #include "support/scratch_home.h"
@@ -258,7 +258,7 @@ class TestPagesAttention : public QObject {
     QCOMPARE(pic.kinds.size(), size_t{3});
     QCOMPARE(pic.kinds[0].kind, std::string("attlip"));
     QVERIFY2(pic.kinds[0].ratio <= 1 + 1e-6, qPrintable(QString::number(pic.kinds[0].ratio)));
-    TokenPlanePlot* panel = plane->panels()[0];
+    widgets::TokenPlanePlot* panel = plane->panels()[0];
     QVERIFY(panel->title().contains(QString::number(pic.kinds[0].ratio, 'f', 3)));
     QCOMPARE(panel->layerPoints(QStringLiteral("f(X)")).size(), pic.kinds[0].image.size());
     QCOMPARE(panel->layerPoints(QStringLiteral("f(X)"))[2].x(), pic.kinds[0].image[2].x);

@@ -1,7 +1,7 @@
 #include "app/pages/attention/length_view.h"
 
 #include "app/pages/attention/attention_common.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "widgets/csv_table.h"
@@ -95,7 +95,7 @@ void LengthView::createFields() {
 
 // The plot and the table of points beside it.
 void LengthView::createResults() {
-  plot_ = new CurvePlot(this);
+  plot_ = new widgets::CurvePlot(this);
   plot_->setObjectName(QStringLiteral("lengthPlot"));
   plot_->setTitle(tr("Lipschitz constant vs sequence length (PGD estimate solid, bound dashed)"));
   plot_->setAxisLabels(tr("tokens N"), tr("Lipschitz constant (ℓ2)"));

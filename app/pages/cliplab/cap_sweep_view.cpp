@@ -3,7 +3,7 @@
 #include "app/pages/common/ns_steps_field.h"
 #include "widgets/number_format.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "widgets/palette.h"
 
@@ -46,13 +46,13 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
                      this);
   info_->setWordWrap(true);
 
-  sigma_ = new CurvePlot(this);
+  sigma_ = new widgets::CurvePlot(this);
   sigma_->setTitle(tr("σ₁ after the hard cap"));
   sigma_->setAxisLabels(tr("σ₁ of the input"), tr("σ₁ of the result"));
   sigma_->setLogXAvailable(true);
   sigma_->setLogX(true);
   sigma_->setLogY(true);
-  error_ = new CurvePlot(this);
+  error_ = new widgets::CurvePlot(this);
   error_->setTitle(tr("Largest singular-value error / σmax"));
   error_->setAxisLabels(tr("σ₁ of the input"), tr("max |σᵢ − min(σᵢ, σmax)| / σmax"));
   error_->setLogXAvailable(true);
@@ -67,7 +67,7 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(new QLabel(tr("σmax"), this));
   controls->addWidget(sigmaMax_);
   controls->addWidget(new QLabel(tr("jordan5 ×"), this));
-  controls->addWidget(ns_);
+  ns_->addTo(controls);
   controls->addWidget(runButton_);
   controls->addWidget(cancelButton_);
   controls->addWidget(progress_, 1);
@@ -143,7 +143,7 @@ void CapSweepView::showResult() {
   for (size_t i = 0; i < result_.series.size(); ++i) {
     const auto& s = result_.series[i];
     const QString name = QString::fromStdString(s.impl);
-    const CurvePlot::Style style{widgets::runColor(static_cast<int>(i)), Qt::SolidLine, 1.8, true};
+    const widgets::CurvePlot::Style style{widgets::runColor(static_cast<int>(i)), Qt::SolidLine, 1.8, true};
     sigma_->setCurve(name, result_.sigma1s, s.sigma1After, style);
     std::vector<double> rel;
     for (double e : s.maxError) rel.push_back(std::max(e / result_.sigmaMax, 1e-9));

@@ -49,23 +49,6 @@ QString describe(const lab::LabMatrix& m, bool random) {
   return text + QObject::tr(" · smallest σ = %L1").arg(widgets::displayNumber(s.empty() ? 0.0 : s.back(), 'g', 3));
 }
 
-// Rough time of one request on this kind of CPU (GEMM ~150 GFLOP/s float32, ~3.5x that in
-// bfloat16), only to warn before a computation that takes many seconds.
-double estimateSeconds(const lab::ConstraintRequest& r, double m, double n) {
-  if (m > n) std::swap(m, n);
-  const double steps = r.ns.steps + r.ns.polishSteps;
-  double flops = 8 * m * m * n;  // soft cap and the like
-  if (spectral::reads(r.method, spectral::kImpl)) {
-    switch (r.impl) {
-      case spectral::ClipImpl::Nested: flops = 2 * steps * (4 * m * m * n + 2 * m * m * m); break;
-      case spectral::ClipImpl::AbdDense:
-      case spectral::ClipImpl::AbdBlock: flops = steps * 6 * std::pow(m + n, 3); break;
-      case spectral::ClipImpl::Svd: flops = 20 * m * m * n; break;
-    }
-  }
-  return flops / (r.dtype == "bfloat16" ? 5e11 : 1.5e11);
-}
-
 }  // namespace
 
 ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
@@ -300,7 +283,7 @@ void ClipLabPage::requestUpdate(bool confirmed) {
     status_->setText(tr("Release the slider to compute (the last update took %L1 s).").arg(widgets::displayNumber(lastUpdateSeconds_, 'f', 1)));
     return;
   }
-  const double estimate = estimateSeconds(req, static_cast<double>(matrix_->rows()), static_cast<double>(matrix_->cols()));
+  const double estimate = lab::estimatedSeconds(req, static_cast<double>(matrix_->rows()), static_cast<double>(matrix_->cols()));
   if (estimate > kConfirmSeconds && !confirmed) {
     status_->setText(tr("This method takes roughly %L1 s on this matrix here and cannot be interrupted once started; "
                         "the scalar map above is exact.")

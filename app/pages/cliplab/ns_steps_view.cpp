@@ -3,7 +3,7 @@
 #include "app/pages/common/ns_steps_field.h"
 #include "widgets/number_format.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "widgets/palette.h"
 
@@ -42,12 +42,12 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   info_ = new QLabel(this);
   info_->setWordWrap(true);
 
-  poly_ = new CurvePlot(this);
+  poly_ = new widgets::CurvePlot(this);
   poly_->setTitle(tr("p_k ∘ … ∘ p₁ acting on every σ / ‖W‖_F"));
   poly_->setAxisLabels(tr("σ / ‖W‖_F (input)"), tr("after k steps"));
   poly_->setLogXAvailable(true);
   poly_->setLogX(true);
-  ranked_ = new CurvePlot(this);
+  ranked_ = new widgets::CurvePlot(this);
   ranked_->setTitle(tr("Singular values of the iterate X_k"));
   ranked_->setAxisLabels(tr("rank i"), tr("σᵢ(X_k)"));
   ranked_->setLogY(true);
@@ -56,7 +56,7 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(new QLabel(tr("Coefficients"), this));
   controls->addWidget(coeffs_);
   controls->addWidget(new QLabel(tr("×"), this));
-  controls->addWidget(ns_);
+  ns_->addTo(controls);
   controls->addWidget(new QLabel(tr("Precision"), this));
   controls->addWidget(dtype_);
   controls->addSpacing(16);

@@ -16,11 +16,14 @@ class QSlider;
 class QSpinBox;
 class QTimer;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
 class NsStepsField;
 
-class CurvePlot;
 class LatestWins;
 
 class NsStepsView : public QWidget {
@@ -37,8 +40,8 @@ class NsStepsView : public QWidget {
   bool hasTrace() const { return hasTrace_; }
   void replotNow();
 
-  CurvePlot* polynomialPlot() const { return poly_; }
-  CurvePlot* rankedPlot() const { return ranked_; }
+  widgets::CurvePlot* polynomialPlot() const { return poly_; }
+  widgets::CurvePlot* rankedPlot() const { return ranked_; }
   LatestWins* runner() const { return runner_; }
 
  Q_SIGNALS:
@@ -64,8 +67,8 @@ class NsStepsView : public QWidget {
   QPushButton* play_ = nullptr;
   QTimer* playTimer_ = nullptr;
   QLabel* info_ = nullptr;
-  CurvePlot* poly_ = nullptr;
-  CurvePlot* ranked_ = nullptr;
+  widgets::CurvePlot* poly_ = nullptr;
+  widgets::CurvePlot* ranked_ = nullptr;
 };
 
 }  // namespace lwb::app::pages

@@ -64,7 +64,7 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   nsLayout->setContentsMargins(0, 0, 0, 0);
   nsLayout->addWidget(coeffs_);
   nsLayout->addWidget(new QLabel(tr("×"), nsRow_));
-  nsLayout->addWidget(ns_);
+  ns_->addTo(nsLayout);
   nsRow_->setToolTip(tr("Newton–Schulz schedule: steps of the coefficient set, then polishing steps of (15/8, −10/8, 3/8)"));
 
   form_->addRow(tr("Method"), method_);

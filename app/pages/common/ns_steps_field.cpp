@@ -1,24 +1,26 @@
 #include "app/pages/common/ns_steps_field.h"
 
-#include <QHBoxLayout>
+#include <QBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 
 namespace lwb::app::pages {
 
-NsStepsField::NsStepsField(QWidget* parent) : QWidget(parent) {
-  steps_ = new QSpinBox(this);
+NsStepsField::NsStepsField(QWidget* parent) : QObject(parent) {
+  steps_ = new QSpinBox(parent);
   steps_->setRange(0, kMaxSteps);
   steps_->setValue(10);
-  polish_ = new QSpinBox(this);
+  label_ = new QLabel(tr("+ polish"), parent);
+  polish_ = new QSpinBox(parent);
   polish_->setRange(0, kMaxPolish);
   polish_->setValue(4);
-  auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(steps_);
-  layout->addWidget(new QLabel(tr("+ polish"), this));
-  layout->addWidget(polish_);
   for (auto* s : {steps_, polish_}) connect(s, &QSpinBox::valueChanged, this, &NsStepsField::changed);
+}
+
+void NsStepsField::addTo(QBoxLayout* row) const {
+  row->addWidget(steps_);
+  row->addWidget(label_);
+  row->addWidget(polish_);
 }
 
 int NsStepsField::steps() const { return steps_->value(); }

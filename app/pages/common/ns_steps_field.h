@@ -5,19 +5,25 @@
 // of the coefficient set and 10 polishing steps.
 #pragma once
 
-#include <QWidget>
+#include <QObject>
 
+class QBoxLayout;
 class QSpinBox;
+class QWidget;
 
 namespace lwb::app::pages {
 
-class NsStepsField : public QWidget {
+// Not a widget of its own: its three pieces go into the caller's row (addTo), so they share
+// the row's width as the other fields there do.
+class NsStepsField : public QObject {
   Q_OBJECT
 
  public:
   static constexpr int kMaxSteps = 30, kMaxPolish = 10;
 
-  explicit NsStepsField(QWidget* parent = nullptr);
+  // The spin boxes and the "+ polish" label are children of `parent`.
+  explicit NsStepsField(QWidget* parent);
+  void addTo(QBoxLayout* row) const;
 
   int steps() const;
   int polishSteps() const;
@@ -31,6 +37,7 @@ class NsStepsField : public QWidget {
  private:
   QSpinBox* steps_ = nullptr;
   QSpinBox* polish_ = nullptr;
+  QWidget* label_ = nullptr;
 };
 
 }  // namespace lwb::app::pages

@@ -31,21 +31,26 @@ ComparePlots::ComparePlots(const std::vector<RunRecord>* runs, const std::vector
   connectOptions();
 }
 
+// A row of the plot's controls over the plot.
+QWidget* ComparePlots::plotPane(QHBoxLayout* controls, QWidget* plot) {
+  auto* pane = new QWidget(this);
+  auto* layout = new QVBoxLayout(pane);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(controls);
+  layout->addWidget(plot, 1);
+  return pane;
+}
+
 QWidget* ComparePlots::createMetricPane() {
   metricBox_ = new QComboBox(this);
   metricBox_->setObjectName(QStringLiteral("metricBox"));
   metricBox_->setMinimumContentsLength(18);
   metric_ = new widgets::MetricPlot(this);
   metric_->setObjectName(QStringLiteral("compareMetricPlot"));
-  auto* pane = new QWidget(this);
-  auto* layout = new QVBoxLayout(pane);
-  layout->setContentsMargins(0, 0, 0, 0);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Metric"), this));
   row->addWidget(metricBox_, 1);
-  layout->addLayout(row);
-  layout->addWidget(metric_, 1);
-  return pane;
+  return plotPane(row, metric_);
 }
 
 QWidget* ComparePlots::createScatterPane() {
@@ -66,17 +71,12 @@ QWidget* ComparePlots::createScatterPane() {
   perGroup_->setObjectName(QStringLiteral("frontierPerGroup"));
   perGroup_->setChecked(true);
   scatter_->setFrontierPerGroup(true);
-  auto* pane = new QWidget(this);
-  auto* layout = new QVBoxLayout(pane);
-  layout->setContentsMargins(0, 0, 0, 0);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Colour by"), this));
   row->addWidget(colorBy_, 1);
   row->addWidget(groupSeeds_);
   row->addWidget(perGroup_);
-  layout->addLayout(row);
-  layout->addWidget(scatter_, 1);
-  return pane;
+  return plotPane(row, scatter_);
 }
 
 void ComparePlots::connectOptions() {

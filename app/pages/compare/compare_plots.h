@@ -14,6 +14,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 
 namespace lwb::widgets {
 class FrontierScatterPlot;
@@ -52,6 +53,7 @@ class ComparePlots : public QWidget {
   void frontierOptionsChanged();
 
  private:
+  QWidget* plotPane(QHBoxLayout* controls, QWidget* plot);
   QWidget* createMetricPane();
   QWidget* createScatterPane();
   void connectOptions();

@@ -1,6 +1,6 @@
 #include "app/pages/inspector/history_panel.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "inspect/checkpoint_history.h"
 #include "widgets/number_format.h"
@@ -82,7 +82,7 @@ void HistoryPanel::createHistoryFields() {
   skipped_ = new QLabel(this);
   skipped_->setWordWrap(true);
   skipped_->setVisible(false);
-  plot_ = new CurvePlot(this);
+  plot_ = new widgets::CurvePlot(this);
   plot_->setObjectName(QStringLiteral("historyPlot"));
   plot_->setTitle(tr("Per layer over steps"));
   plot_->setLegendColumns(3);
@@ -232,7 +232,7 @@ void HistoryPanel::replot() {
         xs.push_back(static_cast<double>(history_->checkpoints[k].step));
         ys.push_back(values[k]);
       }
-    CurvePlot::Style style;
+    widgets::CurvePlot::Style style;
     style.color = widgets::runColor(i++);
     style.markers = true;
     plot_->setCurve(QString::fromStdString(layer), std::move(xs), std::move(ys), style);

@@ -23,9 +23,12 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 
 class RobustnessPage : public QWidget, public Page {
@@ -55,8 +58,8 @@ class RobustnessPage : public QWidget, public Page {
   bool exportTableCsv(const QString& path, QString* error = nullptr) const;
   // `path` ends in .png or .pdf: writes <stem>-accuracy.<ext> and <stem>-pcorrect.<ext>.
   bool savePlots(const QString& path, QString* error = nullptr);
-  CurvePlot* accuracyPlot() const { return accuracy_; }
-  CurvePlot* pCorrectPlot() const { return pCorrect_; }
+  widgets::CurvePlot* accuracyPlot() const { return accuracy_; }
+  widgets::CurvePlot* pCorrectPlot() const { return pCorrect_; }
   QTableWidget* table() const { return table_; }
 
  Q_SIGNALS:
@@ -90,8 +93,8 @@ class RobustnessPage : public QWidget, public Page {
   QPushButton* cancel_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* message_ = nullptr;
-  CurvePlot* accuracy_ = nullptr;
-  CurvePlot* pCorrect_ = nullptr;
+  widgets::CurvePlot* accuracy_ = nullptr;
+  widgets::CurvePlot* pCorrect_ = nullptr;
   QTableWidget* table_ = nullptr;
   QComboBox* imageRun_ = nullptr;
   QWidget* images_ = nullptr;

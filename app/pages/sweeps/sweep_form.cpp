@@ -196,6 +196,8 @@ std::vector<sweep::SweepPoint> SweepForm::points(QString* error) const {
   }
 }
 
+long long SweepForm::pointCount(QString* error) const { return static_cast<long long>(points(error).size()); }
+
 QStringList SweepForm::cliArgs(bool withBackendOptions) const {
   const QString dir = outputFolder();
   QStringList args{QStringLiteral("--spec"), dir + QStringLiteral("/spec.input.json"), QStringLiteral("--out"), dir,

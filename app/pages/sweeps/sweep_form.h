@@ -35,6 +35,7 @@ class SweepForm : public QWidget {
   std::optional<nlohmann::json> spec(QString* error) const;
   // Its points, each a resolved run config (empty with *error set when it is invalid).
   std::vector<sweep::SweepPoint> points(QString* error) const;
+  long long pointCount(QString* error) const;
 
   void setPreset(const QString& id);
   void addGridRow(const QString& key, const QString& values);

@@ -174,16 +174,6 @@ QWidget* SweepsPage::createPoints() {
   return pane;
 }
 
-void SweepsPage::addGridRow(const QString& key, const QString& values) { form_->addGridRow(key, values); }
-void SweepsPage::setPreset(const QString& id) { form_->setPreset(id); }
-void SweepsPage::setSeeds(const QString& seeds) { form_->setSeeds(seeds); }
-void SweepsPage::setSteps(int steps) { form_->setSteps(steps); }
-void SweepsPage::setOutputFolder(const QString& dir) { form_->setOutputFolder(dir); }
-void SweepsPage::setBackend(const QString& backend) { form_->setBackend(backend); }
-void SweepsPage::setJobs(int jobs) { form_->setJobs(jobs); }
-std::optional<json> SweepsPage::spec(QString* error) const { return form_->spec(error); }
-long long SweepsPage::pointCount(QString* error) const { return static_cast<long long>(form_->points(error).size()); }
-bool SweepsPage::writeSpecFiles(QString* error) const { return form_->writeSpecFile(error); }
 
 void SweepsPage::updatePreview() {
   QString error;
@@ -241,11 +231,11 @@ bool SweepsPage::launch(QString* error) {
     return false;
   }
   QString why;
-  if (pointCount(&why) == 0) {
+  if (form_->pointCount(&why) == 0) {
     if (error) *error = why;
     return false;
   }
-  if (!writeSpecFiles(error)) return false;
+  if (!form_->writeSpecFile(error)) return false;
   showError({});
   sweepDir_ = QDir(form_->outputFolder()).absolutePath();
   if (!process_->start(form_->cliArgs(true), error)) return false;
@@ -366,7 +356,7 @@ void SweepsPage::onEvent(const json& e) {
 
 void SweepsPage::previewPlan() {
   QString error;
-  if (pointCount(&error) == 0 || !writeSpecFiles(&error)) {
+  if (form_->pointCount(&error) == 0 || !form_->writeSpecFile(&error)) {
     showError(error);
     return;
   }
@@ -396,7 +386,7 @@ void SweepsPage::previewPlan() {
 
 void SweepsPage::exportScript() {
   QString error;
-  if (pointCount(&error) == 0 || !writeSpecFiles(&error)) {
+  if (form_->pointCount(&error) == 0 || !form_->writeSpecFile(&error)) {
     showError(error);
     return;
   }

@@ -33,7 +33,6 @@ class SweepsPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-
   explicit SweepsPage(const PageServices& services, QWidget* parent = nullptr);
   ~SweepsPage() override;
 
@@ -42,19 +41,8 @@ class SweepsPage : public QWidget, public Page {
   // --sweep SWEEP_DIR: shows that sweep's points and statuses.
   bool applyOptions(const AppOptions& options, QString* error) override;
 
-  // The spec the form describes, or nullopt with *error naming the field.
-  std::optional<nlohmann::json> spec(QString* error) const;
-  // Points of the spec (0 with *error set when it is invalid).
-  long long pointCount(QString* error) const;
-
-  // Form access for tests and --sweep.
-  void setPreset(const QString& id);
-  void addGridRow(const QString& key, const QString& values);
-  void setSeeds(const QString& seeds);
-  void setSteps(int steps);
-  void setOutputFolder(const QString& dir);
-  void setBackend(const QString& backend);  // "local" | "slurm"
-  void setJobs(int jobs);
+  // The spec's fields (preset, grid, seeds, steps, folder, backend): tests and --sweep fill them.
+  SweepForm* form() const { return form_; }
 
   // Writes the spec into the output folder and starts the sweep (false, *error set, if the
   // spec or folder is refused).
@@ -80,7 +68,6 @@ class SweepsPage : public QWidget, public Page {
   void updatePreview();
   void showEstimate(long long points, long long steps, double stepsPerSecond);
   void showError(const QString& text);
-  bool writeSpecFiles(QString* error) const;
   void showPlanOf(const nlohmann::json& spec);
   void previewPlan();
   void exportScript();

@@ -1,11 +1,11 @@
-#include "app/pages/attention/token_plane_plot.h"
+#include "widgets/token_plane_plot.h"
 
 #include "widgets/qcp.h"
 
 
 #include <algorithm>
 
-namespace lwb::app::pages {
+namespace lwb::widgets {
 
 TokenPlanePlot::TokenPlanePlot(QWidget* parent) : PlotView(parent) {
   setLogYToggleVisible(false);  // coordinates, never log-scaled
@@ -89,13 +89,13 @@ void TokenPlanePlot::fitSquare() {
   customPlot()->yAxis->setRange(c.y() - ySpan / 2, c.y() + ySpan / 2);
 }
 
-widgets::CsvTable TokenPlanePlot::csvTable() const {
-  widgets::CsvTable t;
+CsvTable TokenPlanePlot::csvTable() const {
+  CsvTable t;
   t.header = {QStringLiteral("series"), QStringLiteral("token"), QStringLiteral("x1"), QStringLiteral("x2")};
   for (const Layer& l : layers_)
     for (size_t i = 0; i < l.points.size(); ++i)
-      t.rows << QStringList{l.name, QString::number(i), widgets::csvNumber(l.points[i].x()), widgets::csvNumber(l.points[i].y())};
+      t.rows << QStringList{l.name, QString::number(i), csvNumber(l.points[i].x()), csvNumber(l.points[i].y())};
   return t;
 }
 
-}  // namespace lwb::app::pages
+}  // namespace lwb::widgets

@@ -1,4 +1,4 @@
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 
 #include "widgets/palette.h"
 #include "widgets/qcp.h"
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace lwb::app::pages {
+namespace lwb::widgets {
 
 CurvePlot::CurvePlot(QWidget* parent) : PlotView(parent) { placeLegend(LegendPlace::Below); }
 
@@ -25,7 +25,7 @@ void CurvePlot::setCurve(const QString& name, std::vector<double> xs, std::vecto
     curves_.insert(name, g);
     order_ << name;
   }
-  const QColor color = style.color.isValid() ? style.color : widgets::runColor(static_cast<int>(order_.indexOf(name)));
+  const QColor color = style.color.isValid() ? style.color : runColor(static_cast<int>(order_.indexOf(name)));
   g->setName(name);
   QPen pen(color, style.width, style.pen == Qt::NoPen ? Qt::SolidLine : style.pen);
   g->setPen(pen);
@@ -60,7 +60,7 @@ void CurvePlot::clearCurves() {
 
 std::pair<std::vector<double>, std::vector<double>> CurvePlot::curveData(const QString& name) const {
   const QCPGraph* g = curves_.value(name);
-  const widgets::XYData* d = g ? graphSource(g) : nullptr;
+  const XYData* d = g ? graphSource(g) : nullptr;
   if (!d) return {};
   return {d->xs, d->ys};
 }
@@ -75,7 +75,7 @@ void CurvePlot::setReferenceLines(const QVector<Reference>& lines) {
     auto* line = new QCPItemStraightLine(customPlot());
     line->point1->setCoords(0, r.value);
     line->point2->setCoords(1, r.value);
-    line->setPen(QPen(r.color.isValid() ? r.color : widgets::referenceColor(), 1.2, Qt::DashLine));
+    line->setPen(QPen(r.color.isValid() ? r.color : referenceColor(), 1.2, Qt::DashLine));
     refItems_ << line;
     ticks.append({r.value, r.label});
   }
@@ -99,4 +99,4 @@ void CurvePlot::fitView() {
   }
 }
 
-}  // namespace lwb::app::pages
+}  // namespace lwb::widgets

@@ -17,9 +17,9 @@
 
 class QCPItemLine;
 
-namespace lwb::app::pages {
+namespace lwb::widgets {
 
-class TokenPlanePlot : public widgets::PlotView {
+class TokenPlanePlot : public PlotView {
   Q_OBJECT
 
  public:
@@ -48,7 +48,7 @@ class TokenPlanePlot : public widgets::PlotView {
 
  protected:
   void fitView() override;
-  widgets::CsvTable csvTable() const override;
+  CsvTable csvTable() const override;
 
  private:
   // Shows range_ with one data unit as long on both axes, for the axis rect's current size.
@@ -59,4 +59,4 @@ class TokenPlanePlot : public widgets::PlotView {
   QRectF range_;
 };
 
-}  // namespace lwb::app::pages
+}  // namespace lwb::widgets

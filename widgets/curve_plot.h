@@ -1,6 +1,6 @@
 // A small general plot for the pages: named curves (line and/or markers, solid or dashed),
 // optional log x, and labelled horizontal reference lines (predicted equilibria, σmax) that
-// the view always keeps in range. A thin adapter over widgets::PlotView, which brings zoom,
+// the view always keeps in range. A thin adapter over PlotView, which brings zoom,
 // hover, log-y, PNG/PDF/CSV export.
 #pragma once
 
@@ -13,9 +13,9 @@
 
 class QCPItemStraightLine;
 
-namespace lwb::app::pages {
+namespace lwb::widgets {
 
-class CurvePlot : public widgets::PlotView {
+class CurvePlot : public PlotView {
   Q_OBJECT
 
  public:
@@ -57,4 +57,4 @@ class CurvePlot : public widgets::PlotView {
   QList<QCPItemStraightLine*> refItems_;
 };
 
-}  // namespace lwb::app::pages
+}  // namespace lwb::widgets
