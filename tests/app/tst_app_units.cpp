@@ -3,6 +3,7 @@
 // the run form's validation.
 #include "app/app_options.h"
 #include "app/pages/page_registry.h"
+#include "app/pages/sweeps/sweep_estimate.h"
 #include "app/runs/preset_catalog.h"
 #include "app/pages/train/run_form.h"
 #include "app/runs/run_json.h"
@@ -44,6 +45,7 @@ class TestAppUnits : public QObject {
   void formRefusesInvalidValuesWithTheEnginesReason_data();
   void formRefusesInvalidValuesWithTheEnginesReason();
   void formShowsOnlyApplicableFields();
+  void sweepEstimateByHand();
 };
 
 void TestAppUnits::options_data() {
@@ -301,6 +303,21 @@ void TestAppUnits::formShowsOnlyApplicableFields() {
   form.setConfig(json::parse(R"({"task": "modular_addition", "device": "cuda"})"));
   QVERIFY(qobject_cast<QComboBox*>(form.editor(QStringLiteral("device")))->currentText().contains(QLatin1String("not available")));
   QVERIFY2(form.validationError().startsWith(QLatin1String("device: cuda is not available")), qPrintable(form.validationError()));
+}
+
+// The Sweeps page's estimate (sweep_estimate.h) against sums written out by hand: 10 points
+// of 100 steps at 50 steps/s are 20 s one after another.
+void TestAppUnits::sweepEstimateByHand() {
+  using namespace lwb::app::pages;
+  const SweepWorkload w{10, 100, 50.0};
+  QCOMPARE(estimatedSecondsLocal(w, 4, 8), 20.0 / (4 * 0.6));
+  QCOMPARE(estimatedSecondsLocal(w, 16, 8), 20.0 / (8 * 0.6));  // no more at a time than cores
+  QCOMPARE(estimatedSecondsLocal(w, 1, 8), 20.0);                // one at a time: never faster than alone
+  QCOMPARE(estimatedSecondsSlurm(w, 5), 4.0);
+  QVERIFY(estimatedSecondsLocal({10, 100, 0.0}, 4, 8) < 0);      // no earlier run: unknown
+  QCOMPARE(clockText(65), QStringLiteral("1:05"));
+  QCOMPARE(clockText(3725), QStringLiteral("1:02:05"));
+  QCOMPARE(clockText(-1), QStringLiteral("?"));
 }
 
 QTEST_MAIN(TestAppUnits)
