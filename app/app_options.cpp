@@ -1,7 +1,6 @@
 #include "app/app_options.h"
 
 #include "app/language.h"
-#include "app/pages/page_registry.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -44,56 +43,150 @@ QString deniedFolder(const QString& flag, const QString& dir) {
   return {};
 }
 
+// The window's own options; the pages' come from their rows.
+struct WindowOptions {
+  QCommandLineOption open{QStringLiteral("open"), QStringLiteral("Open a run directory and follow it live (repeatable)."),
+                          QStringLiteral("RUN_DIR")};
+  QCommandLineOption shot{QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file, then exit."),
+                          QStringLiteral("FILE.png")};
+  QCommandLineOption after{QStringLiteral("after"), QStringLiteral("Seconds to wait before --screenshot (default 5)."),
+                           QStringLiteral("SECONDS")};
+  QCommandLineOption runsDir{QStringLiteral("runs-dir"), QStringLiteral("Folder for new run directories."), QStringLiteral("DIR")};
+  QCommandLineOption page;
+  QCommandLineOption lang{QStringLiteral("lang"),
+                          QStringLiteral("UI language for this session: de or en (default: View > Language, else the system's)."),
+                          QStringLiteral("LANG")};
+
+  explicit WindowOptions(const QStringList& pageIds)
+      : page(QStringLiteral("page"), QStringLiteral("Show this page first: %1.").arg(pageIds.join(QStringLiteral(", "))),
+             QStringLiteral("ID")) {}
+};
+
+QStringList idsOf(std::span<const PageRow> pages) {
+  QStringList ids;
+  for (const PageRow& row : pages) ids << QString::fromLatin1(row.id);
+  return ids;
+}
+
+QCommandLineOption toQt(const PageOption& o) {
+  const QString name = QString::fromLatin1(o.name);
+  if (*o.valueName == '\0') return QCommandLineOption(name, QString::fromUtf8(o.help));
+  return QCommandLineOption(name, QString::fromUtf8(o.help), QString::fromLatin1(o.valueName));
+}
+
+// Why `value` fails the option's check, or empty.
+QString checkValue(const PageOption& o, const QString& value) {
+  const QString flag = QStringLiteral("--") + QString::fromLatin1(o.name);
+  const QFileInfo info(value);
+  switch (o.check) {
+    case OptionCheck::None: return {};
+    case OptionCheck::Folder:
+      if (!info.isDir()) return QStringLiteral("%1: '%2' is not a folder").arg(flag, value);
+      return deniedFolder(flag, value);
+    case OptionCheck::FileOrFolder:
+      if (!info.isFile() && !info.isDir()) return QStringLiteral("%1: '%2' is not a file or folder").arg(flag, value);
+      return {};
+    case OptionCheck::Readable:
+      if (!QFileInfo::exists(value)) return QStringLiteral("%1: '%2' does not exist").arg(flag, value);
+      if (info.isDir()) return deniedFolder(flag, value);
+      if (!info.isReadable()) return QStringLiteral("%1: '%2': permission denied").arg(flag, value);
+      return {};
+  }
+  return {};
+}
+
+// Stores a page option's value(s) in `o`; an error for a value its check refuses.
+QString takePageOption(const QCommandLineParser& p, const PageOption& opt, AppOptions& o) {
+  const QString name = QString::fromLatin1(opt.name);
+  QStringList values = p.values(name);
+  if (opt.takesArguments) values += p.positionalArguments();
+  if (const auto* flag = std::get_if<bool AppOptions::*>(&opt.target)) o.*(*flag) = p.isSet(name);
+  if (values.isEmpty()) return {};
+  if (const auto* one = std::get_if<QString AppOptions::*>(&opt.target)) o.*(*one) = values.last();
+  if (const auto* many = std::get_if<QStringList AppOptions::*>(&opt.target)) o.*(*many) = values;
+  if (const auto* number = std::get_if<int AppOptions::*>(&opt.target)) {
+    bool ok = false;
+    const int n = values.last().toInt(&ok);
+    if (!ok || n < opt.min || n > opt.max)
+      return QStringLiteral("--%1: '%2' is not %3 (%4 to %5)").arg(name, values.last(), QString::fromLatin1(opt.what)).arg(opt.min).arg(opt.max);
+    o.*(*number) = n;
+  }
+  for (const QString& v : values)
+    if (const QString e = checkValue(opt, v); !e.isEmpty()) return e;
+  return {};
+}
+
+// The pages' options into `o`, and the page the first implying one names (in table order).
+QString takePageOptions(const QCommandLineParser& p, std::span<const PageRow> pages, AppOptions& o) {
+  QString error;
+  for (const PageRow& row : pages)
+    for (const PageOption& opt : row.options) {
+      const bool given = p.isSet(QString::fromLatin1(opt.name)) || (opt.takesArguments && !p.positionalArguments().isEmpty());
+      if (given && opt.impliesPage && o.page.isEmpty()) o.page = QString::fromLatin1(row.id);
+      if (const QString e = takePageOption(p, opt, o); error.isEmpty()) error = e;
+    }
+  return error;
+}
+
+bool anyTakesArguments(const QCommandLineParser& p, std::span<const PageRow> pages) {
+  for (const PageRow& row : pages)
+    for (const PageOption& opt : row.options)
+      if (opt.takesArguments && p.isSet(QString::fromLatin1(opt.name))) return true;
+  return false;
+}
+
+// Options that need another: --start and --set need --preset, --after needs --screenshot.
+QString crossChecks(const QCommandLineParser& p, const WindowOptions& w, AppOptions& o) {
+  if (o.start && o.preset.isEmpty()) return QStringLiteral("--start needs --preset ID");
+  if (!o.overrides.isEmpty() && o.preset.isEmpty()) return QStringLiteral("--set needs --preset ID");
+  for (const QString& a : o.overrides)
+    if (!a.contains(QLatin1Char('='))) return QStringLiteral("--set: expected key=value, got '%1'").arg(a);
+  if (p.isSet(w.after)) {
+    bool ok = false;
+    o.screenshotAfter = p.value(w.after).toDouble(&ok);
+    if (!ok || !std::isfinite(o.screenshotAfter) || o.screenshotAfter < 0 || o.screenshotAfter > 86400)
+      return QStringLiteral("--after: expected seconds between 0 and 86400, got '%1'").arg(p.value(w.after));
+    if (o.screenshot.isEmpty()) return QStringLiteral("--after needs --screenshot FILE.png");
+  }
+  return {};
+}
+
+// The window's options into `o`, checked.
+QString takeWindowOptions(const QCommandLineParser& p, const WindowOptions& w, const QStringList& pageIds, AppOptions& o) {
+  o.openRunDirs = p.values(w.open);
+  o.screenshot = p.value(w.shot);
+  o.runsDir = p.value(w.runsDir);
+  o.language = p.value(w.lang);
+  if (p.isSet(w.page)) o.page = p.value(w.page);
+  if (!o.screenshot.isEmpty() && !o.screenshot.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+    return QStringLiteral("--screenshot: the file name must end in .png, got '%1'").arg(o.screenshot);
+  if (p.isSet(w.runsDir))
+    if (const QString e = runsDirError(o.runsDir); !e.isEmpty()) return e;
+  for (const QString& dir : o.openRunDirs) {
+    if (!QFileInfo(dir).isDir()) return QStringLiteral("--open: '%1' is not a folder").arg(dir);
+    if (const QString e = deniedFolder(QStringLiteral("--open"), dir); !e.isEmpty()) return e;
+  }
+  if (!o.page.isEmpty() && !pageIds.contains(o.page))
+    return QStringLiteral("--page: unknown page '%1' (%2)").arg(o.page, pageIds.join(QStringLiteral(", ")));
+  if (p.isSet(w.lang) && !availableLanguages().contains(o.language))
+    return QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
+  return {};
+}
+
 }  // namespace
 
-ParsedOptions parseAppOptions(const QStringList& args) {
+ParsedOptions parseAppOptions(const QStringList& args, std::span<const PageRow> pages) {
   QCommandLineParser p;
   p.setApplicationDescription(QStringLiteral(
       "Lipschitz Workbench: train neural networks with enforced Lipschitz bounds and watch them live.\n"
       "Headless runs (no display): lipschitz-cli train --config FILE.json --out RUN_DIR"));
   const QCommandLineOption help = p.addHelpOption();
   const QCommandLineOption version = p.addVersionOption();
-  const QCommandLineOption preset({QStringLiteral("preset")}, QStringLiteral("Load preset ID (resources/presets/ID.json) into the run panel."),
-                                  QStringLiteral("ID"));
-  const QCommandLineOption set({QStringLiteral("set")}, QStringLiteral("Override a config key of the preset, e.g. --set steps=200 (repeatable)."),
-                               QStringLiteral("key=value"));
-  const QCommandLineOption start({QStringLiteral("start")}, QStringLiteral("Start the preset at once (needs --preset)."));
-  const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Open a run directory and follow it live (repeatable)."),
-                                QStringLiteral("RUN_DIR"));
-  const QCommandLineOption shot({QStringLiteral("screenshot")}, QStringLiteral("Render the window to a PNG file, then exit."),
-                                QStringLiteral("FILE.png"));
-  const QCommandLineOption after({QStringLiteral("after")}, QStringLiteral("Seconds to wait before --screenshot (default 5)."),
-                                 QStringLiteral("SECONDS"));
-  const QCommandLineOption runsDir({QStringLiteral("runs-dir")}, QStringLiteral("Folder for new run directories."),
-                                   QStringLiteral("DIR"));
-  const QCommandLineOption page({QStringLiteral("page")}, QStringLiteral("Show this page first: train, cliplab, inspector, compare, robustness, sweeps or attention."),
-                                QStringLiteral("ID"));
-  const QCommandLineOption inspect({QStringLiteral("inspect")},
-                                   QStringLiteral("Open a .safetensors, .npz, .npy or .pt file, a model folder or a run directory (its checkpoints as a history) in the Checkpoint Inspector."),
-                                   QStringLiteral("FILE|DIR"));
-  const QCommandLineOption compare({QStringLiteral("compare")},
-                                   QStringLiteral("Compare run directories (or folders of them); more may follow as arguments."),
-                                   QStringLiteral("RUN_DIR"));
-  const QCommandLineOption robustness({QStringLiteral("robustness")},
-                                      QStringLiteral("Attack and certify a run directory or checkpoint on the Robustness page (repeatable)."),
-                                      QStringLiteral("RUN_DIR"));
-  const QCommandLineOption lang({QStringLiteral("lang")},
-                                QStringLiteral("UI language for this session: de or en (default: View > Language, else the system's)."),
-                                QStringLiteral("LANG"));
-  const QCommandLineOption sweepOpt({QStringLiteral("sweep")}, QStringLiteral("Show a sweep folder's points in the Sweeps page."),
-                                    QStringLiteral("SWEEP_DIR"));
-  const QCommandLineOption labPreset({QStringLiteral("lab-preset")},
-                                     QStringLiteral("Open the Clip Lab on this lecture preset (e.g. stiefel_retraction)."),
-                                     QStringLiteral("ID"));
-  const QCommandLineOption attentionPreset({QStringLiteral("attention-preset")},
-                                           QStringLiteral("Open the Attention Lab on this lecture preset (e.g. table1)."),
-                                           QStringLiteral("ID"));
-  const QCommandLineOption processes({QStringLiteral("processes")},
-                                     QStringLiteral("Train --start's run in N local processes (lipschitz-cli train --nproc N; default 1: inside the app)."),
-                                     QStringLiteral("N"));
-  for (const auto& o : {preset, set, start, open, shot, after, runsDir, page, inspect, compare, robustness, lang, sweepOpt,
-                        labPreset, attentionPreset, processes})
-    p.addOption(o);
+  const QStringList pageIds = idsOf(pages);
+  const WindowOptions w(pageIds);
+  for (const auto& o : {w.open, w.shot, w.after, w.runsDir, w.page, w.lang}) p.addOption(o);
+  for (const PageRow& row : pages)
+    for (const PageOption& opt : row.options) p.addOption(toQt(opt));
 
   ParsedOptions out;
   if (!p.parse(args)) {
@@ -109,74 +202,15 @@ ParsedOptions parseAppOptions(const QStringList& args) {
     out.helpText = QCoreApplication::applicationName() + QLatin1Char(' ') + QCoreApplication::applicationVersion() + QLatin1Char('\n');
     return out;
   }
-  if (!p.positionalArguments().isEmpty() && !p.isSet(compare)) {
+  if (!p.positionalArguments().isEmpty() && !anyTakesArguments(p, pages)) {
     out.error = QStringLiteral("unexpected argument '%1' (to open a run directory: --open RUN_DIR)").arg(p.positionalArguments().first());
     return out;
   }
-  AppOptions& o = out.options;
-  o.preset = p.value(preset);
-  o.labPreset = p.value(labPreset);
-  o.attentionPreset = p.value(attentionPreset);
-  o.overrides = p.values(set);
-  o.start = p.isSet(start);
-  o.openRunDirs = p.values(open);
-  o.screenshot = p.value(shot);
-  o.runsDir = p.value(runsDir);
-  o.inspectFile = p.value(inspect);
-  o.compareDirs = p.values(compare) + p.positionalArguments();
-  o.language = p.value(lang);
-  o.sweepDir = p.value(sweepOpt);
-  o.robustnessTargets = p.values(robustness);
-  o.page = p.isSet(page) ? p.value(page) : !o.sweepDir.isEmpty() ? QStringLiteral("sweeps")
-                                         : !o.inspectFile.isEmpty() ? QStringLiteral("inspector")
-                                         : !o.compareDirs.isEmpty() ? QStringLiteral("compare")
-                                         : !o.robustnessTargets.isEmpty() ? QStringLiteral("robustness")
-                                         : !o.labPreset.isEmpty()   ? QStringLiteral("cliplab")
-                                         : !o.attentionPreset.isEmpty() ? QStringLiteral("attention") : QString();
-  if (p.isSet(processes)) {
-    bool ok = false;
-    o.processes = p.value(processes).toInt(&ok);
-    if (!ok || o.processes < 1 || o.processes > 1024) {
-      out.error = QStringLiteral("--processes: '%1' is not a process count (1 to 1024)").arg(p.value(processes));
-      return out;
-    }
-  }
-  if (o.start && o.preset.isEmpty()) out.error = QStringLiteral("--start needs --preset ID");
-  else if (!o.overrides.isEmpty() && o.preset.isEmpty()) out.error = QStringLiteral("--set needs --preset ID");
-  for (const QString& a : o.overrides)
-    if (out.error.isEmpty() && !a.contains(QLatin1Char('=')))
-      out.error = QStringLiteral("--set: expected key=value, got '%1'").arg(a);
-  if (out.error.isEmpty() && p.isSet(after)) {
-    bool ok = false;
-    o.screenshotAfter = p.value(after).toDouble(&ok);
-    if (!ok || !std::isfinite(o.screenshotAfter) || o.screenshotAfter < 0 || o.screenshotAfter > 86400)
-      out.error = QStringLiteral("--after: expected seconds between 0 and 86400, got '%1'").arg(p.value(after));
-    else if (o.screenshot.isEmpty())
-      out.error = QStringLiteral("--after needs --screenshot FILE.png");
-  }
-  if (out.error.isEmpty() && !o.screenshot.isEmpty() && !o.screenshot.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
-    out.error = QStringLiteral("--screenshot: the file name must end in .png, got '%1'").arg(o.screenshot);
-  if (out.error.isEmpty() && p.isSet(runsDir)) out.error = runsDirError(o.runsDir);
-  for (const QString& dir : o.openRunDirs)
-    if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--open: '%1' is not a folder").arg(dir);
-    else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--open"), dir);
-  if (out.error.isEmpty() && !o.page.isEmpty() && !pages::pageIds().contains(o.page))
-    out.error = QStringLiteral("--page: unknown page '%1' (%2)").arg(o.page, pages::pageIds().join(QStringLiteral(", ")));
-  if (out.error.isEmpty() && !o.inspectFile.isEmpty() && !QFileInfo(o.inspectFile).isFile() && !QFileInfo(o.inspectFile).isDir())
-    out.error = QStringLiteral("--inspect: '%1' is not a file or folder").arg(o.inspectFile);
-  for (const QString& dir : o.compareDirs)
-    if (out.error.isEmpty() && !QFileInfo(dir).isDir()) out.error = QStringLiteral("--compare: '%1' is not a folder").arg(dir);
-    else if (out.error.isEmpty()) out.error = deniedFolder(QStringLiteral("--compare"), dir);
-  if (out.error.isEmpty() && !o.sweepDir.isEmpty() && !QFileInfo(o.sweepDir).isDir())
-    out.error = QStringLiteral("--sweep: '%1' is not a folder").arg(o.sweepDir);
-  for (const QString& t : o.robustnessTargets) {
-    if (out.error.isEmpty() && !QFileInfo::exists(t)) out.error = QStringLiteral("--robustness: '%1' does not exist").arg(t);
-    else if (out.error.isEmpty() && QFileInfo(t).isDir()) out.error = deniedFolder(QStringLiteral("--robustness"), t);
-    else if (out.error.isEmpty() && !QFileInfo(t).isReadable())
-      out.error = QStringLiteral("--robustness: '%1': permission denied").arg(t);
-  }
-  if (out.error.isEmpty() && p.isSet(lang) && !availableLanguages().contains(o.language))
-    out.error = QStringLiteral("--lang: unknown language '%1' (%2)").arg(o.language, availableLanguages().join(QStringLiteral(", ")));
+  // --page wins over the page an option implies, so the window's options are taken first.
+  const QString windowError = takeWindowOptions(p, w, pageIds, out.options);
+  const QString pageError = takePageOptions(p, pages, out.options);
+  const QString crossError = crossChecks(p, w, out.options);
+  out.error = !crossError.isEmpty() ? crossError : !windowError.isEmpty() ? windowError : pageError;
   return out;
 }
 

@@ -2,8 +2,9 @@
 #include "app/app_options.h"
 #include "app/language.h"
 #include "app/main_window.h"
+#include "app/pages/page_registry.h"
 #include "app/pages/common/latest_wins.h"
-#include "app/run_manager.h"
+#include "app/runs/run_manager.h"
 #include "common/malloc_policy.h"
 #include "common/threads.h"
 #include "common/version.h"
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
 
   QStringList args;
   for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
-  const lwb::app::ParsedOptions parsed = lwb::app::parseAppOptions(args);
+  const lwb::app::ParsedOptions parsed = lwb::app::pages::parseOptions(args);
   if (!parsed.helpText.isEmpty()) {
     std::fputs(qPrintable(parsed.helpText), stdout);
     return 0;

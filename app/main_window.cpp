@@ -5,8 +5,8 @@
 #include "app/device_query.h"
 #include "app/language.h"
 #include "app/pages/page_registry.h"
-#include "app/run_manager.h"
-#include "app/run_session.h"
+#include "app/runs/run_manager.h"
+#include "app/runs/run_session.h"
 #include "app/status_panel.h"
 
 #include <QAction>

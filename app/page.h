@@ -1,11 +1,11 @@
-// A page of the workbench (Train, Clip Lab, Checkpoint Inspector, Compare) as the main
+// A page of the workbench as the main
 // window sees it. As Tiled's editors do, a page builds and wires its own children from the
 // services it is given (PageServices); the window only registers pages and builds the View
 // menu, the "Pages" tool bar, the shortcuts, the menu bar and the command line's routes
 // from this interface, and never reaches into a page's children.
 #pragma once
 
-#include "app/preset_catalog.h"
+#include "app/runs/preset_catalog.h"
 
 #include <QKeySequence>
 #include <QList>
@@ -22,6 +22,7 @@ class QWidget;
 namespace lwb::app {
 
 struct AppOptions;
+struct PageRow;
 class DeviceQuery;
 class RunManager;
 class StatusPanel;
@@ -46,9 +47,14 @@ class Page {
  public:
   virtual ~Page() = default;
 
-  virtual QString id() const = 0;           // "train": --page, settings keys
+  // From the page's row of the page table (app/pages/page_registry.cpp), which
+  // pages::createPages hands each page it builds; empty for a page built without it.
+  QString id() const;               // "train": --page, settings keys
+  QKeySequence shortcut() const;    // Ctrl+1 … Ctrl+7
+  void setRow(const PageRow* row) { row_ = row; }
+  const PageRow* row() const { return row_; }
+
   virtual QString title() const = 0;        // View menu and "Pages" tool bar, with its & mnemonic
-  virtual QKeySequence shortcut() const = 0;  // Ctrl+1 … Ctrl+6
   virtual QWidget* widget() = 0;            // what the window stacks
 
   // Docks the View menu lists under "<title> panels" (a closed one can be shown again), with
@@ -73,6 +79,9 @@ class Page {
   // throttle (the Train page's dashboard) take it and replot now. The other pages' plots
   // replot as their results arrive.
   virtual void beforeScreenshot() {}
+
+ private:
+  const PageRow* row_ = nullptr;
 };
 
 }  // namespace lwb::app

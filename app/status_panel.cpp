@@ -3,8 +3,8 @@
 #include "app/device_query.h"
 #include "widgets/number_format.h"
 
-#include "app/run_manager.h"
-#include "app/run_session.h"
+#include "app/runs/run_manager.h"
+#include "app/runs/run_session.h"
 
 #include <QFile>
 #include <QFutureWatcher>

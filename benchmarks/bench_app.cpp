@@ -8,9 +8,9 @@
 //   Run with a display (xvfb-run -a) or QT_QPA_PLATFORM=offscreen.
 #include "common/blas_core.h"
 #include "app/main_window.h"
-#include "app/run_manager.h"
-#include "app/run_panel.h"
-#include "app/train_page.h"
+#include "app/runs/run_manager.h"
+#include "app/pages/train/run_panel.h"
+#include "app/pages/train/train_page.h"
 #include "common/malloc_policy.h"
 #include "common/threads.h"
 

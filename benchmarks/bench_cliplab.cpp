@@ -12,7 +12,7 @@
 #include "app/pages/common/method_form.h"
 #include "app/pages/common/slider_field.h"
 #include "widgets/scalar_map_plot.h"
-#include "app/run_manager.h"
+#include "app/runs/run_manager.h"
 
 #include <QApplication>
 #include <QPushButton>

@@ -1832,18 +1832,6 @@
 <context>
     <name>lwb::app::pages::AttentionPage</name>
     <message>
-        <source>Lecture presets…</source>
-        <translation>Vorlesungsvorlagen…</translation>
-    </message>
-    <message>
-        <source>◀ Previous</source>
-        <translation>◀ Zurück</translation>
-    </message>
-    <message>
-        <source>Next ▶</source>
-        <translation>Weiter ▶</translation>
-    </message>
-    <message>
         <source>AttLip computes attention as the proximal step of a convex potential, so it is 1-Lipschitz at every sequence length. Pick a preset or a tab.</source>
         <translation>AttLip berechnet Attention als proximalen Schritt eines konvexen Potentials und ist daher bei jeder Sequenzlänge 1-Lipschitz. Wählen Sie eine Vorlage oder einen Reiter.</translation>
     </message>
@@ -1923,10 +1911,6 @@
         <translation>jordan5 ×</translation>
     </message>
     <message>
-        <source>+ polish</source>
-        <translation>+ Politur</translation>
-    </message>
-    <message>
         <source>Cannot run the sweep: %1</source>
         <translation>Die Reihe kann nicht laufen: %1</translation>
     </message>
@@ -1953,18 +1937,6 @@
 </context>
 <context>
     <name>lwb::app::pages::ClipLabPage</name>
-    <message>
-        <source>Lecture presets…</source>
-        <translation>Vorlesungs-Demos…</translation>
-    </message>
-    <message>
-        <source>◀ Previous</source>
-        <translation>◀ Zurück</translation>
-    </message>
-    <message>
-        <source>Next ▶</source>
-        <translation>Weiter ▶</translation>
-    </message>
     <message>
         <source>Pick a matrix and a method; every control updates the plots while it moves.</source>
         <translation>Wählen Sie eine Matrix und eine Methode; jedes Bedienelement aktualisiert die Plots, während es sich bewegt.</translation>
@@ -2085,26 +2057,6 @@
         <translation>Plots speichern…</translation>
     </message>
     <message>
-        <source>Lipschitz bound vs validation loss (best loss per bound bin ringed)</source>
-        <translation>Schranke vs. Validierungsverlust (bester je Intervall umkreist)</translation>
-    </message>
-    <message>
-        <source>Lipschitz upper bound</source>
-        <translation>obere Lipschitz-Schranke</translation>
-    </message>
-    <message>
-        <source>final validation loss</source>
-        <translation>finaler Validierungsverlust</translation>
-    </message>
-    <message>
-        <source>Metric</source>
-        <translation>Metrik</translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation>Schritt</translation>
-    </message>
-    <message>
         <source>A folder of run directories</source>
         <translation>Ein Ordner mit Laufverzeichnissen</translation>
     </message>
@@ -2149,6 +2101,41 @@
         <translation>keine Laufverwaltung in diesem Fenster</translation>
     </message>
     <message>
+        <source>any column</source>
+        <translation>jede Spalte</translation>
+    </message>
+    <message>
+        <source>regular expression, e.g. muon|adamw  or  ^00[0-4]</source>
+        <translation>regulärer Ausdruck, z. B. muon|adamw  oder  ^00[0-4]</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <source>Not a regular expression: %1</source>
+        <translation>Kein regulärer Ausdruck: %1</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::pages::ComparePlots</name>
+    <message>
+        <source>Metric</source>
+        <translation>Metrik</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound vs validation loss (best loss per bound bin ringed)</source>
+        <translation>Schranke vs. Validierungsverlust (bester je Intervall umkreist)</translation>
+    </message>
+    <message>
+        <source>Lipschitz upper bound</source>
+        <translation>obere Lipschitz-Schranke</translation>
+    </message>
+    <message>
+        <source>final validation loss</source>
+        <translation>finaler Validierungsverlust</translation>
+    </message>
+    <message>
         <source>method</source>
         <translation>Methode</translation>
     </message>
@@ -2172,22 +2159,6 @@
         <source>Colour by</source>
         <translation>Färben nach</translation>
     </message>
-    <message>
-        <source>any column</source>
-        <translation>jede Spalte</translation>
-    </message>
-    <message>
-        <source>regular expression, e.g. muon|adamw  or  ^00[0-4]</source>
-        <translation>regulärer Ausdruck, z. B. muon|adamw  oder  ^00[0-4]</translation>
-    </message>
-    <message>
-        <source>Filter</source>
-        <translation>Filter</translation>
-    </message>
-    <message>
-        <source>Not a regular expression: %1</source>
-        <translation>Kein regulärer Ausdruck: %1</translation>
-    </message>
     <message numerus="yes">
         <source> (mean of %n seed(s))</source>
         <translation>
@@ -2195,16 +2166,20 @@
             <numerusform> (Mittel über %n Seeds)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Select runs in the table to plot their curves (runs from a run index are read on demand)</source>
+        <translation>Läufe in der Tabelle auswählen, um ihre Kurven zu plotten (Läufe aus einem Laufindex werden bei Bedarf gelesen)</translation>
+    </message>
     <message numerus="yes">
         <source>%1 (mean of %n seed(s))</source>
         <translation>
             <numerusform>%1 (Mittel über %n Seed)</numerusform>
             <numerusform>%1 (Mittel über %n Seeds)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Select runs in the table to plot their curves (runs from a run index are read on demand)</source>
-        <translation>Läufe in der Tabelle auswählen, um ihre Kurven zu plotten (Läufe aus einem Laufindex werden bei Bedarf gelesen)</translation>
     </message>
 </context>
 <context>
@@ -2874,6 +2849,21 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::pages::LecturePresetBar</name>
+    <message>
+        <source>Lecture presets…</source>
+        <translation>Vorlesungsvorlagen…</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Zurück</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Weiter ▶</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::pages::LengthView</name>
     <message>
         <source>Token counts N, increasing, e.g. 16, 32, 64, 128</source>
@@ -3172,10 +3162,6 @@
         <translation>×</translation>
     </message>
     <message>
-        <source>+ polish</source>
-        <translation>+ Politur</translation>
-    </message>
-    <message>
         <source>Newton–Schulz schedule: steps of the coefficient set, then polishing steps of (15/8, −10/8, 3/8)</source>
         <translation>Newton–Schulz-Schema: Schritte des Koeffizientensatzes, danach Polierschritte mit (15/8, −10/8, 3/8)</translation>
     </message>
@@ -3221,6 +3207,13 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::pages::NsStepsField</name>
+    <message>
+        <source>+ polish</source>
+        <translation>+ Politur</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::pages::NsStepsView</name>
     <message>
         <source>▶ Play</source>
@@ -3257,10 +3250,6 @@
     <message>
         <source>×</source>
         <translation>×</translation>
-    </message>
-    <message>
-        <source>+ polish</source>
-        <translation>+ Politur</translation>
     </message>
     <message>
         <source>Precision</source>
@@ -3767,6 +3756,105 @@ p(korrekt) %L4</translation>
     </message>
 </context>
 <context>
+    <name>lwb::app::pages::SweepForm</name>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Seeds</source>
+        <translation>Seeds</translation>
+    </message>
+    <message>
+        <source>Sweep folder</source>
+        <translation>Sweep-Ordner</translation>
+    </message>
+    <message>
+        <source>Run on</source>
+        <translation>Ausführen auf</translation>
+    </message>
+    <message>
+        <source>At a time</source>
+        <translation>Gleichzeitig</translation>
+    </message>
+    <message>
+        <source>Slurm options</source>
+        <translation>Slurm-Optionen</translation>
+    </message>
+    <message>
+        <source>Grid: the cross product of these keys&apos; values, times the seeds</source>
+        <translation>Raster: das Kreuzprodukt der Werte dieser Schlüssel, mal die Seeds</translation>
+    </message>
+    <message>
+        <source>the preset&apos;s</source>
+        <translation>wie Vorlage</translation>
+    </message>
+    <message>
+        <source>the preset&apos;s seed</source>
+        <translation>Seed der Vorlage</translation>
+    </message>
+    <message>
+        <source>Seeds: &quot;0, 1, 2&quot; or &quot;0..4&quot;; each grid point runs once per seed.</source>
+        <translation>Seeds: „0, 1, 2“ oder „0..4“; jeder Rasterpunkt läuft einmal pro Seed.</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Slurm (one job array)</source>
+        <translation>Slurm (ein Job-Array)</translation>
+    </message>
+    <message>
+        <source>one per core</source>
+        <translation>einer pro Kern</translation>
+    </message>
+    <message>
+        <source>Runs at a time. Locally each run gets cores ÷ runs threads; on Slurm this is the array&apos;s %limit.</source>
+        <translation>Gleichzeitige Läufe. Lokal erhält jeder Lauf Kerne ÷ Läufe Threads; auf Slurm ist dies das %limit des Arrays.</translation>
+    </message>
+    <message>
+        <source>sbatch options for the job array, separated by spaces</source>
+        <translation>sbatch-Optionen für das Job-Array, durch Leerzeichen getrennt</translation>
+    </message>
+    <message>
+        <source>Config key</source>
+        <translation>Konfig-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Values (a, b, c  or  from..to xN [log])</source>
+        <translation>Werte (a, b, c  oder  von..bis xN [log])</translation>
+    </message>
+    <message>
+        <source>Add key</source>
+        <translation>Schlüssel hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>Schlüssel entfernen</translation>
+    </message>
+    <message>
+        <source>Choose a preset</source>
+        <translation>Eine Vorlage wählen</translation>
+    </message>
+    <message>
+        <source>Cannot create the sweep folder &apos;%1&apos;</source>
+        <translation>Sweep-Ordner „%1“ kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::pages::SweepPointsModel</name>
     <message>
         <source>Point</source>
@@ -3815,86 +3903,6 @@ p(korrekt) %L4</translation>
         <translation>Ein Raster über eine Vorlage bauen, hier oder auf Slurm starten und jeden Punkt verfolgen.</translation>
     </message>
     <message>
-        <source>the preset&apos;s</source>
-        <translation>wie Vorlage</translation>
-    </message>
-    <message>
-        <source>the preset&apos;s seed</source>
-        <translation>Seed der Vorlage</translation>
-    </message>
-    <message>
-        <source>Seeds: &quot;0, 1, 2&quot; or &quot;0..4&quot;; each grid point runs once per seed.</source>
-        <translation>Seeds: „0, 1, 2“ oder „0..4“; jeder Rasterpunkt läuft einmal pro Seed.</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>Durchsuchen…</translation>
-    </message>
-    <message>
-        <source>this machine</source>
-        <translation>dieser Rechner</translation>
-    </message>
-    <message>
-        <source>Slurm (one job array)</source>
-        <translation>Slurm (ein Job-Array)</translation>
-    </message>
-    <message>
-        <source>one per core</source>
-        <translation>einer pro Kern</translation>
-    </message>
-    <message>
-        <source>Runs at a time. Locally each run gets cores ÷ runs threads; on Slurm this is the array&apos;s %limit.</source>
-        <translation>Gleichzeitige Läufe. Lokal erhält jeder Lauf Kerne ÷ Läufe Threads; auf Slurm ist dies das %limit des Arrays.</translation>
-    </message>
-    <message>
-        <source>sbatch options for the job array, separated by spaces</source>
-        <translation>sbatch-Optionen für das Job-Array, durch Leerzeichen getrennt</translation>
-    </message>
-    <message>
-        <source>Preset</source>
-        <translation>Vorlage</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>Schritte</translation>
-    </message>
-    <message>
-        <source>Seeds</source>
-        <translation>Seeds</translation>
-    </message>
-    <message>
-        <source>Sweep folder</source>
-        <translation>Sweep-Ordner</translation>
-    </message>
-    <message>
-        <source>Run on</source>
-        <translation>Ausführen auf</translation>
-    </message>
-    <message>
-        <source>At a time</source>
-        <translation>Gleichzeitig</translation>
-    </message>
-    <message>
-        <source>Slurm options</source>
-        <translation>Slurm-Optionen</translation>
-    </message>
-    <message>
-        <source>Config key</source>
-        <translation>Konfig-Schlüssel</translation>
-    </message>
-    <message>
-        <source>Values (a, b, c  or  from..to xN [log])</source>
-        <translation>Werte (a, b, c  oder  von..bis xN [log])</translation>
-    </message>
-    <message>
-        <source>Add key</source>
-        <translation>Schlüssel hinzufügen</translation>
-    </message>
-    <message>
-        <source>Remove key</source>
-        <translation>Schlüssel entfernen</translation>
-    </message>
-    <message>
         <source>Preview points</source>
         <translation>Punkte-Vorschau</translation>
     </message>
@@ -3915,20 +3923,12 @@ p(korrekt) %L4</translation>
         <translation>Sweep-Ordner öffnen…</translation>
     </message>
     <message>
-        <source>Grid: the cross product of these keys&apos; values, times the seeds</source>
-        <translation>Raster: das Kreuzprodukt der Werte dieser Schlüssel, mal die Seeds</translation>
-    </message>
-    <message>
         <source>A sweep folder</source>
         <translation>Ein Sweep-Ordner</translation>
     </message>
     <message>
         <source>No sweep yet: build one on the left, or open a sweep folder.</source>
         <translation>Noch kein Sweep: links einen erstellen oder einen Sweep-Ordner öffnen.</translation>
-    </message>
-    <message>
-        <source>Choose a preset</source>
-        <translation>Eine Vorlage wählen</translation>
     </message>
     <message>
         <source>Spec: %1</source>
@@ -3952,10 +3952,6 @@ p(korrekt) %L4</translation>
             <numerusform>%n Punkt × %1 Schritte — %2</numerusform>
             <numerusform>%n Punkte × %1 Schritte — %2</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Cannot create the sweep folder &apos;%1&apos;</source>
-        <translation>Sweep-Ordner „%1“ kann nicht angelegt werden</translation>
     </message>
     <message>
         <source>Cannot write %1: %2</source>

@@ -5,7 +5,7 @@
 // translations/*.ts under `context`, which must be the context the app passes:
 //   "Registry"  method, implementation, Newton–Schulz set, setting and kind titles and tips
 //   "ScalarMap" f(σ) names (app/scalar_map.cpp)
-//   "RunForm"   run form groups, labels and tips (app/run_form_fields.cpp)
+//   "RunForm"   run form groups, labels and tips (app/pages/train/run_form_fields.cpp)
 #pragma once
 
 #define LWB_TR_NOOP(context, text) text

@@ -6,6 +6,7 @@
 #include "lab/attention_lab.h"
 #include "lab/cap_sweep.h"
 #include "lab/constraint_lab.h"
+#include "lab/cost_model.h"
 #include "lab/equilibrium.h"
 #include "lab/lab_matrix.h"
 #include "lab/lab_types.h"

@@ -2,9 +2,9 @@
 // mailboxes): every plot shows every run, the single-run plots (σmax lines, f(σ)) follow
 // the current run (the newest, or the run list's selection), and a removed run leaves
 // every plot. The page is built from its services as the main window builds it.
-#include "app/dashboard.h"
-#include "app/mailbox.h"
-#include "app/run_list.h"
+#include "app/pages/train/dashboard.h"
+#include "app/runs/mailbox.h"
+#include "app/pages/train/run_list.h"
 #include "data/icl_levels.h"
 #include "support/scratch_home.h"
 #include "support/train_page_host.h"

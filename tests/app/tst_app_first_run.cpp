@@ -5,10 +5,10 @@
 // page with the new run selected.
 #include "app/app_options.h"
 #include "app/main_window.h"
-#include "app/run_list.h"
-#include "app/run_manager.h"
-#include "app/run_panel.h"
-#include "app/train_page.h"
+#include "app/pages/train/run_list.h"
+#include "app/runs/run_manager.h"
+#include "app/pages/train/run_panel.h"
+#include "app/pages/train/train_page.h"
 #include "support/scratch_home.h"
 #include "support/tiny_run.h"
 

@@ -3,10 +3,10 @@
 // snapshots are picked up, a rewritten file (a resumed run) starts over, and the end
 // status is reported with its reason. A followed run keeps what a live one shows: each
 // matrix's σ₁ and role.
-#include "app/dashboard.h"
-#include "app/mailbox.h"
-#include "app/run_follower.h"
-#include "app/run_manager.h"
+#include "app/pages/train/dashboard.h"
+#include "app/runs/mailbox.h"
+#include "app/runs/run_follower.h"
+#include "app/runs/run_manager.h"
 #include "run/results_json.h"
 #include "run/run_directory.h"
 #include "support/scratch_home.h"

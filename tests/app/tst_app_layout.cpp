@@ -3,8 +3,9 @@
 // TrainPage::kMinDockSize at 1600×1000 is replaced by the default one when the page is
 // first shown, and View → Reset layout puts every panel back.
 #include "app/app_options.h"
+#include "app/pages/page_registry.h"
 #include "app/main_window.h"
-#include "app/train_page.h"
+#include "app/pages/train/train_page.h"
 #include "support/scratch_home.h"
 #include "support/train_page_host.h"
 
@@ -61,7 +62,7 @@ void verifyDefaultProportions(const TrainPage* page) {
 // As main() does: show the window, then apply the command line (which may switch pages
 // before the event loop has laid anything out).
 void launch(MainWindow& w, const QStringList& args) {
-  const ParsedOptions p = parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
+  const ParsedOptions p = pages::parseOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
   QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
   w.resize(1600, 1000);
   w.show();

@@ -3,8 +3,8 @@
 // and follow the run directory rank 0 writes. The run ends finished with what the ranks
 // trained; Stop ends every rank (nothing left running) with status stopped; a launch the CLI
 // refuses ends the run failed with the CLI's own one-line reason.
-#include "app/run_manager.h"
-#include "app/run_session.h"
+#include "app/runs/run_manager.h"
+#include "app/runs/run_session.h"
 #include "run/results_json.h"
 #include "run/run_config.h"
 #include "support/scratch_home.h"

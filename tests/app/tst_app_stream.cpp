@@ -3,9 +3,9 @@
 // throttle -> the Train page's Dashboard (built from its services as the main window builds
 // it). 10 000 steps streamed through it must all arrive, in order, with
 // at most 30 replots per second of wall time (+1 for the last partial interval).
-#include "app/dashboard.h"
-#include "app/mailbox.h"
-#include "app/mailbox_sink.h"
+#include "app/pages/train/dashboard.h"
+#include "app/runs/mailbox.h"
+#include "app/runs/mailbox_sink.h"
 #include "support/scratch_home.h"
 #include "support/train_page_host.h"
 #include "widgets/loss_accuracy_plot.h"

@@ -4,9 +4,9 @@
 // tiny run trained on "abcd" repeated continues the period at the 0.2 preset. A run of
 // another task leaves the action disabled.
 #include "app/pages/inspector/text_sample_panel.h"
-#include "app/run_manager.h"
-#include "app/run_session.h"
-#include "app/train_page.h"
+#include "app/runs/run_manager.h"
+#include "app/runs/run_session.h"
+#include "app/pages/train/train_page.h"
 #include "support/cli_run.h"
 #include "support/scratch_home.h"
 #include "support/train_page_host.h"

@@ -2,9 +2,11 @@
 // maps of plot 6, the constraint settings of a config, run states, the preset catalogue and
 // the run form's validation.
 #include "app/app_options.h"
-#include "app/preset_catalog.h"
-#include "app/run_form.h"
-#include "app/run_json.h"
+#include "app/pages/page_registry.h"
+#include "app/pages/sweeps/sweep_estimate.h"
+#include "app/runs/preset_catalog.h"
+#include "app/pages/train/run_form.h"
+#include "app/runs/run_json.h"
 #include "app/scalar_map.h"
 #include "spectral/softcap_alpha.h"
 #include "support/scratch_home.h"
@@ -43,6 +45,7 @@ class TestAppUnits : public QObject {
   void formRefusesInvalidValuesWithTheEnginesReason_data();
   void formRefusesInvalidValuesWithTheEnginesReason();
   void formShowsOnlyApplicableFields();
+  void sweepEstimateByHand();
 };
 
 void TestAppUnits::options_data() {
@@ -74,7 +77,7 @@ void TestAppUnits::options_data() {
 void TestAppUnits::options() {
   QFETCH(QStringList, args);
   QFETCH(QString, errorPart);
-  const ParsedOptions p = parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
+  const ParsedOptions p = pages::parseOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args);
   if (errorPart.isEmpty()) QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
   else QVERIFY2(p.error.contains(errorPart), qPrintable(p.error));
 }
@@ -93,7 +96,7 @@ void TestAppUnits::optionsSayPermissionDenied() {
     if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
     bool ok = true;
     for (const char* flag : {"--open", "--compare", "--robustness"}) {
-      const ParsedOptions p = parseAppOptions({QStringLiteral("w"), QString::fromLatin1(flag), locked});
+      const ParsedOptions p = pages::parseOptions({QStringLiteral("w"), QString::fromLatin1(flag), locked});
       ok = ok && p.error.contains(QLatin1String("permission denied")) && p.error.contains(QLatin1String(flag));
     }
     ::_exit(ok ? 0 : 1);
@@ -106,7 +109,7 @@ void TestAppUnits::optionsSayPermissionDenied() {
 }
 
 void TestAppUnits::optionsParseValues() {
-  const ParsedOptions p = parseAppOptions({QStringLiteral("w"), QStringLiteral("--preset"), QStringLiteral("mnist_adamw_wd"),
+  const ParsedOptions p = pages::parseOptions({QStringLiteral("w"), QStringLiteral("--preset"), QStringLiteral("mnist_adamw_wd"),
                                            QStringLiteral("--set"), QStringLiteral("steps=5"), QStringLiteral("--set"),
                                            QStringLiteral("optimizer.lr=0.01"), QStringLiteral("--screenshot"),
                                            QStringLiteral("out.png"), QStringLiteral("--after"), QStringLiteral("2.5")});
@@ -116,7 +119,7 @@ void TestAppUnits::optionsParseValues() {
   QCOMPARE(p.options.screenshot, QStringLiteral("out.png"));
   QCOMPARE(p.options.screenshotAfter, 2.5);
   QVERIFY(!p.options.start);
-  QVERIFY(parseAppOptions({QStringLiteral("w"), QStringLiteral("--help")}).helpText.contains(QStringLiteral("--screenshot")));
+  QVERIFY(pages::parseOptions({QStringLiteral("w"), QStringLiteral("--help")}).helpText.contains(QStringLiteral("--screenshot")));
 }
 
 void TestAppUnits::scalarMaps_data() {
@@ -300,6 +303,21 @@ void TestAppUnits::formShowsOnlyApplicableFields() {
   form.setConfig(json::parse(R"({"task": "modular_addition", "device": "cuda"})"));
   QVERIFY(qobject_cast<QComboBox*>(form.editor(QStringLiteral("device")))->currentText().contains(QLatin1String("not available")));
   QVERIFY2(form.validationError().startsWith(QLatin1String("device: cuda is not available")), qPrintable(form.validationError()));
+}
+
+// The Sweeps page's estimate (sweep_estimate.h) against sums written out by hand: 10 points
+// of 100 steps at 50 steps/s are 20 s one after another.
+void TestAppUnits::sweepEstimateByHand() {
+  using namespace lwb::app::pages;
+  const SweepWorkload w{10, 100, 50.0};
+  QCOMPARE(estimatedSecondsLocal(w, 4, 8), 20.0 / (4 * 0.6));
+  QCOMPARE(estimatedSecondsLocal(w, 16, 8), 20.0 / (8 * 0.6));  // no more at a time than cores
+  QCOMPARE(estimatedSecondsLocal(w, 1, 8), 20.0);                // one at a time: never faster than alone
+  QCOMPARE(estimatedSecondsSlurm(w, 5), 4.0);
+  QVERIFY(estimatedSecondsLocal({10, 100, 0.0}, 4, 8) < 0);      // no earlier run: unknown
+  QCOMPARE(clockText(65), QStringLiteral("1:05"));
+  QCOMPARE(clockText(3725), QStringLiteral("1:02:05"));
+  QCOMPARE(clockText(-1), QStringLiteral("?"));
 }
 
 QTEST_MAIN(TestAppUnits)

@@ -3,13 +3,13 @@
 // once, a diverging run reported as such, closing the window mid-run, and the dock
 // layout remembered between launches.
 #include "app/app_options.h"
-#include "app/dashboard.h"
+#include "app/pages/train/dashboard.h"
 #include "app/main_window.h"
-#include "app/run_list.h"
-#include "app/run_manager.h"
-#include "app/run_panel.h"
+#include "app/pages/train/run_list.h"
+#include "app/runs/run_manager.h"
+#include "app/pages/train/run_panel.h"
 #include "app/status_panel.h"
-#include "app/train_page.h"
+#include "app/pages/train/train_page.h"
 #include "support/scratch_home.h"
 #include "support/tiny_run.h"
 #include "widgets/activation_plot.h"

@@ -3,14 +3,15 @@
 // estimate stays ≤ 1 + 1e−6, Cancel stops a long run, bad fields are refused with a message
 // naming the field, every lecture preset applies, and the CSV exports hold the plotted numbers.
 #include "app/app_options.h"
+#include "app/pages/page_registry.h"
 #include "app/pages/attention/attention_common.h"
 #include "app/pages/attention/attention_page.h"
 #include "app/pages/attention/finite_k_view.h"
 #include "app/pages/attention/length_view.h"
 #include "app/pages/attention/plane_view.h"
 #include "app/pages/attention/prox_view.h"
-#include "app/pages/attention/token_plane_plot.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/token_plane_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "lab/lab.h"
 #include "support/scratch_home.h"
@@ -64,8 +65,9 @@ class TestPagesAttention : public QObject {
     AttentionPage page;
     page.resize(1500, 950);
     page.show();
-    QCOMPARE(page.id(), QStringLiteral("attention"));
-    QCOMPARE(page.shortcut(), QKeySequence(Qt::CTRL | Qt::Key_7));
+    // Identity is the page table's row (page_registry.cpp).
+    QVERIFY(pageRow(QStringLiteral("attention")));
+    QCOMPARE(pageRow(QStringLiteral("attention"))->ctrlDigit, 7);
     QCOMPARE(page.tabs()->count(), 4);
     QVERIFY(page.lengthView() && page.proxView() && page.finiteKView() && page.planeView());
     QCOMPARE(page.planeView()->panels().size(), lab::attentionKindIds().size());
@@ -256,7 +258,7 @@ class TestPagesAttention : public QObject {
     QCOMPARE(pic.kinds.size(), size_t{3});
     QCOMPARE(pic.kinds[0].kind, std::string("attlip"));
     QVERIFY2(pic.kinds[0].ratio <= 1 + 1e-6, qPrintable(QString::number(pic.kinds[0].ratio)));
-    TokenPlanePlot* panel = plane->panels()[0];
+    widgets::TokenPlanePlot* panel = plane->panels()[0];
     QVERIFY(panel->title().contains(QString::number(pic.kinds[0].ratio, 'f', 3)));
     QCOMPARE(panel->layerPoints(QStringLiteral("f(X)")).size(), pic.kinds[0].image.size());
     QCOMPARE(panel->layerPoints(QStringLiteral("f(X)"))[2].x(), pic.kinds[0].image[2].x);

@@ -7,7 +7,7 @@
 #include "app/pages/cliplab/ns_steps_view.h"
 #include "app/pages/cliplab/stiefel_view.h"
 #include "spectral/ns_coefficients.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/method_form.h"
 #include "app/pages/common/slider_field.h"

@@ -2,8 +2,8 @@
 // figures, the frontier scatter's points, the metric overlay, CSV and PNG/PDF export.
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/compare/lr_robustness_demo.h"
-#include "app/run_manager.h"
-#include "app/run_session.h"
+#include "app/runs/run_manager.h"
+#include "app/runs/run_session.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "support/scratch_home.h"
 #include "support/tfevents_writer.h"

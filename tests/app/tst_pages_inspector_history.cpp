@@ -4,7 +4,7 @@
 // chosen checkpoints give the per-layer delta table (Δσ₁, ‖ΔW‖/‖W‖ against the same
 // references); a corrupt checkpoint is reported and skipped; an empty checkpoints folder is
 // a clear message; Cancel stops a load.
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/inspector/history_panel.h"
 #include "app/pages/inspector/inspector_page.h"
 #include "common/torch_compat.h"

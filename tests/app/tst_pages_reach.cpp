@@ -7,7 +7,7 @@
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/page_registry.h"
-#include "app/train_page.h"
+#include "app/pages/train/train_page.h"
 #include "support/scratch_home.h"
 
 #include <QAction>
@@ -25,7 +25,7 @@ namespace {
 constexpr int kTimeoutMs = 120000;
 const QString kFixture = QStringLiteral(LWB_FIXTURES_DIR "/attention.safetensors");
 
-ParsedOptions parse(const QStringList& args) { return parseAppOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args); }
+ParsedOptions parse(const QStringList& args) { return pages::parseOptions(QStringList{QStringLiteral("lipschitz-workbench")} + args); }
 }  // namespace
 
 class TestPagesReach : public QObject {
@@ -71,6 +71,22 @@ class TestPagesReach : public QObject {
     // --page wins over the page --inspect implies.
     QCOMPARE(parse({QStringLiteral("--inspect"), kFixture, QStringLiteral("--page"), QStringLiteral("cliplab")}).options.page,
              QStringLiteral("cliplab"));
+  }
+
+  // Each row's options reach --help, and each option that implies its page shows it.
+  void tableDrivesTheCommandLine() {
+    const QString help = parse({QStringLiteral("--help")}).helpText;
+    QTemporaryDir dir;
+    for (const PageRow& row : pages::pageTable()) {
+      QVERIFY2(help.contains(QString::fromLatin1(row.id)), row.id);
+      for (const PageOption& o : row.options) {
+        QVERIFY2(help.contains(QStringLiteral("--") + QString::fromLatin1(o.name)), o.name);
+        if (!o.impliesPage) continue;
+        const ParsedOptions p = parse({QStringLiteral("--") + QString::fromLatin1(o.name), dir.path()});
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QCOMPARE(p.options.page, QString::fromLatin1(row.id));
+      }
+    }
   }
 
   // What the window registers is the registry, and the View menu is built from each page's

@@ -3,7 +3,7 @@
 // and one certified (dashed) curve per run, the table and CSV hold every (run, eps), PNG/PDF
 // export, attacked example images, bad eps lists and non-classifier runs are refused with a
 // message, and Cancel stops the worker.
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/robustness/robustness_page.h"
 #include "support/german_scope.h"
 #include "support/scratch_home.h"

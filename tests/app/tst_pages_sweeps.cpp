@@ -6,6 +6,7 @@
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/sweeps/sweep_points_model.h"
 #include "app/pages/sweeps/sweep_spec_text.h"
+#include "app/pages/sweeps/sweep_form.h"
 #include "app/pages/sweeps/sweeps_page.h"
 #include "support/scratch_home.h"
 #include "support/tiny_run.h"
@@ -56,16 +57,16 @@ class TestPagesSweeps : public QObject {
 
   void pointCountAndErrorsNameTheKey() {
     SweepsPage page(services());
-    page.setPreset("tiny");
+    page.form()->setPreset("tiny");
     QString error;
-    QCOMPARE(page.pointCount(&error), 0LL);
+    QCOMPARE(page.form()->pointCount(&error), 0LL);
     QVERIFY2(error.contains("grid: empty"), qPrintable(error));
-    page.addGridRow("optimizer.lr", "0.05, 0.1, 0.2");
-    page.addGridRow("constraint.sigma_max", "1..4 x4");
-    page.setSeeds("0, 1");
-    QCOMPARE(page.pointCount(&error), 24LL);
-    page.addGridRow("optimizer.weight_decay", "-1");
-    QCOMPARE(page.pointCount(&error), 0LL);
+    page.form()->addGridRow("optimizer.lr", "0.05, 0.1, 0.2");
+    page.form()->addGridRow("constraint.sigma_max", "1..4 x4");
+    page.form()->setSeeds("0, 1");
+    QCOMPARE(page.form()->pointCount(&error), 24LL);
+    page.form()->addGridRow("optimizer.weight_decay", "-1");
+    QCOMPARE(page.form()->pointCount(&error), 0LL);
     QVERIFY2(error.contains("grid.optimizer.weight_decay: value -1"), qPrintable(error));
   }
 
@@ -73,12 +74,12 @@ class TestPagesSweeps : public QObject {
     QTemporaryDir tmp;
     const QString out = tmp.path() + "/sweep";
     SweepsPage page(services());
-    page.setPreset("tiny");
-    page.addGridRow("optimizer.lr", "0.05, 0.1");
-    page.setSeeds("0, 1");
-    page.setSteps(20);
-    page.setOutputFolder(out);
-    page.setJobs(2);
+    page.form()->setPreset("tiny");
+    page.form()->addGridRow("optimizer.lr", "0.05, 0.1");
+    page.form()->setSeeds("0, 1");
+    page.form()->setSteps(20);
+    page.form()->setOutputFolder(out);
+    page.form()->setJobs(2);
     QSignalSpy finished(&page, &SweepsPage::sweepFinished);
     QString error;
     QVERIFY2(page.launch(&error), qPrintable(error));

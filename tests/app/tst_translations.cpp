@@ -6,12 +6,13 @@
 // text) are German too. (tst_translations_complete checks that no tr() string is missing from
 // the .ts at all.)
 #include "app/app_options.h"
+#include "app/pages/page_registry.h"
 #include "app/device_query.h"
 #include "app/language.h"
 #include "app/main_window.h"
-#include "app/run_form.h"
-#include "app/run_form_fields.h"
-#include "app/run_types.h"
+#include "app/pages/train/run_form.h"
+#include "app/pages/train/run_form_fields.h"
+#include "app/runs/run_types.h"
 #include "data/task_kinds.h"
 #include "models/model_kinds.h"
 #include "optim/optimizer_kinds.h"
@@ -184,9 +185,9 @@ class TstTranslations : public QObject {
 
   void langOption() {
     const QString exe = QStringLiteral("lipschitz-workbench");
-    QCOMPARE(parseAppOptions({exe, QStringLiteral("--lang"), QStringLiteral("de")}).options.language, QStringLiteral("de"));
-    QCOMPARE(parseAppOptions({exe, QStringLiteral("--lang"), QStringLiteral("en")}).error, QString());
-    QVERIFY(parseAppOptions({exe, QStringLiteral("--lang"), QStringLiteral("fr")}).error.startsWith(QStringLiteral("--lang:")));
+    QCOMPARE(pages::parseOptions({exe, QStringLiteral("--lang"), QStringLiteral("de")}).options.language, QStringLiteral("de"));
+    QCOMPARE(pages::parseOptions({exe, QStringLiteral("--lang"), QStringLiteral("en")}).error, QString());
+    QVERIFY(pages::parseOptions({exe, QStringLiteral("--lang"), QStringLiteral("fr")}).error.startsWith(QStringLiteral("--lang:")));
   }
 
   void languageChoiceIsStored() {

@@ -352,6 +352,29 @@ class TestLab : public QObject {
     const auto loose = lab::simulateEquilibrium(r);
     for (const auto& s : loose.series) QVERIFY2(s.sigma1.back() < s.predicted, spectral::toString(s.method).data());
   }
+
+  // The Clip Lab's "Compute anyway?" cost model (lab/cost_model.h) against the FLOP counts
+  // written out by hand for a 256 × 512 matrix.
+  void costModelCountsFlops() {
+    const double m = 256, n = 512;
+    lab::ConstraintRequest r;
+    r.method = spectral::ConstraintMethod::SpectralHardCap;
+    r.ns.steps = 10;
+    r.ns.polishSteps = 4;
+    r.impl = spectral::ClipImpl::Nested;
+    QCOMPARE(lab::constraintFlops(r, m, n), 2.0 * 14 * (4 * m * m * n + 2 * m * m * m));
+    QCOMPARE(lab::constraintFlops(r, n, m), lab::constraintFlops(r, m, n));  // the short side is m
+    r.impl = spectral::ClipImpl::AbdDense;
+    QCOMPARE(lab::constraintFlops(r, m, n), 14 * 6 * (m + n) * (m + n) * (m + n));
+    r.impl = spectral::ClipImpl::Svd;
+    QCOMPARE(lab::constraintFlops(r, m, n), 20 * m * m * n);
+    r.dtype = "float32";
+    QCOMPARE(lab::estimatedSeconds(r, m, n), 20 * m * m * n / 1.5e11);
+    r.dtype = "bfloat16";
+    QCOMPARE(lab::estimatedSeconds(r, m, n), 20 * m * m * n / 5e11);
+    r.method = spectral::ConstraintMethod::SpectralSoftCap;  // reads no implementation
+    QCOMPARE(lab::constraintFlops(r, m, n), 8 * m * m * n);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestLab)

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "app/device_query.h"
-#include "app/run_manager.h"
+#include "app/runs/run_manager.h"
 #include "app/status_panel.h"
-#include "app/train_page.h"
+#include "app/pages/train/train_page.h"
 
 #include <QStatusBar>
 

@@ -6,6 +6,7 @@
 #include "app/pages/attention/length_view.h"
 #include "app/pages/attention/plane_view.h"
 #include "app/pages/attention/prox_view.h"
+#include "app/pages/common/lecture_preset_bar.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -20,23 +21,14 @@ namespace lwb::app::pages {
 
 AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("attentionPage"));
-  presets_ = new QComboBox(this);
-  presets_->setObjectName(QStringLiteral("attentionPresetBox"));
-  presets_->addItem(tr("Lecture presets…"), QString());
-  for (const auto& p : attentionPresets()) presets_->addItem(p.title, p.id);
-  auto* prev = new QPushButton(tr("◀ Previous"), this);
-  auto* next = new QPushButton(tr("Next ▶"), this);
-  prev->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
-  next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
-  cue_ = new QLabel(tr("AttLip computes attention as the proximal step of a convex potential, so it is 1-Lipschitz at every "
-                       "sequence length. Pick a preset or a tab."),
-                    this);
-  cue_->setWordWrap(true);
+  QList<QPair<QString, QString>> presets;
+  for (const auto& p : attentionPresets()) presets.append({p.title, p.id});
+  presetBar_ = new LecturePresetBar(presets, QStringLiteral("attentionPresetBox"),
+                                    tr("AttLip computes attention as the proximal step of a convex potential, so it is 1-Lipschitz "
+                                       "at every sequence length. Pick a preset or a tab."),
+                                    this);
   auto* top = new QHBoxLayout;
-  top->addWidget(presets_);
-  top->addWidget(prev);
-  top->addWidget(next);
-  top->addWidget(cue_, 1);
+  top->addWidget(presetBar_);
 
   length_ = new LengthView(this);
   prox_ = new ProxView(this);
@@ -53,13 +45,7 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
   layout->addLayout(top);
   layout->addWidget(tabs_, 1);
 
-  connect(presets_, &QComboBox::activated, this, [this](int i) { applyPreset(presets_->itemData(i).toString()); });
-  const auto step = [this](int delta) {
-    const int i = std::clamp(presets_->currentIndex() + delta, 1, presets_->count() - 1);
-    applyPreset(presets_->itemData(i).toString());
-  };
-  connect(next, &QPushButton::clicked, this, [step] { step(1); });
-  connect(prev, &QPushButton::clicked, this, [step] { step(-1); });
+  connect(presetBar_, &LecturePresetBar::presetChosen, this, [this](const QString& id) { applyPreset(id); });
 }
 
 bool AttentionPage::applyOptions(const AppOptions& options, QString* error) {
@@ -75,13 +61,13 @@ QStringList AttentionPage::presetIds() const {
   return ids;
 }
 
-QString AttentionPage::cueText() const { return cue_->text(); }
+QString AttentionPage::cueText() const { return presetBar_->cue(); }
 
 bool AttentionPage::applyPreset(const QString& id) {
   const auto& all = attentionPresets();
   const auto it = std::find_if(all.begin(), all.end(), [&](const AttentionPreset& p) { return p.id == id; });
   if (it == all.end()) return false;
-  presets_->setCurrentIndex(static_cast<int>(it - all.begin()) + 1);
+  presetBar_->select(id);
   if (it->length) {
     length_->setRequest(*it->length);
     length_->setPaperOverlay(it->paperOverlay);
@@ -92,7 +78,7 @@ bool AttentionPage::applyPreset(const QString& id) {
   tabs_->setCurrentIndex(static_cast<int>(it->tab));
   if (it->runNow) length_->run();
   if (it->tab == AttentionTab::Prox) prox_->setStep(0);
-  cue_->setText(it->cue);
+  presetBar_->setCue(it->cue);
   return true;
 }
 

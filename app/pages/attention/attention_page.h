@@ -17,6 +17,7 @@ class QTabWidget;
 namespace lwb::app::pages {
 
 class FiniteKView;
+class LecturePresetBar;
 class LengthView;
 class PlaneView;
 class ProxView;
@@ -25,13 +26,10 @@ class AttentionPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  static constexpr QLatin1String kId{"attention"};
 
   explicit AttentionPage(QWidget* parent = nullptr);
 
-  QString id() const override { return kId; }
   QString title() const override { return tr("&Attention Lab"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_7); }
   QWidget* widget() override { return this; }
   // --attention-preset ID: applies that lecture preset.
   bool applyOptions(const AppOptions& options, QString* error) override;
@@ -49,8 +47,7 @@ class AttentionPage : public QWidget, public Page {
   PlaneView* planeView() const { return plane_; }
 
  private:
-  QComboBox* presets_ = nullptr;
-  QLabel* cue_ = nullptr;
+  LecturePresetBar* presetBar_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   LengthView* length_ = nullptr;
   ProxView* prox_ = nullptr;

@@ -1,7 +1,7 @@
 #include "app/pages/attention/finite_k_view.h"
 
 #include "app/pages/attention/attention_common.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "widgets/csv_table.h"
@@ -37,7 +37,7 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   info_->setWordWrap(true);
   info_->setTextFormat(Qt::RichText);
 
-  plot_ = new CurvePlot(this);
+  plot_ = new widgets::CurvePlot(this);
   plot_->setObjectName(QStringLiteral("finiteKPlot"));
   plot_->setTitle(tr("Measured ‖f(x) − f(y)‖ / ‖x − y‖ on near pairs after K prox steps"));
   plot_->setAxisLabels(tr("inner steps K"), tr("largest ratio over the pairs"));
@@ -64,7 +64,13 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   grid->addWidget(plot_, 3, 0);
   grid->setRowStretch(3, 1);
 
-  for (QSpinBox* s : {tokens_, dim_, heads_, pairs_, kMax_, seed_}) connect(s, &QSpinBox::valueChanged, this, &FiniteKView::fieldsChanged);
+  fields_.bind(tokens_, [](auto& r) -> auto& { return r.tokens; });
+  fields_.bind(dim_, [](auto& r) -> auto& { return r.block.dim; });
+  fields_.bind(heads_, [](auto& r) -> auto& { return r.block.heads; });
+  fields_.bind(pairs_, [](auto& r) -> auto& { return r.pairs; });
+  fields_.bind(kMax_, [](auto& r) -> auto& { return r.kMax; });
+  fields_.bind(seed_, [](auto& r) -> auto& { return r.block.seed; });
+  fields_.onChange(this, [this] { fieldsChanged(); });
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
   followRunner(runner_, info_, cancel_, &invalid_);
 }
@@ -72,22 +78,13 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
 bool FiniteKView::request(FiniteKRequest* out, QString* error) const {
   FiniteKRequest r;
   if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
-  r.tokens = tokens_->value();
-  r.pairs = pairs_->value();
-  r.kMax = kMax_->value();
+  fields_.read(r);
   *out = r;
   return true;
 }
 
 void FiniteKView::setRequest(const FiniteKRequest& r) {
-  const QSignalBlocker blocks[] = {QSignalBlocker(tokens_), QSignalBlocker(dim_), QSignalBlocker(heads_),
-                                   QSignalBlocker(pairs_),  QSignalBlocker(kMax_), QSignalBlocker(seed_)};
-  tokens_->setValue(r.tokens);
-  dim_->setValue(r.block.dim);
-  heads_->setValue(r.block.heads);
-  pairs_->setValue(r.pairs);
-  kMax_->setValue(r.kMax);
-  seed_->setValue(static_cast<int>(r.block.seed));
+  fields_.write(r);
   fieldsChanged();
 }
 

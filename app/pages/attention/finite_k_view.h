@@ -4,6 +4,8 @@
 // ‖f(x) − f(y)‖/‖x − y‖ for K = 1…Kmax, Armijo against the fixed safe step, with the line 1.
 #pragma once
 
+#include "app/pages/common/request_fields.h"
+
 #include "lab/lab.h"
 
 #include "app/pages/attention/live_view.h"
@@ -14,9 +16,12 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 
 struct FiniteKRequest {
@@ -39,7 +44,7 @@ class FiniteKView : public LiveView {
   bool hasResult() const { return hasResult_; }
   const std::vector<lab::FiniteKRow>& rows() const { return rows_; }
   QString infoText() const;
-  CurvePlot* plot() const { return plot_; }
+  widgets::CurvePlot* plot() const { return plot_; }
   LatestWins* runner() const { return runner_; }
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   bool savePlot(const QString& path, QString* error = nullptr);
@@ -49,6 +54,7 @@ class FiniteKView : public LiveView {
   void ratiosReady();
 
  private:
+  RequestFields<FiniteKRequest> fields_;
   void showRows();
 
   LatestWins* runner_ = nullptr;
@@ -60,7 +66,7 @@ class FiniteKView : public LiveView {
   QSpinBox* seed_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QLabel* info_ = nullptr;
-  CurvePlot* plot_ = nullptr;
+  widgets::CurvePlot* plot_ = nullptr;
   std::vector<lab::FiniteKRow> rows_;
   bool hasResult_ = false;
 };

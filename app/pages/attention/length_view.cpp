@@ -1,7 +1,7 @@
 #include "app/pages/attention/length_view.h"
 
 #include "app/pages/attention/attention_common.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "widgets/csv_table.h"
@@ -53,6 +53,13 @@ QStringList cells(const LengthPoint& p, bool full) {
 LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   qRegisterMetaType<LengthPoint>();
   runner_ = new LatestWins(this);
+  createFields();
+  createResults();
+  layOut();
+  connectActions();
+}
+
+void LengthView::createFields() {
   dim_ = makeSpin(2, 512, 16, "lengthDim", this);
   heads_ = makeSpin(1, 64, 2, "lengthHeads", this);
   tokens_ = new QLineEdit(QStringLiteral("8, 16, 32, 64"), this);
@@ -84,8 +91,11 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
                            "estimate stays small. 004's Eq. 6 as printed charges ‖W_Q‖ once: it is the paper's number, not a bound."),
                         this);
   message_->setWordWrap(true);
+}
 
-  plot_ = new CurvePlot(this);
+// The plot and the table of points beside it.
+void LengthView::createResults() {
+  plot_ = new widgets::CurvePlot(this);
   plot_->setObjectName(QStringLiteral("lengthPlot"));
   plot_->setTitle(tr("Lipschitz constant vs sequence length (PGD estimate solid, bound dashed)"));
   plot_->setAxisLabels(tr("tokens N"), tr("Lipschitz constant (ℓ2)"));
@@ -108,7 +118,9 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   table_->setAlternatingRowColors(true);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->resizeColumnsToContents();
+}
 
+void LengthView::layOut() {
   auto* block = new QHBoxLayout;
   addField(block, tr("d"), dim_);
   addField(block, tr("H"), heads_);
@@ -139,7 +151,9 @@ LengthView::LengthView(QWidget* parent) : QWidget(parent) {
   grid->addWidget(message_, 2, 0);
   grid->addWidget(split, 3, 0);
   grid->setRowStretch(3, 1);
+}
 
+void LengthView::connectActions() {
   connect(run_, &QPushButton::clicked, this, &LengthView::run);
   connect(cancel_, &QPushButton::clicked, this, &LengthView::cancel);
   connect(paper_, &QCheckBox::toggled, this, &LengthView::replot);

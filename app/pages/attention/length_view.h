@@ -21,9 +21,12 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 
 struct LengthRequest {
@@ -56,7 +59,7 @@ class LengthView : public QWidget {
 
   const std::vector<LengthPoint>& points() const { return points_; }
   QString messageText() const;
-  CurvePlot* plot() const { return plot_; }
+  widgets::CurvePlot* plot() const { return plot_; }
   QTableWidget* table() const { return table_; }
   // One row per (N, kind): the numbers of the plot at full precision.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
@@ -68,6 +71,10 @@ class LengthView : public QWidget {
   void finished();
 
  private:
+  void createFields();
+  void createResults();
+  void layOut();
+  void connectActions();
   void addPoint(int generation, const LengthPoint& p);
   void replot();
   void showMessage(const QString& text, bool error);
@@ -85,7 +92,7 @@ class LengthView : public QWidget {
   QPushButton* cancel_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* message_ = nullptr;
-  CurvePlot* plot_ = nullptr;
+  widgets::CurvePlot* plot_ = nullptr;
   QTableWidget* table_ = nullptr;
   std::vector<LengthPoint> points_;
   int generation_ = 0;

@@ -1,7 +1,7 @@
 #include "app/pages/attention/plane_view.h"
 
 #include "app/pages/attention/attention_common.h"
-#include "app/pages/attention/token_plane_plot.h"
+#include "widgets/token_plane_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "widgets/csv_table.h"
@@ -68,7 +68,7 @@ PlaneView::PlaneView(QWidget* parent) : LiveView(parent) {
   controls->addStretch(1);
   auto* panels = new QHBoxLayout;
   for (const std::string& kind : lab::attentionKindIds()) {
-    auto* panel = new TokenPlanePlot(this);
+    auto* panel = new widgets::TokenPlanePlot(this);
     panel->setObjectName(QStringLiteral("plane_%1").arg(QString::fromStdString(kind)));
     panel->setTitle(attentionKindTitle(kind));
     panels_.push_back(panel);
@@ -81,21 +81,22 @@ PlaneView::PlaneView(QWidget* parent) : LiveView(parent) {
   grid->addLayout(panels, 2, 0);
   grid->setRowStretch(2, 1);
 
-  for (QSpinBox* s : {tokens_, heads_, seed_}) connect(s, &QSpinBox::valueChanged, this, &PlaneView::fieldsChanged);
-  connect(perturbation_, &QDoubleSpinBox::valueChanged, this, &PlaneView::fieldsChanged);
+  fields_.bind(tokens_, [](auto& r) -> auto& { return r.tokens; });
+  fields_.bind(heads_, [](auto& r) -> auto& { return r.heads; });
+  fields_.bind(seed_, [](auto& r) -> auto& { return r.seed; });
+  fields_.bind(perturbation_, [](auto& r) -> auto& { return r.perturbation; });
+  fields_.onChange(this, [this] { fieldsChanged(); });
   followRunner(runner_, info_, nullptr, nullptr);
 }
 
 PlaneRequest PlaneView::request() const {
-  return {tokens_->value(), heads_->value(), static_cast<uint64_t>(seed_->value()), perturbation_->value()};
+  PlaneRequest r;
+  fields_.read(r);
+  return r;
 }
 
 void PlaneView::setRequest(const PlaneRequest& r) {
-  const QSignalBlocker blocks[] = {QSignalBlocker(tokens_), QSignalBlocker(heads_), QSignalBlocker(seed_), QSignalBlocker(perturbation_)};
-  tokens_->setValue(r.tokens);
-  heads_->setValue(r.heads);
-  seed_->setValue(static_cast<int>(r.seed));
-  perturbation_->setValue(r.perturbation);
+  fields_.write(r);
   fieldsChanged();
 }
 
@@ -176,7 +177,7 @@ bool PlaneView::savePlots(const QString& path, QString* error) {
 }
 
 void PlaneView::replotNow() {
-  for (TokenPlanePlot* p : panels_) p->replotNow();
+  for (widgets::TokenPlanePlot* p : panels_) p->replotNow();
 }
 
 }  // namespace lwb::app::pages

@@ -5,6 +5,8 @@
 // most as far apart as the inputs.
 #pragma once
 
+#include "app/pages/common/request_fields.h"
+
 #include "lab/lab.h"
 
 #include "app/pages/attention/live_view.h"
@@ -16,10 +18,13 @@ class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
 
+namespace lwb::widgets {
+class TokenPlanePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
 class LatestWins;
-class TokenPlanePlot;
 
 struct PlaneRequest {
   int tokens = 6;
@@ -41,7 +46,7 @@ class PlaneView : public LiveView {
   const lab::PlanePicture& picture() const { return picture_; }
   QString infoText() const;
   // One panel per kind, in lab::attentionKindIds() order.
-  const std::vector<TokenPlanePlot*>& panels() const { return panels_; }
+  const std::vector<widgets::TokenPlanePlot*>& panels() const { return panels_; }
   LatestWins* runner() const { return runner_; }
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   bool savePlots(const QString& path, QString* error = nullptr);
@@ -51,6 +56,7 @@ class PlaneView : public LiveView {
   void pictureReady();
 
  private:
+  RequestFields<PlaneRequest> fields_;
   void showPicture();
 
   LatestWins* runner_ = nullptr;
@@ -59,7 +65,7 @@ class PlaneView : public LiveView {
   QSpinBox* seed_ = nullptr;
   QDoubleSpinBox* perturbation_ = nullptr;
   QLabel* info_ = nullptr;
-  std::vector<TokenPlanePlot*> panels_;
+  std::vector<widgets::TokenPlanePlot*> panels_;
   lab::PlanePicture picture_;
   bool hasResult_ = false;
 };

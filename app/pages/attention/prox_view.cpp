@@ -1,7 +1,7 @@
 #include "app/pages/attention/prox_view.h"
 
 #include "app/pages/attention/attention_common.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "app/pages/common/step_player.h"
@@ -40,6 +40,13 @@ std::vector<double> iterations(size_t n) {
 
 ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   runner_ = new LatestWins(this);
+  createFields();
+  createPlots();
+  layOut();
+  connectFields();
+}
+
+void ProxView::createFields() {
   tokens_ = makeSpin(1, 4096, 64, "proxTokens", this);
   dim_ = makeSpin(2, 512, 64, "proxDim", this);
   heads_ = makeSpin(1, 64, 1, "proxHeads", this);
@@ -64,24 +71,29 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   info_ = new QLabel(this);
   info_->setWordWrap(true);
   info_->setTextFormat(Qt::RichText);
+}
 
-  residual_ = new CurvePlot(this);
+// Residual, potential and movement per inner iteration.
+void ProxView::createPlots() {
+  residual_ = new widgets::CurvePlot(this);
   residual_->setObjectName(QStringLiteral("proxResidualPlot"));
   residual_->setTitle(tr("Residual ‖g_k‖ = ‖∇φ(y_k)‖ per inner iteration"));
   residual_->setAxisLabels(tr("inner iteration k"), tr("‖g_k‖_F"));
   residual_->setLogY(true);
   residual_->setLegendColumns(3);
-  potential_ = new CurvePlot(this);
+  potential_ = new widgets::CurvePlot(this);
   potential_->setObjectName(QStringLiteral("proxPotentialPlot"));
   potential_->setTitle(tr("Potential φ(y_k) = f(y_k) + ‖y_k − X‖² / 2η"));
   potential_->setAxisLabels(tr("inner iteration k"), tr("φ"));
   potential_->setLegendColumns(3);
-  movement_ = new CurvePlot(this);
+  movement_ = new widgets::CurvePlot(this);
   movement_->setObjectName(QStringLiteral("proxMovementPlot"));
   movement_->setTitle(tr("Movement ‖y_k − X‖ / ‖X‖: how far the block has moved its input"));
   movement_->setAxisLabels(tr("inner iteration k"), tr("‖y_k − X‖ / ‖X‖"));
   movement_->setLegendColumns(3);
+}
 
+void ProxView::layOut() {
   auto* controls = new QHBoxLayout;
   const auto add = [controls](const QString& label, QWidget* w) { addField(controls, label, w); };
   add(tr("&N"), tokens_);
@@ -109,9 +121,17 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
   grid->addWidget(movement_, 4, 0, 1, 2);
   grid->setRowStretch(3, 1);
   grid->setRowStretch(4, 1);
+}
 
-  for (QSpinBox* s : {tokens_, dim_, heads_, steps_, seed_}) connect(s, &QSpinBox::valueChanged, this, &ProxView::fieldsChanged);
-  for (QDoubleSpinBox* s : {scale_, eta_}) connect(s, &QDoubleSpinBox::valueChanged, this, &ProxView::fieldsChanged);
+void ProxView::connectFields() {
+  fields_.bind(tokens_, [](auto& r) -> auto& { return r.tokens; });
+  fields_.bind(dim_, [](auto& r) -> auto& { return r.block.dim; });
+  fields_.bind(heads_, [](auto& r) -> auto& { return r.block.heads; });
+  fields_.bind(steps_, [](auto& r) -> auto& { return r.maxSteps; });
+  fields_.bind(seed_, [](auto& r) -> auto& { return r.block.seed; });
+  fields_.bind(scale_, [](auto& r) -> auto& { return r.inputScale; });
+  fields_.bind(eta_, [](auto& r) -> auto& { return r.block.eta; });
+  fields_.onChange(this, [this] { fieldsChanged(); });
   connect(player_, &StepPlayer::valueChanged, this, &ProxView::showStep);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m.toHtmlEscaped())); });
   followRunner(runner_, info_, cancel_, &invalid_);
@@ -120,24 +140,13 @@ ProxView::ProxView(QWidget* parent) : LiveView(parent) {
 bool ProxView::request(ProxRequest* out, QString* error) const {
   ProxRequest r;
   if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
-  r.block.eta = eta_->value();
-  r.tokens = tokens_->value();
-  r.inputScale = scale_->value();
-  r.maxSteps = steps_->value();
+  fields_.read(r);
   *out = r;
   return true;
 }
 
 void ProxView::setRequest(const ProxRequest& r) {
-  const QSignalBlocker blocks[] = {QSignalBlocker(tokens_), QSignalBlocker(dim_), QSignalBlocker(heads_), QSignalBlocker(steps_),
-                                   QSignalBlocker(seed_), QSignalBlocker(scale_), QSignalBlocker(eta_)};
-  tokens_->setValue(r.tokens);
-  dim_->setValue(r.block.dim);
-  heads_->setValue(r.block.heads);
-  steps_->setValue(r.maxSteps);
-  seed_->setValue(static_cast<int>(r.block.seed));
-  scale_->setValue(r.inputScale);
-  eta_->setValue(r.block.eta);
+  fields_.write(r);
   fieldsChanged();
 }
 
@@ -220,7 +229,7 @@ void ProxView::showStep() {
   for (const auto& run : result_.runs)
     if (run.rule == "fixed") text += tr("<br>The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. "
                                         "Armijo only promises that φ decreases; ‖g‖ need not.").arg(widgets::displayNumber(run.lambda, 'g', 3));
-  const CurvePlot::Style mark{widgets::referenceColor(), Qt::NoPen, 1, true};
+  const widgets::CurvePlot::Style mark{widgets::referenceColor(), Qt::NoPen, 1, true};
   residual_->setCurve(tr("iteration k"), kx, gy, mark);
   potential_->setCurve(tr("iteration k"), kx, phi, mark);
   movement_->setCurve(tr("iteration k"), kx, moved, mark);

@@ -8,6 +8,8 @@
 // barely moves is nearly the identity. η is a field: a smaller η conditions the solve better.
 #pragma once
 
+#include "app/pages/common/request_fields.h"
+
 #include "lab/lab.h"
 
 #include "app/pages/attention/live_view.h"
@@ -17,9 +19,12 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 class StepPlayer;
 
@@ -46,9 +51,9 @@ class ProxView : public LiveView {
   bool hasResult() const { return hasResult_; }
   const lab::ProxTraceResult& result() const { return result_; }
   QString infoText() const;
-  CurvePlot* residualPlot() const { return residual_; }
-  CurvePlot* potentialPlot() const { return potential_; }
-  CurvePlot* movementPlot() const { return movement_; }
+  widgets::CurvePlot* residualPlot() const { return residual_; }
+  widgets::CurvePlot* potentialPlot() const { return potential_; }
+  widgets::CurvePlot* movementPlot() const { return movement_; }
   LatestWins* runner() const { return runner_; }
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   bool savePlots(const QString& path, QString* error = nullptr);
@@ -58,6 +63,11 @@ class ProxView : public LiveView {
   void traceReady();
 
  private:
+  void createFields();
+  void createPlots();
+  void layOut();
+  void connectFields();
+  RequestFields<ProxRequest> fields_;
   void showTrace();
   void showStep();
 
@@ -72,9 +82,9 @@ class ProxView : public LiveView {
   StepPlayer* player_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QLabel* info_ = nullptr;
-  CurvePlot* residual_ = nullptr;
-  CurvePlot* potential_ = nullptr;
-  CurvePlot* movement_ = nullptr;
+  widgets::CurvePlot* residual_ = nullptr;
+  widgets::CurvePlot* potential_ = nullptr;
+  widgets::CurvePlot* movement_ = nullptr;
   lab::ProxTraceResult result_;
   bool hasResult_ = false;
 };

@@ -1,7 +1,9 @@
 #include "app/pages/cliplab/cap_sweep_view.h"
+
+#include "app/pages/common/ns_steps_field.h"
 #include "widgets/number_format.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "widgets/palette.h"
 
@@ -31,12 +33,7 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
   sigmaMax_ = new QDoubleSpinBox(this);
   sigmaMax_->setRange(0.01, 100);
   sigmaMax_->setValue(1.0);
-  steps_ = new QSpinBox(this);
-  steps_->setRange(1, 30);
-  steps_->setValue(10);
-  polish_ = new QSpinBox(this);
-  polish_->setRange(0, 10);
-  polish_->setValue(4);
+  ns_ = new NsStepsField(this);
   runButton_ = new QPushButton(tr("Run sweep"), this);
   runButton_->setObjectName(QStringLiteral("runSweepButton"));
   cancelButton_ = new QPushButton(tr("Cancel"), this);
@@ -49,13 +46,13 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
                      this);
   info_->setWordWrap(true);
 
-  sigma_ = new CurvePlot(this);
+  sigma_ = new widgets::CurvePlot(this);
   sigma_->setTitle(tr("σ₁ after the hard cap"));
   sigma_->setAxisLabels(tr("σ₁ of the input"), tr("σ₁ of the result"));
   sigma_->setLogXAvailable(true);
   sigma_->setLogX(true);
   sigma_->setLogY(true);
-  error_ = new CurvePlot(this);
+  error_ = new widgets::CurvePlot(this);
   error_->setTitle(tr("Largest singular-value error / σmax"));
   error_->setAxisLabels(tr("σ₁ of the input"), tr("max |σᵢ − min(σᵢ, σmax)| / σmax"));
   error_->setLogXAvailable(true);
@@ -70,9 +67,7 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(new QLabel(tr("σmax"), this));
   controls->addWidget(sigmaMax_);
   controls->addWidget(new QLabel(tr("jordan5 ×"), this));
-  controls->addWidget(steps_);
-  controls->addWidget(new QLabel(tr("+ polish"), this));
-  controls->addWidget(polish_);
+  ns_->addTo(controls);
   controls->addWidget(runButton_);
   controls->addWidget(cancelButton_);
   controls->addWidget(progress_, 1);
@@ -101,8 +96,8 @@ lab::CapSweepRequest CapSweepView::request() const {
   r.cols = s.width();
   r.dtype = dtype_->currentData().toString().toStdString();
   r.sigmaMax = sigmaMax_->value();
-  r.nsSteps = steps_->value();
-  r.polishSteps = polish_->value();
+  r.nsSteps = ns_->steps();
+  r.polishSteps = ns_->polishSteps();
   // σ₁ from just above σmax to 1000 σmax, as in 001 §6.1 and docs/BENCHMARKS.md.
   r.sigma1s.clear();
   for (double f : {1.5, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0}) r.sigma1s.push_back(f * r.sigmaMax);
@@ -114,8 +109,8 @@ void CapSweepView::setRequest(const lab::CapSweepRequest& r) {
     if (size_->itemData(i).toSize() == QSize(static_cast<int>(r.cols), static_cast<int>(r.rows))) size_->setCurrentIndex(i);
   dtype_->setCurrentIndex(std::max(0, dtype_->findData(QString::fromStdString(r.dtype))));
   sigmaMax_->setValue(r.sigmaMax);
-  steps_->setValue(r.nsSteps);
-  polish_->setValue(r.polishSteps);
+  ns_->setSteps(r.nsSteps);
+  ns_->setPolishSteps(r.polishSteps);
 }
 
 void CapSweepView::run() {
@@ -148,7 +143,7 @@ void CapSweepView::showResult() {
   for (size_t i = 0; i < result_.series.size(); ++i) {
     const auto& s = result_.series[i];
     const QString name = QString::fromStdString(s.impl);
-    const CurvePlot::Style style{widgets::runColor(static_cast<int>(i)), Qt::SolidLine, 1.8, true};
+    const widgets::CurvePlot::Style style{widgets::runColor(static_cast<int>(i)), Qt::SolidLine, 1.8, true};
     sigma_->setCurve(name, result_.sigma1s, s.sigma1After, style);
     std::vector<double> rel;
     for (double e : s.maxError) rel.push_back(std::max(e / result_.sigmaMax, 1e-9));

@@ -15,9 +15,14 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
+class NsStepsField;
+
 class LatestWins;
 
 class CapSweepView : public QWidget {
@@ -34,7 +39,7 @@ class CapSweepView : public QWidget {
   const lab::CapSweep& result() const { return result_; }
   void replotNow();
 
-  CurvePlot* errorPlot() const { return error_; }
+  widgets::CurvePlot* errorPlot() const { return error_; }
 
  Q_SIGNALS:
   void finished();
@@ -46,14 +51,13 @@ class CapSweepView : public QWidget {
   QComboBox* size_ = nullptr;
   QComboBox* dtype_ = nullptr;
   QDoubleSpinBox* sigmaMax_ = nullptr;
-  QSpinBox* steps_ = nullptr;
-  QSpinBox* polish_ = nullptr;
+  NsStepsField* ns_ = nullptr;
   QPushButton* runButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* info_ = nullptr;
-  CurvePlot* sigma_ = nullptr;
-  CurvePlot* error_ = nullptr;
+  widgets::CurvePlot* sigma_ = nullptr;
+  widgets::CurvePlot* error_ = nullptr;
   lab::CapSweep result_;
   lab::CapSweepRequest shownRequest_;
   bool hasResult_ = false;

@@ -4,6 +4,7 @@
 #include "app/pages/cliplab/cap_sweep_view.h"
 #include "app/app_options.h"
 #include "app/pages/cliplab/cliplab_presets.h"
+#include "app/pages/common/lecture_preset_bar.h"
 #include "app/pages/cliplab/constraint_view.h"
 #include "app/pages/cliplab/equilibrium_view.h"
 #include "app/pages/cliplab/stiefel_view.h"
@@ -48,23 +49,6 @@ QString describe(const lab::LabMatrix& m, bool random) {
   return text + QObject::tr(" · smallest σ = %L1").arg(widgets::displayNumber(s.empty() ? 0.0 : s.back(), 'g', 3));
 }
 
-// Rough time of one request on this kind of CPU (GEMM ~150 GFLOP/s float32, ~3.5x that in
-// bfloat16), only to warn before a computation that takes many seconds.
-double estimateSeconds(const lab::ConstraintRequest& r, double m, double n) {
-  if (m > n) std::swap(m, n);
-  const double steps = r.ns.steps + r.ns.polishSteps;
-  double flops = 8 * m * m * n;  // soft cap and the like
-  if (spectral::reads(r.method, spectral::kImpl)) {
-    switch (r.impl) {
-      case spectral::ClipImpl::Nested: flops = 2 * steps * (4 * m * m * n + 2 * m * m * m); break;
-      case spectral::ClipImpl::AbdDense:
-      case spectral::ClipImpl::AbdBlock: flops = steps * 6 * std::pow(m + n, 3); break;
-      case spectral::ClipImpl::Svd: flops = 20 * m * m * n; break;
-    }
-  }
-  return flops / (r.dtype == "bfloat16" ? 5e11 : 1.5e11);
-}
-
 }  // namespace
 
 ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
@@ -83,30 +67,13 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
 }
 
 QHBoxLayout* ClipLabPage::createPresetBar() {
-  presets_ = new QComboBox(this);
-  presets_->setObjectName(QStringLiteral("presetBox"));
-  presets_->addItem(tr("Lecture presets…"), QString());
-  for (const auto& p : clipLabPresets()) presets_->addItem(p.title, p.id);
-  auto* prev = new QPushButton(tr("◀ Previous"), this);
-  auto* next = new QPushButton(tr("Next ▶"), this);
-  next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
-  prev->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
-  cue_ = new QLabel(tr("Pick a matrix and a method; every control updates the plots while it moves."), this);
-  cue_->setWordWrap(true);
+  QList<QPair<QString, QString>> presets;
+  for (const auto& p : clipLabPresets()) presets.append({p.title, p.id});
+  presetBar_ = new LecturePresetBar(presets, QStringLiteral("presetBox"),
+                                    tr("Pick a matrix and a method; every control updates the plots while it moves."), this);
+  connect(presetBar_, &LecturePresetBar::presetChosen, this, [this](const QString& id) { applyPreset(id); });
   auto* top = new QHBoxLayout;
-  top->addWidget(presets_);
-  top->addWidget(prev);
-  top->addWidget(next);
-  top->addWidget(cue_, 1);
-
-  connect(presets_, &QComboBox::activated, this, [this](int i) { applyPreset(presets_->itemData(i).toString()); });
-  const auto step = [this](int delta) {
-    const int i = std::clamp(presets_->currentIndex() + delta, 1, presets_->count() - 1);
-    presets_->setCurrentIndex(i);
-    applyPreset(presets_->itemData(i).toString());
-  };
-  connect(next, &QPushButton::clicked, this, [step] { step(1); });
-  connect(prev, &QPushButton::clicked, this, [step] { step(-1); });
+  top->addWidget(presetBar_);
   return top;
 }
 
@@ -203,7 +170,7 @@ bool ClipLabPage::applyPreset(const QString& id) {
   const auto it = std::find_if(all.begin(), all.end(), [&](const ClipLabPreset& p) { return p.id == id; });
   if (it == all.end()) return false;
   const int index = static_cast<int>(it - all.begin());
-  presets_->setCurrentIndex(index + 1);
+  presetBar_->select(id);
   if (it->newtonSchulz) ns_->setSettings(*it->newtonSchulz);
   if (it->equilibrium) equilibrium_->setRequest(*it->equilibrium);
   if (it->method) method_->setRequest(*it->method);
@@ -218,7 +185,7 @@ bool ClipLabPage::applyPreset(const QString& id) {
   return true;
 }
 
-void ClipLabPage::showPresetCue(int index) { cue_->setText(clipLabPresets()[static_cast<size_t>(index)].cue); }
+void ClipLabPage::showPresetCue(int index) { presetBar_->setCue(clipLabPresets()[static_cast<size_t>(index)].cue); }
 
 void ClipLabPage::openCheckpoint(const QString& path) {
   source_->setStatus(tr("Reading %1…").arg(QFileInfo(path).fileName()));
@@ -316,7 +283,7 @@ void ClipLabPage::requestUpdate(bool confirmed) {
     status_->setText(tr("Release the slider to compute (the last update took %L1 s).").arg(widgets::displayNumber(lastUpdateSeconds_, 'f', 1)));
     return;
   }
-  const double estimate = estimateSeconds(req, static_cast<double>(matrix_->rows()), static_cast<double>(matrix_->cols()));
+  const double estimate = lab::estimatedSeconds(req, static_cast<double>(matrix_->rows()), static_cast<double>(matrix_->cols()));
   if (estimate > kConfirmSeconds && !confirmed) {
     status_->setText(tr("This method takes roughly %L1 s on this matrix here and cannot be interrupted once started; "
                         "the scalar map above is exact.")

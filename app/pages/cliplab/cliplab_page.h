@@ -25,6 +25,7 @@ class QTabWidget;
 namespace lwb::app::pages {
 
 class CapSweepView;
+class LecturePresetBar;
 class ConstraintView;
 class EquilibriumView;
 class StiefelView;
@@ -37,13 +38,10 @@ class ClipLabPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  static constexpr QLatin1String kId{"cliplab"};
 
   explicit ClipLabPage(QWidget* parent = nullptr);
 
-  QString id() const override { return kId; }
   QString title() const override { return tr("Clip &Lab"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_2); }
   QWidget* widget() override { return this; }
   // --lab-preset ID: applies that lecture preset.
   bool applyOptions(const AppOptions& options, QString* error) override;
@@ -100,8 +98,7 @@ class ClipLabPage : public QWidget, public Page {
   QTabWidget* tabs_ = nullptr;
   QWidget* controls_ = nullptr;     // the left pane: matrix source, method, status
   QWidget* methodBox_ = nullptr;    // the Method group
-  QComboBox* presets_ = nullptr;
-  QLabel* cue_ = nullptr;
+  LecturePresetBar* presetBar_ = nullptr;
   QLabel* status_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QPushButton* computeAnyway_ = nullptr;

@@ -2,7 +2,7 @@
 
 #include "widgets/number_format.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/method_form.h"
 #include "app/scalar_map.h"
 #include "widgets/palette.h"
@@ -59,7 +59,7 @@ ConstraintView::ConstraintView(QWidget* parent) : QWidget(parent) {
   spectrum_->setRun(kRun, tr("after the method"), widgets::runColor(0));
   spectrum_->setLogY(true);
   spectrum_->setStepControlsVisible(false);
-  error_ = new CurvePlot(this);
+  error_ = new widgets::CurvePlot(this);
   error_->setObjectName(QStringLiteral("errorPlot"));
   error_->setTitle(tr("Error against the exact SVD result"));
   error_->setAxisLabels(tr("rank i"), tr("|σᵢ(W′) − σᵢ(U f(Σ) Vᵀ)|"));

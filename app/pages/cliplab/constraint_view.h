@@ -11,13 +11,13 @@
 class QLabel;
 
 namespace lwb::widgets {
+class CurvePlot;
 class ScalarMapPlot;
 class SpectrumPlot;
 }  // namespace lwb::widgets
 
 namespace lwb::app::pages {
 
-class CurvePlot;
 
 class ConstraintView : public QWidget {
   Q_OBJECT
@@ -38,7 +38,7 @@ class ConstraintView : public QWidget {
 
   widgets::ScalarMapPlot* scalarMapPlot() const { return map_; }
   widgets::SpectrumPlot* spectrumPlot() const { return spectrum_; }
-  CurvePlot* errorPlot() const { return error_; }
+  widgets::CurvePlot* errorPlot() const { return error_; }
   QLabel* figuresLabel() const { return figures_; }
   int shownCount() const { return shown_; }
   // The result shown last and the request it answered.
@@ -51,7 +51,7 @@ class ConstraintView : public QWidget {
  private:
   widgets::ScalarMapPlot* map_ = nullptr;
   widgets::SpectrumPlot* spectrum_ = nullptr;
-  CurvePlot* error_ = nullptr;
+  widgets::CurvePlot* error_ = nullptr;
   QLabel* figures_ = nullptr;
   void drawScalarMap(const lab::ConstraintRequest& r, const std::vector<double>& sigmas, const std::vector<double>& exact,
                      double alpha, const std::vector<double>* measured);

@@ -1,7 +1,7 @@
 #include "app/pages/cliplab/equilibrium_view.h"
 #include "widgets/number_format.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/method_form.h"
 #include "app/pages/common/slider_field.h"
@@ -29,7 +29,7 @@ EquilibriumView::EquilibriumView(QWidget* parent) : QWidget(parent) {
   info_->setWordWrap(true);
   info_->setTextFormat(Qt::RichText);
 
-  plot_ = new CurvePlot(this);
+  plot_ = new widgets::CurvePlot(this);
   plot_->setObjectName(QStringLiteral("equilibriumPlot"));
   plot_->setTitle(tr("σ₁ under repeated updates of norm η"));
   plot_->setAxisLabels(tr("step"), tr("σ₁(W)"));
@@ -51,38 +51,27 @@ EquilibriumView::EquilibriumView(QWidget* parent) : QWidget(parent) {
   grid->setColumnStretch(0, 2);
   grid->setColumnStretch(1, 5);
 
-  for (auto* f : {lr_, lambda_, sigmaMax_, alignment_, start_})
-    connect(f, &SliderField::valueChanged, this, [this] {
-      dirty_ = true;
-      if (isVisible() && !applying_) recompute();
-    });
-  connect(steps_, &QSpinBox::valueChanged, this, [this] {
+  fields_.bind(lr_, [](auto& r) -> auto& { return r.lr; });
+  fields_.bind(lambda_, [](auto& r) -> auto& { return r.lambda; });
+  fields_.bind(sigmaMax_, [](auto& r) -> auto& { return r.sigmaMax; });
+  fields_.bind(alignment_, [](auto& r) -> auto& { return r.alignment; });
+  fields_.bind(start_, [](auto& r) -> auto& { return r.startSigma1; });
+  fields_.bind(steps_, [](auto& r) -> auto& { return r.steps; });
+  fields_.onChange(this, [this] {
     dirty_ = true;
-    if (isVisible() && !applying_) recompute();
+    if (isVisible()) recompute();
   });
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot simulate: %1").arg(m)); });
 }
 
 lab::EquilibriumRequest EquilibriumView::request() const {
   lab::EquilibriumRequest r;
-  r.lr = lr_->value();
-  r.lambda = lambda_->value();
-  r.sigmaMax = sigmaMax_->value();
-  r.alignment = alignment_->value();
-  r.startSigma1 = start_->value();
-  r.steps = steps_->value();
+  fields_.read(r);
   return r;
 }
 
 void EquilibriumView::setRequest(const lab::EquilibriumRequest& r) {
-  applying_ = true;
-  lr_->setValue(r.lr);
-  lambda_->setValue(r.lambda);
-  sigmaMax_->setValue(r.sigmaMax);
-  alignment_->setValue(r.alignment);
-  start_->setValue(r.startSigma1);
-  steps_->setValue(r.steps);
-  applying_ = false;
+  fields_.write(r);  // signals blocked: one recompute below, not one per field
   dirty_ = true;
   if (isVisible()) recompute();
 }
@@ -109,7 +98,7 @@ void EquilibriumView::recompute() {
 
 void EquilibriumView::showResult() {
   plot_->clearCurves();
-  QVector<CurvePlot::Reference> refs;
+  QVector<widgets::CurvePlot::Reference> refs;
   QString text = tr("Soft cap strength α* = %L1 (App. B, with decay λ).<br>").arg(widgets::displayNumber(result_.alphaStar, 'g', 4));
   for (size_t i = 0; i < result_.series.size(); ++i) {
     const auto& s = result_.series[i];

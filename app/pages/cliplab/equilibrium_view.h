@@ -3,6 +3,8 @@
 // (000 App. C.2, 001 §3.4), or staying under σmax (App. B). Recomputed on every change.
 #pragma once
 
+#include "app/pages/common/request_fields.h"
+
 #include "lab/lab.h"
 
 #include <QWidget>
@@ -10,9 +12,12 @@
 class QLabel;
 class QSpinBox;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 class SliderField;
 
@@ -26,7 +31,7 @@ class EquilibriumView : public QWidget {
   void setRequest(const lab::EquilibriumRequest& r);
   bool hasResult() const { return hasResult_; }
   const lab::EquilibriumResult& result() const { return result_; }
-  CurvePlot* plot() const { return plot_; }
+  widgets::CurvePlot* plot() const { return plot_; }
   void replotNow();
 
  Q_SIGNALS:
@@ -36,6 +41,7 @@ class EquilibriumView : public QWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
+  RequestFields<lab::EquilibriumRequest> fields_;
   void recompute();
   void showResult();
 
@@ -47,12 +53,11 @@ class EquilibriumView : public QWidget {
   SliderField* start_ = nullptr;
   QSpinBox* steps_ = nullptr;
   QLabel* info_ = nullptr;
-  CurvePlot* plot_ = nullptr;
+  widgets::CurvePlot* plot_ = nullptr;
   lab::EquilibriumResult result_;
   lab::EquilibriumRequest shown_;
   bool hasResult_ = false;
   bool dirty_ = true;
-  bool applying_ = false;
 };
 
 }  // namespace lwb::app::pages

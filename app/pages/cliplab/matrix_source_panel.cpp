@@ -27,6 +27,15 @@ const std::pair<int, int> kSizes[] = {{64, 128}, {128, 256}, {256, 512}, {512, 5
 MatrixSourcePanel::MatrixSourcePanel(QWidget* parent) : QGroupBox(tr("Matrix"), parent) {
   form_ = new QFormLayout(this);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  createKindAndSize();
+  QPushButton* reseed = createSpectrumFields();
+  createFileFields();
+  addRows();
+  connectFields(reseed);
+  updateRows();
+}
+
+void MatrixSourcePanel::createKindAndSize() {
   kind_ = new QComboBox(this);
   kind_->setObjectName(QStringLiteral("sourceBox"));
   kind_->addItem(tr("Gaussian"), static_cast<int>(lab::SourceKind::Gaussian));
@@ -51,7 +60,10 @@ MatrixSourcePanel::MatrixSourcePanel(QWidget* parent) : QGroupBox(tr("Matrix"), 
   sizeLayout->addWidget(rows_);
   sizeLayout->addWidget(new QLabel(QStringLiteral("×"), sizeRow_));
   sizeLayout->addWidget(cols_);
+}
 
+// σ₁, rank, noise, tail, smallest σ, explicit values and the seed; returns "New seed".
+QPushButton* MatrixSourcePanel::createSpectrumFields() {
   sigma1_ = new SliderField(0.01, 1000, 3, 3, true, this);
   sigma1_->setObjectName(QStringLiteral("sigma1Field"));
   rank_ = new QSpinBox(this);
@@ -71,7 +83,10 @@ MatrixSourcePanel::MatrixSourcePanel(QWidget* parent) : QGroupBox(tr("Matrix"), 
   seedLayout->setContentsMargins(0, 0, 0, 0);
   seedLayout->addWidget(seed_, 1);
   seedLayout->addWidget(reseed);
+  return reseed;
+}
 
+void MatrixSourcePanel::createFileFields() {
   openButton_ = new QPushButton(tr("Open file…"), this);
   fileLabel_ = new QLabel(tr("no file"), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -84,7 +99,9 @@ MatrixSourcePanel::MatrixSourcePanel(QWidget* parent) : QGroupBox(tr("Matrix"), 
   layer_->setObjectName(QStringLiteral("layerBox"));
   status_ = new QLabel(this);
   status_->setWordWrap(true);
+}
 
+void MatrixSourcePanel::addRows() {
   form_->addRow(tr("Source"), kind_);
   form_->addRow(tr("Size"), sizeRow_);
   form_->addRow(tr("σ₁"), sigma1_);
@@ -97,7 +114,9 @@ MatrixSourcePanel::MatrixSourcePanel(QWidget* parent) : QGroupBox(tr("Matrix"), 
   form_->addRow(tr("File"), fileRow_);
   form_->addRow(tr("Layer"), layer_);
   form_->addRow(status_);
+}
 
+void MatrixSourcePanel::connectFields(QPushButton* reseed) {
   const auto changed = [this] {
     if (!applying_) Q_EMIT sourceChanged();
   };
@@ -122,7 +141,6 @@ MatrixSourcePanel::MatrixSourcePanel(QWidget* parent) : QGroupBox(tr("Matrix"), 
   connect(reseed, &QPushButton::clicked, this, [this] { seed_->setValue(seed_->value() % 1000000 + 1); });
   connect(openButton_, &QPushButton::clicked, this, &MatrixSourcePanel::chooseFile);
   connect(layer_, &QComboBox::currentIndexChanged, this, changed);
-  updateRows();
 }
 
 bool MatrixSourcePanel::isCheckpointSource() const { return kind_->currentIndex() == kCheckpointKind; }

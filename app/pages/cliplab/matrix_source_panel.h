@@ -50,6 +50,11 @@ class MatrixSourcePanel : public QGroupBox {
   void openFileRequested(const QString& path);  // the user picked a checkpoint file
 
  private:
+  void createKindAndSize();
+  QPushButton* createSpectrumFields();
+  void createFileFields();
+  void addRows();
+  void connectFields(QPushButton* reseed);
   void updateRows();
   void chooseFile();
 

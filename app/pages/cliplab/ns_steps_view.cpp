@@ -1,7 +1,9 @@
 #include "app/pages/cliplab/ns_steps_view.h"
+
+#include "app/pages/common/ns_steps_field.h"
 #include "widgets/number_format.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "widgets/palette.h"
 
@@ -29,12 +31,7 @@ namespace {
 NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   runner_ = new LatestWins(this);
   coeffs_ = registryCombo(spectral::nsCoefficientSets(), this, false);
-  steps_ = new QSpinBox(this);
-  steps_->setRange(1, 30);
-  steps_->setValue(10);
-  polish_ = new QSpinBox(this);
-  polish_->setRange(0, 10);
-  polish_->setValue(4);
+  ns_ = new NsStepsField(this);
   dtype_ = idCombo(lab::labDtypeIds(), this);
   stepSlider_ = new QSlider(Qt::Horizontal, this);
   stepSlider_->setObjectName(QStringLiteral("nsStepSlider"));
@@ -45,12 +42,12 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   info_ = new QLabel(this);
   info_->setWordWrap(true);
 
-  poly_ = new CurvePlot(this);
+  poly_ = new widgets::CurvePlot(this);
   poly_->setTitle(tr("p_k ∘ … ∘ p₁ acting on every σ / ‖W‖_F"));
   poly_->setAxisLabels(tr("σ / ‖W‖_F (input)"), tr("after k steps"));
   poly_->setLogXAvailable(true);
   poly_->setLogX(true);
-  ranked_ = new CurvePlot(this);
+  ranked_ = new widgets::CurvePlot(this);
   ranked_->setTitle(tr("Singular values of the iterate X_k"));
   ranked_->setAxisLabels(tr("rank i"), tr("σᵢ(X_k)"));
   ranked_->setLogY(true);
@@ -59,9 +56,7 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(new QLabel(tr("Coefficients"), this));
   controls->addWidget(coeffs_);
   controls->addWidget(new QLabel(tr("×"), this));
-  controls->addWidget(steps_);
-  controls->addWidget(new QLabel(tr("+ polish"), this));
-  controls->addWidget(polish_);
+  ns_->addTo(controls);
   controls->addWidget(new QLabel(tr("Precision"), this));
   controls->addWidget(dtype_);
   controls->addSpacing(16);
@@ -82,8 +77,7 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   };
   connect(coeffs_, &QComboBox::currentIndexChanged, this, changed);
   connect(dtype_, &QComboBox::currentIndexChanged, this, changed);
-  connect(steps_, &QSpinBox::valueChanged, this, changed);
-  connect(polish_, &QSpinBox::valueChanged, this, changed);
+  connect(ns_, &NsStepsField::changed, this, changed);
   connect(stepSlider_, &QSlider::valueChanged, this, &NsStepsView::showStep);
   connect(play_, &QPushButton::clicked, this, [this] {
     if (playTimer_->isActive()) {
@@ -115,13 +109,13 @@ void NsStepsView::setMatrix(lab::LabMatrixPtr matrix) {
 
 void NsStepsView::setSettings(const lab::NsTraceRequest& r) {
   coeffs_->setCurrentIndex(std::max(0, coeffs_->findData(QString::fromStdString(r.coefficients))));
-  steps_->setValue(r.steps);
-  polish_->setValue(r.polishSteps);
+  ns_->setSteps(r.steps);
+  ns_->setPolishSteps(r.polishSteps);
   dtype_->setCurrentIndex(std::max(0, dtype_->findData(QString::fromStdString(r.dtype))));
 }
 
 lab::NsTraceRequest NsStepsView::settings() const {
-  return {coeffs_->currentData().toString().toStdString(), steps_->value(), polish_->value(), dtype_->currentData().toString().toStdString()};
+  return {coeffs_->currentData().toString().toStdString(), ns_->steps(), ns_->polishSteps(), dtype_->currentData().toString().toStdString()};
 }
 
 void NsStepsView::setStep(int k) { stepSlider_->setValue(k); }

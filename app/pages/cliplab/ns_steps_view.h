@@ -16,9 +16,14 @@ class QSlider;
 class QSpinBox;
 class QTimer;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
+class NsStepsField;
+
 class LatestWins;
 
 class NsStepsView : public QWidget {
@@ -35,8 +40,8 @@ class NsStepsView : public QWidget {
   bool hasTrace() const { return hasTrace_; }
   void replotNow();
 
-  CurvePlot* polynomialPlot() const { return poly_; }
-  CurvePlot* rankedPlot() const { return ranked_; }
+  widgets::CurvePlot* polynomialPlot() const { return poly_; }
+  widgets::CurvePlot* rankedPlot() const { return ranked_; }
   LatestWins* runner() const { return runner_; }
 
  Q_SIGNALS:
@@ -56,15 +61,14 @@ class NsStepsView : public QWidget {
   bool dirty_ = true;
   LatestWins* runner_ = nullptr;
   QComboBox* coeffs_ = nullptr;
-  QSpinBox* steps_ = nullptr;
-  QSpinBox* polish_ = nullptr;
+  NsStepsField* ns_ = nullptr;
   QComboBox* dtype_ = nullptr;
   QSlider* stepSlider_ = nullptr;
   QPushButton* play_ = nullptr;
   QTimer* playTimer_ = nullptr;
   QLabel* info_ = nullptr;
-  CurvePlot* poly_ = nullptr;
-  CurvePlot* ranked_ = nullptr;
+  widgets::CurvePlot* poly_ = nullptr;
+  widgets::CurvePlot* ranked_ = nullptr;
 };
 
 }  // namespace lwb::app::pages

@@ -1,7 +1,7 @@
 #include "app/pages/cliplab/stiefel_view.h"
 #include "widgets/number_format.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/id_combo.h"
 #include "app/pages/common/latest_wins.h"
 #include "widgets/palette.h"
@@ -39,10 +39,10 @@ StiefelView::StiefelView(QWidget* parent) : QWidget(parent) {
   info_->setWordWrap(true);
   info_->setTextFormat(Qt::RichText);
 
-  sigma_ = new CurvePlot(this);
+  sigma_ = new widgets::CurvePlot(this);
   sigma_->setTitle(tr("Singular values after the retraction msign(W − ηA)"));
   sigma_->setAxisLabels(tr("rank i"), tr("σᵢ"));
-  deviation_ = new CurvePlot(this);
+  deviation_ = new widgets::CurvePlot(this);
   deviation_->setTitle(tr("Distance from the manifold |σᵢ − 1|"));
   deviation_->setAxisLabels(tr("rank i"), tr("|σᵢ − 1|"));
   deviation_->setLogY(true);
@@ -71,22 +71,24 @@ StiefelView::StiefelView(QWidget* parent) : QWidget(parent) {
     dirty_ = true;
     if (isVisible()) recompute();
   };
-  for (QSpinBox* s : {rows_, cols_, seed_}) connect(s, &QSpinBox::valueChanged, this, changed);
-  connect(eta_, &QDoubleSpinBox::valueChanged, this, changed);
+  fields_.bind(rows_, [](auto& r) -> auto& { return r.rows; });
+  fields_.bind(cols_, [](auto& r) -> auto& { return r.cols; });
+  fields_.bind(eta_, [](auto& r) -> auto& { return r.eta; });
+  fields_.bind(seed_, [](auto& r) -> auto& { return r.seed; });
+  fields_.onChange(this, changed);
   connect(dtype_, &QComboBox::currentIndexChanged, this, changed);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
 }
 
 lab::StiefelRetractionRequest StiefelView::request() const {
-  return {rows_->value(), cols_->value(), eta_->value(), static_cast<uint64_t>(seed_->value()),
-          dtype_->currentData().toString().toStdString()};
+  lab::StiefelRetractionRequest r;
+  fields_.read(r);
+  r.dtype = dtype_->currentData().toString().toStdString();
+  return r;
 }
 
 void StiefelView::setRequest(const lab::StiefelRetractionRequest& r) {
-  rows_->setValue(static_cast<int>(r.rows));
-  cols_->setValue(static_cast<int>(r.cols));
-  eta_->setValue(r.eta);
-  seed_->setValue(static_cast<int>(r.seed));
+  fields_.write(r, /*blockSignals=*/false);  // each field recomputes, as when typed
   dtype_->setCurrentIndex(std::max(0, dtype_->findData(QString::fromStdString(r.dtype))));
 }
 

@@ -4,6 +4,8 @@
 // to σ = 1 keeps the matrices on the manifold: the left plot shows σᵢ, the right |σᵢ − 1|.
 #pragma once
 
+#include "app/pages/common/request_fields.h"
+
 #include "lab/lab.h"
 
 #include <QWidget>
@@ -13,9 +15,12 @@ class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 
 class StiefelView : public QWidget {
@@ -26,7 +31,7 @@ class StiefelView : public QWidget {
   void setRequest(const lab::StiefelRetractionRequest& r);
   bool hasResult() const { return hasResult_; }
   const lab::StiefelRetraction& result() const { return result_; }
-  CurvePlot* sigmaPlot() const { return sigma_; }
+  widgets::CurvePlot* sigmaPlot() const { return sigma_; }
   LatestWins* runner() const { return runner_; }
   void replotNow();
 
@@ -37,6 +42,7 @@ class StiefelView : public QWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
+  RequestFields<lab::StiefelRetractionRequest> fields_;
   lab::StiefelRetractionRequest request() const;
   void recompute();
   void show(const lab::StiefelRetraction& r);
@@ -51,8 +57,8 @@ class StiefelView : public QWidget {
   QSpinBox* seed_ = nullptr;
   QComboBox* dtype_ = nullptr;
   QLabel* info_ = nullptr;
-  CurvePlot* sigma_ = nullptr;
-  CurvePlot* deviation_ = nullptr;
+  widgets::CurvePlot* sigma_ = nullptr;
+  widgets::CurvePlot* deviation_ = nullptr;
 };
 
 }  // namespace lwb::app::pages

@@ -1,5 +1,7 @@
 #include "app/pages/common/method_form.h"
 
+#include "app/pages/common/ns_steps_field.h"
+
 #include "widgets/number_format.h"
 
 #include "app/pages/common/id_combo.h"
@@ -22,6 +24,8 @@ QString MethodForm::methodTitle(spectral::ConstraintMethod m) {
   return QCoreApplication::translate("Registry", std::string(spectral::traits(m).title).c_str());
 }
 
+QSpinBox* MethodForm::nsStepsField() const { return ns_->stepsBox(); }
+
 MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   form_ = new QFormLayout(this);
   form_->setContentsMargins(0, 0, 0, 0);
@@ -42,12 +46,7 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   impl_ = registryCombo(spectral::clipImpls(), this, false);
   impl_->setObjectName(QStringLiteral("implBox"));
   coeffs_ = registryCombo(spectral::nsCoefficientSets(), this, false);
-  steps_ = new QSpinBox(this);
-  steps_->setRange(0, 30);
-  steps_->setValue(10);
-  polish_ = new QSpinBox(this);
-  polish_->setRange(0, 10);
-  polish_->setValue(4);
+  ns_ = new NsStepsField(this);
   dtype_ = idCombo(lab::labDtypeIds(), this);
 
   alphaRow_ = new QWidget(this);
@@ -65,9 +64,7 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   nsLayout->setContentsMargins(0, 0, 0, 0);
   nsLayout->addWidget(coeffs_);
   nsLayout->addWidget(new QLabel(tr("×"), nsRow_));
-  nsLayout->addWidget(steps_);
-  nsLayout->addWidget(new QLabel(tr("+ polish"), nsRow_));
-  nsLayout->addWidget(polish_);
+  ns_->addTo(nsLayout);
   nsRow_->setToolTip(tr("Newton–Schulz schedule: steps of the coefficient set, then polishing steps of (15/8, −10/8, 3/8)"));
 
   form_->addRow(tr("Method"), method_);
@@ -85,7 +82,7 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
     connect(f, &SliderField::sliderReleased, this, &MethodForm::sliderReleased);
   }
   for (auto* b : {method_, impl_, coeffs_, dtype_}) connect(b, &QComboBox::currentIndexChanged, this, &MethodForm::emitChanged);
-  for (auto* s : {steps_, polish_}) connect(s, &QSpinBox::valueChanged, this, &MethodForm::emitChanged);
+  connect(ns_, &NsStepsField::changed, this, &MethodForm::emitChanged);
   connect(alphaAuto_, &QCheckBox::toggled, this, &MethodForm::emitChanged);
 
   selectId(method_, spectral::toString(lab::ConstraintRequest{}.method));
@@ -103,8 +100,8 @@ lab::ConstraintRequest MethodForm::request() const {
   r.lambda = lambda_->value();
   r.impl = spectral::parseClipImpl(currentId(impl_)).value_or(r.impl);
   r.ns.coefficients = spectral::parseNsCoefficients(currentId(coeffs_)).value_or(r.ns.coefficients);
-  r.ns.steps = steps_->value();
-  r.ns.polishSteps = polish_->value();
+  r.ns.steps = ns_->steps();
+  r.ns.polishSteps = ns_->polishSteps();
   r.dtype = currentId(dtype_);
   return r;
 }
@@ -120,8 +117,8 @@ void MethodForm::setRequest(const lab::ConstraintRequest& r) {
   lambda_->setValue(r.lambda);
   selectId(impl_, spectral::toString(r.impl));
   selectId(coeffs_, spectral::toString(r.ns.coefficients));
-  steps_->setValue(r.ns.steps);
-  polish_->setValue(r.ns.polishSteps);
+  ns_->setSteps(r.ns.steps);
+  ns_->setPolishSteps(r.ns.polishSteps);
   selectId(dtype_, r.dtype);
   applying_ = false;
   emitChanged();

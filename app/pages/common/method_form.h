@@ -15,6 +15,8 @@ class QSpinBox;
 
 namespace lwb::app::pages {
 
+class NsStepsField;
+
 class SliderField;
 
 class MethodForm : public QWidget {
@@ -39,7 +41,7 @@ class MethodForm : public QWidget {
   SliderField* sigmaMaxField() const { return sigmaMax_; }
   SliderField* alphaField() const { return alpha_; }
   SliderField* lambdaField() const { return lambda_; }
-  QSpinBox* nsStepsField() const { return steps_; }
+  QSpinBox* nsStepsField() const;
 
  Q_SIGNALS:
   void changed();
@@ -61,8 +63,7 @@ class MethodForm : public QWidget {
   SliderField* lambda_ = nullptr;
   QComboBox* impl_ = nullptr;
   QComboBox* coeffs_ = nullptr;
-  QSpinBox* steps_ = nullptr;
-  QSpinBox* polish_ = nullptr;
+  NsStepsField* ns_ = nullptr;
   QComboBox* dtype_ = nullptr;
   QWidget* alphaRow_ = nullptr;
   QWidget* nsRow_ = nullptr;

@@ -1,15 +1,15 @@
 #include "app/pages/compare/compare_page.h"
 
-#include "io/tfevents.h"
-
 #include "app/app_options.h"
 #include "app/pages/common/page_export.h"
 #include "app/pages/common/page_frame.h"
+#include "app/pages/compare/compare_loading.h"
+#include "app/pages/compare/compare_plots.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "app/pages/compare/lr_robustness_demo.h"
-#include "app/run_manager.h"
+#include "app/runs/run_manager.h"
 #include "run/config_schema.h"
-#include "app/run_session.h"
+#include "app/runs/run_session.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
 #include "widgets/palette.h"
@@ -40,54 +40,6 @@
 #include <cmath>
 
 namespace lwb::app::pages {
-namespace {
-
-struct Batch {
-  std::vector<RunRecord> runs;
-  QStringList errors;
-};
-
-Batch loadBatch(const QStringList& dirs) {
-  Batch b;
-  for (const QString& dir : dirs) {
-    // A run index (a file, or a folder holding index.sqlite that is no run directory itself):
-    // one query for every run in it.
-    const QFileInfo info(dir);
-    if (info.isDir() && io::isTfEventsFileName(info.fileName().toStdString())) {
-      b.errors << QObject::tr("%1: named like a TensorBoard event file, but it is a folder").arg(dir);
-      continue;
-    }
-    if (info.isFile() && isTensorBoardRun(dir)) {
-      try {
-        b.runs.push_back(loadTensorBoardRecord(dir, &b.errors));
-      } catch (const std::exception& e) {
-        b.errors << QString::fromUtf8(e.what());
-      }
-      continue;
-    }
-    const QString indexFile = info.isFile() ? dir : dir + QStringLiteral("/index.sqlite");
-    if (info.isFile() || (QFileInfo::exists(indexFile) && findRunDirectories(dir) != QStringList{info.absoluteFilePath()})) {
-      try {
-        for (RunRecord& r : loadIndexRecords(indexFile)) b.runs.push_back(std::move(r));
-      } catch (const std::exception& e) {
-        b.errors << QString::fromUtf8(e.what());
-      }
-      continue;
-    }
-    const QStringList found = findRunDirectories(dir);
-    if (found.isEmpty()) b.errors << QObject::tr("%1: not a run directory and holds none").arg(dir);
-    for (const QString& runDir : found) {
-      try {
-        b.runs.push_back(isTensorBoardRun(runDir) ? loadTensorBoardRecord(runDir, &b.errors) : loadRunRecord(runDir));
-      } catch (const std::exception& e) {
-        b.errors << QString::fromUtf8(e.what());
-      }
-    }
-  }
-  return b;
-}
-
-}  // namespace
 
 ComparePage::ComparePage(RunManager* sessionRuns, QWidget* parent) : QWidget(parent), sessionRuns_(sessionRuns) {
   setObjectName(QStringLiteral("comparePage"));
@@ -96,13 +48,13 @@ ComparePage::ComparePage(RunManager* sessionRuns, QWidget* parent) : QWidget(par
   message_->setObjectName(QStringLiteral("compareMessage"));
   message_->setWordWrap(true);
   message_->setVisible(false);
-  QWidget* plots = createPlots();
+  plots_ = new ComparePlots(&runs_, &colors_, this);
   QWidget* table = createTable();
-  QSplitter* split = twoPanes(Qt::Vertical, plots, table, this);
+  QSplitter* split = twoPanes(Qt::Vertical, plots_, table, this);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   setPageLayout(this, bar, message_, split);
-  connect(metricBox_, &QComboBox::currentIndexChanged, this, &ComparePage::showMetric);
+  connect(plots_, &ComparePlots::frontierOptionsChanged, this, &ComparePage::updateScatter);
 }
 
 bool ComparePage::applyOptions(const AppOptions& options, QString*) {
@@ -193,61 +145,6 @@ void ComparePage::refreshDemo() {
   if (!active) demoTimer_->stop();
 }
 
-QWidget* ComparePage::createPlots() {
-  metricBox_ = new QComboBox(this);
-  metricBox_->setObjectName(QStringLiteral("metricBox"));
-  metricBox_->setMinimumContentsLength(18);
-  metric_ = new widgets::MetricPlot(this);
-  metric_->setObjectName(QStringLiteral("compareMetricPlot"));
-  scatter_ = new widgets::FrontierScatterPlot(this);
-  scatter_->setObjectName(QStringLiteral("frontierPlot"));
-  scatter_->setTitle(tr("Lipschitz bound vs validation loss (best loss per bound bin ringed)"));
-  scatter_->setAxisLabels(tr("Lipschitz upper bound"), tr("final validation loss"));
-  scatter_->setLogX(true);
-  auto* metricPane = new QWidget(this);
-  auto* metricLayout = new QVBoxLayout(metricPane);
-  metricLayout->setContentsMargins(0, 0, 0, 0);
-  auto* metricRow = new QHBoxLayout;
-  metricRow->addWidget(new QLabel(tr("Metric"), this));
-  metricRow->addWidget(metricBox_, 1);
-  metricLayout->addLayout(metricRow);
-  metricLayout->addWidget(metric_, 1);
-  colorBy_ = new QComboBox(this);
-  colorBy_->setObjectName(QStringLiteral("colorBy"));
-  colorBy_->addItem(tr("method"), QStringLiteral("method"));
-  colorBy_->addItem(tr("optimizer / method"), QStringLiteral("optimizer/method"));
-  colorBy_->addItem(tr("optimizer"), QStringLiteral("optimizer"));
-  for (const run::FormField& f : run::formFields()) colorBy_->addItem(QString::fromStdString(f.key), QString::fromStdString(f.key));
-  groupSeeds_ = new QCheckBox(tr("Group seeds (mean ± std)"), this);
-  groupSeeds_->setObjectName(QStringLiteral("groupSeeds"));
-  perGroup_ = new QCheckBox(tr("Frontier per colour"), this);
-  perGroup_->setObjectName(QStringLiteral("frontierPerGroup"));
-  perGroup_->setChecked(true);
-  scatter_->setFrontierPerGroup(true);
-  auto* scatterPane = new QWidget(this);
-  auto* scatterLayout = new QVBoxLayout(scatterPane);
-  scatterLayout->setContentsMargins(0, 0, 0, 0);
-  auto* scatterRow = new QHBoxLayout;
-  scatterRow->addWidget(new QLabel(tr("Colour by"), this));
-  scatterRow->addWidget(colorBy_, 1);
-  scatterRow->addWidget(groupSeeds_);
-  scatterRow->addWidget(perGroup_);
-  scatterLayout->addLayout(scatterRow);
-  scatterLayout->addWidget(scatter_, 1);
-  connect(colorBy_, &QComboBox::currentIndexChanged, this, &ComparePage::updateScatter);
-  connect(groupSeeds_, &QCheckBox::toggled, this, [this] {
-    updateScatter();
-    showMetric();
-  });
-  connect(perGroup_, &QCheckBox::toggled, this, [this](bool on) {
-    scatter_->setFrontierPerGroup(on);
-    scatter_->requestReplot();
-  });
-  QSplitter* plots = twoPanes(Qt::Horizontal, metricPane, scatterPane, this);
-  plots->setSizes({800, 800});
-  return plots;
-}
-
 QWidget* ComparePage::createTable() {
   model_ = new CompareTableModel(this);
   model_->setRuns(&runs_, &colors_);
@@ -314,65 +211,22 @@ bool ComparePage::setFilter(const QString& regex, int column) {
 
 int ComparePage::visibleRunCount() const { return proxy_->rowCount(); }
 
-void ComparePage::setColorBy(const QString& key) {
-  const int i = colorBy_->findData(key);
-  if (i >= 0) colorBy_->setCurrentIndex(i);
+void ComparePage::setColorBy(const QString& key) { plots_->setColorBy(key); }
+void ComparePage::setGroupSeeds(bool on) { plots_->setGroupSeeds(on); }
+void ComparePage::setFrontierPerGroup(bool on) { plots_->setFrontierPerGroup(on); }
+QComboBox* ComparePage::metricBox() const { return plots_->metricBox(); }
+widgets::MetricPlot* ComparePage::metricPlot() const { return plots_->metricPlot(); }
+widgets::FrontierScatterPlot* ComparePage::scatterPlot() const { return plots_->scatterPlot(); }
+
+// The frontier from the runs the filter shows.
+void ComparePage::updateScatter() {
+  std::vector<size_t> shown;
+  for (int row = 0; row < proxy_->rowCount(); ++row) shown.push_back(static_cast<size_t>(proxy_->mapToSource(proxy_->index(row, 0)).row()));
+  plots_->showFrontier(shown);
 }
-void ComparePage::setGroupSeeds(bool on) { groupSeeds_->setChecked(on); }
-void ComparePage::setFrontierPerGroup(bool on) { perGroup_->setChecked(on); }
+
 
 void ComparePage::openIndex(const QString& file) { addRunDirectories({file}); }
-
-QString ComparePage::colorKeyOf(const RunRecord& r) const {
-  const QString key = colorBy_->currentData().toString();
-  if (key == QLatin1String("method")) return r.method;
-  const QString optimizer = configValue(r, QStringLiteral("optimizer.kind"));
-  if (key == QLatin1String("optimizer")) return optimizer;
-  if (key == QLatin1String("optimizer/method")) return optimizer + QStringLiteral(" / ") + r.method;
-  const QString v = configValue(r, key);
-  return key + QStringLiteral(" = ") + (v.isEmpty() ? QStringLiteral("—") : v);
-}
-
-// The frontier plot from the runs the filter shows: one point per run, or with "Group seeds"
-// one per group of runs that differ only by seed (mean bound, mean loss ± std).
-void ComparePage::updateScatter() {
-  std::vector<widgets::ScatterPoint> points;
-  QHash<QString, int> groupAt;
-  std::vector<std::vector<std::pair<double, double>>> members;
-  const bool grouped = groupSeeds_->isChecked();
-  for (int row = 0; row < proxy_->rowCount(); ++row) {
-    const RunRecord& r = runs_[static_cast<size_t>(proxy_->mapToSource(proxy_->index(row, 0)).row())];
-    if (!r.lipschitzBound || !r.valLoss || *r.lipschitzBound <= 0) continue;
-    if (!grouped) {
-      points.push_back({colorKeyOf(r), r.name, *r.lipschitzBound, *r.valLoss, 0, r.task});
-      continue;
-    }
-    const QString key = seedGroupKey(r);
-    auto it = groupAt.find(key);
-    if (it == groupAt.end()) {
-      it = groupAt.insert(key, static_cast<int>(points.size()));
-      points.push_back({colorKeyOf(r), r.name, 0, 0, 0, r.task});
-      members.emplace_back();
-    }
-    members[static_cast<size_t>(*it)].push_back({*r.lipschitzBound, *r.valLoss});
-  }
-  if (grouped)
-    for (size_t i = 0; i < points.size(); ++i) {
-      const auto& m = members[i];
-      double mx = 0, my = 0, vy = 0;
-      for (const auto& [x, y] : m) {
-        mx += x / static_cast<double>(m.size());
-        my += y / static_cast<double>(m.size());
-      }
-      for (const auto& [x, y] : m) vy += (y - my) * (y - my);
-      points[i].x = mx;
-      points[i].y = my;
-      points[i].yStd = m.size() > 1 ? std::sqrt(vy / static_cast<double>(m.size() - 1)) : 0;
-      points[i].label += tr(" (mean of %n seed(s))", nullptr, static_cast<int>(m.size()));
-    }
-  scatter_->setPoints(points);
-  scatter_->requestReplot();
-}
 
 // Runs read from an index have no curves yet: the selected ones (at most 50) are read from
 // their folders on a worker.
@@ -404,14 +258,14 @@ void ComparePage::removeSelected() {
 void ComparePage::addRunDirectories(const QStringList& dirs) {
   if (dirs.isEmpty()) return;
   ++pending_;
-  auto* watcher = new QFutureWatcher<Batch>(this);
-  connect(watcher, &QFutureWatcher<Batch>::finished, this, [this, watcher] {
-    Batch b = watcher->result();
+  auto* watcher = new QFutureWatcher<RunBatch>(this);
+  connect(watcher, &QFutureWatcher<RunBatch>::finished, this, [this, watcher] {
+    RunBatch b = watcher->result();
     watcher->deleteLater();
     --pending_;
     merge(std::move(b.runs), b.errors);
   });
-  watcher->setFuture(QtConcurrent::run([dirs] { return loadBatch(dirs); }));
+  watcher->setFuture(QtConcurrent::run([dirs] { return loadRunBatch(dirs); }));
 }
 
 void ComparePage::reload() {
@@ -466,9 +320,9 @@ void ComparePage::followTensorBoard() {
     return;
   }
   following_ = true;
-  auto* watcher = new QFutureWatcher<Batch>(this);
-  connect(watcher, &QFutureWatcher<Batch>::finished, this, [this, watcher] {
-    Batch b = watcher->result();
+  auto* watcher = new QFutureWatcher<RunBatch>(this);
+  connect(watcher, &QFutureWatcher<RunBatch>::finished, this, [this, watcher] {
+    RunBatch b = watcher->result();
     watcher->deleteLater();
     following_ = false;
     if (b.runs.empty() && b.errors.isEmpty()) return;
@@ -484,17 +338,7 @@ void ComparePage::followTensorBoard() {
     Q_EMIT tensorBoardFollowed();
   });
   // On a worker: only the bytes appended since the last read (followTensorBoardRecord).
-  watcher->setFuture(QtConcurrent::run([shown = std::move(shown)]() mutable {
-    Batch b;
-    for (RunRecord& r : shown) {
-      try {
-        if (followTensorBoardRecord(r, &b.errors)) b.runs.push_back(std::move(r));
-      } catch (const std::exception& e) {
-        b.errors << QString::fromUtf8(e.what());
-      }
-    }
-    return b;
-  }));
+  watcher->setFuture(QtConcurrent::run([shown = std::move(shown)]() mutable { return followTensorBoardRuns(std::move(shown)); }));
 }
 
 void ComparePage::removeRun(int index) {
@@ -504,12 +348,8 @@ void ComparePage::removeRun(int index) {
 }
 
 QString ComparePage::errorText() const { return message_->isVisible() ? message_->text() : QString(); }
-QString ComparePage::currentMetric() const { return metricBox_->currentText(); }
-
-void ComparePage::setMetric(const QString& name) {
-  const int i = metricBox_->findText(name);
-  if (i >= 0) metricBox_->setCurrentIndex(i);
-}
+QString ComparePage::currentMetric() const { return plots_->currentMetric(); }
+void ComparePage::setMetric(const QString& name) { plots_->setMetric(name); }
 
 void ComparePage::rebuild() {
   colors_.clear();
@@ -517,86 +357,9 @@ void ComparePage::rebuild() {
   model_->refresh();
   if (runs_.size() <= 500) table_->resizeColumnsToContents();  // it measures every row
 
-  const QString keep = metricBox_->currentText();
-  {
-    const QSignalBlocker block(metricBox_);
-    metricBox_->clear();
-    metricBox_->addItems(metricNames(runs_));
-    const int i = metricBox_->findText(keep.isEmpty() ? QStringLiteral("val_loss") : keep);
-    metricBox_->setCurrentIndex(i >= 0 ? i : 0);
-  }
-  showMetric();
-
+  plots_->setMetricNames(metricNames(runs_));
   updateScatter();
   Q_EMIT runsChanged();
-}
-
-void ComparePage::showMetric() {
-  const QString name = metricBox_->currentText();
-  metric_->clearRuns();
-  metric_->setAxisLabels(tr("step"), name);
-  metric_->setTitle(name);
-  // Runs read from an index have no curves until selected; with "Group seeds", runs that
-  // differ only by seed become one mean curve with a ± std envelope (two faint lines).
-  std::map<QString, std::vector<size_t>> groups;
-  std::vector<QString> order;
-  for (size_t i = 0; i < runs_.size(); ++i) {
-    if (runs_[i].series.find(name) == runs_[i].series.end()) continue;
-    const QString key = groupSeeds_->isChecked() ? seedGroupKey(runs_[i]) : runs_[i].dir;
-    if (!groups.count(key)) order.push_back(key);
-    groups[key].push_back(i);
-  }
-  for (const QString& key : order) {
-    const std::vector<size_t>& members = groups[key];
-    const RunRecord& first = runs_[members.front()];
-    const QColor color = colors_[members.front()];
-    if (members.size() == 1) {
-      const MetricSeries& ms = first.series.at(name);
-      metric_->setRun(first.dir, first.name, color);
-      metric_->setSeries(first.dir, ms.steps, ms.values);
-      continue;
-    }
-    std::map<double, std::vector<double>> byStep;  // steps every member logged
-    for (size_t m : members) {
-      const MetricSeries& ms = runs_[m].series.at(name);
-      for (size_t k = 0; k < ms.steps.size(); ++k) byStep[ms.steps[k]].push_back(ms.values[k]);
-    }
-    std::vector<double> steps, mean, lo, hi;
-    for (const auto& [step, values] : byStep) {
-      if (values.size() != members.size()) continue;
-      double mu = 0, var = 0;
-      for (double v : values) mu += v / static_cast<double>(values.size());
-      for (double v : values) var += (v - mu) * (v - mu);
-      const double sd = std::sqrt(var / static_cast<double>(values.size() - 1));
-      steps.push_back(step);
-      mean.push_back(mu);
-      lo.push_back(mu - sd);
-      hi.push_back(mu + sd);
-    }
-    const QString label = tr("%1 (mean of %n seed(s))", nullptr, static_cast<int>(members.size())).arg(first.name);
-    metric_->setRun(first.dir, label, color);
-    metric_->setSeries(first.dir, steps, mean);
-    for (const auto& [suffix, values] : {std::pair{QStringLiteral("#lo"), &lo}, std::pair{QStringLiteral("#hi"), &hi}}) {
-      metric_->setRun(first.dir + suffix, label + (suffix == QLatin1String("#lo") ? QStringLiteral(" − std") : QStringLiteral(" + std")),
-                      widgets::withAlpha(color, 110));
-      metric_->setSeries(first.dir + suffix, steps, *values);
-    }
-  }
-  if (order.empty() && !runs_.empty())
-    metric_->setTitle(tr("Select runs in the table to plot their curves (runs from a run index are read on demand)"));
-  // A run that blew up (seed 002 Fig. 2's 10x runs: losses of 1e16 beside 3.7) flattens every
-  // other curve to a line at 0 on a linear axis. Such a metric opens on a log axis, once per
-  // metric name; after that the box is the user's.
-  double lo = INFINITY, hi = 0;
-  for (const QString& key : order)
-    for (size_t m : groups[key])
-      for (double v : runs_[m].series.at(name).values)
-        if (v > 0 && std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-  if (hi > 1e4 * lo && !autoLogY_.contains(name)) {
-    autoLogY_ << name;
-    metric_->setLogY(true);
-  }
-  metric_->requestReplot();
 }
 
 bool ComparePage::exportTableCsv(const QString& path, QString* error) const {
@@ -604,13 +367,10 @@ bool ComparePage::exportTableCsv(const QString& path, QString* error) const {
 }
 
 bool ComparePage::savePlots(const QString& path, QString* error) {
-  return savePlotPair(path, metric_, QStringLiteral("metric"), scatter_, QStringLiteral("frontier"), error);
+  return savePlotPair(path, plots_->metricPlot(), QStringLiteral("metric"), plots_->scatterPlot(), QStringLiteral("frontier"), error);
 }
 
-void ComparePage::replotNow() {
-  metric_->replotNow();
-  scatter_->replotNow();
-}
+void ComparePage::replotNow() { plots_->replotNow(); }
 
 void ComparePage::chooseFolder(bool scanChildren) {
   const QString dir = QFileDialog::getExistingDirectory(

@@ -1,7 +1,9 @@
 // Compare: pick runs (this session's, or run folders on disk), overlay any logged metric,
 // tabulate the final figures with each run's method and parameters, and plot the Lipschitz
 // bound against the validation loss (000 Figure 2: log-x bound, one colour per method, the
-// best loss per bound bin highlighted). Table exports as CSV; plots as PNG/PDF.
+// best loss per bound bin highlighted). Table exports as CSV; plots as PNG/PDF. The plots are
+// compare_plots.h, the reading compare_loading.h; this file holds the runs, the table and
+// the actions.
 #pragma once
 
 #include "app/page.h"
@@ -13,7 +15,6 @@
 
 #include <vector>
 
-class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QHBoxLayout;
@@ -29,20 +30,18 @@ class MetricPlot;
 
 namespace lwb::app::pages {
 
+class ComparePlots;
 class CompareTableModel;
 
 class ComparePage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  static constexpr QLatin1String kId{"compare"};
 
   // `sessionRuns`: where "Add this session's runs" gets its folders (none: it adds nothing).
   explicit ComparePage(RunManager* sessionRuns = nullptr, QWidget* parent = nullptr);
 
-  QString id() const override { return kId; }
   QString title() const override { return tr("&Compare runs"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_4); }
   QWidget* widget() override { return this; }
   // --compare RUN_DIR...
   bool applyOptions(const AppOptions& options, QString* error) override;
@@ -74,9 +73,9 @@ class ComparePage : public QWidget, public Page {
 
   CompareTableModel* tableModel() const { return model_; }
   QTableView* table() const { return table_; }
-  widgets::MetricPlot* metricPlot() const { return metric_; }
-  widgets::FrontierScatterPlot* scatterPlot() const { return scatter_; }
-  QComboBox* metricBox() const { return metricBox_; }
+  widgets::MetricPlot* metricPlot() const;
+  widgets::FrontierScatterPlot* scatterPlot() const;
+  QComboBox* metricBox() const;
   // Seed 002 Fig. 2 (lr_robustness_demo.h): starts the six runs in this session and shows
   // them here, re-read every few seconds until they end. False (and `error`) when the
   // presets are missing or a run cannot start.
@@ -93,27 +92,23 @@ class ComparePage : public QWidget, public Page {
 
  private:
   QHBoxLayout* createButtonBar();
-  QWidget* createPlots();
   QWidget* createTable();
   void addSessionRuns();
   void reload();
   void removeSelected();
   void merge(std::vector<RunRecord> loaded, const QStringList& errors);
   void rebuild();
-  void showMetric();
   void chooseFolder(bool scanChildren);
   void exportDialog();
   void savePlotsDialog();
   QWidget* createFilterRow();
   void updateScatter();
-  QString colorKeyOf(const RunRecord& r) const;
   void loadSelectedSeries();
 
   void refreshDemo();
   void followTensorBoard();
 
   QStringList demoDirs_;
-  QStringList autoLogY_;  // metrics already switched to a log axis once (the box is the user's after)
   QTimer* demoTimer_ = nullptr;
   QTimer* followTimer_ = nullptr;
   int followIntervalMs_ = 2000;
@@ -125,13 +120,8 @@ class ComparePage : public QWidget, public Page {
   CompareTableModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;
   QTableView* table_ = nullptr;
-  QComboBox* metricBox_ = nullptr;
   QLabel* message_ = nullptr;
-  widgets::MetricPlot* metric_ = nullptr;
-  widgets::FrontierScatterPlot* scatter_ = nullptr;
-  QComboBox* colorBy_ = nullptr;
-  QCheckBox* groupSeeds_ = nullptr;
-  QCheckBox* perGroup_ = nullptr;
+  ComparePlots* plots_ = nullptr;
   QComboBox* filterColumn_ = nullptr;
   QLineEdit* filter_ = nullptr;
 };

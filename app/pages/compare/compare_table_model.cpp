@@ -1,6 +1,6 @@
 #include "app/pages/compare/compare_table_model.h"
 
-#include "app/run_types.h"
+#include "app/runs/run_types.h"
 #include "widgets/number_format.h"
 
 #include <QCoreApplication>

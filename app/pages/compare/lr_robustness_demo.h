@@ -4,7 +4,7 @@
 // scale AdamW at 10× still trains (docs/RESULTS.md), so the demo shows what this machine can.
 #pragma once
 
-#include "app/preset_catalog.h"
+#include "app/runs/preset_catalog.h"
 
 #include <QList>
 #include <QString>

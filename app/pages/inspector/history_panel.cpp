@@ -1,6 +1,6 @@
 #include "app/pages/inspector/history_panel.h"
 
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "inspect/checkpoint_history.h"
 #include "widgets/number_format.h"
@@ -53,6 +53,14 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("historyPanel"));
   loader_ = new LatestWins(this);
   deltaJob_ = new LatestWins(this);
+  createHistoryFields();
+  createDeltaFields();
+  layOut();
+  connectFields();
+}
+
+// The metric over steps: its box, Cancel, progress, messages and the plot.
+void HistoryPanel::createHistoryFields() {
   title_ = new QLabel(tr("Open a run directory (a folder with checkpoints/step_N.safetensors) to see its checkpoints over steps."), this);
   title_->setWordWrap(true);
   metric_ = new QComboBox(this);
@@ -74,11 +82,14 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent) {
   skipped_ = new QLabel(this);
   skipped_->setWordWrap(true);
   skipped_->setVisible(false);
-  plot_ = new CurvePlot(this);
+  plot_ = new widgets::CurvePlot(this);
   plot_->setObjectName(QStringLiteral("historyPlot"));
   plot_->setTitle(tr("Per layer over steps"));
   plot_->setLegendColumns(3);
+}
 
+// Two checkpoints and the per-layer table of what changed between them.
+void HistoryPanel::createDeltaFields() {
   a_ = new QComboBox(this);
   a_->setObjectName(QStringLiteral("checkpointA"));
   b_ = new QComboBox(this);
@@ -97,7 +108,9 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent) {
   delta_->horizontalHeader()->setSectionResizeMode(Layer, QHeaderView::Stretch);
   delta_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // file order until a header is clicked
   delta_->setSortingEnabled(true);
+}
 
+void HistoryPanel::layOut() {
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Metric:"), this));
   top->addWidget(metric_, 1);
@@ -124,7 +137,9 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(message_);
   layout->addWidget(skipped_);
   layout->addWidget(split, 1);
+}
 
+void HistoryPanel::connectFields() {
   connect(metric_, &QComboBox::currentIndexChanged, this, &HistoryPanel::replot);
   connect(compare_, &QPushButton::clicked, this, &HistoryPanel::compare);
   // Choosing a checkpoint shows that pair's deltas (LatestWins drops superseded pairs).
@@ -217,7 +232,7 @@ void HistoryPanel::replot() {
         xs.push_back(static_cast<double>(history_->checkpoints[k].step));
         ys.push_back(values[k]);
       }
-    CurvePlot::Style style;
+    widgets::CurvePlot::Style style;
     style.color = widgets::runColor(i++);
     style.markers = true;
     plot_->setCurve(QString::fromStdString(layer), std::move(xs), std::move(ys), style);

@@ -19,9 +19,12 @@ namespace lwb::inspect {
 struct CheckpointHistory;
 }
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 
 class HistoryPanel : public QWidget {
@@ -46,7 +49,7 @@ class HistoryPanel : public QWidget {
   QComboBox* metricBox() const { return metric_; }
   QComboBox* checkpointA() const { return a_; }
   QComboBox* checkpointB() const { return b_; }
-  CurvePlot* plot() const { return plot_; }
+  widgets::CurvePlot* plot() const { return plot_; }
   QTableWidget* deltaTable() const { return delta_; }
   QLabel* message() const { return message_; }
   QLabel* skippedLabel() const { return skipped_; }
@@ -60,6 +63,10 @@ class HistoryPanel : public QWidget {
   void cancelled();
 
  private:
+  void createHistoryFields();
+  void createDeltaFields();
+  void layOut();
+  void connectFields();
   void showHistory(std::shared_ptr<const inspect::CheckpointHistory> h);
   void replot();
   void showError(const QString& message);
@@ -77,7 +84,7 @@ class HistoryPanel : public QWidget {
   QLabel* title_ = nullptr;
   QLabel* message_ = nullptr;
   QLabel* skipped_ = nullptr;
-  CurvePlot* plot_ = nullptr;
+  widgets::CurvePlot* plot_ = nullptr;
   QTableWidget* delta_ = nullptr;
 };
 

@@ -46,13 +46,10 @@ class InspectorPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  static constexpr QLatin1String kId{"inspector"};
 
   explicit InspectorPage(QWidget* parent = nullptr);
 
-  QString id() const override { return kId; }
   QString title() const override { return tr("Checkpoint &Inspector"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_3); }
   QWidget* widget() override { return this; }
   // --inspect FILE
   bool applyOptions(const AppOptions& options, QString* error) override;

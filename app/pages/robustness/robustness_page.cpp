@@ -2,11 +2,11 @@
 #include "widgets/number_format.h"
 
 #include "app/app_options.h"
-#include "app/pages/common/curve_plot.h"
+#include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
 #include "app/pages/common/page_frame.h"
-#include "app/run_manager.h"
+#include "app/runs/run_manager.h"
 #include "widgets/csv_table.h"
 #include "widgets/palette.h"
 
@@ -135,12 +135,12 @@ QWidget* RobustnessPage::createContent() {
   targets_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   targets_->setToolTip(tr("Runs (newest checkpoint) and checkpoint files to evaluate"));
 
-  accuracy_ = new CurvePlot(this);
+  accuracy_ = new widgets::CurvePlot(this);
   accuracy_->setObjectName(QStringLiteral("robustnessAccuracyPlot"));
   accuracy_->setTitle(tr("Accuracy vs ε (PGD-ℓ2 solid, certified by the bound dashed)"));
   accuracy_->setAxisLabels(tr("ε (ℓ2, pixels in [0, 1])"), tr("accuracy"));
   accuracy_->setLegendColumns(2);  // one row per run: PGD, certified
-  pCorrect_ = new CurvePlot(this);
+  pCorrect_ = new widgets::CurvePlot(this);
   pCorrect_->setObjectName(QStringLiteral("robustnessPCorrectPlot"));
   pCorrect_->setTitle(tr("Mean probability of the correct class under attack"));
   pCorrect_->setAxisLabels(tr("ε (ℓ2, pixels in [0, 1])"), tr("mean p(correct)"));

@@ -23,23 +23,23 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
+namespace lwb::widgets {
+class CurvePlot;
+}  // namespace lwb::widgets
+
 namespace lwb::app::pages {
 
-class CurvePlot;
 class LatestWins;
 
 class RobustnessPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  static constexpr QLatin1String kId{"robustness"};
 
   explicit RobustnessPage(RunManager* sessionRuns = nullptr, QWidget* parent = nullptr);
   ~RobustnessPage() override;
 
-  QString id() const override { return kId; }
   QString title() const override { return tr("&Robustness"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_5); }
   QWidget* widget() override { return this; }
   // --robustness RUN_DIR|CHECKPOINT...: adds them and computes at once.
   bool applyOptions(const AppOptions& options, QString* error) override;
@@ -58,8 +58,8 @@ class RobustnessPage : public QWidget, public Page {
   bool exportTableCsv(const QString& path, QString* error = nullptr) const;
   // `path` ends in .png or .pdf: writes <stem>-accuracy.<ext> and <stem>-pcorrect.<ext>.
   bool savePlots(const QString& path, QString* error = nullptr);
-  CurvePlot* accuracyPlot() const { return accuracy_; }
-  CurvePlot* pCorrectPlot() const { return pCorrect_; }
+  widgets::CurvePlot* accuracyPlot() const { return accuracy_; }
+  widgets::CurvePlot* pCorrectPlot() const { return pCorrect_; }
   QTableWidget* table() const { return table_; }
 
  Q_SIGNALS:
@@ -93,8 +93,8 @@ class RobustnessPage : public QWidget, public Page {
   QPushButton* cancel_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* message_ = nullptr;
-  CurvePlot* accuracy_ = nullptr;
-  CurvePlot* pCorrect_ = nullptr;
+  widgets::CurvePlot* accuracy_ = nullptr;
+  widgets::CurvePlot* pCorrect_ = nullptr;
   QTableWidget* table_ = nullptr;
   QComboBox* imageRun_ = nullptr;
   QWidget* images_ = nullptr;

@@ -1,6 +1,6 @@
 #include "app/pages/sweeps/sweep_points_model.h"
 
-#include "app/run_types.h"
+#include "app/runs/run_types.h"
 #include "widgets/number_format.h"
 
 #include <QColor>

@@ -1,6 +1,6 @@
 #include "app/pages/sweeps/sweep_process.h"
 
-#include "app/cli_program.h"
+#include "app/runs/cli_program.h"
 
 #include "common/json_read.h"
 

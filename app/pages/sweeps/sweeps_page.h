@@ -3,7 +3,8 @@
 // this machine or on Slurm (or export the batch script), and watch every point's progress.
 // The sweep itself is `lipschitz-cli sweep` in a child process (sweep_process.h), so it
 // survives nothing it should not and the GUI thread never waits on it; the per-point table
-// reads the sweep's run index on a worker.
+// reads the sweep's run index on a worker. The form is sweep_form.h, the time estimate
+// sweep_estimate.h; this file holds the actions and the progress.
 #pragma once
 
 #include "app/page.h"
@@ -14,19 +15,17 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <vector>
 
-class QComboBox;
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 class QTableView;
-class QTableWidget;
 class QTimer;
 
 namespace lwb::app::pages {
 
+class SweepForm;
 class SweepPointsModel;
 class SweepProcess;
 
@@ -34,31 +33,16 @@ class SweepsPage : public QWidget, public Page {
   Q_OBJECT
 
  public:
-  static constexpr QLatin1String kId{"sweeps"};
-
   explicit SweepsPage(const PageServices& services, QWidget* parent = nullptr);
   ~SweepsPage() override;
 
-  QString id() const override { return kId; }
   QString title() const override { return tr("S&weeps"); }
-  QKeySequence shortcut() const override { return QKeySequence(Qt::CTRL | Qt::Key_6); }
   QWidget* widget() override { return this; }
   // --sweep SWEEP_DIR: shows that sweep's points and statuses.
   bool applyOptions(const AppOptions& options, QString* error) override;
 
-  // The spec the form describes, or nullopt with *error naming the field.
-  std::optional<nlohmann::json> spec(QString* error) const;
-  // Points of the spec (0 with *error set when it is invalid).
-  long long pointCount(QString* error) const;
-
-  // Form access for tests and --sweep.
-  void setPreset(const QString& id);
-  void addGridRow(const QString& key, const QString& values);
-  void setSeeds(const QString& seeds);
-  void setSteps(int steps);
-  void setOutputFolder(const QString& dir);
-  void setBackend(const QString& backend);  // "local" | "slurm"
-  void setJobs(int jobs);
+  // The spec's fields (preset, grid, seeds, steps, folder, backend): tests and --sweep fill them.
+  SweepForm* form() const { return form_; }
 
   // Writes the spec into the output folder and starts the sweep (false, *error set, if the
   // spec or folder is refused).
@@ -77,28 +61,21 @@ class SweepsPage : public QWidget, public Page {
   void sweepFinished(int exitCode);
 
  private:
-  QWidget* createForm();
+  QWidget* createFormPane(const PageServices& services);
   QWidget* createPoints();
+  void connectActions(QPushButton* preview, QPushButton* exportButton, QPushButton* open);
+  void connectProcess();
   void updatePreview();
+  void showEstimate(long long points, long long steps, double stepsPerSecond);
   void showError(const QString& text);
-  QStringList cliArgs(bool withBackendOptions) const;
-  bool writeSpecFiles(QString* error) const;
+  void showPlanOf(const nlohmann::json& spec);
   void previewPlan();
   void exportScript();
   void pollIndex();
   void onEvent(const nlohmann::json& e);
-  void fillFormFromSpec(const QString& specFile);
 
-  PresetCatalog presets_;
   QString runsRoot_;
-  QComboBox* preset_ = nullptr;
-  QSpinBox* steps_ = nullptr;
-  QLineEdit* seeds_ = nullptr;
-  QLineEdit* out_ = nullptr;
-  QComboBox* backend_ = nullptr;
-  QSpinBox* jobs_ = nullptr;
-  QLineEdit* slurmArgs_ = nullptr;
-  QTableWidget* grid_ = nullptr;
+  SweepForm* form_ = nullptr;
   QLabel* preview_ = nullptr;
   QLabel* message_ = nullptr;
   QLabel* progress_ = nullptr;
@@ -112,7 +89,6 @@ class SweepsPage : public QWidget, public Page {
   QString sweepDir_;     // the sweep shown in the table
   bool polling_ = false;
   int previewGeneration_ = 0;  // the newest preview's number: older estimates are dropped
-  double stepsPerSecond_ = 0;  // of earlier runs like these (time estimate), 0: unknown
 };
 
 }  // namespace lwb::app::pages

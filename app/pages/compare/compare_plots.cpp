@@ -1,0 +1,258 @@
+#include "app/pages/compare/compare_plots.h"
+
+#include "app/pages/common/page_frame.h"
+#include "run/config_schema.h"
+#include "widgets/frontier_scatter_plot.h"
+#include "widgets/metric_plot.h"
+#include "widgets/palette.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHash>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace lwb::app::pages {
+
+ComparePlots::ComparePlots(const std::vector<RunRecord>* runs, const std::vector<QColor>* colors, QWidget* parent)
+    : QWidget(parent), runs_(runs), colors_(colors) {
+  QSplitter* plots = twoPanes(Qt::Horizontal, createMetricPane(), createScatterPane(), this);
+  plots->setSizes({800, 800});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plots);
+  connectOptions();
+}
+
+// A row of the plot's controls over the plot.
+QWidget* ComparePlots::plotPane(QHBoxLayout* controls, QWidget* plot) {
+  auto* pane = new QWidget(this);
+  auto* layout = new QVBoxLayout(pane);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(controls);
+  layout->addWidget(plot, 1);
+  return pane;
+}
+
+QWidget* ComparePlots::createMetricPane() {
+  metricBox_ = new QComboBox(this);
+  metricBox_->setObjectName(QStringLiteral("metricBox"));
+  metricBox_->setMinimumContentsLength(18);
+  metric_ = new widgets::MetricPlot(this);
+  metric_->setObjectName(QStringLiteral("compareMetricPlot"));
+  auto* row = new QHBoxLayout;
+  row->addWidget(new QLabel(tr("Metric"), this));
+  row->addWidget(metricBox_, 1);
+  return plotPane(row, metric_);
+}
+
+QWidget* ComparePlots::createScatterPane() {
+  scatter_ = new widgets::FrontierScatterPlot(this);
+  scatter_->setObjectName(QStringLiteral("frontierPlot"));
+  scatter_->setTitle(tr("Lipschitz bound vs validation loss (best loss per bound bin ringed)"));
+  scatter_->setAxisLabels(tr("Lipschitz upper bound"), tr("final validation loss"));
+  scatter_->setLogX(true);
+  colorBy_ = new QComboBox(this);
+  colorBy_->setObjectName(QStringLiteral("colorBy"));
+  colorBy_->addItem(tr("method"), QStringLiteral("method"));
+  colorBy_->addItem(tr("optimizer / method"), QStringLiteral("optimizer/method"));
+  colorBy_->addItem(tr("optimizer"), QStringLiteral("optimizer"));
+  for (const run::FormField& f : run::formFields()) colorBy_->addItem(QString::fromStdString(f.key), QString::fromStdString(f.key));
+  groupSeeds_ = new QCheckBox(tr("Group seeds (mean ± std)"), this);
+  groupSeeds_->setObjectName(QStringLiteral("groupSeeds"));
+  perGroup_ = new QCheckBox(tr("Frontier per colour"), this);
+  perGroup_->setObjectName(QStringLiteral("frontierPerGroup"));
+  perGroup_->setChecked(true);
+  scatter_->setFrontierPerGroup(true);
+  auto* row = new QHBoxLayout;
+  row->addWidget(new QLabel(tr("Colour by"), this));
+  row->addWidget(colorBy_, 1);
+  row->addWidget(groupSeeds_);
+  row->addWidget(perGroup_);
+  return plotPane(row, scatter_);
+}
+
+void ComparePlots::connectOptions() {
+  connect(metricBox_, &QComboBox::currentIndexChanged, this, &ComparePlots::showMetric);
+  connect(colorBy_, &QComboBox::currentIndexChanged, this, &ComparePlots::frontierOptionsChanged);
+  connect(groupSeeds_, &QCheckBox::toggled, this, [this] {
+    Q_EMIT frontierOptionsChanged();
+    showMetric();
+  });
+  connect(perGroup_, &QCheckBox::toggled, this, [this](bool on) {
+    scatter_->setFrontierPerGroup(on);
+    scatter_->requestReplot();
+  });
+}
+
+QString ComparePlots::currentMetric() const { return metricBox_->currentText(); }
+
+void ComparePlots::setMetric(const QString& name) {
+  const int i = metricBox_->findText(name);
+  if (i >= 0) metricBox_->setCurrentIndex(i);
+}
+
+void ComparePlots::setColorBy(const QString& key) {
+  const int i = colorBy_->findData(key);
+  if (i >= 0) colorBy_->setCurrentIndex(i);
+}
+void ComparePlots::setGroupSeeds(bool on) { groupSeeds_->setChecked(on); }
+void ComparePlots::setFrontierPerGroup(bool on) { perGroup_->setChecked(on); }
+
+void ComparePlots::replotNow() {
+  metric_->replotNow();
+  scatter_->replotNow();
+}
+
+void ComparePlots::setMetricNames(const QStringList& names) {
+  const QString keep = metricBox_->currentText();
+  {
+    const QSignalBlocker block(metricBox_);
+    metricBox_->clear();
+    metricBox_->addItems(names);
+    const int i = metricBox_->findText(keep.isEmpty() ? QStringLiteral("val_loss") : keep);
+    metricBox_->setCurrentIndex(i >= 0 ? i : 0);
+  }
+  showMetric();
+}
+
+QString ComparePlots::colorKeyOf(const RunRecord& r) const {
+  const QString key = colorBy_->currentData().toString();
+  if (key == QLatin1String("method")) return r.method;
+  const QString optimizer = configValue(r, QStringLiteral("optimizer.kind"));
+  if (key == QLatin1String("optimizer")) return optimizer;
+  if (key == QLatin1String("optimizer/method")) return optimizer + QStringLiteral(" / ") + r.method;
+  const QString v = configValue(r, key);
+  return key + QStringLiteral(" = ") + (v.isEmpty() ? QStringLiteral("—") : v);
+}
+
+// One point per run, or with "Group seeds" one per group of runs that differ only by seed
+// (mean bound, mean loss ± std).
+void ComparePlots::showFrontier(const std::vector<size_t>& shown) {
+  std::vector<widgets::ScatterPoint> points;
+  QHash<QString, int> groupAt;
+  std::vector<std::vector<std::pair<double, double>>> members;
+  const bool grouped = groupSeeds_->isChecked();
+  for (size_t index : shown) {
+    const RunRecord& r = (*runs_)[index];
+    if (!r.lipschitzBound || !r.valLoss || *r.lipschitzBound <= 0) continue;
+    if (!grouped) {
+      points.push_back({colorKeyOf(r), r.name, *r.lipschitzBound, *r.valLoss, 0, r.task});
+      continue;
+    }
+    const QString key = seedGroupKey(r);
+    auto it = groupAt.find(key);
+    if (it == groupAt.end()) {
+      it = groupAt.insert(key, static_cast<int>(points.size()));
+      points.push_back({colorKeyOf(r), r.name, 0, 0, 0, r.task});
+      members.emplace_back();
+    }
+    members[static_cast<size_t>(*it)].push_back({*r.lipschitzBound, *r.valLoss});
+  }
+  if (grouped)
+    for (size_t i = 0; i < points.size(); ++i) {
+      const auto& m = members[i];
+      double mx = 0, my = 0, vy = 0;
+      for (const auto& [x, y] : m) {
+        mx += x / static_cast<double>(m.size());
+        my += y / static_cast<double>(m.size());
+      }
+      for (const auto& [x, y] : m) vy += (y - my) * (y - my);
+      points[i].x = mx;
+      points[i].y = my;
+      points[i].yStd = m.size() > 1 ? std::sqrt(vy / static_cast<double>(m.size() - 1)) : 0;
+      points[i].label += tr(" (mean of %n seed(s))", nullptr, static_cast<int>(m.size()));
+    }
+  scatter_->setPoints(points);
+  scatter_->requestReplot();
+}
+
+void ComparePlots::showMetric() {
+  const QString name = metricBox_->currentText();
+  metric_->clearRuns();
+  metric_->setAxisLabels(tr("step"), name);
+  metric_->setTitle(name);
+  // Runs read from an index have no curves until selected; with "Group seeds", runs that
+  // differ only by seed become one mean curve with a ± std envelope (two faint lines).
+  std::map<QString, std::vector<size_t>> groups;
+  std::vector<QString> order;
+  std::vector<size_t> shown;
+  for (size_t i = 0; i < runs_->size(); ++i) {
+    const RunRecord& r = (*runs_)[i];
+    if (r.series.find(name) == r.series.end()) continue;
+    const QString key = groupSeeds_->isChecked() ? seedGroupKey(r) : r.dir;
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(i);
+    shown.push_back(i);
+  }
+  for (const QString& key : order) {
+    const std::vector<size_t>& members = groups[key];
+    const RunRecord& first = (*runs_)[members.front()];
+    if (members.size() > 1) {
+      addMeanCurve(members, name);
+      continue;
+    }
+    const MetricSeries& ms = first.series.at(name);
+    metric_->setRun(first.dir, first.name, (*colors_)[members.front()]);
+    metric_->setSeries(first.dir, ms.steps, ms.values);
+  }
+  if (order.empty() && !runs_->empty())
+    metric_->setTitle(tr("Select runs in the table to plot their curves (runs from a run index are read on demand)"));
+  openOnLogAxisIfBlownUp(shown, name);
+  metric_->requestReplot();
+}
+
+// The mean of `members`' curves at the steps every one of them logged, with two faint lines
+// at ± one (sample) standard deviation.
+void ComparePlots::addMeanCurve(const std::vector<size_t>& members, const QString& name) {
+  const RunRecord& first = (*runs_)[members.front()];
+  const QColor color = (*colors_)[members.front()];
+  std::map<double, std::vector<double>> byStep;
+  for (size_t m : members) {
+    const MetricSeries& ms = (*runs_)[m].series.at(name);
+    for (size_t k = 0; k < ms.steps.size(); ++k) byStep[ms.steps[k]].push_back(ms.values[k]);
+  }
+  std::vector<double> steps, mean, lo, hi;
+  for (const auto& [step, values] : byStep) {
+    if (values.size() != members.size()) continue;
+    double mu = 0, var = 0;
+    for (double v : values) mu += v / static_cast<double>(values.size());
+    for (double v : values) var += (v - mu) * (v - mu);
+    const double sd = std::sqrt(var / static_cast<double>(values.size() - 1));
+    steps.push_back(step);
+    mean.push_back(mu);
+    lo.push_back(mu - sd);
+    hi.push_back(mu + sd);
+  }
+  const QString label = tr("%1 (mean of %n seed(s))", nullptr, static_cast<int>(members.size())).arg(first.name);
+  metric_->setRun(first.dir, label, color);
+  metric_->setSeries(first.dir, steps, mean);
+  for (const auto& [suffix, values] : {std::pair{QStringLiteral("#lo"), &lo}, std::pair{QStringLiteral("#hi"), &hi}}) {
+    metric_->setRun(first.dir + suffix, label + (suffix == QLatin1String("#lo") ? QStringLiteral(" − std") : QStringLiteral(" + std")),
+                    widgets::withAlpha(color, 110));
+    metric_->setSeries(first.dir + suffix, steps, *values);
+  }
+}
+
+// A run that blew up (seed 002 Fig. 2's 10x runs: losses of 1e16 beside 3.7) flattens every
+// other curve to a line at 0 on a linear axis. Such a metric opens on a log axis, once per
+// metric name; after that the box is the user's.
+void ComparePlots::openOnLogAxisIfBlownUp(const std::vector<size_t>& shown, const QString& name) {
+  double lo = INFINITY, hi = 0;
+  for (size_t m : shown)
+    for (double v : (*runs_)[m].series.at(name).values)
+      if (v > 0 && std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (hi > 1e4 * lo && !autoLogY_.contains(name)) {
+    autoLogY_ << name;
+    metric_->setLogY(true);
+  }
+}
+
+}  // namespace lwb::app::pages

@@ -1,0 +1,154 @@
+#include "app/pages/train/run_panel.h"
+
+#include "app/device_query.h"
+#include "io/input_error.h"
+#include "run/run_config.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QHBoxLayout>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace lwb::app {
+
+RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), catalog_(std::move(catalog)) {
+  presets_ = new QComboBox(this);
+  presets_->setObjectName(QStringLiteral("presetBox"));
+  presets_->addItem(tr("(engine defaults)"), QString());
+  for (const QString& id : catalog_.ids()) {
+    presets_->addItem(id, id);
+    presets_->setItemData(presets_->count() - 1, catalog_.find(id)->summary, Qt::ToolTipRole);
+  }
+
+  form_ = new RunForm(this);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(form_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+  verdict_ = new QLabel(this);
+  verdict_->setObjectName(QStringLiteral("formVerdict"));
+  verdict_->setWordWrap(true);
+  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  start_ = new QPushButton(tr("Start run"), this);
+  start_->setObjectName(QStringLiteral("startButton"));
+  start_->setToolTip(tr("Start training this configuration (F5)"));
+
+  // Several processes train one run data-parallel (lipschitz-cli train --nproc, issue 28):
+  // the global batch is split between them, so the run trains the same model.
+  processes_ = new QSpinBox(this);
+  processes_->setObjectName(QStringLiteral("processesBox"));
+  processes_->setRange(1, 64);  // more than the cores is allowed (oversubscribed, slower)
+  processes_->setValue(1);
+  processes_->setToolTip(tr("Local processes that train this run together (data-parallel ranks). 1 trains inside the app; "
+                            "more start lipschitz-cli train --nproc N, which splits each batch between them, and the app "
+                            "follows the run directory rank 0 writes. Pause is not offered for such runs."));
+
+  auto* top = new QFormLayout;
+  top->addRow(tr("Preset"), presets_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(top);
+  layout->addWidget(scroll, 1);
+  layout->addWidget(verdict_);
+  auto* startRow = new QHBoxLayout;
+  auto* processesLabel = new QLabel(tr("Processes"), this);
+  processesLabel->setBuddy(processes_);
+  startRow->addWidget(processesLabel);
+  startRow->addWidget(processes_);
+  startRow->addWidget(start_, 1);
+  layout->addLayout(startRow);
+
+  connect(presets_, &QComboBox::activated, this, [this] {
+    const QString id = presets_->currentData().toString();
+    if (id.isEmpty()) form_->setConfig(run::toJson(run::RunConfig{}));
+    else selectPreset(id);
+  });
+  connect(form_, &RunForm::validityChanged, this, [this](bool valid, const QString& error) {
+    showVerdict(valid, error);
+    Q_EMIT canStartChanged(valid);
+  });
+  connect(start_, &QPushButton::clicked, this, &RunPanel::requestStart);
+  // A first launch shows a configuration that can start at once (the engine's defaults
+  // need a data file): the small CPU preset when it is there.
+  if (!selectPreset(QStringLiteral("chars_small_cpu")) && presets_->count() > 1) selectPreset(presets_->itemData(1).toString());
+  showVerdict(form_->valid(), form_->validationError());
+}
+
+bool RunPanel::selectPreset(const QString& id) {
+  const Preset* p = catalog_.find(id);
+  if (!p) return false;
+  presets_->setCurrentIndex(presets_->findData(id));
+  form_->setConfig(p->config);  // "@data/..." stays as the preset names it: portable run configs
+  return true;
+}
+
+int RunPanel::processes() const { return processes_->value(); }
+
+void RunPanel::setProcesses(int n) { processes_->setValue(n); }
+
+QString RunPanel::presetId() const { return presets_->currentData().toString(); }
+
+QString RunPanel::applyOverrides(const QStringList& assignments) {
+  nlohmann::json cfg = form_->config();
+  try {
+    for (const QString& a : assignments) run::applyOverride(cfg, a.toStdString());
+  } catch (const InputError& e) {
+    return QString::fromStdString(e.what());
+  } catch (const nlohmann::json::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+  form_->setConfig(cfg);
+  return form_->validationError();
+}
+
+void RunPanel::setDevices(const std::vector<DeviceInfo>& devices) {
+  std::vector<DeviceChoice> choices;
+  for (const DeviceInfo& d : devices) {
+    const bool cuda = d.id.rfind("cuda", 0) == 0;
+    // The config names "cuda" (LibTorch's current device), so one GPU entry is offered.
+    if (cuda && std::any_of(choices.begin(), choices.end(), [](const DeviceChoice& c) { return c.configValue == QLatin1String("cuda"); }))
+      continue;
+    QString label = deviceLabel(d);
+    if (cuda && d.freeBytes >= 0)
+      label += tr(" — %1 free of %2").arg(QString::fromStdString(formatBytes(d.freeBytes)), QString::fromStdString(formatBytes(d.totalBytes)));
+    choices.push_back({cuda ? QStringLiteral("cuda") : QStringLiteral("cpu"), label});
+  }
+  form_->setDevices(choices);
+}
+
+QString RunPanel::runLabel() const {
+  const QString preset = presetId();
+  return preset.isEmpty() ? form_->fieldText(QStringLiteral("task")) : preset;
+}
+
+run::RunConfig RunPanel::runConfig() const { return run::parseRunConfig(form_->config()); }
+
+void RunPanel::requestStart() {
+  if (!form_->valid()) {
+    showVerdict(false, form_->validationError());
+    return;
+  }
+  Q_EMIT startRequested(runConfig(), runLabel());
+}
+
+void RunPanel::showVerdict(bool valid, const QString& error) {
+  start_->setEnabled(valid);
+  if (valid) {
+    verdict_->setText(tr("Ready: the engine accepts this configuration."));
+    verdict_->setStyleSheet(QString());
+  } else {
+    verdict_->setText(tr("Refused — %1").arg(error));
+    verdict_->setStyleSheet(QStringLiteral("color: #d55e00;"));
+  }
+}
+
+}  // namespace lwb::app

@@ -1,0 +1,68 @@
+// The run panel: a preset picker, the run form, the form's verdict, and Start. Start is
+// enabled only while the engine accepts the config; the reason is shown when it does not.
+#pragma once
+
+#include "app/runs/preset_catalog.h"
+#include "app/pages/train/run_form.h"
+#include "common/device_info.h"
+#include "run/run_config.h"
+
+#include <QWidget>
+
+#include <nlohmann/json.hpp>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace lwb::app {
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  RunPanel(PresetCatalog catalog, QWidget* parent = nullptr);
+
+  const PresetCatalog& catalog() const { return catalog_; }
+  // Loads a preset into the form (data paths resolved); false for an unknown id.
+  bool selectPreset(const QString& id);
+  // Applies "key=value" assignments (config keys, dots for nesting, values as JSON) on
+  // top of the form, as lipschitz-cli's --set does. Returns the first error, or empty.
+  QString applyOverrides(const QStringList& assignments);
+
+  RunForm* form() const { return form_; }
+  // Local processes (data-parallel ranks) for the next run: 1 trains inside the app.
+  int processes() const;
+  void setProcesses(int n);
+  QPushButton* startButton() const { return start_; }
+  bool canStart() const { return form_->valid(); }
+  QString validationError() const { return form_->validationError(); }
+  // The form's config as the engine parsed it (when canStart(); InputError otherwise).
+  run::RunConfig runConfig() const;
+  // What the run list calls a run started from here.
+  QString runLabel() const;
+  // The devices the form offers (one GPU entry: the config names "cuda").
+  void setDevices(const std::vector<DeviceInfo>& devices);
+
+ public Q_SLOTS:
+  // Emits startRequested() when the form is valid; otherwise leaves the reason shown.
+  void requestStart();
+
+ Q_SIGNALS:
+  void startRequested(const lwb::run::RunConfig& config, const QString& label);
+  void canStartChanged(bool canStart);
+
+ private:
+  QString presetId() const;  // empty when the form holds the engine defaults
+  void showVerdict(bool valid, const QString& error);
+
+  PresetCatalog catalog_;
+  QComboBox* presets_ = nullptr;
+  RunForm* form_ = nullptr;
+  QLabel* verdict_ = nullptr;
+  QPushButton* start_ = nullptr;
+  QSpinBox* processes_ = nullptr;
+};
+
+}  // namespace lwb::app
