@@ -3,7 +3,7 @@
 #include "app/cli_program.h"
 #include "app/mailbox.h"
 #include "app/run_follower.h"
-#include "common/json_read.h"
+#include "io/json_read.h"
 
 #include <QDir>
 #include <QProcess>

@@ -8,6 +8,7 @@
 #include "app/run_panel.h"
 #include "app/pages/inspector/text_sample_panel.h"
 #include "app/status_panel.h"
+#include "run/run_layout.h"
 #include "widgets/plot_view.h"
 
 #include <QAction>
@@ -33,7 +34,7 @@ const QString kLayoutKey = QStringLiteral("trainPage/layout");
 // The task of a run directory's config.json ("" while it is absent, unreadable or not JSON).
 // A config is a few KB; one larger than 1 MiB is not read on the GUI thread.
 QString taskOf(const QString& runDir) {
-  QFile f(QDir(runDir).filePath(QStringLiteral("config.json")));
+  QFile f(QDir(runDir).filePath(QString::fromLatin1(run::layout::kConfigFile)));
   if (runDir.isEmpty() || f.size() > (1 << 20) || !f.open(QIODevice::ReadOnly)) return {};
   return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("task")).toString();
 }

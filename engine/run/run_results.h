@@ -7,6 +7,7 @@
 #include "bounds/bound_trace.h"
 #include "data/reference_level.h"
 #include "models/activation_stats.h"
+#include "optim/stiefel_stat.h"
 
 #include <cstdint>
 #include <limits>
@@ -37,21 +38,6 @@ struct MatrixNorm {
   bool operator==(const MatrixNorm&) const = default;
 };
 
-// Manifold Muon, one constrained matrix after one step: rms(WᵀM + MᵀW) of the direction
-// applied (how far from tangent it was) and the smallest and largest singular value after
-// the retraction (a flat band at 1 when the manifold holds).
-struct StiefelStat {
-  std::string name;
-  double tangency = 0, sigmaMin = 0, sigmaMax = 0;
-  // The step's retraction: Polar Express steps run (10 unless it had to iterate further) and
-  // whether it fell back to the exact (SVD) polar factor; how many steps since the run's start
-  // needed more than 10 steps, and how many the SVD.
-  int retractionSteps = 0;
-  bool retractionExact = false;
-  int64_t retractionsExtended = 0, retractionsExact = 0;
-  bool operator==(const StiefelStat&) const = default;
-};
-
 // One logged step: a metrics.jsonl row. Non-finite values (a diverged loss) are NaN.
 struct StepMetrics {
   int64_t step = 0;  // 1-based: steps completed
@@ -75,7 +61,7 @@ struct StepMetrics {
   // the evaluation of the run's last step, over the whole validation split.
   std::optional<double> valLossPaper, valLossFull;
   std::optional<models::ActivationStats> activations;
-  std::vector<StiefelStat> stiefel;     // manifold_muon: the logged step's own, per matrix
+  std::vector<optim::StiefelStat> stiefel;     // manifold_muon: the logged step's own, per matrix
   // AttLip attention (model attlip): the proximal solver's residual ‖g_K‖_F (max over the
   // batch) and the steps K it took, on the logged training step and, on evaluation steps,
   // over the evaluation batches (max of each). A residual is reported with every AttLip

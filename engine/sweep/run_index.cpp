@@ -3,6 +3,7 @@
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 #include "run/results_json.h"
+#include "run/run_layout.h"
 
 #include <sqlite3.h>
 
@@ -239,8 +240,9 @@ std::string indexPath(const fs::path& p) {
 }
 
 std::string runDirectorySignature(const fs::path& dir) {
-  return fileStamp(dir / "status") + "|" + fileStamp(dir / "summary.json") + "|" + fileStamp(dir / "config.json") +
-         "|" + fileStamp(dir / "metrics.jsonl");
+  namespace layout = run::layout;
+  return fileStamp(dir / layout::kStatusFile) + "|" + fileStamp(dir / layout::kSummaryFile) + "|" +
+         fileStamp(dir / layout::kConfigFile) + "|" + fileStamp(dir / layout::kMetricsFile);
 }
 
 void setConfigColumns(IndexRow& r, const json& config) {

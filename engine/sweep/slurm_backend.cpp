@@ -5,9 +5,10 @@
 // point whose task is still queued or running.
 #include "sweep/sweep_runner.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 #include "sweep/process.h"
 
 #include <chrono>
@@ -105,7 +106,7 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
     << "#SBATCH --job-name=lwb-sweep\n"
     << "#SBATCH --array=0-" << (ids.empty() ? 0 : ids.size() - 1);
   if (options.jobs > 0) s << "%" << options.jobs;
-  s << "\n#SBATCH --output=" << (dir.path() / "logs" / "slurm-%A_%a.out").string() << "\n"
+  s << "\n#SBATCH --output=" << (dir.path() / run::layout::kSweepLogsDir / "slurm-%A_%a.out").string() << "\n"
     << "#SBATCH --cpus-per-task=1\n";
   if (options.ntasks > 1) s << "#SBATCH --ntasks=" << options.ntasks << "\n";
   for (const std::string& a : options.slurmArgs) s << "#SBATCH " << a << "\n";  // later lines win

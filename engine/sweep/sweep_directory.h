@@ -11,6 +11,7 @@
 // moment resumes from what is on disk. No LibTorch, no Qt.
 #pragma once
 
+#include "run/run_layout.h"
 #include "sweep/run_index.h"
 #include "sweep/sweep_spec.h"
 
@@ -36,11 +37,11 @@ class SweepDirectory {
   SweepDirectory& operator=(const SweepDirectory&) = delete;
 
   const std::filesystem::path& path() const { return dir_; }
-  std::filesystem::path runDir(const std::string& id) const { return dir_ / "runs" / id; }
-  std::filesystem::path configFile(const std::string& id) const { return dir_ / "configs" / (id + ".json"); }
-  std::filesystem::path logFile(const std::string& id) const { return dir_ / "logs" / (id + ".log"); }
-  std::filesystem::path slurmDir() const { return dir_ / "slurm"; }
-  std::filesystem::path indexFile() const { return dir_ / "index.sqlite"; }
+  std::filesystem::path runDir(const std::string& id) const { return dir_ / run::layout::kSweepRunsDir / id; }
+  std::filesystem::path configFile(const std::string& id) const { return dir_ / run::layout::kSweepConfigsDir / (id + ".json"); }
+  std::filesystem::path logFile(const std::string& id) const { return dir_ / run::layout::kSweepLogsDir / (id + ".log"); }
+  std::filesystem::path slurmDir() const { return dir_ / run::layout::kSweepSlurmDir; }
+  std::filesystem::path indexFile() const { return dir_ / run::layout::kIndexFile; }
 
   // Takes the folder's lock (InputError when another sweep process holds it), then writes
   // the spec, points and configs — or, for a folder that already holds a sweep, checks that

@@ -88,8 +88,8 @@ class TestTensorFile : public QObject {
     const io::SharedBytes whole = io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &go);
     QCOMPARE(whole.view().size(), bytes.size());
     QVERIFY(whole.view() == std::string_view(bytes));
-    QVERIFY_THROWS_EXCEPTION(io::ReadCancelled, io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &stop));
-    QVERIFY_THROWS_EXCEPTION(io::ReadCancelled, io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, &stop));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &stop));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, &stop));
   }
 
   void rejectsWhatIsNotAFile() {

@@ -1,6 +1,6 @@
 #include "app/pages/compare/run_record.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "io/tfevents.h"
 #include "run/run_directory_reader.h"

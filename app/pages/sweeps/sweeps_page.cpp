@@ -6,8 +6,9 @@
 #include "app/pages/sweeps/sweep_points_model.h"
 #include "app/pages/sweeps/sweep_process.h"
 #include "app/pages/sweeps/sweep_spec_text.h"
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "run/config_schema.h"
+#include "run/run_layout.h"
 #include "sweep/run_index.h"
 #include "sweep/sweep_directory.h"
 #include "sweep/sweep_spec.h"
@@ -58,9 +59,10 @@ double measuredStepsPerSecond(const QString& folder, const std::string& task, co
   std::vector<double> rates;
   QStringList files;
   const QDir dir(folder);
-  if (dir.exists(QStringLiteral("index.sqlite"))) files << dir.filePath(QStringLiteral("index.sqlite"));
+  const QString index = QString::fromLatin1(run::layout::kIndexFile);
+  if (dir.exists(index)) files << dir.filePath(index);
   for (const QString& sub : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-    if (QFileInfo::exists(dir.filePath(sub + QStringLiteral("/index.sqlite")))) files << dir.filePath(sub + QStringLiteral("/index.sqlite"));
+    if (QFileInfo::exists(dir.filePath(sub + u'/' + index))) files << dir.filePath(sub + u'/' + index);
   for (const QString& f : files) {
     try {
       sweep::RunIndex index(f.toStdString(), sweep::RunIndex::Access::ReadOnly);
@@ -453,7 +455,7 @@ void SweepsPage::stop() {
 bool SweepsPage::isRunning() const { return process_->isRunning(); }
 
 bool SweepsPage::openSweep(const QString& dir, QString* error) {
-  if (!QFileInfo::exists(QDir(dir).filePath(QStringLiteral("points.json")))) {
+  if (!QFileInfo::exists(QDir(dir).filePath(QString::fromLatin1(run::layout::kSweepPointsFile)))) {
     // An empty or unrelated folder: say what it is not, rather than which file is missing.
     if (error)
       *error = tr("%1: not a sweep folder (it has no points.json; a sweep folder is what a sweep run writes)").arg(dir);
