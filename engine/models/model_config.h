@@ -10,7 +10,7 @@
 namespace lwb::models {
 
 struct ModelConfig {
-  std::string kind = "mlp";            // mlp | lipschitz_gpt | modular_mlp
+  std::string kind = "mlp";            // a model id (models/model_kinds.h)
   std::vector<int64_t> widths{256};    // mlp: hidden widths (input/output from the task)
   // lipschitz_gpt
   int64_t dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;

@@ -9,7 +9,7 @@
 namespace lwb::optim {
 
 struct OptimizerConfig {
-  std::string kind = "muon";           // adamw | muon | sgd
+  std::string kind = "muon";           // an optimizer id (optim/optimizer_kinds.h)
   double lr = 0.1;
   double weightDecay = 0.0;            // decoupled: W <- (1 - lr * weight_decay) W first
   double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
@@ -22,7 +22,7 @@ struct OptimizerConfig {
   std::string embedUpdate = "column_normalize";  // column_normalize | adamw
   double embedMaxInflation = 16.0;
   double embedLr = 1.0, hiddenLr = 1.0, headLr = 1.0;  // per-group multipliers of lr
-  std::string schedule = "linear";     // constant | linear (decay to 0) | cosine
+  std::string schedule = "linear";     // a schedule id (optim/schedule.h); linear decays to 0
   int64_t warmupSteps = 0;
   double decayFraction = 0.1;          // stable_decay: share of the steps at the end spent decaying to 0
   double depthDecay = 1.0;             // lr multiplier per residual block (App. F uses 0.5)

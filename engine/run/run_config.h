@@ -31,7 +31,7 @@ struct IclSettings {
 };
 
 struct RunConfig {
-  std::string task = "mnist";          // mnist | cifar10 | chars | chars_masked | modular_addition | modular_multiplication
+  std::string task = "mnist";          // a task id (data/task_kinds.h)
   std::string dataPath;                // file or folder; may be empty for generated tasks
   int64_t steps = 1000, batchSize = 128;
   uint64_t seed = 0;

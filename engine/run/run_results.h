@@ -8,6 +8,7 @@
 #include "data/reference_level.h"
 #include "models/activation_stats.h"
 #include "optim/stiefel_stat.h"
+#include "run/run_status.h"
 
 #include <cstdint>
 #include <limits>
@@ -18,14 +19,6 @@
 #include <vector>
 
 namespace lwb::run {
-
-// The `status` file's first line and summary.json's "status".
-enum class RunStatus { Running, Finished, Diverged, Stopped, Failed };
-const char* toString(RunStatus s);
-// The status words above; nullopt for anything else (surrounding blanks are ignored).
-std::optional<RunStatus> parseRunStatus(std::string_view word);
-// Everything but Running: the trainer wrote its last record.
-bool isTerminal(RunStatus s);
 
 inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 

@@ -155,7 +155,7 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
   out.total = static_cast<int>(points.size());
   std::vector<std::string> ids;
   for (const SweepPoint& p : toRun) {
-    if (dir.state(p.id) != PointState::Pending) dir.retire(p.id);
+    if (dir.status(p.id) != run::RunStatus::Pending) dir.retire(p.id);
     ids.push_back(p.id);
   }
   std::string job;
@@ -203,16 +203,14 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
           lastState[task] = state;
           index.setSchedulerState(indexPath(dir.runDir(id)), task, state);
         }
-        if (state == "RUNNING") pr.active.push_back({id, "running", 0, 0});
+        if (state == "RUNNING") pr.active.push_back({id, run::RunStatus::Running, 0, 0});
       }
     }
     index.sync(points);
     for (const SweepPoint& p : points) {
-      switch (dir.state(p.id)) {
-        case PointState::Done: ++pr.done; break;
-        case PointState::Failed: ++pr.failed; break;
-        default: break;
-      }
+      const run::RunStatus s = dir.status(p.id);
+      if (run::info(s).hasResult) ++pr.done;
+      else if (s == run::RunStatus::Failed) ++pr.failed;
     }
     for (PointProgress& a : pr.active) {
       try {
@@ -237,8 +235,9 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
     std::this_thread::sleep_for(std::chrono::duration<double>(options.pollSeconds));
   }
   for (const SweepPoint& p : points) {
-    const auto s = dir.state(p.id);
-    if (s == PointState::Interrupted) ++out.stopped;
+    // Started and neither kept (a result) nor failed: stopped, or stale "running".
+    const run::RunStatus s = dir.status(p.id);
+    if (s != run::RunStatus::Pending && !run::info(s).hasResult && s != run::RunStatus::Failed) ++out.stopped;
   }
   out.pending = out.total - out.done - out.failed - out.stopped;
   out.indexCurrent = finishSweepIndex(index, dir, options, events, stop);

@@ -47,15 +47,6 @@ json pointsJson(const std::vector<SweepPoint>& points) {
 
 }  // namespace
 
-const char* toString(PointState s) {
-  switch (s) {
-    case PointState::Pending: return "pending";
-    case PointState::Done: return "done";
-    case PointState::Failed: return "failed";
-    case PointState::Interrupted: return "interrupted";
-  }
-  return "pending";
-}
 
 SweepDirectory::SweepDirectory(const fs::path& dir) : dir_(indexPath(dir)) {}
 
@@ -99,22 +90,15 @@ void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint
   writeFileAtomically(pointsFile, pointsJson(points).dump(1) + "\n");  // last: marks the sweep complete
 }
 
-PointState SweepDirectory::state(const std::string& id) const {
+run::RunStatus SweepDirectory::status(const std::string& id) const {
   const fs::path run = runDir(id);
   std::error_code ec;
-  if (!fs::exists(run, ec)) return PointState::Pending;
+  if (!fs::exists(run, ec)) return run::RunStatus::Pending;
   try {
-    const auto status = run::RunDirectoryReader(run).status();
-    if (!status) return PointState::Interrupted;
-    switch (status->status) {
-      case run::RunStatus::Finished:
-      case run::RunStatus::Diverged: return PointState::Done;
-      case run::RunStatus::Failed: return PointState::Failed;
-      default: return PointState::Interrupted;
-    }
+    if (const auto status = run::RunDirectoryReader(run).status()) return status->status;
   } catch (const std::exception&) {
-    return PointState::Interrupted;
   }
+  return run::RunStatus::Running;
 }
 
 void SweepDirectory::retire(const std::string& id) {
@@ -171,10 +155,10 @@ void SweepDirectory::syncIndex(RunIndex& index, const std::vector<SweepPoint>& p
         setConfigColumns(r, p.config);
       }
     } else {
-      if (it != known.end() && it->second.status == kPendingStatus) continue;
+      if (it != known.end() && run::parseStatusWord(it->second.status) == run::RunStatus::Pending) continue;
       r.path = key;
       r.id = p.id;
-      r.status = kPendingStatus;
+      r.status = run::toString(run::RunStatus::Pending);
       setConfigColumns(r, p.config);
     }
     r.sweep = dir_.string();

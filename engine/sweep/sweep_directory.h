@@ -12,6 +12,7 @@
 #pragma once
 
 #include "run/run_layout.h"
+#include "run/run_status.h"
 #include "sweep/run_index.h"
 #include "sweep/sweep_spec.h"
 
@@ -20,14 +21,6 @@
 #include <vector>
 
 namespace lwb::sweep {
-
-enum class PointState {
-  Pending,      // no run directory
-  Done,         // finished or diverged: a result, never run again
-  Failed,       // status failed: run again only with --retry-failed
-  Interrupted,  // running (stale), stopped, or no status yet: run again
-};
-const char* toString(PointState s);
 
 class SweepDirectory {
  public:
@@ -48,7 +41,11 @@ class SweepDirectory {
   // it is the same one (InputError naming the first point that differs).
   void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points);
 
-  PointState state(const std::string& id) const;
+  // Pending without a run directory; else its status file's status, and Running (stale: it
+  // never said it ended) where the file is missing or unreadable. A sweep never runs a point
+  // with a result again (run::info(s).hasResult), a failed one only with --retry-failed, and
+  // every other one again.
+  run::RunStatus status(const std::string& id) const;
   // Moves runs/<id> to attempts/<id>.<n> before the point runs again.
   void retire(const std::string& id);
   // The last non-empty line of logs/<id>.log (why a run failed before writing its folder).

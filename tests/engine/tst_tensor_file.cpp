@@ -75,7 +75,7 @@ class TestTensorFile : public QObject {
   }
 
   // Issue 33 item 9: a cancellable read (the app's pages) reads the same bytes in chunks, and
-  // stops with ReadCancelled once its flag is set.
+  // stops with lwb::Cancelled once its flag is set.
   void cancellableReadIsChunkedAndStops() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("bytes.bin"));

@@ -67,7 +67,7 @@ double measuredStepsPerSecond(const QString& folder, const std::string& task, co
     try {
       sweep::RunIndex index(f.toStdString(), sweep::RunIndex::Access::ReadOnly);
       for (const auto& r : index.rows({"", false}))
-        if (r.status == "finished" && r.task == task && r.model == model && std::isfinite(r.stepsPerSecond) && r.stepsPerSecond > 0)
+        if (run::parseStatusWord(r.status) == run::RunStatus::Finished && r.task == task && r.model == model && std::isfinite(r.stepsPerSecond) && r.stepsPerSecond > 0)
           rates.push_back(r.stepsPerSecond);
     } catch (const std::exception&) {
     }
@@ -526,18 +526,19 @@ void SweepsPage::pollIndex() {
     }
     model_->updateFromIndex(rows);
     const int total = model_->rowCount();
-    const int done = model_->countWithStatus(QStringLiteral("finished")) + model_->countWithStatus(QStringLiteral("diverged"));
+    using run::RunStatus;
+    const int done = model_->countWithStatus(RunStatus::Finished) + model_->countWithStatus(RunStatus::Diverged);
     bar_->setRange(0, std::max(1, total));
     bar_->setValue(done);
-    const bool active = model_->countWithStatus(QStringLiteral("running")) + model_->countWithStatus(QStringLiteral("pending")) > 0;
+    const bool active = model_->countWithStatus(RunStatus::Running) + model_->countWithStatus(RunStatus::Pending) > 0;
     if (!process_->isRunning() && !active) poll_->stop();
     if (!process_->isRunning())
       progress_->setText(tr("%1 of %2 points done, %3 failed, %4 stopped, %5 pending")
                              .arg(done)
                              .arg(total)
-                             .arg(model_->countWithStatus(QStringLiteral("failed")))
-                             .arg(model_->countWithStatus(QStringLiteral("stopped")))
-                             .arg(model_->countWithStatus(QStringLiteral("pending"))));
+                             .arg(model_->countWithStatus(RunStatus::Failed))
+                             .arg(model_->countWithStatus(RunStatus::Stopped))
+                             .arg(model_->countWithStatus(RunStatus::Pending)));
   });
   const QString dir = sweepDir_;
   watcher->setFuture(QtConcurrent::run([dir]() -> std::pair<std::vector<sweep::IndexRow>, QString> {
@@ -560,9 +561,9 @@ void SweepsPage::onEvent(const json& e) {
     progress_->setText(tr("%1 of %2 done · %3 running · %4 failed · %5 stopped · ETA %6")
                            .arg(e.value("done", 0))
                            .arg(e.value("total", 0))
-                           .arg(e.value("running", 0))
-                           .arg(e.value("failed", 0))
-                           .arg(e.value("stopped", 0))
+                           .arg(e.value(run::toString(run::RunStatus::Running), 0))
+                           .arg(e.value(run::toString(run::RunStatus::Failed), 0))
+                           .arg(e.value(run::toString(run::RunStatus::Stopped), 0))
                            .arg(clockText(eta)));
     bar_->setRange(0, std::max(1, e.value("total", 1)));
     bar_->setValue(e.value("done", 0));
