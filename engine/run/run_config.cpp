@@ -122,7 +122,7 @@ void readConstraint(const json& j, optim::ConstraintConfig& c) {
 
 }  // namespace
 
-// data_path is NOT required here even for file tasks (mnist, cifar10, chars): parse({})
+// data_path is NOT required here even for tasks that read a data file: parse({})
 // must give the defaults, and the app loads configs before a data folder is chosen. The
 // trainer checks it when it opens the dataset.
 RunConfig parseRunConfig(const json& input) {

@@ -360,7 +360,7 @@ class TestOptim : public QObject {
     const auto w0 = test::spectrumMatrix(48, 24, 1.0, 0.1, 5).to(at::kFloat);
     auto p = matrixParam("w", Role::Hidden, w0 * std::sqrt(48.0 / 24.0));  // RMS norm 1
     optim::Muon muon(cfg, {{p, 1.0}});
-    optim::ConstraintStep cap(rc);
+    optim::ConstraintStep cap(rc.constraint, rc.optimizer, rc.seed);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
     double worst = 0;
     for (int i = 0; i < 200; ++i) {
