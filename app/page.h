@@ -1,8 +1,8 @@
-// A page of the workbench as the main
-// window sees it. As Tiled's editors do, a page builds and wires its own children from the
-// services it is given (PageServices); the window only registers pages and builds the View
-// menu, the "Pages" tool bar, the shortcuts, the menu bar and the command line's routes
-// from this interface, and never reaches into a page's children.
+// A page of the workbench as the main window sees it. As Tiled's editors do, a page builds
+// and wires its own children from the services it is given (PageServices); the window only
+// registers pages and builds the View menu, the "Pages" tool bar, the shortcuts, the menu
+// bar and the command line's routes from this interface, and never reaches into a page's
+// children.
 #pragma once
 
 #include "app/runs/preset_catalog.h"

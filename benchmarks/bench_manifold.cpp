@@ -43,7 +43,7 @@ Setup makeSetup(const models::IclShape& shape, const std::string& kind) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(0);
   Setup s;
   s.model = std::make_unique<models::IclTransformer>(shape, gen, at::kCPU);
-  run::OptimizerConfig cfg;
+  optim::OptimizerConfig cfg;
   cfg.kind = kind;
   cfg.lr = kind == "muon" ? 0.003 : 0.1;
   cfg.muonScale = "jordan";

@@ -8,7 +8,7 @@
 // Allowed outcomes: success or lwb::InputError. Anything else is a finding.
 #pragma once
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 #include "sweep/run_index.h"

@@ -1,6 +1,6 @@
 #include "app/runs/preset_catalog.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,6 +5,7 @@
 #include "io/input_error.h"
 #include "run/results_json.h"
 #include "run/run_config.h"
+#include "run/run_layout.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -114,7 +115,7 @@ bool RunFollower::readMetrics() {
 
 void RunFollower::readSpectra() {
   // spectra.json is rewritten whole after every snapshot; parse it only when it changed.
-  const QFileInfo index(QDir(QString::fromStdString(reader_.path().string())).filePath(QStringLiteral("spectra.json")));
+  const QFileInfo index(QDir(QString::fromStdString(reader_.path().string())).filePath(QString::fromLatin1(run::layout::kSpectraIndexFile)));
   if (!index.exists()) return;
   const std::int64_t time = index.lastModified().toMSecsSinceEpoch();
   if (index.size() == spectraIndexSize_ && time == spectraIndexTime_) return;

@@ -3,7 +3,7 @@
 #include "app/runs/cli_program.h"
 #include "app/runs/mailbox.h"
 #include "app/runs/run_follower.h"
-#include "common/json_read.h"
+#include "io/json_read.h"
 
 #include <QDir>
 #include <QProcess>

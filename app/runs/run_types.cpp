@@ -2,46 +2,65 @@
 
 #include <QCoreApplication>
 
+#include <optional>
+
 namespace lwb::app {
 
-QString toDisplayString(RunState s) {
-  switch (s) {
-    case RunState::Starting: return QCoreApplication::translate("RunState", "starting");
-    case RunState::Running: return QCoreApplication::translate("RunState", "running");
-    case RunState::Paused: return QCoreApplication::translate("RunState", "paused");
-    case RunState::Stopping: return QCoreApplication::translate("RunState", "stopping");
-    case RunState::Finished: return QCoreApplication::translate("RunState", "finished");
-    case RunState::Diverged: return QCoreApplication::translate("RunState", "diverged");
-    case RunState::Stopped: return QCoreApplication::translate("RunState", "stopped");
-    case RunState::Failed: return QCoreApplication::translate("RunState", "failed");
-    case RunState::Following: return QCoreApplication::translate("RunState", "following");
-  }
-  return {};
+namespace {
+
+// Each session state once: the engine status it stands for (whose word run/run_status.h
+// spells and marks for translation), or its own word where only a live session has it.
+struct RunStateRow {
+  RunState state;
+  std::optional<run::RunStatus> status;
+  const char* ownWord;  // session-only states
+  bool active;          // the session still has a run going (or being followed)
+};
+using S = run::RunStatus;
+const RunStateRow kRows[] = {
+    {RunState::Starting, std::nullopt, QT_TRANSLATE_NOOP("RunState", "starting"), true},
+    {RunState::Running, S::Running, nullptr, true},
+    {RunState::Paused, std::nullopt, QT_TRANSLATE_NOOP("RunState", "paused"), true},
+    {RunState::Stopping, std::nullopt, QT_TRANSLATE_NOOP("RunState", "stopping"), true},
+    {RunState::Finished, S::Finished, nullptr, false},
+    {RunState::Diverged, S::Diverged, nullptr, false},
+    {RunState::Stopped, S::Stopped, nullptr, false},
+    {RunState::Failed, S::Failed, nullptr, false},
+    {RunState::Following, std::nullopt, QT_TRANSLATE_NOOP("RunState", "following"), true},
+};
+
+const RunStateRow& row(RunState s) {
+  for (const RunStateRow& r : kRows)
+    if (r.state == s) return r;
+  return kRows[static_cast<size_t>(RunState::Failed)];
 }
 
+// Words shown beside the engine's: a run whose status cannot be read, and a Slurm task's wait.
+const char* const kUnknownWord = QT_TRANSLATE_NOOP("RunState", "unknown");
+const char* const kQueuedWord = QT_TRANSLATE_NOOP("RunState", "queued");
+
+}  // namespace
+
+QString toDisplayString(RunState s) {
+  const RunStateRow& r = row(s);
+  return QCoreApplication::translate("RunState", r.status ? run::toString(*r.status) : r.ownWord);
+}
+
+QString toDisplayString(run::RunStatus s) { return QCoreApplication::translate("RunState", run::toString(s)); }
+
 QString statusWord(const QString& word) {
-  // The words only files and sweeps use; RunState's are the translations above.
-  static const char* const kFileWords[] = {QT_TRANSLATE_NOOP("RunState", "pending"),
-                                           QT_TRANSLATE_NOOP("RunState", "queued"),
-                                           QT_TRANSLATE_NOOP("RunState", "unknown")};
-  (void)kFileWords;
+  (void)kQueuedWord;
   return QCoreApplication::translate("RunState", word.toUtf8().constData());
 }
 
-bool isActive(RunState s) {
-  return s == RunState::Starting || s == RunState::Running || s == RunState::Paused || s == RunState::Stopping ||
-         s == RunState::Following;
-}
+QString unknownStatusWord() { return QString::fromLatin1(kUnknownWord); }
+
+bool isActive(RunState s) { return row(s).active; }
 
 RunState runState(run::RunStatus s) {
-  switch (s) {
-    case run::RunStatus::Running: return RunState::Running;
-    case run::RunStatus::Finished: return RunState::Finished;
-    case run::RunStatus::Diverged: return RunState::Diverged;
-    case run::RunStatus::Stopped: return RunState::Stopped;
-    case run::RunStatus::Failed: return RunState::Failed;
-  }
-  return RunState::Failed;
+  for (const RunStateRow& r : kRows)
+    if (r.status == s) return r.state;
+  return RunState::Starting;  // Pending: not started
 }
 
 }  // namespace lwb::app

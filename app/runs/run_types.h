@@ -17,14 +17,21 @@
 
 namespace lwb::app {
 
-// A session's state: the engine's RunStatus words, plus the states only a live session has
-// (Starting, Paused, Stopping; Following a run directory).
+// A session's state: the engine's run statuses (run/run_status.h) a session can end in or
+// run with, plus the states only a live session has (Starting, Paused, Stopping; Following a
+// run directory). The one mapping between the two is the table in run_types.cpp.
 enum class RunState { Starting, Running, Paused, Stopping, Finished, Diverged, Stopped, Failed, Following };
 QString toDisplayString(RunState s);
+// An engine status in the user's language.
+QString toDisplayString(run::RunStatus s);
 // A status word as the index, a run's status file or a sweep event writes it ("finished",
-// "pending", "queued"), in the user's language; an unknown word unchanged.
+// "pending"), or the app's own unknownStatusWord(), in the user's language; an unknown word
+// unchanged.
 QString statusWord(const QString& word);
+// The word the app shows for a run whose status cannot be read (no summary, not being written).
+QString unknownStatusWord();
 bool isActive(RunState s);  // Starting, Running, Paused, Stopping, Following
+// The session state of an engine status (Pending, which no session has, reads as Starting).
 RunState runState(run::RunStatus s);
 
 // The constraint settings the dashboard needs (σmax band, f(σ) curve): the registry's

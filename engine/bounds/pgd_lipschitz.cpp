@@ -86,7 +86,7 @@ PgdResult pgdLipschitz(const std::function<at::Tensor(const at::Tensor&)>& f, co
   at::Tensor bestX = base + dx, bestY = base + dy;
   const auto step = perRow(2.5 * r / o.iters, rank);
   for (int it = 0; it <= o.iters; ++it) {
-    lab::throwIfCancelled(o.cancel);
+    throwIfCancelled(o.cancel);
     auto xl = dx.detach().requires_grad_(true);
     auto yl = dy.detach().requires_grad_(true);
     const auto fx = f(base + xl), fy = f(base + yl);

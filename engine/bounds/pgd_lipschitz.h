@@ -3,7 +3,7 @@
 // A lower bound on the Lipschitz constant of f in the chosen norm.
 #pragma once
 
-#include "lab/lab_types.h"
+#include "common/cancel.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -28,7 +28,7 @@ struct PgdOptions {
   uint64_t seed = 0;
   // Called after every iteration with (iteration done, iters); may be empty.
   std::function<void(int, int)> progress;
-  const lab::CancelFlag* cancel = nullptr;  // checked every iteration; set => lab::Cancelled
+  const CancelFlag* cancel = nullptr;  // checked every iteration; set => Cancelled
 };
 
 struct PgdResult {

@@ -28,7 +28,7 @@ struct AttentionArgs {
   bool json = false;
 };
 
-lab::CancelFlag gAttentionCancel{false};
+CancelFlag gAttentionCancel{false};
 extern "C" void onAttentionSignal(int) { gAttentionCancel.store(true); }
 
 std::vector<int> parseTokens(const std::string& text) {
@@ -93,7 +93,7 @@ int runAttention(const AttentionArgs& a) {
       p = lab::lipschitzAtTokens(spec, n, pgd, &gAttentionCancel, [&](int done, int total) {
         if (tty) std::fprintf(stderr, "\r\033[K%s N=%d: PGD %d/%d", a.kind.c_str(), n, done, total);
       });
-    } catch (const lab::Cancelled&) {
+    } catch (const Cancelled&) {
       std::fprintf(stderr, "%slipschitz-cli: attention interrupted\n", tty ? "\n" : "");
       status = 130;
       break;

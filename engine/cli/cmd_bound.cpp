@@ -7,6 +7,7 @@
 #include "io/input_error.h"
 #include "models/model.h"
 #include "run/results_json.h"
+#include "run/run_layout.h"
 #include "run/saved_model.h"
 
 #include <CLI/CLI.hpp>
@@ -23,7 +24,7 @@ int runBound(const std::string& target) {
   const std::string reads =
       "bound reads the workbench's own checkpoints: a run directory or its checkpoints/step_N.safetensors "
       "(other weight files: lipschitz-cli inspect)";
-  if (path.extension() != ".safetensors") throw InputError(path.string() + ": not a workbench checkpoint; " + reads);
+  if (path.extension() != run::layout::kCheckpointSuffix) throw InputError(path.string() + ": not a workbench checkpoint; " + reads);
   const auto ckpt = [&] {
     try {
       return run::readCheckpoint(path);
@@ -40,7 +41,7 @@ int runBound(const std::string& target) {
                    {"task", saved.config.task}, {"norms", norms}};
   if (b.trace) {
     j["lipschitz_bound"] = b.trace->bound;
-    j["bound_kind"] = b.trace->singleHeadBound > 0 ? "sound multi-head bound (docs/DESIGN.md, issue 13)"
+    j["bound_kind"] = b.trace->singleHeadBound > 0 ? "sound multi-head bound (docs/DESIGN.md \"A sound multi-head bound\")"
                                                     : "product of layer norms";
     // The paper's App. D number beside it: proved for one head only, not an upper bound
     // for multi-head attention.

@@ -82,7 +82,7 @@ int runRobustness(const RobustnessArgs& a) {
           if (tty) std::fprintf(stderr, "\r\033[Kattacking: %lld/%lld batches", static_cast<long long>(done), static_cast<long long>(total));
         },
         &gInterrupted);
-  } catch (const run::Cancelled&) {
+  } catch (const Cancelled&) {
     std::fprintf(stderr, "%slipschitz-cli: robustness interrupted, nothing printed\n", tty ? "\n" : "");
     return 130;
   }

@@ -44,9 +44,13 @@ std::string clock(double s) {
 
 nlohmann::json progressJson(const sweep::SweepProgress& p) {
   nlohmann::json active = nlohmann::json::array();
-  for (const auto& a : p.active) active.push_back({{"id", a.id}, {"status", a.status}, {"step", a.step}, {"steps", a.steps}});
-  return {{"event", "progress"}, {"total", p.total}, {"done", p.done}, {"running", p.running}, {"failed", p.failed},
-          {"stopped", p.stopped}, {"pending", p.pending}, {"eta_s", p.etaSeconds < 0 ? nlohmann::json() : nlohmann::json(p.etaSeconds)},
+  for (const auto& a : p.active) active.push_back({{"id", a.id}, {"status", run::toString(a.status)}, {"step", a.step}, {"steps", a.steps}});
+  // The counts are keyed by their status words (run/run_status.h).
+  using run::RunStatus;
+  using run::toString;
+  return {{"event", "progress"}, {"total", p.total}, {"done", p.done}, {toString(RunStatus::Running), p.running},
+          {toString(RunStatus::Failed), p.failed}, {toString(RunStatus::Stopped), p.stopped},
+          {toString(RunStatus::Pending), p.pending}, {"eta_s", p.etaSeconds < 0 ? nlohmann::json() : nlohmann::json(p.etaSeconds)},
           {"active", active}};
 }
 
@@ -112,11 +116,11 @@ int runSweep(const SweepArgs& a) {
     std::fprintf(stderr, "%s%s, ETA %s%s", tty ? "\r\033[K" : "", counts, clock(p.etaSeconds).c_str(), tty ? "" : "\n");
     std::fflush(stderr);
   };
-  events.pointEnded = [&](const sweep::SweepPoint& p, const std::string& status, const std::string& message) {
+  events.pointEnded = [&](const sweep::SweepPoint& p, run::RunStatus status, const std::string& message) {
     if (a.json) {
-      printJson({{"event", "point"}, {"id", p.id}, {"status", status}, {"message", message}});
-    } else if (status != "finished") {
-      std::fprintf(stderr, "%s%s %s: %s%s\n", tty ? "\r\033[K" : "", p.id.c_str(), status.c_str(),
+      printJson({{"event", "point"}, {"id", p.id}, {"status", run::toString(status)}, {"message", message}});
+    } else if (status != run::RunStatus::Finished) {
+      std::fprintf(stderr, "%s%s %s: %s%s\n", tty ? "\r\033[K" : "", p.id.c_str(), run::toString(status),
                    sweep::describe(p.assignment).c_str(), message.empty() ? "" : (" — " + message).c_str());
     }
   };
@@ -134,8 +138,9 @@ int runSweep(const SweepArgs& a) {
   std::signal(SIGTERM, SIG_DFL);
   if (tty && !a.json) std::fprintf(stderr, "\n");
   nlohmann::json summary{{"event", "summary"}, {"out", dir.path().string()}, {"total", outcome.total},
-                         {"done", outcome.done}, {"failed", outcome.failed}, {"stopped", outcome.stopped},
-                         {"pending", outcome.pending}, {"interrupted", outcome.interrupted},
+                         {"done", outcome.done}, {run::toString(run::RunStatus::Failed), outcome.failed},
+                         {run::toString(run::RunStatus::Stopped), outcome.stopped},
+                         {run::toString(run::RunStatus::Pending), outcome.pending}, {"interrupted", outcome.interrupted},
                          {"index", dir.indexFile().string()}, {"index_current", outcome.indexCurrent}};
   if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
   if (a.json) printJson(summary);
@@ -155,7 +160,7 @@ Command addSweepCommand(CLI::App& app) {
   sub->add_option("--jobs", args->jobs, "runs at a time (local default: one per core; slurm: the array's %limit)")
       ->check(CLI::Range(1, 100000));
   sub->add_option("--ntasks", args->ntasks,
-                  "processes per point (data parallel, issue 28): local train --nproc N; slurm --ntasks=N and srun")
+                  "processes per point (data parallel): local train --nproc N; slurm --ntasks=N and srun")
       ->check(CLI::Range(1, 256));
   sub->add_flag("--dry-run", args->dryRun, "print the plan (and the Slurm batch script) and run nothing");
   sub->add_flag("--json", args->json, "print JSON events (plan, progress, point, summary) on stdout");

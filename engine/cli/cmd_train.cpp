@@ -5,7 +5,7 @@
 #include "cli/launcher.h"
 #include "dist/communicator.h"
 #include "dist/world.h"
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/checkpoint.h"
 #include "run/launch_run.h"
@@ -13,6 +13,7 @@
 #include "run/run_config.h"
 #include "run/run_directory_reader.h"
 #include "run/run_directory_sink.h"
+#include "run/run_layout.h"
 #include "run/saved_model.h"
 #include "run/trainer.h"
 #include "sweep/process.h"
@@ -145,7 +146,7 @@ std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
   const auto runConfig = reader.config();
   if (!runConfig) throw InputError(a.resume + ": no config.json, so no checkpoint can be matched to this run");
   const run::RunConfig own =
-      run::checkpointConfig(run::Checkpoint{0, *runConfig, {}}, (std::filesystem::path(a.resume) / "config.json").string());
+      run::checkpointConfig(run::Checkpoint{0, *runConfig, {}}, (std::filesystem::path(a.resume) / run::layout::kConfigFile).string());
   std::string skipped;
   for (auto it = files.rbegin(); it != files.rend(); ++it) {
     const std::string where = it->path.string();

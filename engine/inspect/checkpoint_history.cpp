@@ -8,6 +8,7 @@
 #include "io/tensor_convert.h"
 #include "io/tensor_file.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -85,11 +86,11 @@ std::vector<double> CheckpointHistory::series(const std::string& layer, size_t m
 
 CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
                                     const std::function<void(size_t, size_t)>& progress,
-                                    const lab::CancelFlag* cancel) {
+                                    const CancelFlag* cancel) {
   std::error_code ec;
   if (!std::filesystem::is_directory(runDir, ec))
     throw InputError(runDir.string() + ": not a folder (a run directory holds checkpoints/step_N.safetensors)");
-  const auto dir = runDir / "checkpoints";
+  const auto dir = runDir / run::layout::kCheckpointsDir;
   if (!std::filesystem::is_directory(dir, ec))
     throw InputError(runDir.string() + ": no checkpoints folder (not a run directory, or the run saved no checkpoints)");
   const auto files = run::listCheckpoints(dir);
@@ -121,7 +122,7 @@ CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
         for (const auto& m : spectralMetricTable()) l.values.push_back(m.value(r.metrics));
         c.layers.push_back(std::move(l));
       }
-    } catch (const io::ReadCancelled&) {
+    } catch (const Cancelled&) {
     } catch (const InputError& e) {
       h.skipped.push_back({files[i].step, files[i].path, e.what()});
       if (progress) progress(i + 1, files.size());
@@ -144,7 +145,7 @@ CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
 
 CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b,
                                 const std::function<void(size_t, size_t)>& progress,
-                                const lab::CancelFlag* cancel) {
+                                const CancelFlag* cancel) {
   CheckpointDelta d;
   bool wbA = false, wbB = false;
   const auto wa = weightsOf(a, &wbA);
@@ -186,7 +187,7 @@ CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b
 
 CheckpointDelta checkpointDelta(const std::filesystem::path& a, const std::filesystem::path& b,
                                 const std::function<void(size_t, size_t)>& progress,
-                                const lab::CancelFlag* cancel) {
+                                const CancelFlag* cancel) {
   const auto fa = io::readTensorFile(a, io::kMaxTensorFileBytes, cancel);
   const auto fb = io::readTensorFile(b, io::kMaxTensorFileBytes, cancel);
   return checkpointDelta(fa, fb, progress, cancel);

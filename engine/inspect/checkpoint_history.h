@@ -7,7 +7,7 @@
 #pragma once
 
 #include "inspect/spectral_metrics.h"
-#include "lab/lab_types.h"
+#include "common/cancel.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -69,7 +69,7 @@ struct CheckpointHistory {
 // progress(done, total) after each checkpoint; `cancel` is checked between matrices.
 CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
                                     const std::function<void(size_t, size_t)>& progress = {},
-                                    const lab::CancelFlag* cancel = nullptr);
+                                    const CancelFlag* cancel = nullptr);
 
 struct LayerDelta {
   std::string name;
@@ -91,9 +91,9 @@ struct CheckpointDelta {
 // InputError naming the file when either cannot be read.
 CheckpointDelta checkpointDelta(const std::filesystem::path& a, const std::filesystem::path& b,
                                 const std::function<void(size_t, size_t)>& progress = {},
-                                const lab::CancelFlag* cancel = nullptr);
+                                const CancelFlag* cancel = nullptr);
 CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b,
                                 const std::function<void(size_t, size_t)>& progress = {},
-                                const lab::CancelFlag* cancel = nullptr);
+                                const CancelFlag* cancel = nullptr);
 
 }  // namespace lwb::inspect

@@ -53,7 +53,7 @@ void readInto(int fd, char* dst, uint64_t size, const std::string& path, const s
               bool populate) {
   uint64_t done = 0;
   while (done < size) {
-    if (cancel && cancel->load()) throw ReadCancelled(path + ": reading cancelled");
+    if (cancel && cancel->load()) throw Cancelled(path + ": reading cancelled");
     const uint64_t chunk = std::min(kReadChunkBytes, size - done);
     if (populate) {
       const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));

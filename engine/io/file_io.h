@@ -2,6 +2,7 @@
 // readers and writers. Torch-free.
 #pragma once
 
+#include "common/cancel.h"
 #include "io/raw_tensor.h"
 
 #include <atomic>
@@ -26,13 +27,10 @@ inline constexpr uint64_t kMaxTensorFileBytes = uint64_t{32} << 30;
 // maxBytes, or shorter than its size said (truncated while read).
 // `cancel` (a page's job flag): checked between chunks of kReadChunkBytes, so a 2 GiB read
 // stops within one chunk instead of holding a closing window for the whole read (issue 33);
-// throws ReadCancelled then.
+// throws lwb::Cancelled ("<path>: reading cancelled") then.
 inline constexpr uint64_t kReadChunkBytes = uint64_t{8} << 20;
-struct ReadCancelled : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 SharedBytes readFileBuffer(const std::string& path, uint64_t maxBytes = kMaxTensorFileBytes,
-                           const std::atomic<bool>* cancel = nullptr);
+                           const CancelFlag* cancel = nullptr);
 
 // A writable buffer of `size` bytes for a reader to fill (a file, a decompressed member):
 // a plain string below 1 MiB, else an anonymous mapping populated in one call (see above).

@@ -1,6 +1,6 @@
 #include "io/model_folder.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "io/tensor_file.h"
 

@@ -17,7 +17,7 @@ namespace lwb::io {
 // Reads the whole file (at most maxBytes, default kMaxTensorFileBytes = 32 GiB) and decodes
 // it. Throws InputError("<path>: <problem>") for a missing, unreadable, empty or oversized
 // file, a folder that is no model folder, an unknown format and anything malformed inside a known one.
-// `cancel`: see readFileBuffer (ReadCancelled while the bytes are read).
+// `cancel`: see readFileBuffer (lwb::Cancelled while the bytes are read).
 TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes = kMaxTensorFileBytes,
                           const std::atomic<bool>* cancel = nullptr);
 

@@ -9,22 +9,22 @@
 
 namespace lwb::models {
 
-std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& task, at::Generator& gen,
-                                 const at::Device& device) {
-  const auto& m = cfg.model;
-  const bool tokens = cfg.task == "chars";
-  const bool modular = cfg.task == "modular_addition" || cfg.task == "modular_multiplication";
+std::unique_ptr<Model> makeModel(const ModelConfig& m, const TaskShape& task, const ModelContext& context,
+                                 at::Generator& gen, const at::Device& device) {
+  const std::string& taskId = context.task;
+  const bool tokens = taskId == "chars";
+  const bool modular = taskId == "modular_addition" || taskId == "modular_multiplication";
   if (m.kind == "mlp") {
-    if (tokens || modular || cfg.task == "icl_least_squares") throw InputError("model.kind: mlp needs a feature task (mnist, cifar10), not " + cfg.task);
+    if (tokens || modular || taskId == "icl_least_squares") throw InputError("model.kind: mlp needs a feature task (mnist, cifar10), not " + taskId);
     return std::make_unique<Mlp>(task.inputDim, m.widths, task.numClasses, gen, device);
   }
   if (m.kind == "modular_mlp") {
-    if (!modular) throw InputError("model.kind: modular_mlp needs a modular task, not " + cfg.task);
+    if (!modular) throw InputError("model.kind: modular_mlp needs a modular task, not " + taskId);
     return std::make_unique<ModularMlp>(task.numClasses, m.embedDim, m.width, gen, device,
-                                        cfg.constraint.embedRmsMax);
+                                        context.embedRmsMax);
   }
   if (m.kind == "lipschitz_gpt") {
-    if (!tokens) throw InputError("model.kind: lipschitz_gpt needs the chars task, not " + cfg.task);
+    if (!tokens) throw InputError("model.kind: lipschitz_gpt needs the chars task, not " + taskId);
     GptShape s;
     s.vocab = task.numClasses;
     s.dModel = m.dModel;
@@ -48,14 +48,14 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     return std::make_unique<LipschitzGpt>(s, gen, device);
   }
   if (m.kind == "icl_transformer") {
-    if (cfg.task != "icl_least_squares")
-      throw InputError("model.kind: icl_transformer needs the icl_least_squares task, not " + cfg.task);
+    if (taskId != "icl_least_squares")
+      throw InputError("model.kind: icl_transformer needs the icl_least_squares task, not " + taskId);
     if (m.dModel % m.heads != 0 || (m.dModel / m.heads) % 2 != 0)
       throw InputError("model.d_model: must split into model.heads heads of even size");
     IclShape s;
     s.inputDim = task.inputDim;
     s.outputDim = task.numClasses;
-    s.activeInputs = cfg.icl.dim + 1 + (cfg.icl.biasFeature ? 1 : 0);
+    s.activeInputs = context.iclActiveInputs;
     s.dModel = m.dModel;
     s.layers = m.layers;
     s.heads = m.heads;
@@ -68,7 +68,7 @@ std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& tas
     return std::make_unique<IclTransformer>(s, gen, device);
   }
   if (m.kind == "attlip") {
-    if (cfg.task != "chars_masked") throw InputError("model.kind: attlip needs the chars_masked task, not " + cfg.task);
+    if (taskId != "chars_masked") throw InputError("model.kind: attlip needs the chars_masked task, not " + taskId);
     AttLipShape s;
     s.vocab = task.numClasses;
     s.seqLen = m.seqLen;

@@ -1,8 +1,8 @@
-// Builds the model a RunConfig asks for, sized by the dataset.
+// Builds the model a config's "model" section asks for, sized by the dataset.
 #pragma once
 
 #include "models/model.h"
-#include "run/run_config.h"
+#include "models/model_config.h"
 
 #include <ATen/core/Generator.h>
 
@@ -16,7 +16,7 @@ struct TaskShape {
 };
 
 // Throws lwb::InputError when the model does not fit the task (e.g. an MLP on token ids).
-std::unique_ptr<Model> makeModel(const run::RunConfig& cfg, const TaskShape& task, at::Generator& gen,
-                                 const at::Device& device);
+std::unique_ptr<Model> makeModel(const ModelConfig& m, const TaskShape& task, const ModelContext& context,
+                                 at::Generator& gen, const at::Device& device);
 
 }  // namespace lwb::models

@@ -82,7 +82,7 @@ void AdamState::load(const std::string& prefix, StateIn& in, const std::vector<P
   }
 }
 
-AdamW::AdamW(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
+AdamW::AdamW(const OptimizerConfig& cfg, std::vector<ParamSlot> slots)
     : Optimizer(std::move(slots)),
       weightDecay_(cfg.weightDecay),
       state_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {}

@@ -35,7 +35,7 @@ class AdamState {
 
 class AdamW final : public Optimizer {
  public:
-  AdamW(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
+  AdamW(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
   void step(double lr) override;
   double updateRmsBound(const ParamSlot&, double) const override { return -1.0; }
   std::string kind() const override { return "adamw"; }

@@ -22,9 +22,9 @@ uint64_t startSeed(uint64_t runSeed, const std::string& name) {
 
 }  // namespace
 
-ConstraintStep::ConstraintStep(const run::RunConfig& cfg)
-    : updateNormFactor_(cfg.constraint.updateNormFactor), seed_(static_cast<uint64_t>(cfg.seed)) {
-  static_cast<spectral::ConstraintSettings&>(params_) = run::trainingConstraint(cfg);
+ConstraintStep::ConstraintStep(const ConstraintConfig& constraint, const OptimizerConfig& optimizer, uint64_t seed)
+    : updateNormFactor_(constraint.updateNormFactor), seed_(seed) {
+  static_cast<spectral::ConstraintSettings&>(params_) = trainingConstraint(constraint, optimizer);
 }
 
 bool ConstraintStep::isConstrained(const models::Param& p) {

@@ -3,8 +3,8 @@
 // model itself normalises or caps. Power-iteration vectors persist per matrix across steps.
 #pragma once
 
+#include "optim/constraint_config.h"
 #include "optim/optimizer.h"
-#include "run/run_config.h"
 #include "spectral/constraint.h"
 
 #include <cstdint>
@@ -19,9 +19,10 @@ namespace lwb::optim {
 
 class ConstraintStep {
  public:
-  // The settings of run::trainingConstraint(cfg): λ of the soft cap is the optimizer's
-  // decoupled decay (the "decay" step of Theorem B.1).
-  explicit ConstraintStep(const run::RunConfig& cfg);
+  // The settings of trainingConstraint(constraint, optimizer): λ of the soft cap is the
+  // optimizer's decoupled decay (the "decay" step of Theorem B.1). `seed`: the run's, mixed
+  // into each matrix's power-iteration start.
+  ConstraintStep(const ConstraintConfig& constraint, const OptimizerConfig& optimizer, uint64_t seed);
   bool active() const { return params_.method != spectral::ConstraintMethod::None; }
   // Applies the method to every constrained slot of `opt`; `lr` is the scheduled base lr
   // (alpha* is coupled to each slot's effective lr and update-norm bound).

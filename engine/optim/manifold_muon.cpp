@@ -13,7 +13,7 @@
 
 namespace lwb::optim {
 
-ManifoldMuon::ManifoldMuon(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
+ManifoldMuon::ManifoldMuon(const OptimizerConfig& cfg, std::vector<ParamSlot> slots)
     : Optimizer(std::move(slots)), cfg_(cfg), adam_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {}
 
 bool ManifoldMuon::onManifold(const models::Param& p) {

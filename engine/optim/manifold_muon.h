@@ -9,7 +9,6 @@
 #pragma once
 
 #include "optim/adamw.h"
-#include "run/run_results.h"
 
 #include <map>
 #include <optional>
@@ -18,14 +17,14 @@ namespace lwb::optim {
 
 class ManifoldMuon final : public Optimizer {
  public:
-  ManifoldMuon(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
+  ManifoldMuon(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
   void step(double lr) override;
   // The retraction keeps σ = 1: the update moves W by at most lr·‖M‖ ≤ lr in spectral norm.
   double updateRmsBound(const ParamSlot& slot, double lr) const override;
   std::string kind() const override { return "manifold_muon"; }
   void saveState(TensorMap& out) const override;
   void loadState(StateIn& in) override;
-  std::vector<run::StiefelStat> stiefelStats() const override { return stats_; }
+  std::vector<StiefelStat> stiefelStats() const override { return stats_; }
   std::string divergence() const override { return divergence_; }
 
   // Whether a parameter is kept on the manifold (every matrix but embedding and head).
@@ -35,14 +34,14 @@ class ManifoldMuon final : public Optimizer {
 
  private:
   void clipGradients();
-  run::OptimizerConfig cfg_;
+  OptimizerConfig cfg_;
   AdamState adam_;
   std::map<std::string, at::Tensor> momentum_, lambda_;
   struct RetractionCount {
     int64_t extended = 0, exact = 0;  // steps that needed more than 10 Polar Express steps / the SVD
   };
   std::map<std::string, RetractionCount> retractionCounts_;  // since the run's start (checkpointed)
-  std::vector<run::StiefelStat> stats_;
+  std::vector<StiefelStat> stats_;
   std::string divergence_;
 };
 

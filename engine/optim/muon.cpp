@@ -19,7 +19,7 @@
 
 namespace lwb::optim {
 
-Muon::Muon(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
+Muon::Muon(const OptimizerConfig& cfg, std::vector<ParamSlot> slots)
     : Optimizer(std::move(slots)), cfg_(cfg), adam_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {
   const auto coeffs = spectral::parseNsCoefficients(cfg.nsCoeffs);
   if (!coeffs) throw InputError("optimizer.ns_coeffs: unknown coefficient set '" + cfg.nsCoeffs + "'");

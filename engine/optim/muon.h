@@ -14,7 +14,7 @@ namespace lwb::optim {
 
 class Muon final : public Optimizer {
  public:
-  Muon(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
+  Muon(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
   void step(double lr) override;
   double updateRmsBound(const ParamSlot& slot, double lr) const override;
   std::string kind() const override { return "muon"; }
@@ -26,7 +26,7 @@ class Muon final : public Optimizer {
   void setCommunicator(dist::Communicator* comm) override { comm_ = comm; }
 
  private:
-  run::OptimizerConfig cfg_;
+  OptimizerConfig cfg_;
   spectral::NewtonSchulzConfig ns_;
   double kappa_;
   AdamState adam_;

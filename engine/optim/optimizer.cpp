@@ -11,7 +11,7 @@
 
 namespace lwb::optim {
 
-std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::OptimizerConfig& cfg,
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const OptimizerConfig& cfg,
                                  int64_t residualLayers) {
   using models::Role;
   std::vector<ParamSlot> slots;
@@ -28,19 +28,19 @@ std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const
   return slots;
 }
 
-std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::RunConfig& cfg) {
-  const auto& m = cfg.model;
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const OptimizerConfig& cfg,
+                                 const models::ModelConfig& m) {
   const bool gpt = m.kind == "lipschitz_gpt";
-  auto slots = makeSlots(params, cfg.optimizer, gpt ? 2 * m.blocks : 0);
-  if (cfg.optimizer.lrUnits != "modula") return slots;
+  auto slots = makeSlots(params, cfg, gpt ? 2 * m.blocks : 0);
+  if (cfg.lrUnits != "modula") return slots;
   ModulaLayout layout{gpt && m.standard ? "standard lipschitz_gpt" : m.kind, gpt ? m.blocks : 0,
-                      cfg.optimizer.blocksMass, gpt ? m.finalLogitScale : 1.0};
+                      cfg.blocksMass, gpt ? m.finalLogitScale : 1.0};
   const auto targets = modulaTargets(params, layout);
   for (size_t i = 0; i < slots.size(); ++i) slots[i].lrMultiplier *= targets[i];
   return slots;
 }
 
-std::unique_ptr<Optimizer> makeOptimizer(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots) {
+std::unique_ptr<Optimizer> makeOptimizer(const OptimizerConfig& cfg, std::vector<ParamSlot> slots) {
   if (cfg.kind == "adamw") return std::make_unique<AdamW>(cfg, std::move(slots));
   if (cfg.kind == "sgd") return std::make_unique<Sgd>(cfg, std::move(slots));
   if (cfg.kind == "muon") return std::make_unique<Muon>(cfg, std::move(slots));

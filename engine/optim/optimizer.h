@@ -4,9 +4,10 @@
 #pragma once
 
 #include "models/model.h"
+#include "models/model_config.h"
+#include "optim/optimizer_config.h"
 #include "optim/state_io.h"
-#include "run/run_config.h"
-#include "run/run_results.h"
+#include "optim/stiefel_stat.h"
 
 #include <ATen/core/grad_mode.h>
 
@@ -42,7 +43,7 @@ class Optimizer {
   virtual void loadState(StateIn& in) = 0;
   // Manifold optimizers: tangency violation and σ range of each constrained matrix after the
   // last step (empty for the others), and why the last step left the manifold (empty: fine).
-  virtual std::vector<run::StiefelStat> stiefelStats() const { return {}; }
+  virtual std::vector<StiefelStat> stiefelStats() const { return {}; }
   virtual std::string divergence() const { return {}; }
   // Data-parallel runs (issue 28): an optimizer that can split its per-matrix work between the
   // ranks does so (Muon: each rank computes msign for the matrices it owns, the results are
@@ -75,14 +76,15 @@ void Optimizer::forEachUpdate(double lr, double weightDecay, Update&& update) {
 // Per-slot lr multipliers from the config: embed_lr / hidden_lr / head_lr, times
 // depth_decay^(L-1-l) for residual layer l of L (attention of block b is layer 2b, its MLP
 // 2b+1) when depth_decay < 1.
-std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::OptimizerConfig& cfg,
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const OptimizerConfig& cfg,
                                  int64_t residualLayers);
 
-// The slots training uses for a config's model: the above with 2 x blocks residual layers for
+// The slots training uses for `model`: the above with 2 x blocks residual layers for
 // lipschitz_gpt, times Modula's per-layer targets when optimizer.lr_units = modula
 // (optim/update_scaling.h).
-std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const run::RunConfig& cfg);
+std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const OptimizerConfig& cfg,
+                                 const models::ModelConfig& model);
 
-std::unique_ptr<Optimizer> makeOptimizer(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
+std::unique_ptr<Optimizer> makeOptimizer(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
 
 }  // namespace lwb::optim

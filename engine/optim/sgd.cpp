@@ -5,7 +5,7 @@
 
 namespace lwb::optim {
 
-Sgd::Sgd(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots)
+Sgd::Sgd(const OptimizerConfig& cfg, std::vector<ParamSlot> slots)
     : Optimizer(std::move(slots)), momentum_(cfg.momentum), weightDecay_(cfg.weightDecay), nesterov_(cfg.nesterov) {}
 
 void Sgd::saveState(TensorMap& out) const {

@@ -11,7 +11,7 @@ namespace lwb::optim {
 
 class Sgd final : public Optimizer {
  public:
-  Sgd(const run::OptimizerConfig& cfg, std::vector<ParamSlot> slots);
+  Sgd(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
   void step(double lr) override;
   double updateRmsBound(const ParamSlot&, double) const override { return -1.0; }
   std::string kind() const override { return "sgd"; }

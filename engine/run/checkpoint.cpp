@@ -1,10 +1,11 @@
 #include "run/checkpoint.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "io/safetensors.h"
 #include "io/tensor_convert.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 
 #include <zlib.h>
 
@@ -48,7 +49,9 @@ std::string tensorChecksum(std::vector<const io::RawTensor*> tensors) {
 
 }  // namespace
 
-std::string checkpointFileName(int64_t step) { return "step_" + std::to_string(step) + ".safetensors"; }
+std::string checkpointFileName(int64_t step) {
+  return layout::kCheckpointPrefix + std::to_string(step) + layout::kCheckpointSuffix;
+}
 
 void writeCheckpoint(const fs::path& file, const Checkpoint& ckpt) {
   std::vector<io::RawTensor> raw;

@@ -3,6 +3,7 @@
 #include "run/checkpoint.h"
 #include "run/run_directory.h"
 #include "run/run_directory_sink.h"
+#include "run/run_layout.h"
 #include "run/trainer.h"
 
 #include <c10/util/Exception.h>
@@ -38,7 +39,7 @@ RunSummary launchRun(const RunConfig& config, const LaunchOptions& o, TrainerCon
       dir->writeConfig(record);
     }
     dir->setStatus(RunStatus::Running);
-    trainer.setCheckpointDir((std::filesystem::path(o.runDir) / "checkpoints").string());
+    trainer.setCheckpointDir((std::filesystem::path(o.runDir) / layout::kCheckpointsDir).string());
     RunDirectorySink record(*dir);
     trainer.addSink(&record);
     for (MetricsSink* s : o.sinks) trainer.addSink(s);

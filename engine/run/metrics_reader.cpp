@@ -4,8 +4,9 @@
 // consumed until its newline arrives, and a whole-file read forgives it.
 #include "run/run_directory_reader.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
+#include "run/run_layout.h"
 
 #include <algorithm>
 #include <fstream>
@@ -74,7 +75,7 @@ MetricsChunk RunDirectoryReader::metricsSince(const MetricsCursor& from, uint64_
   requireDirectory();
   MetricsChunk out;
   out.next = from;
-  const fs::path path = file("metrics.jsonl");
+  const fs::path path = file(layout::kMetricsFile);
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return out;  // nothing logged yet
   // The size of the file this stream reads, even if a new one replaces it meanwhile.
@@ -137,7 +138,7 @@ std::vector<json> RunDirectoryReader::metrics() const {
   }
   // A last line without its newline: a row if it parses (files written by other tools),
   // else a torn write, forgiven like a malformed last line.
-  const fs::path path = file("metrics.jsonl");
+  const fs::path path = file(layout::kMetricsFile);
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   const std::streamoff end = in ? static_cast<std::streamoff>(in.tellg()) : std::streamoff(0);
   const uint64_t size = end > 0 ? static_cast<uint64_t>(end) : 0;

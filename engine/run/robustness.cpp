@@ -1,7 +1,8 @@
 // PGD-l2 attack and Lipschitz certificates for classifiers (000 §3.3, Fig. 3; SEEDS §E).
 #include "run/robustness.h"
 
-#include "common/json_fields.h"
+#include "common/cancel.h"
+#include "io/json_fields.h"
 #include "io/input_error.h"
 
 #include <ATen/CPUGeneratorImpl.h>

@@ -29,7 +29,7 @@ void pgdL2(models::Model& model, const at::Tensor& inputs, const at::Tensor& tar
 
 // Robustness of `model` on examples [B, D] in [0, 1] with labels [B]. `progress(done,
 // total)` is called after every (eps, batch) and returns false to cancel (then throws
-// Cancelled). InputError for an empty or non-increasing eps list, negative eps, bad steps.
+// lwb::Cancelled, common/cancel.h). InputError for an empty or non-increasing eps list, negative eps, bad steps.
 RobustnessResult evaluateRobustness(models::Model& model, const at::Tensor& inputs, const at::Tensor& targets,
                                     double rmsBound, const RobustnessOptions& options,
                                     const std::function<bool(int64_t, int64_t)>& progress = {});

@@ -1,5 +1,6 @@
 #include "run/robustness_job.h"
 
+#include "common/cancel.h"
 #include "io/input_error.h"
 #include "run/robustness.h"
 #include "run/saved_model.h"
@@ -13,10 +14,6 @@
 
 namespace lwb::run {
 namespace {
-
-void throwIfCancelled(const std::atomic<bool>* cancel) {
-  if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
-}
 
 // The methods sigma1 was bounded with, each named once by its registry text: "exact SVD
 // (float64)" when every matrix was decomposed (in float64: sigmaMaxUpper), "... / Gram

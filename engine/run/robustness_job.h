@@ -6,9 +6,9 @@
 // No LibTorch in this header: the app holds its results.
 #pragma once
 
+#include "common/cancel.h"
 #include "run/robustness_types.h"
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -46,9 +46,9 @@ struct CheckpointRobustness {
 
 // `progress(done, total)` after every (eps, batch) of the evaluation. Throws InputError (bad
 // target, non-classifier task, no bound, missing data, bad eps or example count) and
-// Cancelled (run/robustness.h) once `cancel` is set.
+// lwb::Cancelled (common/cancel.h) once `cancel` is set.
 CheckpointRobustness robustnessOfCheckpoint(const CheckpointRobustnessRequest& request,
                                             const std::function<void(int64_t, int64_t)>& progress = {},
-                                            const std::atomic<bool>* cancel = nullptr);
+                                            const CancelFlag* cancel = nullptr);
 
 }  // namespace lwb::run

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <exception>
 #include <vector>
 
 namespace lwb::run {
@@ -30,11 +29,6 @@ struct RobustnessResult {
   double bound = 0;    // RMS->RMS Lipschitz bound of the logit map
   double l2Bound = 0;  // bound * sqrt(d_out / d_in): the l2->l2 constant
   std::vector<RobustnessPoint> points;
-};
-
-// Thrown by the evaluation when its progress callback (or the job's cancel flag) says stop.
-struct Cancelled : std::exception {
-  const char* what() const noexcept override { return "cancelled"; }
 };
 
 }  // namespace lwb::run

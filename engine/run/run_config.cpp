@@ -2,8 +2,8 @@
 // every key that toJson(RunConfig{}) lacks, then reads the fields it knows.
 #include "run/run_config.h"
 
-#include "common/json_fields.h"
-#include "common/json_read.h"
+#include "io/json_fields.h"
+#include "io/json_read.h"
 #include "run/config_schema.h"
 
 
@@ -21,7 +21,7 @@ constexpr double kMaxRate = 1e4;              // learning rates, decays, multipl
 constexpr double kMaxNorm = 1e6;              // sigma thresholds, scales
 
 
-void readModel(const json& j, ModelConfig& m) {
+void readModel(const json& j, models::ModelConfig& m) {
   FieldReader r(j, "model.");
   r.choice("kind", m.kind, choicesFor("model.kind"));
   r.integerList("widths", m.widths, 1, kMaxWidth, 256);
@@ -58,7 +58,7 @@ void readModel(const json& j, ModelConfig& m) {
                                     std::to_string(m.heads));
 }
 
-void readOptimizer(const json& j, OptimizerConfig& o) {
+void readOptimizer(const json& j, optim::OptimizerConfig& o) {
   FieldReader r(j, "optimizer.");
   r.choice("kind", o.kind, choicesFor("optimizer.kind"));
   r.number("lr", o.lr, {0.0, kMaxRate, true});
@@ -113,7 +113,7 @@ void readIcl(const json& j, IclSettings& s) {
     fields::fail("icl.dim", "must not exceed icl.pairs (" + std::to_string(s.pairs) + "), got " + std::to_string(s.dim));
 }
 
-void readConstraint(const json& j, ConstraintConfig& c) {
+void readConstraint(const json& j, optim::ConstraintConfig& c) {
   spectral::readSettings(j, c, spectral::prefixedNamer("constraint."));
   FieldReader r(j, "constraint.");
   r.number("update_norm_factor", c.updateNormFactor, {0.0, kMaxNorm, true});
@@ -122,7 +122,7 @@ void readConstraint(const json& j, ConstraintConfig& c) {
 
 }  // namespace
 
-// data_path is NOT required here even for file tasks (mnist, cifar10, chars): parse({})
+// data_path is NOT required here even for tasks that read a data file: parse({})
 // must give the defaults, and the app loads configs before a data folder is chosen. The
 // trainer checks it when it opens the dataset.
 RunConfig parseRunConfig(const json& input) {
@@ -173,7 +173,7 @@ RunConfig loadRunConfig(const std::string& path) {
 
 namespace {
 
-json constraintJson(const ConstraintConfig& k) {
+json constraintJson(const optim::ConstraintConfig& k) {
   json j = json::object();
   spectral::writeSettings(k, j);
   j["update_norm_factor"] = k.updateNormFactor;
@@ -183,12 +183,12 @@ json constraintJson(const ConstraintConfig& k) {
 
 }  // namespace
 
+models::ModelContext modelContext(const RunConfig& c) {
+  return {c.task, c.icl.dim + 1 + (c.icl.biasFeature ? 1 : 0), c.constraint.embedRmsMax};
+}
+
 spectral::ConstraintSettings trainingConstraint(const RunConfig& c) {
-  spectral::ConstraintSettings s = c.constraint;
-  s.lr = c.optimizer.lr;
-  if (spectral::traits(s.method).lambdaFromOptimizer) s.lambda = c.optimizer.weightDecay;
-  s.updateNorm = c.optimizer.lr * c.constraint.updateNormFactor;
-  return s;
+  return optim::trainingConstraint(c.constraint, c.optimizer);
 }
 
 namespace {
@@ -230,9 +230,9 @@ std::optional<spectral::ConstraintSettings> storedTrainingConstraint(const json&
 }
 
 json toJson(const RunConfig& c) {
-  const ModelConfig& m = c.model;
-  const OptimizerConfig& o = c.optimizer;
-  const ConstraintConfig& k = c.constraint;
+  const models::ModelConfig& m = c.model;
+  const optim::OptimizerConfig& o = c.optimizer;
+  const optim::ConstraintConfig& k = c.constraint;
   return json{
       {"task", c.task}, {"data_path", c.dataPath}, {"steps", c.steps}, {"batch_size", c.batchSize},
       {"seed", c.seed}, {"device", c.device}, {"threads", c.threads}, {"eval_every", c.evalEvery},

@@ -5,6 +5,7 @@
 
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 #include "run/spectra_format.h"
 
 #include <fcntl.h>
@@ -90,7 +91,7 @@ const std::string& existingRun(const std::string& path) {
 
 RunDirectory::RunDirectory(const std::string& path) : path_(path), lock_(createdEmpty(path)) {
   // Created up front so a watcher can open it before the first logged step.
-  metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
+  metrics_.open(child(path_, layout::kMetricsFile), std::ios::binary | std::ios::app);
   if (!metrics_) throw InputError(path + ": cannot create metrics.jsonl");
 }
 
@@ -104,15 +105,15 @@ RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path
     if (step == row.end() || !step->is_number() || step->get<double>() <= static_cast<double>(resume.step))
       kept += compact(row) + "\n";
   }
-  writeFileAtomically(child(path, "metrics.jsonl"), kept);
-  metrics_.open(child(path_, "metrics.jsonl"), std::ios::binary | std::ios::app);
+  writeFileAtomically(child(path, layout::kMetricsFile), kept);
+  metrics_.open(child(path_, layout::kMetricsFile), std::ios::binary | std::ios::app);
   if (!metrics_) throw InputError(path + ": cannot open metrics.jsonl for appending");
   // spectra: drop later snapshots from the index and cut spectra.bin after the last kept one.
-  const auto indexPath = child(path, "spectra.json");
+  const auto indexPath = child(path, layout::kSpectraIndexFile);
   std::error_code ec;
   if (fs::exists(indexPath, ec)) {
     // The reader's checks (sizes, overflow-safe offsets inside spectra.bin) apply here too.
-    const auto binPath = child(path, "spectra.bin");
+    const auto binPath = child(path, layout::kSpectraDataFile);
     uint64_t end = 0;
     for (const SpectraIndexEntry& e : reader.spectraIndex()) {
       if (e.step > resume.step) continue;
@@ -127,15 +128,15 @@ RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path
 }
 
 void RunDirectory::writeConfig(const json& resolved) {
-  writeFileAtomically(child(path_, "config.json"), resolved.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  writeFileAtomically(child(path_, layout::kConfigFile), resolved.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 void RunDirectory::writeSummary(const json& summary) {
-  writeFileAtomically(child(path_, "summary.json"), summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  writeFileAtomically(child(path_, layout::kSummaryFile), summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 void RunDirectory::appendMetrics(const json& row) {
-  const std::string file = child(path_, "metrics.jsonl"), line = compact(row) + "\n";
+  const std::string file = child(path_, layout::kMetricsFile), line = compact(row) + "\n";
   std::error_code ec;
   const auto before = fs::file_size(file, ec);
   metrics_.write(line.data(), static_cast<std::streamsize>(line.size()));
@@ -152,7 +153,7 @@ void RunDirectory::appendMetrics(const json& row) {
 }
 
 void RunDirectory::appendSpectra(int64_t step, const std::map<std::string, std::vector<float>>& spectra) {
-  const std::string binPath = child(path_, "spectra.bin");
+  const std::string binPath = child(path_, layout::kSpectraDataFile);
   // Opened on first use: runs with spectra_every = 0 get no spectra files at all.
   if (!spectraBin_.is_open()) {
     spectraBin_.open(binPath, std::ios::binary | std::ios::app);
@@ -169,7 +170,7 @@ void RunDirectory::appendSpectra(int64_t step, const std::map<std::string, std::
   spectraBin_.flush();
   if (!spectraBin_) throw std::runtime_error(binPath + ": write failed");
   for (auto& e : entries) spectraIndex_.push_back(std::move(e));
-  writeFileAtomically(child(path_, "spectra.json"), compact(spectraIndex_) + "\n");
+  writeFileAtomically(child(path_, layout::kSpectraIndexFile), compact(spectraIndex_) + "\n");
 }
 
 namespace {
@@ -184,7 +185,7 @@ void writeStatus(const std::string& dir, RunStatus s, const std::string& message
   if (oneLine.size() > 1000) oneLine = oneLine.substr(0, 997) + "...";
   std::string text = std::string(toString(s)) + "\n";
   if (!oneLine.empty()) text += oneLine + "\n";
-  const std::string file = child(dir, "status");
+  const std::string file = child(dir, layout::kStatusFile);
   try {
     writeFileAtomically(file, text);
   } catch (const std::exception&) {

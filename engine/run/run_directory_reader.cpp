@@ -2,9 +2,10 @@
 // metrics.jsonl, the one file read incrementally, is in metrics_reader.cpp.
 #include "run/run_directory_reader.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/results_json.h"
+#include "run/run_layout.h"
 #include "run/spectra_format.h"
 
 #include <algorithm>
@@ -64,7 +65,7 @@ std::string_view trimmed(std::string_view s) {
 
 bool RunDirectoryReader::isRunDirectory(const fs::path& dir) {
   std::error_code ec;
-  return fs::is_directory(dir, ec) && (fs::exists(dir / "config.json", ec) || fs::exists(dir / "metrics.jsonl", ec));
+  return fs::is_directory(dir, ec) && (fs::exists(dir / layout::kConfigFile, ec) || fs::exists(dir / layout::kMetricsFile, ec));
 }
 
 RunDirectoryReader::RunDirectoryReader(fs::path dir) : dir_(std::move(dir)) {}
@@ -76,19 +77,19 @@ void RunDirectoryReader::requireDirectory() const {
 
 std::optional<json> RunDirectoryReader::config() const {
   requireDirectory();
-  return readJsonObject(file("config.json"));
+  return readJsonObject(file(layout::kConfigFile));
 }
 
 std::optional<RunSummary> RunDirectoryReader::summary() const {
   requireDirectory();
-  const auto j = readJsonObject(file("summary.json"));
+  const auto j = readJsonObject(file(layout::kSummaryFile));
   if (!j) return std::nullopt;
   return runSummaryFromJson(*j);
 }
 
 std::optional<StatusRecord> RunDirectoryReader::status() const {
   requireDirectory();
-  const fs::path path = file("status");
+  const fs::path path = file(layout::kStatusFile);
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::nullopt;
   if (!fs::is_regular_file(path, ec)) throw InputError(path.string() + ": not a regular file");
@@ -116,7 +117,7 @@ std::optional<StatusRecord> RunDirectoryReader::status() const {
 
 std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFloatsOut) const {
   requireDirectory();
-  const fs::path indexPath = file("spectra.json"), binPath = file("spectra.bin");
+  const fs::path indexPath = file(layout::kSpectraIndexFile), binPath = file(layout::kSpectraDataFile);
   std::vector<SpectraIndexEntry> entries;
   if (binFloatsOut) *binFloatsOut = 0;
   const auto text = readCapped(indexPath, kMaxIndexBytes);
@@ -163,7 +164,7 @@ std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFlo
 std::vector<SpectraRecord> RunDirectoryReader::spectraSince(int64_t afterStep) const {
   const std::vector<SpectraIndexEntry> index = spectraIndex();
   std::map<int64_t, SpectraSnapshot> byStep;
-  const fs::path binPath = file("spectra.bin");
+  const fs::path binPath = file(layout::kSpectraDataFile);
   std::ifstream bin;
   for (const SpectraIndexEntry& e : index) {
     if (e.step <= afterStep) continue;
@@ -188,7 +189,7 @@ std::vector<CheckpointFile> listCheckpoints(const fs::path& dir) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const auto name = entry.path().filename().string();
-    constexpr std::string_view prefix = "step_", suffix = ".safetensors";
+    constexpr std::string_view prefix = layout::kCheckpointPrefix, suffix = layout::kCheckpointSuffix;
     if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
@@ -204,7 +205,7 @@ std::vector<CheckpointFile> listCheckpoints(const fs::path& dir) {
   return out;
 }
 
-std::vector<CheckpointFile> RunDirectoryReader::checkpoints() const { return listCheckpoints(file("checkpoints")); }
+std::vector<CheckpointFile> RunDirectoryReader::checkpoints() const { return listCheckpoints(file(layout::kCheckpointsDir)); }
 
 std::optional<fs::path> RunDirectoryReader::newestCheckpoint() const {
   const auto all = checkpoints();

@@ -7,6 +7,8 @@
 #include "bounds/bound_trace.h"
 #include "data/reference_level.h"
 #include "models/activation_stats.h"
+#include "optim/stiefel_stat.h"
+#include "run/run_status.h"
 
 #include <cstdint>
 #include <limits>
@@ -18,14 +20,6 @@
 
 namespace lwb::run {
 
-// The `status` file's first line and summary.json's "status".
-enum class RunStatus { Running, Finished, Diverged, Stopped, Failed };
-const char* toString(RunStatus s);
-// The status words above; nullopt for anything else (surrounding blanks are ignored).
-std::optional<RunStatus> parseRunStatus(std::string_view word);
-// Everything but Running: the trainer wrote its last record.
-bool isTerminal(RunStatus s);
-
 inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
 // One weight matrix at one logged step.
@@ -35,21 +29,6 @@ struct MatrixNorm {
   double rmsNorm = 0;  // sigma1 sqrt(d_in / d_out), the norm sigma_max targets are stated in
   double sigma1 = 0;   // raw spectral norm; 0 when unknown (rows of older run directories)
   bool operator==(const MatrixNorm&) const = default;
-};
-
-// Manifold Muon, one constrained matrix after one step: rms(WᵀM + MᵀW) of the direction
-// applied (how far from tangent it was) and the smallest and largest singular value after
-// the retraction (a flat band at 1 when the manifold holds).
-struct StiefelStat {
-  std::string name;
-  double tangency = 0, sigmaMin = 0, sigmaMax = 0;
-  // The step's retraction: Polar Express steps run (10 unless it had to iterate further) and
-  // whether it fell back to the exact (SVD) polar factor; how many steps since the run's start
-  // needed more than 10 steps, and how many the SVD.
-  int retractionSteps = 0;
-  bool retractionExact = false;
-  int64_t retractionsExtended = 0, retractionsExact = 0;
-  bool operator==(const StiefelStat&) const = default;
 };
 
 // One logged step: a metrics.jsonl row. Non-finite values (a diverged loss) are NaN.
@@ -75,7 +54,7 @@ struct StepMetrics {
   // the evaluation of the run's last step, over the whole validation split.
   std::optional<double> valLossPaper, valLossFull;
   std::optional<models::ActivationStats> activations;
-  std::vector<StiefelStat> stiefel;     // manifold_muon: the logged step's own, per matrix
+  std::vector<optim::StiefelStat> stiefel;     // manifold_muon: the logged step's own, per matrix
   // AttLip attention (model attlip): the proximal solver's residual ‖g_K‖_F (max over the
   // batch) and the steps K it took, on the logged training step and, on evaluation steps,
   // over the evaluation batches (max of each). A residual is reported with every AttLip

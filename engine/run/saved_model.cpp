@@ -6,6 +6,7 @@
 #include "run/measurements.h"
 #include "run/memory_estimate.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/grad_mode.h>
@@ -67,7 +68,8 @@ SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what) {
   s.step = ckpt.step;
   checkCheckpointFits(s.config, ckpt, what);  // before the model is allocated
   auto gen = at::make_generator<at::CPUGeneratorImpl>(s.config.seed);
-  s.model = models::makeModel(s.config, shapeFor(s.config, ckpt, what), gen, at::Device(at::kCPU));
+  s.model = models::makeModel(s.config.model, shapeFor(s.config, ckpt, what), modelContext(s.config), gen,
+                              at::Device(at::kCPU));
   optim::TensorMap params;
   for (const auto& [key, t] : ckpt.tensors)
     if (key.rfind("param.", 0) == 0) params[key.substr(6)] = t;
@@ -94,7 +96,7 @@ fs::path resolveCheckpointPath(const fs::path& p) {
   std::error_code ec;
   if (fs::is_directory(p, ec)) {
     if (denied(p, R_OK | X_OK)) throw InputError(p.string() + ": permission denied (the folder cannot be read)");
-    if (const fs::path c = p / "checkpoints"; fs::is_directory(c, ec) && denied(c, R_OK | X_OK))
+    if (const fs::path c = p / layout::kCheckpointsDir; fs::is_directory(c, ec) && denied(c, R_OK | X_OK))
       throw InputError(c.string() + ": permission denied (the folder cannot be read)");
     if (auto newest = RunDirectoryReader(p).newestCheckpoint()) {
       if (denied(*newest, R_OK)) throw InputError(newest->string() + ": permission denied");

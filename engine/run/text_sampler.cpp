@@ -6,6 +6,7 @@
 #include "io/input_error.h"
 #include "models/model.h"
 #include "run/checkpoint.h"
+#include "run/run_layout.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/grad_mode.h>
@@ -50,7 +51,7 @@ CharSampler loadCharSampler(const std::filesystem::path& runDirOrFile, const std
   CharSampler s;
   s.checkpoint = resolveCheckpointPath(runDirOrFile);
   const std::string what = s.checkpoint.string();
-  if (s.checkpoint.extension() != ".safetensors")
+  if (s.checkpoint.extension() != layout::kCheckpointSuffix)
     throw InputError(what + ": not a workbench checkpoint (sample reads a run directory or its checkpoints/step_N.safetensors)");
   const Checkpoint ckpt = readCheckpoint(s.checkpoint);
   const std::string task = ckpt.config.value("task", std::string());

@@ -146,9 +146,9 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   // Before the model and optimizer state are allocated: refuse what cannot fit (needed vs
   // available) instead of being OOM-killed mid-run (run/memory_estimate.h).
   requireMemory(estimateTraining(cfg, shape.inputDim, shape.numClasses), "model and batch");
-  s.model = models::makeModel(cfg, shape, modelGen, s.device);
-  s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg));
-  s.constraint = std::make_unique<optim::ConstraintStep>(cfg);
+  s.model = models::makeModel(cfg.model, shape, modelContext(cfg), modelGen, s.device);
+  s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg.optimizer, cfg.model));
+  s.constraint = std::make_unique<optim::ConstraintStep>(cfg.constraint, cfg.optimizer, cfg.seed);
   s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps,
                 static_cast<int64_t>(std::floor(cfg.optimizer.decayFraction * static_cast<double>(cfg.steps)))};
   s.dataGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + 0x9e3779b97f4a7c15ULL);

@@ -92,7 +92,7 @@ void Trainer::resume(const Checkpoint& ckpt) {
   optim::StateIn opt(parts["optim"]);
   optimizer->loadState(opt);
   rejectUnused(opt, "optim");
-  auto constraint = std::make_unique<optim::ConstraintStep>(s.cfg);
+  auto constraint = std::make_unique<optim::ConstraintStep>(s.cfg.constraint, s.cfg.optimizer, s.cfg.seed);
   optim::StateIn con(parts["constraint"]);
   constraint->loadState(con, *optimizer);
   rejectUnused(con, "constraint");

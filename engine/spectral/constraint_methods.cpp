@@ -1,6 +1,6 @@
 #include "spectral/constraint_methods.h"
 
-#include "common/json_fields.h"
+#include "io/json_fields.h"
 #include "common/registry_table.h"
 #include "common/tr_noop.h"
 #include "io/input_error.h"

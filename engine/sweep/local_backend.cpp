@@ -45,19 +45,20 @@ std::string describeWait(int waitStatus) {
   return "exit " + std::to_string(WEXITSTATUS(waitStatus));
 }
 
-std::pair<std::string, std::string> endedStatus(const SweepDirectory& dir, const SweepPoint& p, int waitStatus) {
+std::pair<run::RunStatus, std::string> endedStatus(const SweepDirectory& dir, const SweepPoint& p, int waitStatus) {
+  using run::RunStatus;
   try {
     if (const auto s = run::RunDirectoryReader(dir.runDir(p.id)).status()) {
       // Killed hard (SIGKILL, out of memory) while running: it will never update the file.
-      if (s->status == run::RunStatus::Running)
-        return {"failed", "the process ended while running (" + describeWait(waitStatus) + ")"};
-      if (s->status == run::RunStatus::Failed && s->message.empty()) return {"failed", describeWait(waitStatus)};
-      return {run::toString(s->status), s->message};
+      if (s->status == RunStatus::Running)
+        return {RunStatus::Failed, "the process ended while running (" + describeWait(waitStatus) + ")"};
+      if (s->status == RunStatus::Failed && s->message.empty()) return {RunStatus::Failed, describeWait(waitStatus)};
+      return {s->status, s->message};
     }
   } catch (const std::exception&) {
   }
   const std::string last = dir.lastLogLine(p.id);
-  return {"failed", last.empty() ? describeWait(waitStatus) : last};
+  return {RunStatus::Failed, last.empty() ? describeWait(waitStatus) : last};
 }
 
 }  // namespace
@@ -93,14 +94,10 @@ int threadsPerRun(int jobs, int cores) { return std::max(1, cores / std::max(1, 
 SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& points, bool retryFailed) {
   SweepPlan plan;
   for (const SweepPoint& p : points) {
-    switch (dir.state(p.id)) {
-      case PointState::Done: ++plan.done; break;
-      case PointState::Failed:
-        if (retryFailed) plan.toRun.push_back(p);
-        else ++plan.failedKept;
-        break;
-      default: plan.toRun.push_back(p);
-    }
+    const run::RunStatus s = dir.status(p.id);
+    if (run::info(s).hasResult) ++plan.done;
+    else if (s == run::RunStatus::Failed && !retryFailed) ++plan.failedKept;
+    else plan.toRun.push_back(p);
   }
   return plan;
 }
@@ -142,7 +139,7 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
         if (!chunk.rows.empty()) c.step = chunk.rows.back().value("step", c.step);
       } catch (const std::exception&) {
       }
-      pr.active.push_back({c.point.id, "running", c.step, c.point.config.value("steps", int64_t{0})});
+      pr.active.push_back({c.point.id, run::RunStatus::Running, c.step, c.point.config.value("steps", int64_t{0})});
     }
     // ETA: the mean duration of the points finished so far, spread over the parallel slots;
     // before the first one ends, the running points' own pace.
@@ -173,8 +170,8 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
       for (const auto& [pid, c] : running) kill(pid, SIGKILL);
     while (!stopSent && static_cast<int>(running.size()) < jobs && next < plan.toRun.size()) {
       const SweepPoint& p = plan.toRun[next++];
-      if (dir.state(p.id) != PointState::Pending) {
-        if (events.note) events.note("restarting " + p.id + " (" + toString(dir.state(p.id)) + ")");
+      if (const run::RunStatus was = dir.status(p.id); was != run::RunStatus::Pending) {
+        if (events.note) events.note("restarting " + p.id + " (" + run::toString(was) + ")");
         dir.retire(p.id);
       }
       std::vector<std::string> argv = {options.cli.string(), "--threads", std::to_string(threads), "train",
@@ -184,7 +181,7 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
         running[spawnLogged(argv, dir.logFile(p.id))] = {p, Clock::now(), {}, 0};
       } catch (const std::exception& e) {
         ++out.failed;
-        if (events.pointEnded) events.pointEnded(p, "failed", e.what());
+        if (events.pointEnded) events.pointEnded(p, run::RunStatus::Failed, e.what());
       }
     }
     bool ended = false;
@@ -198,19 +195,19 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
       const Child c = it->second;
       it = running.erase(it);
       ended = true;
-      auto [word, message] = endedStatus(dir, c.point, status);
+      auto [endedAs, message] = endedStatus(dir, c.point, status);
+      const bool wroteFolder = run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id));
       // Stopped before it wrote anything: still to run, not a failure.
-      if (stopSent && word == "failed" && !run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id)))
-        word = "stopped";
-      if (word == "finished" || word == "diverged") {
+      if (stopSent && endedAs == run::RunStatus::Failed && !wroteFolder) endedAs = run::RunStatus::Stopped;
+      if (run::info(endedAs).hasResult) {
         ++out.done;
         durations.push_back(seconds(Clock::now() - c.started));
-      } else if (word == "stopped") {
+      } else if (endedAs == run::RunStatus::Stopped) {
         ++out.stopped;
       } else {
         ++out.failed;
       }
-      if (word == "failed" && run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id))) {
+      if (endedAs == run::RunStatus::Failed && wroteFolder) {
         // Killed while running (SIGKILL, the OOM killer): its status file says "running" for
         // good; say what happened, on disk and so in the index (issue 33).
         try {
@@ -219,7 +216,7 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
             run::markRunEnded(dir.runDir(c.point.id).string(), run::RunStatus::Failed, message);
         } catch (const std::exception&) {
         }
-      } else if (word == "failed") {
+      } else if (endedAs == run::RunStatus::Failed) {
         // It never wrote its folder: write one that says why, so the point reads as failed
         // (and is kept unless --retry-failed), in the index as on disk.
         try {
@@ -230,7 +227,7 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
         }
       }
       index.sync({c.point});
-      if (events.pointEnded) events.pointEnded(c.point, word, message);
+      if (events.pointEnded) events.pointEnded(c.point, endedAs, message);
     }
     if (ended || seconds(Clock::now() - lastProgress) >= options.pollSeconds) {
       if (!ended) {  // the running points' latest figures, for Compare and the Sweeps page

@@ -3,6 +3,7 @@
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 #include "run/results_json.h"
+#include "run/run_layout.h"
 
 #include <sqlite3.h>
 
@@ -239,8 +240,9 @@ std::string indexPath(const fs::path& p) {
 }
 
 std::string runDirectorySignature(const fs::path& dir) {
-  return fileStamp(dir / "status") + "|" + fileStamp(dir / "summary.json") + "|" + fileStamp(dir / "config.json") +
-         "|" + fileStamp(dir / "metrics.jsonl");
+  namespace layout = run::layout;
+  return fileStamp(dir / layout::kStatusFile) + "|" + fileStamp(dir / layout::kSummaryFile) + "|" +
+         fileStamp(dir / layout::kConfigFile) + "|" + fileStamp(dir / layout::kMetricsFile);
 }
 
 void setConfigColumns(IndexRow& r, const json& config) {
@@ -415,7 +417,7 @@ int RunIndex::pruneVanished() {
     Statement s(db_, "SELECT path, status, sweep FROM runs", check);
     std::error_code ec;
     while (s.step()) {
-      const bool pending = s.text(1) == kPendingStatus;
+      const bool pending = run::parseStatusWord(s.text(1)) == run::RunStatus::Pending;
       const fs::path folder = resolve(pending ? s.text(2) : s.text(0));
       if (!folder.empty() && !fs::exists(folder, ec)) gone.push_back(s.text(0));
     }
@@ -563,7 +565,7 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
   {
     Statement s(db_, "SELECT path, signature, status FROM runs", check);
     while (s.step())
-      if (s.text(2) != kPendingStatus) known[resolve(s.text(0))] = s.text(1);
+      if (run::parseStatusWord(s.text(2)) != run::RunStatus::Pending) known[resolve(s.text(0))] = s.text(1);
   }
   std::set<std::string> seen;
   std::vector<IndexRow> batch;

@@ -24,16 +24,14 @@ struct sqlite3;
 
 namespace lwb::sweep {
 
-// Column `status` also holds "pending" for sweep points that have no run directory yet.
-inline constexpr const char* kPendingStatus = "pending";
-
 // One row of table `runs` (ARCHITECTURE.md: id, path, status, task, model, optimizer,
 // method, sigma_max, lr, seed, steps, val_loss, val_acc, lipschitz_bound, max_act_entry,
 // steps_per_s, config). Numbers the run never measured are NaN (NULL in the file).
 struct IndexRow {
   std::string id;    // the run folder's name (a sweep point's id)
   std::string path;  // absolute, normalised (stored relative to the index's folder when under it)
-  std::string status, message;
+  std::string status, message;  // status: a run::RunStatus word (run/run_status.h); pending for a
+                                // sweep point without a run directory yet
   std::string task, model, optimizer, method;
   double sigmaMax = run::kNotMeasured, lr = run::kNotMeasured, weightDecay = run::kNotMeasured;
   int64_t seed = 0, steps = 0;

@@ -5,9 +5,10 @@
 // point whose task is still queued or running.
 #include "sweep/sweep_runner.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 #include "sweep/process.h"
 
 #include <chrono>
@@ -105,7 +106,7 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
     << "#SBATCH --job-name=lwb-sweep\n"
     << "#SBATCH --array=0-" << (ids.empty() ? 0 : ids.size() - 1);
   if (options.jobs > 0) s << "%" << options.jobs;
-  s << "\n#SBATCH --output=" << (dir.path() / "logs" / "slurm-%A_%a.out").string() << "\n"
+  s << "\n#SBATCH --output=" << (dir.path() / run::layout::kSweepLogsDir / "slurm-%A_%a.out").string() << "\n"
     << "#SBATCH --cpus-per-task=1\n";
   if (options.ntasks > 1) s << "#SBATCH --ntasks=" << options.ntasks << "\n";
   for (const std::string& a : options.slurmArgs) s << "#SBATCH " << a << "\n";  // later lines win
@@ -154,7 +155,7 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
   out.total = static_cast<int>(points.size());
   std::vector<std::string> ids;
   for (const SweepPoint& p : toRun) {
-    if (dir.state(p.id) != PointState::Pending) dir.retire(p.id);
+    if (dir.status(p.id) != run::RunStatus::Pending) dir.retire(p.id);
     ids.push_back(p.id);
   }
   std::string job;
@@ -202,16 +203,14 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
           lastState[task] = state;
           index.setSchedulerState(indexPath(dir.runDir(id)), task, state);
         }
-        if (state == "RUNNING") pr.active.push_back({id, "running", 0, 0});
+        if (state == "RUNNING") pr.active.push_back({id, run::RunStatus::Running, 0, 0});
       }
     }
     index.sync(points);
     for (const SweepPoint& p : points) {
-      switch (dir.state(p.id)) {
-        case PointState::Done: ++pr.done; break;
-        case PointState::Failed: ++pr.failed; break;
-        default: break;
-      }
+      const run::RunStatus s = dir.status(p.id);
+      if (run::info(s).hasResult) ++pr.done;
+      else if (s == run::RunStatus::Failed) ++pr.failed;
     }
     for (PointProgress& a : pr.active) {
       try {
@@ -236,8 +235,9 @@ SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points
     std::this_thread::sleep_for(std::chrono::duration<double>(options.pollSeconds));
   }
   for (const SweepPoint& p : points) {
-    const auto s = dir.state(p.id);
-    if (s == PointState::Interrupted) ++out.stopped;
+    // Started and neither kept (a result) nor failed: stopped, or stale "running".
+    const run::RunStatus s = dir.status(p.id);
+    if (s != run::RunStatus::Pending && !run::info(s).hasResult && s != run::RunStatus::Failed) ++out.stopped;
   }
   out.pending = out.total - out.done - out.failed - out.stopped;
   out.indexCurrent = finishSweepIndex(index, dir, options, events, stop);

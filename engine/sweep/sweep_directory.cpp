@@ -1,8 +1,9 @@
 #include "sweep/sweep_directory.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -46,15 +47,6 @@ json pointsJson(const std::vector<SweepPoint>& points) {
 
 }  // namespace
 
-const char* toString(PointState s) {
-  switch (s) {
-    case PointState::Pending: return "pending";
-    case PointState::Done: return "done";
-    case PointState::Failed: return "failed";
-    case PointState::Interrupted: return "interrupted";
-  }
-  return "pending";
-}
 
 SweepDirectory::SweepDirectory(const fs::path& dir) : dir_(indexPath(dir)) {}
 
@@ -65,17 +57,17 @@ SweepDirectory::~SweepDirectory() {
 void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
   std::error_code ec;
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": exists and is not a folder");
-  for (const char* sub : {"runs", "configs", "logs"}) {
+  for (const char* sub : {run::layout::kSweepRunsDir, run::layout::kSweepConfigsDir, run::layout::kSweepLogsDir}) {
     fs::create_directories(dir_ / sub, ec);
     if (ec) throw InputError((dir_ / sub).string() + ": cannot create (" + ec.message() + ")");
   }
   // One sweep process per folder: a second would start the same points again.
-  lockFd_ = open((dir_ / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lockFd_ < 0) throw InputError((dir_ / ".lock").string() + ": cannot create the sweep lock");
+  lockFd_ = open((dir_ / run::layout::kSweepLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lockFd_ < 0) throw InputError((dir_ / run::layout::kSweepLockFile).string() + ": cannot create the sweep lock");
   if (flock(lockFd_, LOCK_EX | LOCK_NB) != 0)
     throw InputError(dir_.string() + ": another `lipschitz-cli sweep` is running in this folder");
 
-  const fs::path pointsFile = dir_ / "points.json";
+  const fs::path pointsFile = dir_ / run::layout::kSweepPointsFile;
   if (fs::exists(pointsFile, ec)) {
     const json before = readJson(pointsFile);
     const json now = pointsJson(points);
@@ -93,36 +85,29 @@ void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint
   json specFile = spec.source;
   specFile["base_config"] = spec.base;
   // Bounded text: an indented dump grows with nesting depth (jsonio::dumpReadable).
-  writeFileAtomically(dir_ / "spec.json", jsonio::dumpReadable(specFile) + "\n");
+  writeFileAtomically(dir_ / run::layout::kSweepSpecFile, jsonio::dumpReadable(specFile) + "\n");
   for (const SweepPoint& p : points) writeFileAtomically(configFile(p.id), jsonio::dumpReadable(p.config) + "\n");
   writeFileAtomically(pointsFile, pointsJson(points).dump(1) + "\n");  // last: marks the sweep complete
 }
 
-PointState SweepDirectory::state(const std::string& id) const {
+run::RunStatus SweepDirectory::status(const std::string& id) const {
   const fs::path run = runDir(id);
   std::error_code ec;
-  if (!fs::exists(run, ec)) return PointState::Pending;
+  if (!fs::exists(run, ec)) return run::RunStatus::Pending;
   try {
-    const auto status = run::RunDirectoryReader(run).status();
-    if (!status) return PointState::Interrupted;
-    switch (status->status) {
-      case run::RunStatus::Finished:
-      case run::RunStatus::Diverged: return PointState::Done;
-      case run::RunStatus::Failed: return PointState::Failed;
-      default: return PointState::Interrupted;
-    }
+    if (const auto status = run::RunDirectoryReader(run).status()) return status->status;
   } catch (const std::exception&) {
-    return PointState::Interrupted;
   }
+  return run::RunStatus::Running;
 }
 
 void SweepDirectory::retire(const std::string& id) {
   const fs::path run = runDir(id);
   std::error_code ec;
   if (!fs::exists(run, ec)) return;
-  fs::create_directories(dir_ / "attempts", ec);
+  fs::create_directories(dir_ / run::layout::kSweepAttemptsDir, ec);
   for (int n = 1;; ++n) {
-    const fs::path to = dir_ / "attempts" / (id + "." + std::to_string(n));
+    const fs::path to = dir_ / run::layout::kSweepAttemptsDir / (id + "." + std::to_string(n));
     if (fs::exists(to, ec)) continue;
     fs::rename(run, to, ec);
     if (ec) throw InputError(run.string() + ": cannot move the earlier attempt aside (" + ec.message() + ")");
@@ -170,10 +155,10 @@ void SweepDirectory::syncIndex(RunIndex& index, const std::vector<SweepPoint>& p
         setConfigColumns(r, p.config);
       }
     } else {
-      if (it != known.end() && it->second.status == kPendingStatus) continue;
+      if (it != known.end() && run::parseStatusWord(it->second.status) == run::RunStatus::Pending) continue;
       r.path = key;
       r.id = p.id;
-      r.status = kPendingStatus;
+      r.status = run::toString(run::RunStatus::Pending);
       setConfigColumns(r, p.config);
     }
     r.sweep = dir_.string();
@@ -184,20 +169,21 @@ void SweepDirectory::syncIndex(RunIndex& index, const std::vector<SweepPoint>& p
 }
 
 std::vector<SweepPoint> SweepDirectory::readPoints(const fs::path& dir) {
-  const json points = readJson(dir / "points.json");
-  if (!points.is_array()) throw InputError((dir / "points.json").string() + ": not a list of points");
+  const fs::path pointsFile = dir / run::layout::kSweepPointsFile;
+  const json points = readJson(pointsFile);
+  if (!points.is_array()) throw InputError(pointsFile.string() + ": not a list of points");
   std::vector<SweepPoint> out;
   for (const json& p : points) {
     if (!p.is_object() || !p.contains("id") || !p["id"].is_string() || !p.contains("index") ||
         !p["index"].is_number_integer())
-      throw InputError((dir / "points.json").string() + ": a point without id or index");
+      throw InputError(pointsFile.string() + ": a point without id or index");
     SweepPoint s;
     s.index = p["index"].get<int64_t>();
     s.id = p["id"].get<std::string>();
     if (s.id.empty() || s.id.find('/') != std::string::npos || s.id.find("..") != std::string::npos)
-      throw InputError((dir / "points.json").string() + ": bad point id '" + s.id + "'");
+      throw InputError(pointsFile.string() + ": bad point id '" + s.id + "'");
     s.assignment = p.value("assignment", json::object());
-    const fs::path cfg = dir / "configs" / (s.id + ".json");
+    const fs::path cfg = dir / run::layout::kSweepConfigsDir / (s.id + ".json");
     std::error_code ec;
     s.config = fs::exists(cfg, ec) ? readJson(cfg) : json::object();
     out.push_back(std::move(s));

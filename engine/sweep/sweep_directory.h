@@ -11,6 +11,8 @@
 // moment resumes from what is on disk. No LibTorch, no Qt.
 #pragma once
 
+#include "run/run_layout.h"
+#include "run/run_status.h"
 #include "sweep/run_index.h"
 #include "sweep/sweep_spec.h"
 
@@ -20,14 +22,6 @@
 
 namespace lwb::sweep {
 
-enum class PointState {
-  Pending,      // no run directory
-  Done,         // finished or diverged: a result, never run again
-  Failed,       // status failed: run again only with --retry-failed
-  Interrupted,  // running (stale), stopped, or no status yet: run again
-};
-const char* toString(PointState s);
-
 class SweepDirectory {
  public:
   explicit SweepDirectory(const std::filesystem::path& dir);
@@ -36,18 +30,22 @@ class SweepDirectory {
   SweepDirectory& operator=(const SweepDirectory&) = delete;
 
   const std::filesystem::path& path() const { return dir_; }
-  std::filesystem::path runDir(const std::string& id) const { return dir_ / "runs" / id; }
-  std::filesystem::path configFile(const std::string& id) const { return dir_ / "configs" / (id + ".json"); }
-  std::filesystem::path logFile(const std::string& id) const { return dir_ / "logs" / (id + ".log"); }
-  std::filesystem::path slurmDir() const { return dir_ / "slurm"; }
-  std::filesystem::path indexFile() const { return dir_ / "index.sqlite"; }
+  std::filesystem::path runDir(const std::string& id) const { return dir_ / run::layout::kSweepRunsDir / id; }
+  std::filesystem::path configFile(const std::string& id) const { return dir_ / run::layout::kSweepConfigsDir / (id + ".json"); }
+  std::filesystem::path logFile(const std::string& id) const { return dir_ / run::layout::kSweepLogsDir / (id + ".log"); }
+  std::filesystem::path slurmDir() const { return dir_ / run::layout::kSweepSlurmDir; }
+  std::filesystem::path indexFile() const { return dir_ / run::layout::kIndexFile; }
 
   // Takes the folder's lock (InputError when another sweep process holds it), then writes
   // the spec, points and configs — or, for a folder that already holds a sweep, checks that
   // it is the same one (InputError naming the first point that differs).
   void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points);
 
-  PointState state(const std::string& id) const;
+  // Pending without a run directory; else its status file's status, and Running (stale: it
+  // never said it ended) where the file is missing or unreadable. A sweep never runs a point
+  // with a result again (run::info(s).hasResult), a failed one only with --retry-failed, and
+  // every other one again.
+  run::RunStatus status(const std::string& id) const;
   // Moves runs/<id> to attempts/<id>.<n> before the point runs again.
   void retire(const std::string& id);
   // The last non-empty line of logs/<id>.log (why a run failed before writing its folder).

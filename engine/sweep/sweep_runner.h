@@ -37,7 +37,7 @@ struct SweepOptions {
 
 struct PointProgress {
   std::string id;
-  std::string status;  // pending | running | finished | diverged | stopped | failed (+ Slurm: queued)
+  run::RunStatus status = run::RunStatus::Running;
   int64_t step = 0, steps = 0;
 };
 
@@ -51,7 +51,7 @@ struct SweepProgress {
 
 struct SweepEvents {
   std::function<void(const SweepProgress&)> progress;
-  std::function<void(const SweepPoint&, const std::string& status, const std::string& message)> pointEnded;
+  std::function<void(const SweepPoint&, run::RunStatus status, const std::string& message)> pointEnded;
   std::function<void(const std::string&)> note;  // "submitted Slurm job 12", "restarting 0003 (stopped)"
 };
 

@@ -1,6 +1,6 @@
 #include "sweep/sweep_spec.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 

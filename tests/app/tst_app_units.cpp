@@ -214,6 +214,15 @@ void TestAppUnits::statesFromEngineStatus() {
   QCOMPARE(runState(lwb::run::RunStatus::Running), RunState::Running);
   QVERIFY(isActive(RunState::Following));
   QVERIFY(!isActive(runState(lwb::run::RunStatus::Stopped)));
+  // The one mapping: every status a session can have maps to the state showing the same word,
+  // and a state mapped from a status is active exactly while the run has not ended.
+  for (const auto& row : lwb::run::runStatusTable()) {
+    if (row.status == lwb::run::RunStatus::Pending) continue;  // no session is pending
+    const RunState st = runState(row.status);
+    QCOMPARE(toDisplayString(st), toDisplayString(row.status));
+    QCOMPARE(isActive(st), !row.ended);
+  }
+  QCOMPARE(runState(lwb::run::RunStatus::Pending), RunState::Starting);
 }
 
 void TestAppUnits::presetsAllLoadAndValidate() {

@@ -201,7 +201,7 @@ class TestPagesClipLab : public QObject {
     QSemaphore gate;
     std::vector<int> ran;
     for (int i = 0; i < 100; ++i)
-      runner.submit([i, &gate, &ran](const lab::CancelFlag&) -> LatestWins::Continuation {
+      runner.submit([i, &gate, &ran](const CancelFlag&) -> LatestWins::Continuation {
         if (i == 0) gate.acquire();  // hold the first job until all 100 are submitted
         return [i, &ran] { ran.push_back(i); };
       });
@@ -216,20 +216,20 @@ class TestPagesClipLab : public QObject {
   void latestWinsReportsErrorsAndCancels() {
     LatestWins runner;
     QSignalSpy errors(&runner, &LatestWins::errorOccurred);
-    runner.submit([](const lab::CancelFlag&) -> LatestWins::Continuation { throw InputError("σmax: must be positive"); });
+    runner.submit([](const CancelFlag&) -> LatestWins::Continuation { throw InputError("σmax: must be positive"); });
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
     QCOMPARE(errors.first().first().toString(), QStringLiteral("σmax: must be positive"));
 
     QSignalSpy cancelled(&runner, &LatestWins::cancelled);
     QSemaphore started;
     bool continued = false;
-    runner.submit([&started](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+    runner.submit([&started](const CancelFlag& cancel) -> LatestWins::Continuation {
       started.release();
       while (!cancel.load()) QThread::msleep(1);
-      lab::throwIfCancelled(&cancel);
+      throwIfCancelled(&cancel);
       return {};
     });
-    runner.submit([&continued](const lab::CancelFlag&) -> LatestWins::Continuation { return [&continued] { continued = true; }; });
+    runner.submit([&continued](const CancelFlag&) -> LatestWins::Continuation { return [&continued] { continued = true; }; });
     started.acquire();
     runner.cancel();  // stops the running job and drops the pending one
     QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, kTimeoutMs);

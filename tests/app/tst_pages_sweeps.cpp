@@ -86,7 +86,7 @@ class TestPagesSweeps : public QObject {
     QVERIFY(page.isRunning());
     QVERIFY(finished.wait(180000));
     QCOMPARE(finished.first().first().toInt(), 0);
-    QTRY_COMPARE_WITH_TIMEOUT(page.pointsModel()->countWithStatus("finished"), 4, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(page.pointsModel()->countWithStatus(lwb::run::RunStatus::Finished), 4, 10000);
     QCOMPARE(page.pointsModel()->rowCount(), 4);
     QVERIFY(page.pointsModel()->points()[3].assignment.contains("optimizer.lr=0.1"));
 

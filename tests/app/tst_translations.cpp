@@ -125,10 +125,8 @@ class TstTranslations : public QObject {
   // write it, plus the sweep's own), and the CPU's device text (the engine writes English).
   void wordsFromFilesAndDevicesAreGerman() {
     QStringList english;
-    for (auto s : {run::RunStatus::Running, run::RunStatus::Finished, run::RunStatus::Diverged,
-                   run::RunStatus::Stopped, run::RunStatus::Failed})
-      english << QString::fromLatin1(run::toString(s));
-    english << QString::fromLatin1(sweep::kPendingStatus) << QStringLiteral("queued") << QStringLiteral("unknown");
+    for (const auto& row : run::runStatusTable()) english << QString::fromLatin1(row.word);
+    english << QStringLiteral("queued") << unknownStatusWord();
     QStringList untranslated;
     for (const QString& w : english)
       if (statusWord(w) == w || statusWord(w).isEmpty()) untranslated << w;

@@ -249,7 +249,7 @@ void TestCheckpointHistory::cancelStopsBetweenCheckpoints() {
   const fs::path run = dir.path().toStdString();
   fs::create_directories(run / "checkpoints");
   for (int64_t s : {1, 2, 3}) writeCheckpoint(run / "checkpoints" / ("step_" + std::to_string(s) + ".safetensors"), layersAt(s));
-  lab::CancelFlag cancel{false};
+  CancelFlag cancel{false};
   const auto h = inspect::checkpointHistory(run, [&](size_t done, size_t) { if (done == 1) cancel = true; }, &cancel);
   QVERIFY(!h.complete);
   QCOMPARE(h.checkpoints.size(), size_t{1});

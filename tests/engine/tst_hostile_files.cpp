@@ -3,7 +3,7 @@
 // end on a regression run under an address-space limit (setrlimit RLIMIT_AS: in a CLI child,
 // or lowered and restored around the in-process call), so a regression fails the test instead
 // of exhausting the shared machine.
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "io/safetensors.h"
 #include "io/tensor_convert.h"
 #include "io/tensor_file.h"
@@ -258,7 +258,7 @@ class TestHostileFiles : public QObject {
     QFETCH(int, classes);
     const run::RunConfig cfg = run::parseRunConfig(json::parse(config.toStdString()));
     auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
-    const auto model = models::makeModel(cfg, {inputDim, classes}, gen, at::Device(at::kCPU));
+    const auto model = models::makeModel(cfg.model, {inputDim, classes}, run::modelContext(cfg), gen, at::Device(at::kCPU));
     QCOMPARE(run::estimateParameters(cfg, inputDim, classes), parameterCount(*model));  // the model is the reference
   }
 

@@ -114,8 +114,8 @@ class TestLab : public QObject {
   }
 
   void cancelStopsMatrixBuilding() {
-    lab::CancelFlag cancel{true};
-    QVERIFY_THROWS_EXCEPTION(lab::Cancelled, lab::makeMatrix(lab::MatrixSpec{}, &cancel));
+    CancelFlag cancel{true};
+    QVERIFY_THROWS_EXCEPTION(Cancelled, lab::makeMatrix(lab::MatrixSpec{}, &cancel));
   }
 
   void scalarMapByHand() {

@@ -31,8 +31,8 @@ models::Param matrixParam(const std::string& name, Role role, const at::Tensor& 
 
 void setGrad(const models::Param& p, const at::Tensor& g) { p.tensor.mutable_grad() = g.clone(); }
 
-run::OptimizerConfig muonConfig() {
-  run::OptimizerConfig c;
+optim::OptimizerConfig muonConfig() {
+  optim::OptimizerConfig c;
   c.kind = "muon";
   c.nesterov = false;
   c.momentum = 0.0;  // the update is msign(g) itself
@@ -122,7 +122,7 @@ class TestOptim : public QObject {
   // direction is g / |g| = sign(g), without it (1-b1)/sqrt(1-b2) sign(g).
   void adamFirstStep() {
     for (const bool correct : {true, false}) {
-      run::OptimizerConfig cfg;
+      optim::OptimizerConfig cfg;
       cfg.kind = "adamw";
       cfg.biasCorrection = correct;
       cfg.eps = 1e-12;
@@ -163,7 +163,7 @@ class TestOptim : public QObject {
     };
     for (const bool correct : {true, false}) {
       for (const auto dtype : {at::kFloat, at::kDouble}) {  // the fused kernel and the in-place ops
-        run::OptimizerConfig cfg;
+        optim::OptimizerConfig cfg;
         cfg.kind = "adamw";
         cfg.biasCorrection = correct;
         cfg.beta1 = b1;
@@ -192,7 +192,7 @@ class TestOptim : public QObject {
   }
 
   void decoupledWeightDecay() {
-    run::OptimizerConfig cfg;
+    optim::OptimizerConfig cfg;
     cfg.kind = "adamw";
     cfg.weightDecay = 0.5;
     const auto w0 = at::full({4, 4}, 2.0f);
@@ -204,7 +204,7 @@ class TestOptim : public QObject {
   }
 
   void sgdMomentumTwoSteps() {
-    run::OptimizerConfig cfg;
+    optim::OptimizerConfig cfg;
     cfg.kind = "sgd";
     cfg.momentum = 0.9;
     cfg.nesterov = false;
@@ -261,7 +261,7 @@ class TestOptim : public QObject {
 
   // Decay by depth (App. F): residual layer l of L gets depth_decay^(L-1-l).
   void groupAndDepthMultipliers() {
-    run::OptimizerConfig cfg;
+    optim::OptimizerConfig cfg;
     cfg.depthDecay = 0.5;
     cfg.embedLr = 3.0;
     cfg.headLr = 2.0;
@@ -314,11 +314,11 @@ class TestOptim : public QObject {
     rc.model.blocks = 2;
     rc.optimizer.lrUnits = "modula";
     rc.optimizer.headLr = 2.0;
-    const auto slots = optim::makeSlots(params, rc);
+    const auto slots = optim::makeSlots(params, rc.optimizer, rc.model);
     QVERIFY(std::abs(slots[13].lrMultiplier - 2.0 / 34) < 1e-15);
     QVERIFY(std::abs(slots[10].lrMultiplier - 2.0 / 51) < 1e-15);
     rc.model.standard = true;  // the baseline has LayerNorm and plain residuals: not defined
-    QVERIFY_THROWS_EXCEPTION(InputError, optim::makeSlots(params, rc));
+    QVERIFY_THROWS_EXCEPTION(InputError, optim::makeSlots(params, rc.optimizer, rc.model));
   }
 
   // The recipe keys refuse what they cannot mean, naming the key.
@@ -354,13 +354,13 @@ class TestOptim : public QObject {
     auto cfg = muonConfig();
     cfg.momentum = 0.9;
     run::RunConfig rc;
-    run::ConstraintConfig& cc = rc.constraint;
+    optim::ConstraintConfig& cc = rc.constraint;
     cc.method = spectral::ConstraintMethod::SpectralSoftCap;
     cc.sigmaMax = 1.5;
     const auto w0 = test::spectrumMatrix(48, 24, 1.0, 0.1, 5).to(at::kFloat);
     auto p = matrixParam("w", Role::Hidden, w0 * std::sqrt(48.0 / 24.0));  // RMS norm 1
     optim::Muon muon(cfg, {{p, 1.0}});
-    optim::ConstraintStep cap(rc);
+    optim::ConstraintStep cap(rc.constraint, rc.optimizer, rc.seed);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
     double worst = 0;
     for (int i = 0; i < 200; ++i) {
@@ -377,14 +377,14 @@ class TestOptim : public QObject {
   void hardCapStepHoldsNorm() {
     auto cfg = muonConfig();
     run::RunConfig rc;
-    run::ConstraintConfig& cc = rc.constraint;
+    optim::ConstraintConfig& cc = rc.constraint;
     cc.method = spectral::ConstraintMethod::SpectralHardCap;
     cc.sigmaMax = 1.0;
     cc.norm = spectral::ThresholdNorm::Spectral;
     auto p = matrixParam("w", Role::Hidden, test::spectrumMatrix(16, 32, 4.0, 0.1, 2).to(at::kFloat));
     auto e = matrixParam("embed", Role::Embedding, at::full({4, 4}, 3.0f), -1);
     optim::Muon muon(cfg, {{p, 1.0}, {e, 1.0}});
-    optim::ConstraintStep(rc).apply(muon, 0.1);
+    optim::ConstraintStep(rc.constraint, rc.optimizer, rc.seed).apply(muon, 0.1);
     QVERIFY(std::abs(test::singularValues(p.tensor).front() - 1.0) < 1e-3);
     QCOMPARE(e.tensor[0][0].item<float>(), 3.0f);  // embeddings are the model's business
   }

@@ -92,9 +92,9 @@ class TestPgdLipschitz : public QObject {
     const auto r = pgdLipschitz([&](const at::Tensor& x) { return x.matmul(m); }, gaussian({2, 5, 8}, 8), o);
     QVERIFY(r.best <= sigmaMax(m) * (1 + 1e-9) && r.best > 0.5 * sigmaMax(m));
     QCOMPARE(calls, o.iters);
-    lab::CancelFlag cancel{true};
+    CancelFlag cancel{true};
     o.cancel = &cancel;
-    QVERIFY_THROWS_EXCEPTION(lab::Cancelled, pgdLipschitz([](const at::Tensor& x) { return x; }, gaussian({1, 4}, 1), o));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, pgdLipschitz([](const at::Tensor& x) { return x; }, gaussian({1, 4}, 1), o));
   }
 
   void badOptionsThrow() {

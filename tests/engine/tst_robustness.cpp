@@ -174,7 +174,7 @@ class TestRobustness : public QObject {
     });
     QCOMPARE(seen.size(), size_t{6});
     QCOMPARE(seen.back(), std::make_pair(int64_t{6}, int64_t{6}));
-    QVERIFY_THROWS_EXCEPTION(run::Cancelled, run::evaluateRobustness(mlp, x, y, 1.0, opt, [](int64_t, int64_t) { return false; }));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, run::evaluateRobustness(mlp, x, y, 1.0, opt, [](int64_t, int64_t) { return false; }));
   }
 
   void badInputIsRefused() {

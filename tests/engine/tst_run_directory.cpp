@@ -2,6 +2,7 @@
 // forgiven, malformed middle line named), spectra round trip and hostile spectra indexes.
 #include "run/run_directory.h"
 #include "run/run_directory_reader.h"
+#include "run/run_layout.h"
 
 #include "io/input_error.h"
 
@@ -88,6 +89,31 @@ class TestRunDirectory : public QObject {
     writeFileAtomically(file.toStdString(), "one");
     writeFileAtomically(file.toStdString(), "two");
     QCOMPARE(slurp(file), std::string("two"));
+  }
+
+  // The layout header's names are the run-directory format's (ARCHITECTURE.md "Run
+  // directory", spelled here), and the writer puts every file where the header says.
+  void layoutNames() {
+    QCOMPARE(std::string(layout::kConfigFile), std::string("config.json"));
+    QCOMPARE(std::string(layout::kMetricsFile), std::string("metrics.jsonl"));
+    QCOMPARE(std::string(layout::kSummaryFile), std::string("summary.json"));
+    QCOMPARE(std::string(layout::kStatusFile), std::string("status"));
+    QCOMPARE(std::string(layout::kSpectraIndexFile), std::string("spectra.json"));
+    QCOMPARE(std::string(layout::kSpectraDataFile), std::string("spectra.bin"));
+    QCOMPARE(std::string(layout::kCheckpointsDir), std::string("checkpoints"));
+    QCOMPARE(std::string(layout::kIndexFile), std::string("index.sqlite"));
+    QTemporaryDir tmp;
+    const std::string path = tmp.filePath("run").toStdString();
+    RunDirectory run(path);
+    run.writeConfig(json{{"steps", 1}});
+    run.appendMetrics(json{{"step", 1}});
+    run.appendSpectra(1, {{"w", {1.0f, 0.5f}}});
+    run.writeSummary(json{{"status", "finished"}});
+    run.setStatus(RunStatus::Finished);
+    for (const char* name : {layout::kConfigFile, layout::kMetricsFile, layout::kSpectraIndexFile, layout::kSpectraDataFile,
+                             layout::kSummaryFile, layout::kStatusFile})
+      QVERIFY2(QFileInfo(QString::fromStdString(path + "/" + name)).isFile(), name);
+    QCOMPARE(RunDirectoryReader(path).status()->status, RunStatus::Finished);
   }
 
   void statusWords() {

@@ -151,7 +151,7 @@ class TestRunIndex : public QObject {
     sweep::IndexRow pending;
     pending.path = sweep::indexPath(root / "0001");
     pending.id = "0001";
-    pending.status = sweep::kPendingStatus;
+    pending.status = run::toString(run::RunStatus::Pending);
     pending.sweep = root.string();
     pending.point = 1;
     index.upsert(pending);

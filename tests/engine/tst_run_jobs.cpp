@@ -293,7 +293,7 @@ class TestRunJobs : public QObject {
     req.examples = 500;
     req.options.batchSize = 50;
     int calls = 0;
-    QVERIFY_THROWS_EXCEPTION(run::Cancelled, run::robustnessOfCheckpoint(req, [&](int64_t, int64_t) {
+    QVERIFY_THROWS_EXCEPTION(Cancelled, run::robustnessOfCheckpoint(req, [&](int64_t, int64_t) {
       if (++calls == 2) cancel.store(true);
     }, &cancel));
     QCOMPARE(calls, 2);

@@ -5,6 +5,8 @@
 
 #include <QtTest/QtTest>
 
+#include <set>
+
 #include <cmath>
 #include <limits>
 
@@ -251,6 +253,35 @@ class TestRunResults : public QObject {
     for (const RunStatus s : {RunStatus::Running, RunStatus::Finished, RunStatus::Diverged, RunStatus::Stopped, RunStatus::Failed}) {
       QCOMPARE(parseRunStatus(toString(s)), std::optional<RunStatus>(s));
       QCOMPARE(isTerminal(s), s != RunStatus::Running);
+    }
+    // The on-disk words, spelled here independently of the table (ARCHITECTURE.md: a run's
+    // status file and summary.json; the index's status column adds pending): each parses to
+    // its status and back, the run's own words from a status file too, pending only where
+    // the index and sweep events use it.
+    const std::pair<const char*, RunStatus> onDisk[] = {{"pending", RunStatus::Pending},   {"running", RunStatus::Running},
+                                                        {"finished", RunStatus::Finished}, {"diverged", RunStatus::Diverged},
+                                                        {"stopped", RunStatus::Stopped},   {"failed", RunStatus::Failed}};
+    for (const auto& [word, s] : onDisk) {
+      QCOMPARE(parseStatusWord(word), std::optional<RunStatus>(s));
+      QCOMPARE(std::string(toString(s)), std::string(word));
+      QCOMPARE(parseRunStatus(word).has_value(), s != RunStatus::Pending);
+    }
+    QVERIFY(!parseRunStatus("pending"));  // never in a run directory
+    // The table itself: one row per status, in enum order, words unique, each round-trips.
+    const auto table = runStatusTable();
+    QCOMPARE(table.size(), std::size(onDisk));
+    std::set<std::string> words;
+    for (size_t i = 0; i < table.size(); ++i) {
+      QCOMPARE(static_cast<size_t>(table[i].status), i);
+      QCOMPARE(&info(table[i].status), &table[i]);
+      QCOMPARE(parseStatusWord(table[i].word), std::optional<RunStatus>(table[i].status));
+      QVERIFY2(words.insert(table[i].word).second, table[i].word);
+      // The traits the sweep and the app act on, against the rule each states.
+      const RunStatus s = table[i].status;
+      QCOMPARE(table[i].runWritten, s != RunStatus::Pending);
+      QCOMPARE(table[i].ended, s != RunStatus::Pending && s != RunStatus::Running);
+      QCOMPARE(table[i].hasResult, s == RunStatus::Finished || s == RunStatus::Diverged);
+      QCOMPARE(table[i].problem, s == RunStatus::Diverged || s == RunStatus::Failed);
     }
     QCOMPARE(parseRunStatus(" stopped\r\n"), std::optional<RunStatus>(RunStatus::Stopped));
     QVERIFY(!parseRunStatus("gibberish"));

@@ -75,7 +75,7 @@ class TestTensorFile : public QObject {
   }
 
   // Issue 33 item 9: a cancellable read (the app's pages) reads the same bytes in chunks, and
-  // stops with ReadCancelled once its flag is set.
+  // stops with lwb::Cancelled once its flag is set.
   void cancellableReadIsChunkedAndStops() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("bytes.bin"));
@@ -88,8 +88,8 @@ class TestTensorFile : public QObject {
     const io::SharedBytes whole = io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &go);
     QCOMPARE(whole.view().size(), bytes.size());
     QVERIFY(whole.view() == std::string_view(bytes));
-    QVERIFY_THROWS_EXCEPTION(io::ReadCancelled, io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &stop));
-    QVERIFY_THROWS_EXCEPTION(io::ReadCancelled, io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, &stop));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, io::readFileBuffer(path.toStdString(), io::kMaxTensorFileBytes, &stop));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, &stop));
   }
 
   void rejectsWhatIsNotAFile() {

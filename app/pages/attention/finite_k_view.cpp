@@ -100,7 +100,7 @@ void FiniteKView::recompute() {
     return;
   }
   info_->setText(tr("Measuring %1 pairs at K = 1 … %2…").arg(r.pairs).arg(r.kMax));
-  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r](const CancelFlag& cancel) -> LatestWins::Continuation {
     auto rows = lab::finiteKRatios(r.block, r.tokens, r.pairs, r.kMax, &cancel);
     return [this, rows = std::move(rows)]() mutable {
       if (invalid_) return;

@@ -215,7 +215,7 @@ void LengthView::run() {
   progress_->setValue(0);
   showMessage(tr("Computing %1 points (d %2, H %3, PGD %4 × %5)…").arg(total).arg(r.block.dim).arg(r.block.heads).arg(r.pgd.iters).arg(r.pgd.restarts),
               false);
-  runner_->submit([this, r, generation](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r, generation](const CancelFlag& cancel) -> LatestWins::Continuation {
     int index = 0;
     // N outer, kinds inner: each N's column of the table completes before the next begins.
     for (int n : r.tokens)

@@ -103,9 +103,9 @@ void PlaneView::setRequest(const PlaneRequest& r) {
 void PlaneView::recompute() {
   dirty_ = false;
   const PlaneRequest r = request();
-  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r](const CancelFlag& cancel) -> LatestWins::Continuation {
     auto picture = lab::planePicture(r.tokens, r.heads, r.seed, r.perturbation);
-    lab::throwIfCancelled(&cancel);
+    throwIfCancelled(&cancel);
     return [this, picture = std::move(picture)]() mutable {
       picture_ = std::move(picture);
       hasResult_ = true;

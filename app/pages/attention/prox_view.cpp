@@ -162,7 +162,7 @@ void ProxView::recompute() {
     return;
   }
   info_->setText(tr("Running the prox from y₀ = X with both step rules…"));
-  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r](const CancelFlag& cancel) -> LatestWins::Continuation {
     auto trace = lab::proxTrace(r.block, r.tokens, r.inputScale, r.maxSteps, &cancel);
     return [this, trace = std::move(trace)]() mutable {
       if (invalid_) return;

@@ -119,7 +119,7 @@ void CapSweepView::run() {
   progress_->setValue(0);
   info_->setText(tr("Running %1 hard caps in %2…").arg(progress_->maximum()).arg(QString::fromStdString(r.dtype)));
   QPointer<QProgressBar> bar = progress_;
-  runner_->submit([this, r, bar](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r, bar](const CancelFlag& cancel) -> LatestWins::Continuation {
     const auto report = [bar](int done, int) {
       QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(done); }, Qt::QueuedConnection);
     };

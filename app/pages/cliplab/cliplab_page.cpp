@@ -189,10 +189,10 @@ void ClipLabPage::showPresetCue(int index) { presetBar_->setCue(clipLabPresets()
 
 void ClipLabPage::openCheckpoint(const QString& path) {
   source_->setStatus(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-  fileRunner_->submit([this, path](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  fileRunner_->submit([this, path](const CancelFlag& cancel) -> LatestWins::Continuation {
     // A cancel (the page closing) stops the read within one chunk; the job's error is then unwanted.
     auto file = std::make_shared<const io::TensorFile>(io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, &cancel));
-    lab::throwIfCancelled(&cancel);
+    throwIfCancelled(&cancel);
     std::vector<std::pair<QString, QString>> layers;
     for (const auto& t : file->tensors)
       if (t.shape.size() == 2 && io::isFloating(t.dtype) && t.numel() > 0)
@@ -229,7 +229,7 @@ void ClipLabPage::onSourceChanged() {
     const auto file = file_;
     const std::string name = layer.toStdString();
     submitMatrixJob(
-        [file, name](const lab::CancelFlag& cancel) {
+        [file, name](const CancelFlag& cancel) {
           for (const auto& t : file->tensors)
             if (t.name == name) return lab::matrixFromRaw(t, /*singularVectors=*/true, lab::kMaxLabEntries, &cancel);
           throw std::runtime_error("tensor '" + name + "' is not in the file");
@@ -246,15 +246,15 @@ void ClipLabPage::onSourceChanged() {
     // Only σ₁ moved: rescale (W, Σ scale; U, V stay), no new SVD.
     const lab::LabMatrixPtr m = matrix_;
     const std::string name = lab::describeSpec(spec);
-    submitMatrixJob([m, spec, name](const lab::CancelFlag&) { return lab::withTopSingularValue(*m, spec.sigma1, name); }, spec);
+    submitMatrixJob([m, spec, name](const CancelFlag&) { return lab::withTopSingularValue(*m, spec.sigma1, name); }, spec);
     return;
   }
   source_->setStatus(tr("Building the matrix and its exact SVD…"));
-  submitMatrixJob([spec](const lab::CancelFlag& cancel) { return lab::makeMatrix(spec, &cancel); }, spec);
+  submitMatrixJob([spec](const CancelFlag& cancel) { return lab::makeMatrix(spec, &cancel); }, spec);
 }
 
-void ClipLabPage::submitMatrixJob(std::function<lab::LabMatrixPtr(const lab::CancelFlag&)> build, std::optional<lab::MatrixSpec> spec) {
-  matrixRunner_->submit([this, build = std::move(build), spec](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+void ClipLabPage::submitMatrixJob(std::function<lab::LabMatrixPtr(const CancelFlag&)> build, std::optional<lab::MatrixSpec> spec) {
+  matrixRunner_->submit([this, build = std::move(build), spec](const CancelFlag& cancel) -> LatestWins::Continuation {
     lab::LabMatrixPtr m = build(cancel);
     return [this, m, spec] {
       matrix_ = m;
@@ -295,7 +295,7 @@ void ClipLabPage::requestUpdate(bool confirmed) {
   const lab::LabMatrixPtr m = matrix_;
   QElapsedTimer clock;
   clock.start();
-  updateRunner_->submit([this, m, req, clock](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  updateRunner_->submit([this, m, req, clock](const CancelFlag& cancel) -> LatestWins::Continuation {
     lab::ConstraintOutcome outcome = lab::applyToMatrix(*m, req, &cancel);
     return [this, m, req, clock, outcome = std::move(outcome)] {
       if (m != matrix_) return;  // a newer matrix's update follows

@@ -82,7 +82,7 @@ class ClipLabPage : public QWidget, public Page {
   void onSourceChanged();
   // `confirmed`: run even if the estimate says it takes long (the "Compute anyway" button).
   void requestUpdate(bool confirmed = false);
-  void submitMatrixJob(std::function<lab::LabMatrixPtr(const lab::CancelFlag&)> build, std::optional<lab::MatrixSpec> spec);
+  void submitMatrixJob(std::function<lab::LabMatrixPtr(const CancelFlag&)> build, std::optional<lab::MatrixSpec> spec);
   void updateStatus();
   void showPresetCue(int index);
   // The Matrix/Method panel only on the tabs that read it.

@@ -84,7 +84,7 @@ void EquilibriumView::showEvent(QShowEvent* event) {
 void EquilibriumView::recompute() {
   dirty_ = false;
   const lab::EquilibriumRequest r = request();
-  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r](const CancelFlag& cancel) -> LatestWins::Continuation {
     lab::EquilibriumResult result = lab::simulateEquilibrium(r, &cancel);
     return [this, r, result = std::move(result)]() mutable {
       result_ = std::move(result);

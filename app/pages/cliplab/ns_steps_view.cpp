@@ -132,7 +132,7 @@ void NsStepsView::recompute() {
   info_->setText(tr("Running the iteration…"));
   const lab::LabMatrixPtr m = matrix_;
   const lab::NsTraceRequest r = settings();
-  runner_->submit([this, m, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, m, r](const CancelFlag& cancel) -> LatestWins::Continuation {
     lab::NsTrace trace = lab::newtonSchulzTrace(*m, r, &cancel);
     return [this, m, trace = std::move(trace)]() mutable {
       if (m != matrix_) return;  // the matrix changed meanwhile; its own trace follows

@@ -101,7 +101,7 @@ void StiefelView::recompute() {
   dirty_ = false;
   info_->setText(tr("Retracting with every coefficient set…"));
   const auto r = request();
-  runner_->submit([this, r](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r](const CancelFlag& cancel) -> LatestWins::Continuation {
     auto out = lab::stiefelRetraction(r, &cancel);
     return [this, out = std::move(out)] { show(out); };
   });

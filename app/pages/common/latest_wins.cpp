@@ -47,7 +47,7 @@ void LatestWins::start(Job job) {
   const bool wasRunning = running_;
   running_ = true;
   ++started_;
-  cancel_ = std::make_shared<lab::CancelFlag>(false);
+  cancel_ = std::make_shared<CancelFlag>(false);
   auto flag = cancel_;
   watcher_->setFuture(QtConcurrent::run(&pool_, [job = std::move(job), flag]() -> Outcome {
     struct InFlight {
@@ -56,7 +56,7 @@ void LatestWins::start(Job job) {
     } inFlight;
     try {
       return {job(*flag), {}};
-    } catch (const lab::Cancelled&) {
+    } catch (const Cancelled&) {
       return {};
     } catch (const std::exception& e) {
       return {{}, QString::fromUtf8(e.what())};

@@ -5,7 +5,7 @@
 // is invoked on the GUI thread when they finish; exceptions are turned into errorOccurred().
 #pragma once
 
-#include "lab/lab_types.h"
+#include "common/cancel.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -23,7 +23,7 @@ class LatestWins : public QObject {
  public:
   // Runs on the worker thread; checks `cancel` where it can; returns the GUI-thread part.
   using Continuation = std::function<void()>;
-  using Job = std::function<Continuation(const lab::CancelFlag& cancel)>;
+  using Job = std::function<Continuation(const CancelFlag& cancel)>;
 
   explicit LatestWins(QObject* parent = nullptr);
   // Cancels and waits for the running job (a LibTorch call in flight finishes first).
@@ -57,7 +57,7 @@ class LatestWins : public QObject {
   };
   QThreadPool pool_;
   QFutureWatcher<Outcome>* watcher_ = nullptr;
-  std::shared_ptr<lab::CancelFlag> cancel_;
+  std::shared_ptr<CancelFlag> cancel_;
   std::optional<Job> pending_;
   bool running_ = false;
   int started_ = 0, dropped_ = 0;

@@ -1,5 +1,5 @@
-// The frame the Clip Lab, Inspector and Compare pages share: a row of controls on top, an
-// optional message line, and the content (two panes in a splitter) taking the rest.
+// The frame the tool pages share: a row of controls on top, an optional message line, and
+// the content (two panes in a splitter) taking the rest.
 #pragma once
 
 #include <Qt>

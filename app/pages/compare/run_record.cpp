@@ -1,6 +1,7 @@
 #include "app/pages/compare/run_record.h"
 
-#include "common/json_read.h"
+#include "app/runs/run_types.h"
+#include "io/json_read.h"
 #include "io/input_error.h"
 #include "io/tfevents.h"
 #include "run/run_directory_reader.h"
@@ -108,7 +109,7 @@ std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
   sweep::RunIndex index(indexFile.toStdString(), sweep::RunIndex::Access::ReadOnly);  // only read here
   std::vector<RunRecord> out;
   for (const sweep::IndexRow& row : index.rows()) {
-    if (row.status == sweep::kPendingStatus) continue;  // a sweep point that has not run yet
+    if (run::parseStatusWord(row.status) == run::RunStatus::Pending) continue;  // a sweep point that has not run yet
     RunRecord r;
     r.dir = QString::fromStdString(row.path);
     r.name = QString::fromStdString(row.id);
@@ -206,7 +207,7 @@ RunRecord loadRunRecord(const QString& dir) {
     r.status = QString::fromLatin1(run::toString(status->status));
     r.statusMessage = QString::fromStdString(status->message);
   } else {
-    r.status = summary ? QString::fromLatin1(run::toString(summary->status)) : QString::fromLatin1(QT_TRANSLATE_NOOP("RunState", "unknown"));
+    r.status = summary ? QString::fromLatin1(run::toString(summary->status)) : unknownStatusWord();
   }
   return r;
 }
@@ -258,7 +259,7 @@ int64_t appendTensorBoard(RunRecord& r, const QStringList& files, QStringList* w
   r.lipschitzBound = lastFinite(r, "lipschitz_bound");
   // A record cut short at the end: the writer is still at it (a follower reads on).
   const bool writing = std::any_of(r.tfFiles.begin(), r.tfFiles.end(), [](const auto& f) { return f.second.writing; });
-  r.status = writing ? QStringLiteral("running") : QStringLiteral("unknown");
+  r.status = writing ? QString::fromLatin1(run::toString(run::RunStatus::Running)) : unknownStatusWord();
   r.statusMessage = writing ? QObject::tr("TensorBoard file still being written") : QObject::tr("TensorBoard event file");
   return records;
 }
@@ -283,7 +284,7 @@ RunRecord loadTensorBoardRecord(const QString& path, QStringList* warnings) {
   QStringList own;
   const int64_t records = appendTensorBoard(r, files, &own);
   if (warnings) *warnings << own;
-  const bool writing = r.status == QLatin1String("running");
+  const bool writing = r.status == QLatin1String(run::toString(run::RunStatus::Running));
   if (records == 0 && !writing && !own.isEmpty())
     throw InputError(path.toStdString() + ": no readable TensorBoard record (" + own.front().toStdString() + ")");
   return r;

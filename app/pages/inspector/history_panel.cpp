@@ -172,9 +172,9 @@ void HistoryPanel::openRun(const QString& runDir) {
   progress_->setRange(0, 0);
   const std::string dir = runDir.toStdString();
   const auto progress = reportTo(progress_);
-  loader_->submit([this, dir, progress](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  loader_->submit([this, dir, progress](const CancelFlag& cancel) -> LatestWins::Continuation {
     auto h = std::make_shared<const inspect::CheckpointHistory>(inspect::checkpointHistory(dir, progress, &cancel));
-    if (!h->complete) throw lab::Cancelled();  // a part-read history is not shown as the run's
+    if (!h->complete) throw Cancelled();  // a part-read history is not shown as the run's
     return [this, h] { showHistory(h); };
   });
 }
@@ -246,9 +246,9 @@ void HistoryPanel::compare() {
   message_->setVisible(false);
   progress_->setRange(0, 0);
   const auto progress = reportTo(progress_);
-  deltaJob_->submit([this, pa, pb, progress](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  deltaJob_->submit([this, pa, pb, progress](const CancelFlag& cancel) -> LatestWins::Continuation {
     auto d = std::make_shared<const inspect::CheckpointDelta>(inspect::checkpointDelta(pa, pb, progress, &cancel));
-    if (!d->complete) throw lab::Cancelled();
+    if (!d->complete) throw Cancelled();
     return [this, d] {
       delta_->setSortingEnabled(false);
       delta_->setRowCount(static_cast<int>(d->layers.size()));

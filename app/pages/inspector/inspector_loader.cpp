@@ -68,17 +68,13 @@ QString InspectedTensor::shapeText() const {
   return shape.size() == 2 ? dims.join(QStringLiteral("×")) : QStringLiteral("[%1]").arg(dims.join(QStringLiteral(", ")));
 }
 
-InspectedFile inspectFile(const QString& path, const std::function<void(int, int)>& progress, const lab::CancelFlag* cancel) {
+InspectedFile inspectFile(const QString& path, const std::function<void(int, int)>& progress, const CancelFlag* cancel) {
   InspectedFile out;
   out.path = path;
   if (progress) progress(0, 0);
-  std::shared_ptr<io::TensorFile> file;
-  try {  // a cancel (the page closing, Cancel) stops the read within one chunk, not after 2 GiB
-    file = std::make_shared<io::TensorFile>(io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, cancel));
-  } catch (const io::ReadCancelled&) {
-    throw lab::Cancelled();
-  }
-  lab::throwIfCancelled(cancel);
+  // A cancel (the page closing, Cancel) stops the read within one chunk (Cancelled), not after 2 GiB.
+  const auto file = std::make_shared<io::TensorFile>(io::readTensorFile(path.toStdString(), io::kMaxTensorFileBytes, cancel));
+  throwIfCancelled(cancel);
   out.format = QString::fromStdString(file->format);
   const auto reports = inspect::reportTensors(
       *file, /*keepSingularValues=*/true,
@@ -87,7 +83,7 @@ InspectedFile inspectFile(const QString& path, const std::function<void(int, int
       },
       cancel);
   out.complete = reports.size() == file->tensors.size();
-  if (reports.empty() && !file->tensors.empty()) throw lab::Cancelled();
+  if (reports.empty() && !file->tensors.empty()) throw Cancelled();
   for (const auto& r : reports) {
     InspectedTensor t;
     t.name = QString::fromStdString(r.name);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "app/pages/inspector/inspected_file.h"
-#include "lab/lab_types.h"
+#include "common/cancel.h"
 
 #include <functional>
 
@@ -14,6 +14,6 @@ namespace lwb::app::pages {
 // `cancel` is set before any tensor was inspected; a later cancel returns the tensors so far
 // with complete = false.
 InspectedFile inspectFile(const QString& path, const std::function<void(int, int)>& progress,
-                          const lab::CancelFlag* cancel);
+                          const CancelFlag* cancel);
 
 }  // namespace lwb::app::pages

@@ -11,6 +11,7 @@
 #include "app/pages/inspector/text_sample_panel.h"
 #include "app/pages/inspector/what_if_panel.h"
 #include "inspect/orientation.h"
+#include "run/run_layout.h"
 #include "app/pages/common/method_form.h"
 #include "widgets/bar_chart_plot.h"
 #include "widgets/lipschitz_bound_plot.h"
@@ -349,7 +350,7 @@ void InspectorPage::chooseCsvFile() {
 void InspectorPage::openFile(const QString& path) {
   // A run directory (checkpoints/ inside) opens as a history of its checkpoints.
   const QFileInfo info(path);
-  if (info.isDir() && QFileInfo(QDir(path).filePath(QStringLiteral("checkpoints"))).isDir()) {
+  if (info.isDir() && QFileInfo(QDir(path).filePath(QString::fromLatin1(run::layout::kCheckpointsDir))).isDir()) {
     message_->setVisible(false);
     history_->openRun(path);
     tabs_->setCurrentWidget(history_);
@@ -359,7 +360,7 @@ void InspectorPage::openFile(const QString& path) {
   progress_->setRange(0, 0);
   fileLabel_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
   QPointer<QProgressBar> bar = progress_;
-  loader_->submit([this, path, bar](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  loader_->submit([this, path, bar](const CancelFlag& cancel) -> LatestWins::Continuation {
     const auto report = [bar](int done, int total) {
       QMetaObject::invokeMethod(
           bar,

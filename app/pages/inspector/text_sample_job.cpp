@@ -11,7 +11,7 @@ std::vector<double> sampleTemperaturePresets() {
 }
 
 QString sampleTextFrom(const TextSampleRequest& request, const std::function<void(int, int)>& progress,
-                       const lab::CancelFlag* cancel) {
+                       const CancelFlag* cancel) {
   auto sampler = run::loadCharSampler(request.checkpoint.toStdString());
   run::SampleRequest r;
   r.prompt = request.prompt.toStdString();

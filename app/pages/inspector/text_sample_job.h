@@ -2,7 +2,7 @@
 // run::loadCharSampler + run::sampleText behind a LibTorch-free door.
 #pragma once
 
-#include "lab/lab_types.h"
+#include "common/cancel.h"
 
 #include <QString>
 
@@ -26,6 +26,6 @@ std::vector<double> sampleTemperaturePresets();
 // The generated text (prompt not included). Throws InputError (bad request, not a chars run,
 // text file missing) with a one-line message; a cancel returns what was generated so far.
 QString sampleTextFrom(const TextSampleRequest& request, const std::function<void(int, int)>& progress,
-                       const lab::CancelFlag* cancel);
+                       const CancelFlag* cancel);
 
 }  // namespace lwb::app::pages

@@ -122,7 +122,7 @@ void TextSamplePanel::generate() {
   progress_->setRange(0, r.tokens);
   progress_->setValue(0);
   QPointer<QProgressBar> bar = progress_;
-  runner_->submit([this, r, bar](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, r, bar](const CancelFlag& cancel) -> LatestWins::Continuation {
     const auto report = [bar](int done, int) {
       QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(done); }, Qt::QueuedConnection);
     };

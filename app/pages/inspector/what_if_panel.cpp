@@ -82,7 +82,7 @@ void WhatIfPanel::preview() {
   const auto file = file_;
   const std::string name = name_.toStdString();
   lab::LabMatrixPtr cached = matrix_;
-  runner_->submit([this, req, file, name, cached](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  runner_->submit([this, req, file, name, cached](const CancelFlag& cancel) -> LatestWins::Continuation {
     lab::LabMatrixPtr m = cached;
     if (!m)
       for (const auto& t : file->tensors)

@@ -26,7 +26,7 @@ QImage toImage(const std::vector<float>& v) {
 
 RobustnessOutcome computeRobustness(const QString& target, const RobustnessRequest& req,
                                     const std::function<void(int64_t, int64_t)>& progress,
-                                    const lab::CancelFlag* cancel) {
+                                    const CancelFlag* cancel) {
   run::CheckpointRobustnessRequest job;
   job.target = target.toStdString();
   job.examples = req.examples;
@@ -34,12 +34,7 @@ RobustnessOutcome computeRobustness(const QString& target, const RobustnessReque
   job.options.attackSteps = req.attackSteps;
   job.options.seed = req.seed;
   job.attackExample = true;
-  run::CheckpointRobustness r;
-  try {
-    r = run::robustnessOfCheckpoint(job, progress, cancel);
-  } catch (const run::Cancelled&) {
-    throw lab::Cancelled();
-  }
+  const run::CheckpointRobustness r = run::robustnessOfCheckpoint(job, progress, cancel);  // Cancelled when `cancel` is set
 
   RobustnessOutcome out;
   out.target = target;

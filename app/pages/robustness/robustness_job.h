@@ -3,7 +3,7 @@
 // results in the page's Qt types. No LibTorch here.
 #pragma once
 
-#include "lab/lab_types.h"
+#include "common/cancel.h"
 
 #include <QImage>
 #include <QString>
@@ -47,9 +47,9 @@ struct RobustnessOutcome {
 };
 
 // progress(done, total) over the (eps, batch) steps of this target. Throws InputError (bad
-// run, non-classifier task, missing data, bad eps), lab::Cancelled when `cancel` is set.
+// run, non-classifier task, missing data, bad eps), Cancelled when `cancel` is set.
 RobustnessOutcome computeRobustness(const QString& target, const RobustnessRequest& request,
                                     const std::function<void(int64_t, int64_t)>& progress,
-                                    const lab::CancelFlag* cancel);
+                                    const CancelFlag* cancel);
 
 }  // namespace lwb::app::pages

@@ -287,7 +287,7 @@ void RobustnessPage::compute() {
   message_->setVisible(false);
   progress_->setRange(0, 0);
   QPointer<QProgressBar> bar = progress_;
-  worker_->submit([this, list, req, bar](const lab::CancelFlag& cancel) -> LatestWins::Continuation {
+  worker_->submit([this, list, req, bar](const CancelFlag& cancel) -> LatestWins::Continuation {
     std::vector<RobustnessOutcome> outcomes;
     QStringList errors;
     for (int i = 0; i < list.size(); ++i) {
@@ -303,7 +303,7 @@ void RobustnessPage::compute() {
       };
       try {
         outcomes.push_back(computeRobustness(list[i], req, report, &cancel));
-      } catch (const lab::Cancelled&) {
+      } catch (const Cancelled&) {
         throw;
       } catch (const std::exception& e) {
         errors << QString::fromUtf8(e.what());

@@ -1,5 +1,7 @@
 #include "app/pages/sweeps/sweep_estimate.h"
 
+#include "run/run_layout.h"
+#include "run/run_status.h"
 #include "sweep/run_index.h"
 
 #include <QDir>
@@ -23,14 +25,15 @@ double measuredStepsPerSecond(const QString& folder, const std::string& task, co
   std::vector<double> rates;
   QStringList files;
   const QDir dir(folder);
-  if (dir.exists(QStringLiteral("index.sqlite"))) files << dir.filePath(QStringLiteral("index.sqlite"));
+  const QString index = QString::fromLatin1(run::layout::kIndexFile);
+  if (dir.exists(index)) files << dir.filePath(index);
   for (const QString& sub : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-    if (QFileInfo::exists(dir.filePath(sub + QStringLiteral("/index.sqlite")))) files << dir.filePath(sub + QStringLiteral("/index.sqlite"));
+    if (QFileInfo::exists(dir.filePath(sub + u'/' + index))) files << dir.filePath(sub + u'/' + index);
   for (const QString& f : files) {
     try {
       sweep::RunIndex index(f.toStdString(), sweep::RunIndex::Access::ReadOnly);
       for (const auto& r : index.rows({"", false}))
-        if (r.status == "finished" && r.task == task && r.model == model && std::isfinite(r.stepsPerSecond) && r.stepsPerSecond > 0)
+        if (run::parseStatusWord(r.status) == run::RunStatus::Finished && r.task == task && r.model == model && std::isfinite(r.stepsPerSecond) && r.stepsPerSecond > 0)
           rates.push_back(r.stepsPerSecond);
     } catch (const std::exception&) {
       // An unreadable or foreign index is no evidence either way: the estimate uses the rest.

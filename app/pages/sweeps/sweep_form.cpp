@@ -1,7 +1,7 @@
 #include "app/pages/sweeps/sweep_form.h"
 
 #include "app/pages/sweeps/sweep_spec_text.h"
-#include "common/json_read.h"
+#include "io/json_read.h"
 #include "run/config_schema.h"
 #include "sweep/sweep_spec.h"
 

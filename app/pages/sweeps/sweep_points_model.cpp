@@ -31,10 +31,11 @@ void SweepPointsModel::updateFromIndex(const std::vector<sweep::IndexRow>& rows)
     const int i = rowOf(QString::fromStdString(r.id));
     if (i < 0) continue;
     SweepPointRow& p = rows_[static_cast<size_t>(i)];
-    p.status = QString::fromStdString(r.status);
+    // A word the codec does not know (a hostile index) reads as failed, as in a status file.
+    p.status = run::parseStatusWord(r.status).value_or(run::RunStatus::Failed);
     p.scheduler = QString::fromStdString(r.schedulerState);
     p.steps = r.steps;
-    p.step = std::max<qint64>(p.step * (p.status == QLatin1String("running")), r.stepDone);
+    p.step = std::max<qint64>(p.step * (p.status == run::RunStatus::Running), r.stepDone);
     p.valLoss = r.valLoss;
     p.bound = r.lipschitzBound;
   }
@@ -46,14 +47,14 @@ void SweepPointsModel::updateActive(const std::map<QString, std::pair<qint64, qi
     const int i = rowOf(id);
     if (i < 0) continue;
     SweepPointRow& p = rows_[static_cast<size_t>(i)];
-    p.status = QStringLiteral("running");
+    p.status = run::RunStatus::Running;
     p.step = s.first;
     if (s.second > 0) p.steps = s.second;
     Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
   }
 }
 
-int SweepPointsModel::countWithStatus(const QString& status) const {
+int SweepPointsModel::countWithStatus(run::RunStatus status) const {
   int n = 0;
   for (const auto& r : rows_) n += r.status == status;
   return n;
@@ -71,9 +72,9 @@ QVariant SweepPointsModel::data(const QModelIndex& index, int role) const {
       case Id: return p.id;
       case Assignment: return p.assignment;
       case Status:
-        return p.scheduler.isEmpty() || p.status != QLatin1String("pending")
-                   ? statusWord(p.status)
-                   : QStringLiteral("%1 (%2)").arg(statusWord(p.status), p.scheduler);
+        return p.scheduler.isEmpty() || p.status != run::RunStatus::Pending
+                   ? toDisplayString(p.status)
+                   : QStringLiteral("%1 (%2)").arg(toDisplayString(p.status), p.scheduler);
       case Progress:
         if (p.steps <= 0) return {};
         return QStringLiteral("%1 / %2 (%3%)").arg(p.step).arg(p.steps).arg(100 * p.step / p.steps);
@@ -83,8 +84,8 @@ QVariant SweepPointsModel::data(const QModelIndex& index, int role) const {
     }
   }
   if (role == Qt::ForegroundRole && index.column() == Status) {
-    if (p.status == QLatin1String("failed") || p.status == QLatin1String("diverged")) return QColor(0xb0, 0x00, 0x20);
-    if (p.status == QLatin1String("running")) return QColor(0x1f, 0x77, 0xb4);
+    if (run::info(p.status).problem) return QColor(0xb0, 0x00, 0x20);
+    if (p.status == run::RunStatus::Running) return QColor(0x1f, 0x77, 0xb4);
   }
   return {};
 }

@@ -15,7 +15,7 @@ namespace lwb::app::pages {
 
 struct SweepPointRow {
   QString id, assignment;
-  QString status = QStringLiteral("pending");
+  run::RunStatus status = run::RunStatus::Pending;
   QString scheduler;  // Slurm state, empty for local runs
   qint64 step = 0, steps = 0;
   double valLoss = run::kNotMeasured, bound = run::kNotMeasured;
@@ -36,7 +36,7 @@ class SweepPointsModel : public QAbstractTableModel {
   void updateActive(const std::map<QString, std::pair<qint64, qint64>>& steps);
 
   const std::vector<SweepPointRow>& points() const { return rows_; }
-  int countWithStatus(const QString& status) const;
+  int countWithStatus(run::RunStatus status) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

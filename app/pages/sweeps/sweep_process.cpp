@@ -2,7 +2,7 @@
 
 #include "app/runs/cli_program.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #include "app/pages/sweeps/sweep_spec_text.h"
 
-#include "common/json_read.h"
+#include "io/json_read.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

@@ -6,6 +6,7 @@
 #include "app/pages/sweeps/sweep_form.h"
 #include "app/pages/sweeps/sweep_points_model.h"
 #include "app/pages/sweeps/sweep_process.h"
+#include "run/run_layout.h"
 #include "sweep/run_index.h"
 #include "sweep/sweep_directory.h"
 #include "sweep/sweep_spec.h"
@@ -38,7 +39,7 @@ namespace {
 using nlohmann::json;
 
 std::vector<sweep::IndexRow> readSweepRows(const QString& sweepDir) {
-  const std::string db = (sweepDir + QStringLiteral("/index.sqlite")).toStdString();
+  const std::string db = QDir(sweepDir).filePath(QString::fromLatin1(run::layout::kIndexFile)).toStdString();
   if (!QFileInfo::exists(QString::fromStdString(db))) return {};
   sweep::RunIndex index(db, sweep::RunIndex::Access::ReadOnly);
   return index.rows({sweep::indexPath(sweepDir.toStdString()), false});
@@ -267,7 +268,7 @@ void SweepsPage::stop() {
 bool SweepsPage::isRunning() const { return process_->isRunning(); }
 
 bool SweepsPage::openSweep(const QString& dir, QString* error) {
-  if (!QFileInfo::exists(QDir(dir).filePath(QStringLiteral("points.json")))) {
+  if (!QFileInfo::exists(QDir(dir).filePath(QString::fromLatin1(run::layout::kSweepPointsFile)))) {
     // An empty or unrelated folder: say what it is not, rather than which file is missing.
     if (error)
       *error = tr("%1: not a sweep folder (it has no points.json; a sweep folder is what a sweep run writes)").arg(dir);
@@ -309,18 +310,19 @@ void SweepsPage::pollIndex() {
     }
     model_->updateFromIndex(rows);
     const int total = model_->rowCount();
-    const int done = model_->countWithStatus(QStringLiteral("finished")) + model_->countWithStatus(QStringLiteral("diverged"));
+    using run::RunStatus;
+    const int done = model_->countWithStatus(RunStatus::Finished) + model_->countWithStatus(RunStatus::Diverged);
     bar_->setRange(0, std::max(1, total));
     bar_->setValue(done);
-    const bool active = model_->countWithStatus(QStringLiteral("running")) + model_->countWithStatus(QStringLiteral("pending")) > 0;
+    const bool active = model_->countWithStatus(RunStatus::Running) + model_->countWithStatus(RunStatus::Pending) > 0;
     if (!process_->isRunning() && !active) poll_->stop();
     if (!process_->isRunning())
       progress_->setText(tr("%1 of %2 points done, %3 failed, %4 stopped, %5 pending")
                              .arg(done)
                              .arg(total)
-                             .arg(model_->countWithStatus(QStringLiteral("failed")))
-                             .arg(model_->countWithStatus(QStringLiteral("stopped")))
-                             .arg(model_->countWithStatus(QStringLiteral("pending"))));
+                             .arg(model_->countWithStatus(RunStatus::Failed))
+                             .arg(model_->countWithStatus(RunStatus::Stopped))
+                             .arg(model_->countWithStatus(RunStatus::Pending)));
   });
   const QString dir = sweepDir_;
   watcher->setFuture(QtConcurrent::run([dir]() -> std::pair<std::vector<sweep::IndexRow>, QString> {
@@ -343,9 +345,9 @@ void SweepsPage::onEvent(const json& e) {
     progress_->setText(tr("%1 of %2 done · %3 running · %4 failed · %5 stopped · ETA %6")
                            .arg(e.value("done", 0))
                            .arg(e.value("total", 0))
-                           .arg(e.value("running", 0))
-                           .arg(e.value("failed", 0))
-                           .arg(e.value("stopped", 0))
+                           .arg(e.value(run::toString(run::RunStatus::Running), 0))
+                           .arg(e.value(run::toString(run::RunStatus::Failed), 0))
+                           .arg(e.value(run::toString(run::RunStatus::Stopped), 0))
                            .arg(clockText(eta)));
     bar_->setRange(0, std::max(1, e.value("total", 1)));
     bar_->setValue(e.value("done", 0));

@@ -35,9 +35,9 @@ double spectraScale(const RunHistory& h, const std::string& layer) {
   return h.constraint().norm == spectral::ThresholdNorm::Spectral ? 1.0 : h.rmsScale(layer);
 }
 
-// Seed 002's per-step series: Manifold Muon's σ band and tangency per matrix, and the
-// per-module activation RMS on evaluation steps.
-void appendSeed002(widgets::WeightNormPlot* stiefel, widgets::WeightNormPlot* tangency, widgets::WeightNormPlot* actRms,
+// Manifold Muon's σ band and tangency per matrix, and the per-module activation RMS on
+// evaluation steps.
+void appendStiefelAndActivations(widgets::WeightNormPlot* stiefel, widgets::WeightNormPlot* tangency, widgets::WeightNormPlot* actRms,
                    const QString& id, const run::StepMetrics& s) {
   const double x = static_cast<double>(s.step);
   for (const auto& m : s.stiefel) {
@@ -224,7 +224,7 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
   } else {
     appendSteps(loss_, norms_, bound_, s->id(), d.steps);
     for (const run::StepMetrics& m : d.steps) {
-      appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
+      appendStiefelAndActivations(stiefel_, tangency_, actRms_, s->id(), m);
       appendAttLip(attention_, s->id(), m);
     }
     for (const run::SpectraRecord& sample : d.spectra) addSpectra(s, sample);
@@ -281,7 +281,7 @@ void Dashboard::reloadRun(RunSession* s) {
   }
   appendSteps(loss_, norms_, bound_, s->id(), s->history().steps());
   for (const run::StepMetrics& m : s->history().steps()) {
-    appendSeed002(stiefel_, tangency_, actRms_, s->id(), m);
+    appendStiefelAndActivations(stiefel_, tangency_, actRms_, s->id(), m);
     appendAttLip(attention_, s->id(), m);
   }
   for (const auto& [step, sample] : s->history().spectra()) addSpectra(s, sample);

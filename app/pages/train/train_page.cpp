@@ -8,6 +8,7 @@
 #include "app/pages/train/run_panel.h"
 #include "app/pages/inspector/text_sample_panel.h"
 #include "app/status_panel.h"
+#include "run/run_layout.h"
 #include "widgets/plot_view.h"
 
 #include <QAction>
@@ -33,7 +34,7 @@ const QString kLayoutKey = QStringLiteral("trainPage/layout");
 // The task of a run directory's config.json ("" while it is absent, unreadable or not JSON).
 // A config is a few KB; one larger than 1 MiB is not read on the GUI thread.
 QString taskOf(const QString& runDir) {
-  QFile f(QDir(runDir).filePath(QStringLiteral("config.json")));
+  QFile f(QDir(runDir).filePath(QString::fromLatin1(run::layout::kConfigFile)));
   if (runDir.isEmpty() || f.size() > (1 << 20) || !f.open(QIODevice::ReadOnly)) return {};
   return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("task")).toString();
 }
@@ -144,8 +145,8 @@ void TrainPage::connectRuns(const PageServices& services) {
     if (s == runs_->currentRun()) updateActions();
   });
   connect(runs_, &RunManager::deltasReady, this, &TrainPage::updateActions);
-  connect(dashboard_, &Dashboard::refreshed, this, &TrainPage::raiseSeed002Panels);
-  connect(runs_, &RunManager::currentRunChanged, this, &TrainPage::raiseSeed002Panels);
+  connect(dashboard_, &Dashboard::refreshed, this, &TrainPage::raiseOptionalPanels);
+  connect(runs_, &RunManager::currentRunChanged, this, &TrainPage::raiseOptionalPanels);
   DeviceQuery* devices = services.devices;
   connect(devices, &DeviceQuery::ready, this, [this, devices] { runPanel_->setDevices(devices->devices()); });
 }
@@ -162,14 +163,14 @@ bool TrainPage::startRun(const run::RunConfig& config, const QString& label, QSt
   return true;
 }
 
-void TrainPage::raiseSeed002Panels() {
+void TrainPage::raiseOptionalPanels() {
   // Once per current run: a Manifold Muon run shows its Stiefel band, an ICL run (activation
   // RMS per module) its activation RMS panel.
   const RunSession* s = runs_->currentRun();
-  if (!s || s->id() == seed002RaisedFor_) return;
+  if (!s || s->id() == optionalRaisedFor_) return;
   const run::StepMetrics* latest = s->history().latest();
   if (!latest) return;
-  seed002RaisedFor_ = s->id();
+  optionalRaisedFor_ = s->id();
   const auto open = [this](const char* id) {
     QDockWidget* d = dock(QString::fromLatin1(id));
     d->show();
@@ -306,21 +307,22 @@ void TrainPage::resetLayout() {
   splitDockWidget(norms, bound, Qt::Vertical);
   splitDockWidget(spectrum, acts, Qt::Vertical);
   splitDockWidget(acts, map, Qt::Vertical);
-  // Seed 002's panels share tabs with the bound and the activation panels and stay closed
-  // until a run that reports them becomes current (raiseSeed002Panels opens them).
-  const QList<QDockWidget*> seed002{dock(QStringLiteral("stiefel")), dock(QStringLiteral("tangency")),
+  // The optional panels (Manifold Muon's Stiefel band and tangency, activation RMS per module,
+  // the attention solver) share tabs with the bound and the activation panels and stay closed
+  // until a run that reports them becomes current (raiseOptionalPanels opens them).
+  const QList<QDockWidget*> optionalPanels{dock(QStringLiteral("stiefel")), dock(QStringLiteral("tangency")),
                                     dock(QStringLiteral("activation_rms")), dock(QStringLiteral("attention"))};
-  tabifyDockWidget(bound, seed002[0]);
-  tabifyDockWidget(bound, seed002[1]);
-  tabifyDockWidget(acts, seed002[2]);
-  tabifyDockWidget(bound, seed002[3]);
+  tabifyDockWidget(bound, optionalPanels[0]);
+  tabifyDockWidget(bound, optionalPanels[1]);
+  tabifyDockWidget(acts, optionalPanels[2]);
+  tabifyDockWidget(bound, optionalPanels[3]);
   // "Generate text" waits for its action, tabbed with the scalar map.
   QDockWidget* sample = dock(QStringLiteral("text_sample"));
   tabifyDockWidget(map, sample);
-  for (QDockWidget* d : docks_) d->setVisible(!seed002.contains(d) && d != sample);
+  for (QDockWidget* d : docks_) d->setVisible(!optionalPanels.contains(d) && d != sample);
   bound->raise();
   acts->raise();
-  seed002RaisedFor_.clear();
+  optionalRaisedFor_.clear();
   if (isVisible()) applyDefaultSizes();
 }
 

@@ -96,7 +96,7 @@ class TrainPage : public QMainWindow, public Page {
   void showTextSample();
   // The current run's config says task "chars" (cached per run directory once it has one).
   bool currentRunIsChars();
-  void raiseSeed002Panels();
+  void raiseOptionalPanels();
   // Dock sizes only take once the page has its real size.
   void applyDefaultSizes();
   // After the first show: the default sizes, or the restored layout if it is usable.
@@ -122,7 +122,7 @@ class TrainPage : public QMainWindow, public Page {
   bool restored_ = false;
   bool settled_ = false;        // settleLayout() ran while the page was shown
   bool settlePending_ = false;  // a settleLayout() is queued
-  QString seed002RaisedFor_;  // the run whose seed 002 panels were last brought to the front
+  QString optionalRaisedFor_;  // the run whose optional panels were last brought to the front
 };
 
 }  // namespace lwb::app

@@ -1,4 +1,4 @@
-#include "common/json_read.h"
+#include "io/json_read.h"
 
 #include "io/file_io.h"
 #include "io/input_error.h"

@@ -1,4 +1,4 @@
-#include "common/json_fields.h"
+#include "io/json_fields.h"
 
 #include "io/input_error.h"
 

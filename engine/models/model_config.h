@@ -1,0 +1,62 @@
+// The "model" section of a run config: which model and its shape (models/factory.h builds it).
+// run/run_config.h reads and writes it as JSON (key names are a contract: ARCHITECTURE.md
+// "Config keys that scripts rely on"). Plain values: no LibTorch, no JSON.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lwb::models {
+
+struct ModelConfig {
+  std::string kind = "mlp";            // a model id (models/model_kinds.h)
+  std::vector<int64_t> widths{256};    // mlp: hidden widths (input/output from the task)
+  // lipschitz_gpt
+  int64_t dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
+  double finalLogitScale = 1.0;
+  // Convex residual weight a in (1 - a) x + a block(x); 0: 000's 1/(2 blocks). Any a in [0, 1)
+  // keeps a connection's constant at (1 - a) + a L_block, so it moves the bound only where L_block != 1.
+  double residualAlpha = 0.0;
+  // Multiplier T on 000's 1/d_head inside the softmax: scores reach +-T at unit-RMS tokens, so
+  // attention can focus, and App. D's attention constant grows by T (c^2 with c = sqrt(T)).
+  double scoreScale = 1.0;
+  // How a block joins the stream: convex ((1 - a) x + a block(x), 000 App. D, the default) or
+  // sum (x + block(x) with the attention's 1/3 dropped: what LT's code ran from 2025-05-07 to
+  // -10, when its Mul was x · 1; docs/RESULTS.md §5.6). The sound bound follows either.
+  std::string residual = "convex";
+  bool standard = false;               // baseline: LayerNorm, 1/sqrt(d_head), x + block
+  // Which output projections start at zero (000 App. F: attention output, MLP output and
+  // head): outputs (attention + MLP output) | outputs_and_head | none.
+  std::string zeroInit = "outputs";
+  // modular_mlp (post 001 §6.2.1): embedding dim per operand, hidden width, 2 layers
+  int64_t embedDim = 113, width = 200;
+  // icl_transformer (seed 002 §4, SEEDS-002-004 §B.2); d_model and heads as above
+  int64_t layers = 4;
+  std::string norm = "none";           // none | rms (the "Type 1" baseline)
+  bool lipschitz = true;               // 1/d_head, ×1/3 attention and MLP, convex residuals, orthogonal init
+  bool attnScaleThird = true, mlpScaleThird = true;  // the two ×1/3 separately (§6.1), with lipschitz
+  double gainCap = 0.0;                // diagonal gains clamped to [0.001, cap] (§6.2); 0: off
+  std::string residualCount = "layers";  // convex residual weight 1/layers (002) or 1/(2 layers)
+  // attlip (seed 004 Table 2 analogue, SEEDS-002-004 §C): one block emb → attention → x + MLP(x)
+  // → unemb; d_model, heads, seq_len and mlp_ratio as above.
+  std::string attention = "attlip";    // attlip | l2 | standard | none (MLP only)
+  int64_t proxSteps = 3;               // K_prox in training, reached by the schedule 1 → K_prox
+  std::string proxStepRule = "armijo"; // armijo (004 Alg. 1) | fixed (1-Lipschitz for every K, §C.2)
+  int64_t proxStepsEval = 20;          // K at evaluation (004 §5: 20 "to ensure convergence")
+  double proxTol = 1e-6;               // evaluation stops early at ‖g‖ ≤ prox_tol·‖g⁰‖ (§C.4)
+  // Levers on the prox's condition number κ = 1 + η·L_f (issue 26, FIDELITY §3):
+  double proxEta = 1.0;                // η of prox_{ηf} (004 §5: 1)
+  double proxWCap = 0;                 // > 0: each head's W^h scaled to ‖W^h‖_F ≤ cap in the forward
+  bool tokenNorm = false;              // rows of the attention input scaled to unit ℓ2 norm
+};
+
+// What building a model needs besides its own section (run::modelContext fills it from a
+// run config).
+struct ModelContext {
+  std::string task;             // the run's task id: a model refuses tasks it does not fit
+  int64_t iclActiveInputs = 0;  // icl_least_squares: input features that carry data (dim + 1 + bias)
+  double embedRmsMax = 1.0;     // constraint.embed_rms_max: modular_mlp caps its embedding rows
+};
+
+}  // namespace lwb::models
