@@ -1,5 +1,7 @@
 #include "attention/attention_kinds.h"
 
+#include "common/tr_noop.h"
+
 #include <array>
 #include <stdexcept>
 
@@ -7,10 +9,13 @@ namespace lwb::attention {
 namespace {
 
 constexpr std::array<AttentionKindInfo, 4> kKinds{{
-    {AttentionKind::AttLip, "attlip", "AttLip (1-Lipschitz prox attention)", true, BlockBound::One, true, 1},
-    {AttentionKind::L2, "l2", "ℓ2 attention (Kim et al.)", true, BlockBound::Computed, false, 3},
-    {AttentionKind::Standard, "standard", "standard softmax attention", true, BlockBound::None, false, 4},
-    {AttentionKind::None, "none", "no attention (MLP only)", false, BlockBound::None, false, 0},
+    {AttentionKind::AttLip, "attlip", "AttLip (1-Lipschitz prox attention)", LWB_TR_NOOP("AttentionLab", "AttLip"), 0, true,
+     BlockBound::One, true, 1},
+    {AttentionKind::L2, "l2", "ℓ2 attention (Kim et al.)", LWB_TR_NOOP("AttentionLab", "ℓ2"), 1, true, BlockBound::Computed, false, 3},
+    {AttentionKind::Standard, "standard", "standard softmax attention", LWB_TR_NOOP("AttentionLab", "standard"), 2, true,
+     BlockBound::None, false, 4},
+    // Not a block: never shown in the lab, so its short title is not offered for translation.
+    {AttentionKind::None, "none", "no attention (MLP only)", "MLP only", 3, false, BlockBound::None, false, 0},
 }};
 
 }  // namespace

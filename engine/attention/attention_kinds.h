@@ -23,6 +23,10 @@ struct AttentionKindInfo {
   AttentionKind kind;
   std::string_view id;     // config value, CLI --kind, lab and plot keys
   std::string_view title;  // as the papers name it
+  // The Attention Lab's short name (translated by the app, context "AttentionLab") and its
+  // series colour (widgets::runColor index): one per block kind.
+  std::string_view shortTitle;
+  int colorIndex;
   bool isBlock;            // an attention block the Attention Lab measures (not "none")
   BlockBound bound;
   // The block's map is the whole residual step (AttLip: X ↦ prox(X)); else x + Att(x), whose

@@ -1,6 +1,7 @@
 #include "app/pages/attention/attention_common.h"
 
 #include "app/pages/common/latest_wins.h"
+#include "attention/attention_kinds.h"
 #include "widgets/palette.h"
 
 #include <QBoxLayout>
@@ -17,17 +18,21 @@
 
 namespace lwb::app::pages {
 
+// The registry row of an engine id (attention/attention_kinds.h: title and colour live there).
+const attention::AttentionKindInfo* kindRow(const std::string& kind) {
+  for (const auto& k : attention::attentionKinds())
+    if (k.id == kind) return &k;
+  return nullptr;
+}
+
 QString attentionKindTitle(const std::string& kind) {
-  if (kind == "attlip") return QCoreApplication::translate("AttentionLab", "AttLip");
-  if (kind == "l2") return QCoreApplication::translate("AttentionLab", "ℓ2");
-  if (kind == "standard") return QCoreApplication::translate("AttentionLab", "standard");
-  return QString::fromStdString(kind);
+  const auto* k = kindRow(kind);
+  return k ? QCoreApplication::translate("AttentionLab", std::string(k->shortTitle).c_str()) : QString::fromStdString(kind);
 }
 
 QColor attentionKindColor(const std::string& kind) {
-  if (kind == "attlip") return widgets::runColor(0);
-  if (kind == "l2") return widgets::runColor(1);
-  return widgets::runColor(2);
+  const auto* k = kindRow(kind);
+  return widgets::runColor(k ? k->colorIndex : 2);
 }
 
 const std::vector<PaperTable1Row>& paperTable1() {
