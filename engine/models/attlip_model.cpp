@@ -148,8 +148,9 @@ at::Tensor AttLipModel::attentionOnly(const at::Tensor& x, const attention::Prox
 }
 
 at::Tensor AttLipModel::attend(const at::Tensor& x) {
-  if (shape_.attention == AttentionKind::None) return x;
-  if (shape_.attention != AttentionKind::AttLip) return x + attentionOnly(x, {}, false);
+  const auto& kind = attention::info(shape_.attention);
+  if (!kind.isBlock) return x;
+  if (!kind.mapIsResidualStep) return x + attentionOnly(x, {}, false);  // x + Att(x)
   attention::ProxResult r;
   const auto y = attentionOnly(x, proxOptions(), false, &r);
   lastProx_ = proxReportOf(r);
