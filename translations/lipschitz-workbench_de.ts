@@ -1092,6 +1092,14 @@
         <source>convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), no 1/3 (LT&apos;s code in May 2025); the bound follows either</source>
         <translation>convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), ohne 1/3 (LT-Code im Mai 2025); die Schranke folgt beidem</translation>
     </message>
+    <message>
+        <source>Attention scores</source>
+        <translation>Attention-Scores</translation>
+    </message>
+    <message>
+        <source>content: q·k/d_head (000); content_position: plus a learned bias per offset i − j, bound unchanged; position: the bias alone, no W_Q, W_K and no 1/3</source>
+        <translation>content: q·k/d_head (000); content_position: dazu ein gelernter Bias je Abstand i − j, Schranke unverändert; position: nur der Bias, ohne W_Q, W_K und ohne 1/3</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>

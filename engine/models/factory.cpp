@@ -37,6 +37,12 @@ std::unique_ptr<Model> makeModel(const ModelConfig& m, const TaskShape& task, co
     s.residualAlpha = m.residualAlpha;
     s.scoreScale = m.scoreScale;
     s.sumResidual = m.residual == "sum";
+    s.positionBias = m.attentionScores != "content";
+    s.contentScores = m.attentionScores != "position";
+    if (s.positionBias && m.standard)
+      throw InputError("model.attention_scores: " + m.attentionScores + " is a Lipschitz-model option; the standard baseline uses content scores");
+    if (s.positionBias && s.sumResidual)
+      throw InputError("model.attention_scores: " + m.attentionScores + " is for the convex residual, not with model.residual = sum");
     if (s.sumResidual && m.standard)
       throw InputError("model.residual: sum is a Lipschitz-model option; the standard baseline already adds x + block(x)");
     if (s.sumResidual && m.residualAlpha > 0)

@@ -7,11 +7,14 @@
 #include <ATen/ops/add.h>
 #include <ATen/ops/arange.h>
 #include <ATen/ops/cat.h>
+#include <ATen/ops/clamp_min.h>
+#include <ATen/ops/index_select.h>
 #include <ATen/ops/cos.h>
 #include <ATen/ops/embedding.h>
 #include <ATen/ops/gelu.h>
 #include <ATen/ops/layer_norm.h>
 #include <ATen/ops/linear.h>
+#include <ATen/ops/matmul.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/outer.h>
 #include <ATen/ops/pow.h>
@@ -27,6 +30,7 @@ namespace lwb::models {
 namespace {
 
 constexpr double kGeluMaxSlope = 1.1289;  // max derivative of GeLU: GeLU/1.1289 is 1-Lipschitz
+constexpr double kPositionBiasLimit = 16.0;
 
 }  // namespace
 
@@ -43,10 +47,14 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
   for (int64_t b = 0; b < s.blocks; ++b) {
     const std::string p = "blocks." + std::to_string(b) + ".";
     const int bi = static_cast<int>(b);
-    params_.push_back({p + "attn.q", Role::Query, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
-    params_.push_back({p + "attn.k", Role::Key, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
+    if (s.contentScores) {
+      params_.push_back({p + "attn.q", Role::Query, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
+      params_.push_back({p + "attn.k", Role::Key, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
+    }
     params_.push_back({p + "attn.v", Role::Value, asParameter(orthogonalRmsUnit(d, d, gen), device), bi});
     params_.push_back({p + "attn.o", Role::AttnOut, init(d, d, s.zeroOutputs), bi});
+    if (s.positionBias)  // zero: uniform causal attention at the start, as without the bias
+      params_.push_back({p + "attn.pos", Role::Other, asParameter(at::zeros({s.heads, s.seqLen}, f32), device), bi});
     params_.push_back({p + "mlp.in", Role::MlpIn, asParameter(orthogonalRmsUnit(dm, d, gen), device), bi});
     params_.push_back({p + "mlp.out", Role::MlpOut, init(d, dm, s.zeroOutputs), bi});
     if (s.standard) {
@@ -75,6 +83,10 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
                     .mul_(-INFINITY)
                     .nan_to_num_(0.0, 0.0, -INFINITY)
                     .to(device);
+  if (s.positionBias) {
+    const auto pos = at::arange(s.seqLen, at::TensorOptions().dtype(at::kLong));
+    relativeIndex_ = at::clamp_min(pos.unsqueeze(1) - pos.unsqueeze(0), 0).reshape({-1}).to(device);
+  }
 }
 
 double LipschitzGpt::residualAlpha() const {
@@ -82,7 +94,11 @@ double LipschitzGpt::residualAlpha() const {
   return shape_.residualAlpha > 0 ? shape_.residualAlpha : 1.0 / static_cast<double>(2 * shape_.blocks);
 }
 
-double LipschitzGpt::attentionOutScale() const { return shape_.standard || shape_.sumResidual ? 1.0 : 1.0 / 3.0; }
+// 1/3 makes the block's sensitivity to (q, k, v) one (eq. 15); with position scores only v
+// depends on the input.
+double LipschitzGpt::attentionOutScale() const {
+  return shape_.standard || shape_.sumResidual || !shape_.contentScores ? 1.0 : 1.0 / 3.0;
+}
 
 double LipschitzGpt::attentionScale() const {
   const double dh = static_cast<double>(shape_.dModel / shape_.heads);
@@ -102,22 +118,39 @@ at::Tensor LipschitzGpt::rotary(const at::Tensor& x) const {
   return at::cat({x1 * c - x2 * s, x1 * s + x2 * c}, -1);
 }
 
+at::Tensor LipschitzGpt::positionBias(int64_t block, int64_t t) const {
+  // bias[h, i, j] = pos[h, i - j] + causal mask: gathered for the full context, cut to t (a
+  // prefix of the rows and columns has the same offsets).
+  const int64_t T = shape_.seqLen;
+  const auto bias = w(block, Role::Other).index_select(1, relativeIndex_).view({shape_.heads, T, T});
+  return bias.narrow(1, 0, t).narrow(2, 0, t) + causalBias_.narrow(0, 0, t).narrow(1, 0, t);
+}
+
 at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
   const int64_t b = x.size(0), t = x.size(1), h = shape_.heads, dh = shape_.dModel / h;
   auto split = [&](const at::Tensor& y) { return y.view({b, t, h, dh}).transpose(1, 2); };
-  const auto q = rotary(split(at::linear(x, w(block, Role::Query))));
-  const auto k = rotary(split(at::linear(x, w(block, Role::Key))));
   const auto v = split(at::linear(x, w(block, Role::Value)));
-  // scale * q k^T + causal bias in one batched GEMM (alpha = the scale, an exact power of two
-  // for d_head 16 or 64): the same scores as matmul, * scale, masked_fill, without two
-  // elementwise passes over the (b, h, t, t) scores forward and two backward.
-  // Both products by batchedGemm: one BLAS call per (sample, head), not ATen's bmm loop.
-  const auto scores = batchedGemm(q.reshape({b * h, t, dh}), k.reshape({b * h, t, dh}).transpose(1, 2),
-                                  causalBias_.narrow(0, 0, t).narrow(1, 0, t), attentionScale());
-  const auto out = batchedGemm(at::softmax(scores, -1), v.reshape({b * h, t, dh}), at::Tensor(), 1.0)
-                       .view({b, h, t, dh})
-                       .transpose(1, 2)
-                       .reshape({b, t, shape_.dModel});
+  at::Tensor mixed;  // [b, h, t, dh]
+  if (!shape_.contentScores) {
+    // The same attention matrix for every sample: one [h, t, t] softmax, broadcast over b.
+    mixed = at::matmul(at::softmax(positionBias(block, t), -1), v);
+  } else {
+    const auto q = rotary(split(at::linear(x, w(block, Role::Query))));
+    const auto k = rotary(split(at::linear(x, w(block, Role::Key))));
+    // scale * q k^T + causal bias in one batched GEMM (alpha = the scale, an exact power of
+    // two for d_head 16 or 64): the same scores as matmul, * scale, masked_fill, without two
+    // elementwise passes over the (b, h, t, t) scores forward and two backward.
+    // Both products by batchedGemm: one BLAS call per (sample, head), not ATen's bmm loop.
+    const auto qk = [&](const at::Tensor& bias) {
+      return batchedGemm(q.reshape({b * h, t, dh}), k.reshape({b * h, t, dh}).transpose(1, 2), bias, attentionScale());
+    };
+    // With a learned position bias the mask travels with it (it needs gradients, which
+    // batchedGemm's addend does not carry).
+    const auto scores = shape_.positionBias ? (qk(at::Tensor()).view({b, h, t, t}) + positionBias(block, t)).view({b * h, t, t})
+                                            : qk(causalBias_.narrow(0, 0, t).narrow(1, 0, t));
+    mixed = batchedGemm(at::softmax(scores, -1), v.reshape({b * h, t, dh}), at::Tensor(), 1.0).view({b, h, t, dh});
+  }
+  const auto out = mixed.transpose(1, 2).reshape({b, t, shape_.dModel});
   const auto o = at::linear(out, w(block, Role::AttnOut));
   const double scale = attentionOutScale();  // 1/3: unit sensitivity to (q, k, v), eq. (15)
   return scale == 1.0 ? o : o * scale;
@@ -163,6 +196,14 @@ at::Tensor LipschitzGpt::run(const at::Tensor& tokens, ActivationStats* stats) {
 void LipschitzGpt::afterStep() {
   // 000 App. F: "every step, RMS normalize the embedding columns" (rows in our layout).
   if (!shape_.standard) normalizeRowRms(params_.front().tensor);
+  // Position biases within +-kPositionBiasLimit: a gap of 32 still gives a key 1e-14 of the
+  // weight, while Adam's steady push would otherwise grow them until exp() underflows into
+  // float32 denormals, which made a step ~40x slower on the CPU (measured at step 4,500).
+  if (shape_.positionBias) {
+    at::NoGradGuard noGrad;
+    for (auto& p : params_)
+      if (p.role == Role::Other) p.tensor.clamp_(-kPositionBiasLimit, kPositionBiasLimit);
+  }
 }
 
 }  // namespace lwb::models

@@ -2,7 +2,8 @@
 // RMS-normalised embedding rows, attention with 1/d_head inside the softmax and 1/3 on the
 // output, causal mask, rotary positions (orthogonal, so norms and the bound are unchanged),
 // MLP GeLU/1.1289, residuals (N-1)/N x + 1/N block over N = 2 * blocks connections,
-// orthogonal init, zero-initialised out-projections (and optionally head), a final logit scale.
+// orthogonal init, zero-initialised out-projections (and optionally head), a final logit scale,
+// optionally a learned relative-position bias in the scores (part of the mask: bound unchanged).
 // `standard = true` gives the baseline: pre-LayerNorm, 1/sqrt(d_head), x + block, GeLU.
 #pragma once
 
@@ -21,6 +22,9 @@ struct GptShape {
   // x + block(x) with no 1/3 on the attention (LT's code of 2025-05-07..10) instead of the
   // convex residual; the bound (measurements.cpp) follows.
   bool sumResidual = false;
+  // Scores: content (000), content plus a learned bias per head and offset i - j
+  // (blocks.b.attn.pos), or that bias alone (no W_Q, W_K, no 1/3); model_config.h says why.
+  bool positionBias = false, contentScores = true;
   // 000 App. F zero-initialises the attention output, the MLP output and the head; with
   // zeroOutputs false they start orthogonal like the other projections.
   bool zeroOutputs = true, zeroHead = false;
@@ -49,6 +53,7 @@ class LipschitzGpt final : public Model {
   at::Tensor run(const at::Tensor& tokens, ActivationStats* stats);
   at::Tensor blocksForward(at::Tensor x, ActivationStats* stats);
   at::Tensor attention(const at::Tensor& x, int64_t block);
+  at::Tensor positionBias(int64_t block, int64_t t) const;  // [heads, t, t], causal mask included
   at::Tensor mlp(const at::Tensor& x, int64_t block);
   at::Tensor rotary(const at::Tensor& x) const;  // x [B, h, T, dh]
   const at::Tensor& w(int64_t block, Role role) const;
@@ -57,6 +62,7 @@ class LipschitzGpt final : public Model {
   std::vector<Param> params_;  // embed, per block q k v o mlp_in mlp_out (+ LN gains), head
   std::vector<at::Tensor> layerNormGains_;  // standard baseline only
   at::Tensor cos_, sin_, causalBias_;
+  at::Tensor relativeIndex_;  // [seqLen * seqLen] int64: i - j, clamped at 0 above the diagonal
 };
 
 }  // namespace lwb::models

@@ -21,6 +21,15 @@ struct ModelConfig {
   // Multiplier T on 000's 1/d_head inside the softmax: scores reach +-T at unit-RMS tokens, so
   // attention can focus, and App. D's attention constant grows by T (c^2 with c = sqrt(T)).
   double scoreScale = 1.0;
+  // What the attention scores are made of. content: s q·k / d_head (000). content_position:
+  // plus a learned bias b_h[i - j] per head and query-key offset (T5-style relative
+  // positions); it does not depend on the input, so it is part of 000 Theorem D.1's mask M and
+  // leaves the sound bound unchanged, while letting a head select the previous character,
+  // which bounded scores (|q·k / d_head| <= sigma_max^2) cannot (RESULTS §5.5). position: the
+  // bias alone (no W_Q, W_K): the attention matrix is fixed, the head is a linear map of the
+  // values with constant ||W_O|| ||W_V||, so eq. (15)'s 1/3 (the sensitivity to q, k and v)
+  // is not needed.
+  std::string attentionScores = "content";
   // How a block joins the stream: convex ((1 - a) x + a block(x), 000 App. D, the default) or
   // sum (x + block(x) with the attention's 1/3 dropped: what LT's code ran from 2025-05-07 to
   // -10, when its Mul was x · 1; docs/RESULTS.md §5.6). The sound bound follows either.

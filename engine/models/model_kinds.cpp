@@ -9,7 +9,7 @@ std::span<const KindInfo> modelKinds() {
       {"lipschitz_gpt",
        LWB_TR_NOOP("Registry", "Lipschitz transformer"),
        {"model.d_model", "model.blocks", "model.heads", "model.seq_len", "model.mlp_ratio", "model.final_logit_scale",
-        "model.residual_alpha", "model.residual", "model.score_scale", "model.standard", "model.zero_init"},
+        "model.residual_alpha", "model.residual", "model.score_scale", "model.attention_scores", "model.standard", "model.zero_init"},
        LWB_TR_NOOP("Registry", "000 §4: convex residuals, 1/d_head attention, GeLU/1.1289")},
       {"modular_mlp", LWB_TR_NOOP("Registry", "modular-arithmetic MLP"), {"model.embed_dim", "model.width"}, LWB_TR_NOOP("Registry", "001 §6.2.1: two embeddings, two layers")},
       {"icl_transformer",

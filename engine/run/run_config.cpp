@@ -34,6 +34,7 @@ void readModel(const json& j, models::ModelConfig& m) {
   r.number("residual_alpha", m.residualAlpha, {0.0, 1.0, false, true});
   r.number("score_scale", m.scoreScale, {0.0, 1000.0, true});
   r.choice("residual", m.residual, choicesFor("model.residual"));
+  r.choice("attention_scores", m.attentionScores, choicesFor("model.attention_scores"));
   r.boolean("standard", m.standard);
   r.choice("zero_init", m.zeroInit, choicesFor("model.zero_init"));
   r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
@@ -243,7 +244,7 @@ json toJson(const RunConfig& c) {
       {"model",
        {{"kind", m.kind}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
-        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", m.residual}, {"standard", m.standard}, {"zero_init", m.zeroInit},
+        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", m.residual}, {"attention_scores", m.attentionScores}, {"standard", m.standard}, {"zero_init", m.zeroInit},
         {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", m.norm},
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
         {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}, {"attention", m.attention},
