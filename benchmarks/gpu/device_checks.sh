@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Issue 31's device checks, in phases that each fit one device command (docs/BENCHMARKS.md
 # "GPU"). Run from the repository root after ./packaging/gpu_build.sh:
-#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|scaled|icl|table1|perf [DEVICE]
+#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|lipschitz2|scaled|icl|table1|perf [DEVICE]
 # correctness: spectral ops vs float64 SVD (every method, f32/bf16), a 200-step MNIST soft-cap
 #   run (final RMS→RMS norms ≤ σmax), a manifold_muon ICL run (every σ stays 1), an AttLip run
 #   (prox residual, certificate), `lipschitz-cli bound` of the CUDA checkpoint read on the CPU.
 # paper: the paper-size Shakespeare presets (2,000 steps each) timed on the device.
+# lipschitz2: shakespeare_lipschitz2 (issue 25's sound <= 2 recipe at paper size) alone, then at <= 10.
 # scaled: the ≤ 2 / ≤ 10 CPU recipes at paper size and the paper presets with the sum residual.
 # icl: seed 002's three ICL presets at paper size, side by side. table1: seed 004's Table 1 at
 #   d 512, H 8 (lipschitz-cli attention --device cuda; LWB_TABLE1_ARGS adds options, e.g.
@@ -43,6 +44,13 @@ case "$phase" in
     train shakespeare_normalize shakespeare_normalize "${LWB_PAPER_STEPS:-2000}"
     train shakespeare_softcap shakespeare_softcap "${LWB_PAPER_STEPS:-2000}"
     ;;
+  lipschitz2)
+    # Issue 25's sound <= 2 recipe (position scores, soft cap sigma_max 1, logit scale 2) at the
+    # paper's size, each run alone so its time is its own; then the same with logit scale 10
+    # (sound bound <= 10).
+    train shakespeare_lipschitz2 shakespeare_lipschitz2 "${LWB_PAPER_STEPS:-2000}"
+    train shakespeare_lipschitz10 shakespeare_lipschitz2 "${LWB_PAPER_STEPS:-2000}" --set model.final_logit_scale=10
+    ;;
   scaled)
     # The CPU presets' recipes (sound bound ≤ 2 and ≤ 10) at the paper's size, and the paper
     # presets with the sum residual: four runs side by side on one GPU (each is launch-bound,
@@ -60,9 +68,10 @@ case "$phase" in
     ;;
   icl)
     # Seed 002's Table 2 at the paper's size (the presets without _cpu), side by side;
-    # LWB_ICL_PRESETS picks some (e.g. "muon": one preset alone runs 2-3x faster than three).
+    # LWB_ICL_PRESETS picks some (e.g. "muon": one preset alone runs 2-3x faster than three);
+    # LWB_ICL_ARGS adds train options (e.g. "--set eval_every=500").
     for opt in ${LWB_ICL_PRESETS:-adamw muon manifold_muon}; do
-      train "icl_$opt" "icl_$opt" "${LWB_ICL_PAPER_STEPS:-3000}" &
+      train "icl_$opt" "icl_$opt" "${LWB_ICL_PAPER_STEPS:-3000}" ${LWB_ICL_ARGS:-} &
     done
     wait
     ;;
@@ -79,7 +88,7 @@ case "$phase" in
       --peak-tflops "${LWB_PEAK_TFLOPS:-989}" >"$out/spectral_perf.md" 2>&1
     echo "spectral perf: exit $?"
     ;;
-  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | scaled | icl | table1 | perf)" >&2; exit 2 ;;
+  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | lipschitz2 | scaled | icl | table1 | perf)" >&2; exit 2 ;;
 esac
 python3 benchmarks/gpu/report.py "$out" "$phase" >"$out/$phase.md" 2>&1
 cat "$out/$phase.md"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Markdown tables of issue 31's device checks from the run directories device_checks.sh wrote.
 
-    report.py OUT_DIR correctness|paper|perf
+    report.py OUT_DIR correctness|paper|lipschitz2|scaled|icl|table1|perf
 
 Reads summary.json, config.json and metrics.jsonl of each run (ARCHITECTURE.md's run
 directory) and the lwb-bench-device tables; prints what docs/RESULTS.md and BENCHMARKS.md quote.
@@ -151,7 +151,7 @@ def main():
     print(f"Device: {open(dev).read().strip() if os.path.exists(dev) else 'no nvidia-smi (CPU run)'}\n")
     if phase == "correctness":
         correctness(out)
-    elif phase in ("paper", "scaled"):
+    elif phase in ("paper", "lipschitz2", "scaled"):
         paper(out)
     elif phase == "icl":
         icl(out)

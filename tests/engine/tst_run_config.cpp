@@ -278,7 +278,7 @@ class TestRunConfig : public QObject {
     const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     for (const char* id : {"shakespeare_softcap", "shakespeare_normalize", "shakespeare_adamw_wd",
                            "mnist_muon_softcap", "mnist_adamw_wd", "modular_addition_grokking",
-                           "chars_small_cpu", "chars_lipschitz2_cpu", "chars_lipschitz10_cpu", "icl_adamw_cpu", "icl_muon_cpu", "icl_manifold_muon_cpu", "icl_adamw",
+                           "chars_small_cpu", "chars_lipschitz2_cpu", "chars_lipschitz10_cpu", "shakespeare_lipschitz2", "icl_adamw_cpu", "icl_muon_cpu", "icl_manifold_muon_cpu", "icl_adamw",
                            "icl_muon", "icl_manifold_muon", "masked_chars_attlip_cpu", "masked_chars_l2_cpu",
                            "masked_chars_standard_cpu", "masked_chars_mlp_cpu"})
       QVERIFY2(files.contains(QString::fromUtf8(id) + ".json"), id);
