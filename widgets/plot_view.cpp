@@ -49,6 +49,13 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
   // happens inside replot: decimate again there when it changed, before anything is drawn.
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
     if (plot_->axisRect()->width() != decimationColumns_) redecimate();
+    // A log axis over less than a decade falls back to linear ticks (log_ticker.h); on a short
+    // axis rect their default count ran the labels into each other (the dashboard's bound
+    // panel at 60 px: 7.75 … 9.25 every 0.25). About one label per 30 px.
+    for (QCPAxisRect* rect : plot_->axisRects())
+      for (QCPAxis* axis : rect->axes(QCPAxis::atLeft | QCPAxis::atRight))
+        if (auto* log = dynamic_cast<AdaptiveLogTicker*>(axis->ticker().data()))
+          log->setTickCount(std::clamp(rect->height() / 30, 2, 5));
   });
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { dragging_ = e->button() == Qt::LeftButton; });
   connect(plot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent*) { dragging_ = false; });
