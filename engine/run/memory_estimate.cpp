@@ -51,7 +51,9 @@ Shape modelShape(const RunConfig& cfg, double inputDim, double numClasses) {
     const double dm = static_cast<double>(m.mlpRatio) * d;
     s.matrix(numClasses, d);  // embedding
     for (int64_t b = 0; b < m.blocks; ++b) {
-      for (int k = 0; k < 4; ++k) s.matrix(d, d);  // q, k, v, o
+      // q, k, v, o; position scores have no q, k but a bias per head and offset.
+      for (int k = 0; k < (m.attentionScores == "position" ? 2 : 4); ++k) s.matrix(d, d);
+      if (m.attentionScores != "content") s.parameters += static_cast<double>(m.heads * m.seqLen);
       s.matrix(dm, d);
       s.matrix(d, dm);
       if (m.standard) s.parameters += 2 * d;  // two LayerNorm gains

@@ -246,6 +246,8 @@ class TestHostileFiles : public QObject {
     QTest::newRow("mlp") << R"({"task": "mnist", "model": {"kind": "mlp", "widths": [32, 16]}})" << 784 << 10;
     QTest::newRow("modular_mlp") << R"({"task": "modular_addition", "model": {"kind": "modular_mlp", "embed_dim": 6, "width": 10}})" << 2 << 23;
     QTest::newRow("lipschitz_gpt") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "blocks": 2, "heads": 2, "seq_len": 8}})" << 8 << 30;
+    for (const char* scores : {"content_position", "position"})
+      QTest::newRow(scores) << QString(R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "blocks": 2, "heads": 2, "seq_len": 8, "attention_scores": "%1"}})").arg(scores) << 8 << 30;
     QTest::newRow("gpt standard") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "blocks": 2, "heads": 2, "seq_len": 8, "standard": true}})" << 8 << 30;
     QTest::newRow("icl") << R"({"task": "icl_least_squares", "model": {"kind": "icl_transformer", "d_model": 16, "layers": 2, "heads": 2}})" << 7 << 1;
     QTest::newRow("icl gains") << R"({"task": "icl_least_squares", "model": {"kind": "icl_transformer", "d_model": 16, "layers": 2, "heads": 2, "gain_cap": 2}})" << 7 << 1;
