@@ -157,6 +157,10 @@ RunConfig parseRunConfig(const json& input) {
   if (const json* m = r.find("model")) readModel(*m, c.model);
   if (const json* o = r.find("optimizer")) readOptimizer(*o, c.optimizer);
   if (const json* k = r.find("constraint")) readConstraint(*k, c.constraint);
+  // Modula's mass rule has no share for a score bias (it would get lr × 0 and never move).
+  if (c.optimizer.lrUnits == "modula" && c.model.attentionScores != "content")
+    fields::fail("model.attention_scores", c.model.attentionScores + " adds position biases, which Modula's mass rule "
+                 "does not cover; use optimizer.lr_units = plain");
   return c;
 }
 

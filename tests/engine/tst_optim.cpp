@@ -345,6 +345,8 @@ class TestOptim : public QObject {
     QVERIFY(refuses("model.residual_alpha=1", "model.residual_alpha"));
     QVERIFY(refuses("model.residual_alpha=-0.1", "model.residual_alpha"));
     QVERIFY(refuses("model.score_scale=0", "model.score_scale"));
+    QVERIFY(refuses("optimizer.lr_units=modula model.attention_scores=position", "model.attention_scores"));
+    QVERIFY(!refuses("optimizer.lr_units=plain model.attention_scores=position", "model.attention_scores"));
     QVERIFY(!refuses("optimizer.lr_units=modula model.zero_init=outputs_and_head", "lr_units"));
   }
 
