@@ -4244,7 +4244,7 @@ p(korrekt) %L4</translation>
     </message>
     <message>
         <source>per-layer trace at step %1 (hover a layer: how it grows the bound)</source>
-        <translation>Verlauf je Schicht bei Schritt %1 (Maus über eine Schicht: wie sie die Schranke wachsen lässt)</translation>
+        <translation>Faktoren je Schicht bei Schritt %1 (Maus über eine Schicht: ihr Anteil)</translation>
     </message>
 </context>
 <context>
