@@ -10,6 +10,7 @@
 #include "common/threads.h"
 #include "models/icl_transformer.h"
 #include "optim/optimizer.h"
+#include "optim/optimizer_kinds.h"
 #include "run/run_config.h"
 #include "spectral/newton_schulz.h"
 
@@ -44,7 +45,7 @@ Setup makeSetup(const models::IclShape& shape, const std::string& kind) {
   Setup s;
   s.model = std::make_unique<models::IclTransformer>(shape, gen, at::kCPU);
   optim::OptimizerConfig cfg;
-  cfg.kind = kind;
+  cfg.kind = *optim::parseOptimizerKind(kind);
   cfg.lr = kind == "muon" ? 0.003 : 0.1;
   cfg.muonScale = "jordan";
   cfg.embedUpdate = "adamw";

@@ -1493,8 +1493,8 @@
         <translation>Eine Datei oder einen Ordner wählen</translation>
     </message>
     <message>
-        <source>Text file for the chars task</source>
-        <translation>Textdatei für die Aufgabe chars</translation>
+        <source>Text file for the %1 task</source>
+        <translation>Textdatei für die Aufgabe %1</translation>
     </message>
     <message>
         <source>Data folder</source>
@@ -1529,8 +1529,12 @@
         <translation>device: %1 ist hier nicht verfügbar (diese LibTorch hat kein CUDA, oder es wurde keine GPU gefunden)</translation>
     </message>
     <message>
-        <source>data_path: the %1 task needs a data file or folder</source>
-        <translation>data_path: die Aufgabe %1 braucht eine Datendatei oder einen Datenordner</translation>
+        <source>data_path: the %1 task needs a text file</source>
+        <translation>data_path: die Aufgabe %1 braucht eine Textdatei</translation>
+    </message>
+    <message>
+        <source>data_path: the %1 task needs a data folder</source>
+        <translation>data_path: die Aufgabe %1 braucht einen Datenordner</translation>
     </message>
     <message>
         <source>data_path: &apos;%1&apos; does not exist</source>

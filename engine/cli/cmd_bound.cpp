@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "io/input_error.h"
 #include "models/model.h"
+#include "models/model_kinds.h"
 #include "run/results_json.h"
 #include "run/run_layout.h"
 #include "run/saved_model.h"
@@ -37,8 +38,8 @@ int runBound(const std::string& target) {
   auto norms = run::toJson(b.norms);
   for (size_t i = 0; i < b.sigmaMethods.size() && i < norms.size(); ++i)
     norms[i]["sigma1_method"] = bounds::toString(b.sigmaMethods[i]);
-  nlohmann::json j{{"file", path.string()}, {"step", saved.step}, {"model", saved.config.model.kind},
-                   {"task", saved.config.task}, {"norms", norms}};
+  nlohmann::json j{{"file", path.string()}, {"step", saved.step}, {"model", models::toString(saved.config.model.kind)},
+                   {"task", data::toString(saved.config.task)}, {"norms", norms}};
   if (b.trace) {
     j["lipschitz_bound"] = b.trace->bound;
     j["bound_kind"] = b.trace->singleHeadBound > 0 ? "sound multi-head bound (docs/DESIGN.md \"A sound multi-head bound\")"

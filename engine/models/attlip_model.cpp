@@ -1,5 +1,8 @@
 #include "models/attlip_model.h"
 
+#include "models/factory.h"
+#include "io/input_error.h"
+
 #include "models/init.h"
 
 #include <ATen/TensorOperators.h>
@@ -175,6 +178,45 @@ std::optional<double> AttLipModel::attentionBound(int64_t tokens) const {
     case AttentionKind::None: break;
   }
   return std::nullopt;
+}
+
+std::unique_ptr<Model> buildAttLip(const ModelBuild& b) {
+  const ModelConfig& m = b.config;
+  AttLipShape s;
+  s.vocab = b.task.numClasses;
+  s.seqLen = m.seqLen;
+  s.dModel = m.dModel;
+  s.heads = m.heads;
+  s.mlpRatio = m.mlpRatio;
+  s.attention = attention::attentionKindFromString(m.attention);
+  s.proxSteps = m.proxSteps;
+  s.proxStepsEval = m.proxStepsEval;
+  s.proxTol = m.proxTol;
+  s.eta = m.proxEta;
+  s.wCap = m.proxWCap;
+  s.tokenNorm = m.tokenNorm;
+  s.rule = m.proxStepRule == "fixed" ? attention::ProxRule::Fixed : attention::ProxRule::Armijo;
+  return std::make_unique<AttLipModel>(s, b.gen, b.device);
+}
+
+void attLipWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out) {
+  const double d = static_cast<double>(m.dModel), hidden = static_cast<double>(m.mlpRatio) * d;
+  out.matrix(size.numClasses, d);
+  out.matrix(static_cast<double>(m.seqLen), d);
+  int projections = 0;  // an unknown kind is the config check's to report
+  for (const auto& k : attention::attentionKinds())
+    if (k.id == m.attention) projections = k.projections;
+  for (int k = 0; k < projections; ++k) out.matrix(d, d);  // [H, d, d/H] each: d² elements
+  out.matrix(hidden, d);
+  out.matrix(d, hidden);
+  out.matrix(size.numClasses, d);
+}
+
+double attLipActivations(const ModelConfig& m, const ModelSize& size) {
+  const double b = size.batch, d = static_cast<double>(m.dModel), heads = static_cast<double>(m.heads);
+  const double n = static_cast<double>(m.seqLen), k = static_cast<double>(m.proxSteps);
+  return b * n * d * (8 + 3 * static_cast<double>(m.mlpRatio) + 4 * k) + b * heads * n * n * (2 + k) +
+         b * n * size.numClasses * 3;
 }
 
 }  // namespace lwb::models

@@ -16,8 +16,11 @@
 #include "attention/l2_attention.h"
 #include "attention/standard_attention.h"
 #include "models/model.h"
+#include "models/model_kinds.h"
 
 #include <ATen/core/Generator.h>
+
+#include <memory>
 
 #include <optional>
 
@@ -57,7 +60,7 @@ class AttLipModel final : public Model {
   at::Tensor forward(const at::Tensor& tokens) override { return run(tokens, nullptr); }
   at::Tensor forwardWithStats(const at::Tensor& tokens, ActivationStats& stats) override { return run(tokens, &stats); }
   std::vector<Param> parameters() override { return params_; }
-  std::string kind() const override { return "attlip"; }
+  ModelKind kind() const override { return ModelKind::AttLip; }
   void setEvaluation(bool evaluation) override { evaluation_ = evaluation; }
   void setTrainingProgress(int64_t step, int64_t steps) override;
 
@@ -100,5 +103,10 @@ class AttLipModel final : public Model {
   int64_t trainK_ = 1;
   std::optional<ProxReport> lastProx_;
 };
+
+// Its registry row's behaviour (models/model_kinds.cpp): the factory and the memory estimate's sizes.
+std::unique_ptr<Model> buildAttLip(const ModelBuild& b);
+void attLipWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out);
+double attLipActivations(const ModelConfig& m, const ModelSize& size);
 
 }  // namespace lwb::models

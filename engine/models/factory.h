@@ -1,4 +1,5 @@
-// Builds the model a config's "model" section asks for, sized by the dataset.
+// Builds the model a config's "model" section asks for, sized by the dataset: the model
+// kind's registry row (models/model_kinds.h) checks the task and calls the kind's factory.
 #pragma once
 
 #include "models/model.h"
@@ -13,6 +14,15 @@ namespace lwb::models {
 struct TaskShape {
   int64_t inputDim = 0;    // features, sequence length, or 2 (modular pairs)
   int64_t numClasses = 0;  // classes or vocabulary
+};
+
+// What a kind's factory gets (ModelRow::make).
+struct ModelBuild {
+  const ModelConfig& config;
+  const TaskShape& task;
+  const ModelContext& context;
+  at::Generator& gen;
+  const at::Device& device;
 };
 
 // Throws lwb::InputError when the model does not fit the task (e.g. an MLP on token ids).

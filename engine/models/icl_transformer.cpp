@@ -1,5 +1,8 @@
 #include "models/icl_transformer.h"
 
+#include "models/factory.h"
+#include "io/input_error.h"
+
 #include "models/batched_gemm.h"
 #include "models/init.h"
 
@@ -168,6 +171,46 @@ at::Tensor IclTransformer::run(const at::Tensor& tokens, ActivationStats* stats)
 void IclTransformer::afterStep() {
   at::NoGradGuard noGrad;
   for (auto& g : gains_) g.clamp_(0.001, shape_.gainCap);
+}
+
+std::unique_ptr<Model> buildIclTransformer(const ModelBuild& b) {
+  const ModelConfig& m = b.config;
+  if (m.dModel % m.heads != 0 || (m.dModel / m.heads) % 2 != 0)
+    throw InputError("model.d_model: must split into model.heads heads of even size");
+  IclShape s;
+  s.inputDim = b.task.inputDim;
+  s.outputDim = b.task.numClasses;
+  s.activeInputs = b.context.iclActiveInputs;
+  s.dModel = m.dModel;
+  s.layers = m.layers;
+  s.heads = m.heads;
+  s.lipschitz = m.lipschitz;
+  s.rmsNorm = m.norm == "rms";
+  s.attnScaleThird = m.attnScaleThird;
+  s.mlpScaleThird = m.mlpScaleThird;
+  s.gainCap = m.gainCap;
+  s.residualPerSublayer = m.residualCount == "sublayers";
+  return std::make_unique<IclTransformer>(s, b.gen, b.device);
+}
+
+void iclTransformerWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out) {
+  const double d = static_cast<double>(m.dModel);
+  const bool gains = m.gainCap > 0;
+  out.matrix(d, size.inputDim);
+  for (int64_t l = 0; l < m.layers; ++l) {
+    out.matrix(3 * d, d);
+    out.matrix(d, d);
+    out.matrix(4 * d, d);
+    out.matrix(d, 2 * d);
+    out.parameters += 1 + (gains ? 9 * d : 0);  // Swish β; gains of qkv, out, fc1, fc2
+  }
+  out.matrix(size.numClasses, d);
+}
+
+double iclTransformerActivations(const ModelConfig& m, const ModelSize& size) {
+  const double b = size.batch, d = static_cast<double>(m.dModel), heads = static_cast<double>(m.heads);
+  const double n = size.tokens, layers = static_cast<double>(m.layers);
+  return b * n * d * layers * 24 + b * heads * n * n * layers * 3 + b * n * size.numClasses * 3;
 }
 
 }  // namespace lwb::models

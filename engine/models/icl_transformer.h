@@ -10,8 +10,11 @@
 #pragma once
 
 #include "models/model.h"
+#include "models/model_kinds.h"
 
 #include <ATen/core/Generator.h>
+
+#include <memory>
 
 namespace lwb::models {
 
@@ -32,7 +35,7 @@ class IclTransformer final : public Model {
   at::Tensor forwardWithStats(const at::Tensor& tokens, ActivationStats& stats) override { return run(tokens, &stats); }
   std::vector<Param> parameters() override { return params_; }
   void afterStep() override;  // clamps the gains
-  std::string kind() const override { return "icl_transformer"; }
+  ModelKind kind() const override { return ModelKind::IclTransformer; }
   const IclShape& shape() const { return shape_; }
   double residualAlpha() const;
   double attentionScale() const;
@@ -57,5 +60,10 @@ class IclTransformer final : public Model {
   at::Tensor embed_, unembed_;
   std::vector<at::Tensor> gains_;
 };
+
+// Its registry row's behaviour (models/model_kinds.cpp): the factory and the memory estimate's sizes.
+std::unique_ptr<Model> buildIclTransformer(const ModelBuild& b);
+void iclTransformerWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out);
+double iclTransformerActivations(const ModelConfig& m, const ModelSize& size);
 
 }  // namespace lwb::models

@@ -1,5 +1,8 @@
 #include "models/lipschitz_gpt.h"
 
+#include "models/factory.h"
+#include "io/input_error.h"
+
 #include "models/batched_gemm.h"
 #include "models/init.h"
 
@@ -205,6 +208,59 @@ void LipschitzGpt::afterStep() {
     for (auto& p : params_)
       if (p.role == Role::Other) p.tensor.clamp_(-kPositionBiasLimit, kPositionBiasLimit);
   }
+}
+
+std::unique_ptr<Model> buildLipschitzGpt(const ModelBuild& b) {
+  const ModelConfig& m = b.config;
+  GptShape s;
+  s.vocab = b.task.numClasses;
+  s.dModel = m.dModel;
+  s.blocks = m.blocks;
+  s.heads = m.heads;
+  s.seqLen = m.seqLen;
+  s.mlpRatio = m.mlpRatio;
+  s.finalLogitScale = m.finalLogitScale;
+  s.standard = m.standard;
+  s.residualAlpha = m.residualAlpha;
+  s.scoreScale = m.scoreScale;
+  s.sumResidual = m.residual == "sum";
+  s.positionBias = m.attentionScores != "content";
+  s.contentScores = m.attentionScores != "position";
+  if (s.positionBias && m.standard)
+    throw InputError("model.attention_scores: " + m.attentionScores + " is a Lipschitz-model option; the standard baseline uses content scores");
+  if (s.positionBias && s.sumResidual)
+    throw InputError("model.attention_scores: " + m.attentionScores + " is for the convex residual, not with model.residual = sum");
+  if (s.sumResidual && m.standard)
+    throw InputError("model.residual: sum is a Lipschitz-model option; the standard baseline already adds x + block(x)");
+  if (s.sumResidual && m.residualAlpha > 0)
+    throw InputError("model.residual_alpha: only for the convex residual, not with model.residual = sum");
+  s.zeroOutputs = m.zeroInit != "none";
+  s.zeroHead = m.zeroInit == "outputs_and_head";
+  if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)
+    throw InputError("model.d_model: must split into model.heads heads of even size");
+  return std::make_unique<LipschitzGpt>(s, b.gen, b.device);
+}
+
+void lipschitzGptWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out) {
+  const double d = static_cast<double>(m.dModel), dm = static_cast<double>(m.mlpRatio) * d;
+  out.matrix(size.numClasses, d);  // embedding
+  for (int64_t b = 0; b < m.blocks; ++b) {
+    // q, k, v, o; position scores have no q, k but a bias per head and offset.
+    for (int k = 0; k < (m.attentionScores == "position" ? 2 : 4); ++k) out.matrix(d, d);
+    if (m.attentionScores != "content") out.parameters += static_cast<double>(m.heads * m.seqLen);
+    out.matrix(dm, d);
+    out.matrix(d, dm);
+    if (m.standard) out.parameters += 2 * d;  // two LayerNorm gains
+  }
+  if (m.standard) out.parameters += d;
+  out.matrix(size.numClasses, d);  // head
+}
+
+double lipschitzGptActivations(const ModelConfig& m, const ModelSize& size) {
+  const double b = size.batch, d = static_cast<double>(m.dModel), heads = static_cast<double>(m.heads);
+  const double n = static_cast<double>(m.seqLen), blocks = static_cast<double>(m.blocks);
+  return b * n * d * blocks * (12 + 3 * static_cast<double>(m.mlpRatio)) + b * heads * n * n * blocks * 3 +
+         b * n * size.numClasses * 3;
 }
 
 }  // namespace lwb::models

@@ -8,8 +8,11 @@
 #pragma once
 
 #include "models/model.h"
+#include "models/model_kinds.h"
 
 #include <ATen/core/Generator.h>
+
+#include <memory>
 
 namespace lwb::models {
 
@@ -43,7 +46,7 @@ class LipschitzGpt final : public Model {
   at::Tensor forwardFromEmbeddings(const at::Tensor& x0);
   std::vector<Param> parameters() override { return params_; }
   void afterStep() override;
-  std::string kind() const override { return "lipschitz_gpt"; }
+  ModelKind kind() const override { return ModelKind::LipschitzGpt; }
   const GptShape& shape() const { return shape_; }
   double residualAlpha() const;   // 1/N (Lipschitz) or 1 (standard: x + block)
   double attentionScale() const;  // s_attn inside the softmax
@@ -64,5 +67,10 @@ class LipschitzGpt final : public Model {
   at::Tensor cos_, sin_, causalBias_;
   at::Tensor relativeIndex_;  // [seqLen * seqLen] int64: i - j, clamped at 0 above the diagonal
 };
+
+// Its registry row's behaviour (models/model_kinds.cpp): the factory and the memory estimate's sizes.
+std::unique_ptr<Model> buildLipschitzGpt(const ModelBuild& b);
+void lipschitzGptWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out);
+double lipschitzGptActivations(const ModelConfig& m, const ModelSize& size);
 
 }  // namespace lwb::models

@@ -1,5 +1,8 @@
 #include "models/mlp.h"
 
+#include "models/factory.h"
+#include "io/input_error.h"
+
 #include "models/init.h"
 
 #include <ATen/TensorOperators.h>
@@ -38,6 +41,25 @@ at::Tensor Mlp::run(const at::Tensor& inputs, ActivationStats* stats) {
     if (stats) recordActivation(*stats, params_[i].name, x);
   }
   return at::linear(x, params_.back().tensor);
+}
+
+std::unique_ptr<Model> buildMlp(const ModelBuild& b) {
+  return std::make_unique<Mlp>(b.task.inputDim, b.config.widths, b.task.numClasses, b.gen, b.device);
+}
+
+void mlpWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out) {
+  double in = size.inputDim;
+  for (const int64_t w : m.widths) {
+    out.matrix(static_cast<double>(w), in);
+    in = static_cast<double>(w);
+  }
+  out.matrix(size.numClasses, in);
+}
+
+double mlpActivations(const ModelConfig& m, const ModelSize& size) {
+  double widths = 0;
+  for (const int64_t w : m.widths) widths += static_cast<double>(w);
+  return size.batch * (size.inputDim + 3 * widths + 3 * size.numClasses);
 }
 
 }  // namespace lwb::models

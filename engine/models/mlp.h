@@ -3,8 +3,11 @@
 #pragma once
 
 #include "models/model.h"
+#include "models/model_kinds.h"
 
 #include <ATen/core/Generator.h>
+
+#include <memory>
 
 #include <vector>
 
@@ -17,11 +20,16 @@ class Mlp final : public Model {
   at::Tensor forward(const at::Tensor& inputs) override;
   at::Tensor forwardWithStats(const at::Tensor& inputs, ActivationStats& stats) override;
   std::vector<Param> parameters() override { return params_; }
-  std::string kind() const override { return "mlp"; }
+  ModelKind kind() const override { return ModelKind::Mlp; }
 
  private:
   at::Tensor run(const at::Tensor& inputs, ActivationStats* stats);
   std::vector<Param> params_;
 };
+
+// Its registry row's behaviour (models/model_kinds.cpp): the factory and the memory estimate's sizes.
+std::unique_ptr<Model> buildMlp(const ModelBuild& b);
+void mlpWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out);
+double mlpActivations(const ModelConfig& m, const ModelSize& size);
 
 }  // namespace lwb::models

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/activation_stats.h"
+#include "models/model_config.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -54,7 +55,7 @@ class Model {
   virtual void setEvaluation(bool /*evaluation*/) {}
   // Before training step `step` (0-based) of `steps`: for schedules inside the model.
   virtual void setTrainingProgress(int64_t /*step*/, int64_t /*steps*/) {}
-  virtual std::string kind() const = 0;
+  virtual ModelKind kind() const = 0;
 };
 
 }  // namespace lwb::models

@@ -3,14 +3,19 @@
 // "Config keys that scripts rely on"). Plain values: no LibTorch, no JSON.
 #pragma once
 
+#include "data/task_kinds.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace lwb::models {
 
+// A model kind; its registry row (models/model_kinds.h) says what it is.
+enum class ModelKind { Mlp, LipschitzGpt, ModularMlp, IclTransformer, AttLip };
+
 struct ModelConfig {
-  std::string kind = "mlp";            // a model id (models/model_kinds.h)
+  ModelKind kind = ModelKind::Mlp;
   std::vector<int64_t> widths{256};    // mlp: hidden widths (input/output from the task)
   // lipschitz_gpt
   int64_t dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
@@ -63,7 +68,7 @@ struct ModelConfig {
 // What building a model needs besides its own section (run::modelContext fills it from a
 // run config).
 struct ModelContext {
-  std::string task;             // the run's task id: a model refuses tasks it does not fit
+  data::TaskKind task = data::TaskKind::Mnist;  // a model refuses tasks it does not fit
   int64_t iclActiveInputs = 0;  // icl_least_squares: input features that carry data (dim + 1 + bias)
   double embedRmsMax = 1.0;     // constraint.embed_rms_max: modular_mlp caps its embedding rows
 };

@@ -1,5 +1,8 @@
 #include "models/modular_mlp.h"
 
+#include "models/factory.h"
+#include "io/input_error.h"
+
 #include "models/init.h"
 
 #include <ATen/TensorOperators.h>
@@ -36,6 +39,22 @@ at::Tensor ModularMlp::run(const at::Tensor& pairs, ActivationStats* stats) {
 
 void ModularMlp::afterStep() {
   if (embedRmsMax_ > 0) capRowRms(embed_.tensor, embedRmsMax_);
+}
+
+std::unique_ptr<Model> buildModularMlp(const ModelBuild& b) {
+  return std::make_unique<ModularMlp>(b.task.numClasses, b.config.embedDim, b.config.width, b.gen, b.device,
+                                      b.context.embedRmsMax);
+}
+
+void modularMlpWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out) {
+  const double e = static_cast<double>(m.embedDim), w = static_cast<double>(m.width);
+  out.matrix(size.numClasses, e);
+  out.matrix(w, 2 * e);
+  out.matrix(size.numClasses, w);
+}
+
+double modularMlpActivations(const ModelConfig& m, const ModelSize& size) {
+  return size.batch * (4 * static_cast<double>(m.embedDim) + 3 * static_cast<double>(m.width) + 3 * size.numClasses);
 }
 
 }  // namespace lwb::models

@@ -3,8 +3,11 @@
 #pragma once
 
 #include "models/model.h"
+#include "models/model_kinds.h"
 
 #include <ATen/core/Generator.h>
+
+#include <memory>
 
 namespace lwb::models {
 
@@ -16,12 +19,17 @@ class ModularMlp final : public Model {
   at::Tensor forwardWithStats(const at::Tensor& pairs, ActivationStats& stats) override { return run(pairs, &stats); }
   std::vector<Param> parameters() override { return {embed_, hidden_, head_}; }
   void afterStep() override;
-  std::string kind() const override { return "modular_mlp"; }
+  ModelKind kind() const override { return ModelKind::ModularMlp; }
 
  private:
   at::Tensor run(const at::Tensor& pairs, ActivationStats* stats);
   Param embed_, hidden_, head_;
   double embedRmsMax_;
 };
+
+// Its registry row's behaviour (models/model_kinds.cpp): the factory and the memory estimate's sizes.
+std::unique_ptr<Model> buildModularMlp(const ModelBuild& b);
+void modularMlpWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out);
+double modularMlpActivations(const ModelConfig& m, const ModelSize& size);
 
 }  // namespace lwb::models

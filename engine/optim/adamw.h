@@ -38,7 +38,7 @@ class AdamW final : public Optimizer {
   AdamW(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
   void step(double lr) override;
   double updateRmsBound(const ParamSlot&, double) const override { return -1.0; }
-  std::string kind() const override { return "adamw"; }
+  OptimizerKind kind() const override { return OptimizerKind::AdamW; }
   void saveState(TensorMap& out) const override { state_.save("adam.", out); }
   void loadState(StateIn& in) override { state_.load("adam.", in, slots_); }
 

@@ -21,7 +21,7 @@ class ManifoldMuon final : public Optimizer {
   void step(double lr) override;
   // The retraction keeps σ = 1: the update moves W by at most lr·‖M‖ ≤ lr in spectral norm.
   double updateRmsBound(const ParamSlot& slot, double lr) const override;
-  std::string kind() const override { return "manifold_muon"; }
+  OptimizerKind kind() const override { return OptimizerKind::ManifoldMuon; }
   void saveState(TensorMap& out) const override;
   void loadState(StateIn& in) override;
   std::vector<StiefelStat> stiefelStats() const override { return stats_; }

@@ -17,7 +17,7 @@ class Muon final : public Optimizer {
   Muon(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
   void step(double lr) override;
   double updateRmsBound(const ParamSlot& slot, double lr) const override;
-  std::string kind() const override { return "muon"; }
+  OptimizerKind kind() const override { return OptimizerKind::Muon; }
   // The update multiplier for a (d_out, d_in) matrix.
   double scaleFor(int64_t dOut, int64_t dIn) const;
   double kappa() const { return kappa_; }  // max singular-value inflation of msign

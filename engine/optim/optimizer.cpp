@@ -1,10 +1,7 @@
 #include "optim/optimizer.h"
 
 #include "io/input_error.h"
-#include "optim/adamw.h"
-#include "optim/manifold_muon.h"
-#include "optim/muon.h"
-#include "optim/sgd.h"
+#include "optim/optimizer_kinds.h"
 #include "optim/update_scaling.h"
 
 #include <cmath>
@@ -30,22 +27,22 @@ std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const
 
 std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const OptimizerConfig& cfg,
                                  const models::ModelConfig& m) {
-  const bool gpt = m.kind == "lipschitz_gpt";
-  auto slots = makeSlots(params, cfg, gpt ? 2 * m.blocks : 0);
+  // Residual blocks: the decay by depth and Modula's mass rule count their layers.
+  const models::ModulaMass mass = models::row(m.kind).modula;
+  const bool blocks = mass == models::ModulaMass::ResidualBlocks;
+  auto slots = makeSlots(params, cfg, blocks ? 2 * m.blocks : 0);
   if (cfg.lrUnits != "modula") return slots;
-  ModulaLayout layout{gpt && m.standard ? "standard lipschitz_gpt" : m.kind, gpt ? m.blocks : 0,
-                      cfg.blocksMass, gpt ? m.finalLogitScale : 1.0};
+  // The standard baseline (LayerNorm, x + block(x)) has no mass rule.
+  const std::string name = (blocks && m.standard ? "standard " : "") + std::string(models::toString(m.kind));
+  ModulaLayout layout{blocks && m.standard ? models::ModulaMass::None : mass, name, blocks ? m.blocks : 0,
+                      cfg.blocksMass, blocks ? m.finalLogitScale : 1.0};
   const auto targets = modulaTargets(params, layout);
   for (size_t i = 0; i < slots.size(); ++i) slots[i].lrMultiplier *= targets[i];
   return slots;
 }
 
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerConfig& cfg, std::vector<ParamSlot> slots) {
-  if (cfg.kind == "adamw") return std::make_unique<AdamW>(cfg, std::move(slots));
-  if (cfg.kind == "sgd") return std::make_unique<Sgd>(cfg, std::move(slots));
-  if (cfg.kind == "muon") return std::make_unique<Muon>(cfg, std::move(slots));
-  if (cfg.kind == "manifold_muon") return std::make_unique<ManifoldMuon>(cfg, std::move(slots));
-  throw InputError("optimizer.kind: unknown optimizer '" + cfg.kind + "'");
+  return row(cfg.kind).make(cfg, std::move(slots));
 }
 
 }  // namespace lwb::optim

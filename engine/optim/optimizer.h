@@ -35,7 +35,7 @@ class Optimizer {
   // Upper bound on the RMS->RMS norm of the update `step(lr)` applies to this slot's matrix
   // (Muon: lr_eff * scale * kappa * sqrt(d_in/d_out)); < 0 when there is none (AdamW, SGD).
   virtual double updateRmsBound(const ParamSlot& slot, double lr) const = 0;
-  virtual std::string kind() const = 0;
+  virtual OptimizerKind kind() const = 0;
   const std::vector<ParamSlot>& slots() const { return slots_; }
   // Resumable state (moments, momentum buffers, step counters) for checkpoints; keys are
   // "<field>.<param name>". loadState replaces the state with what saveState wrote.

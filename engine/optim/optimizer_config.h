@@ -3,13 +3,18 @@
 // "Config keys that scripts rely on"). Plain values: no LibTorch, no JSON.
 #pragma once
 
+#include "optim/schedule.h"
+
 #include <cstdint>
 #include <string>
 
 namespace lwb::optim {
 
+// An optimizer kind; its registry row (optim/optimizer_kinds.h) says what it is.
+enum class OptimizerKind { AdamW, Muon, Sgd, ManifoldMuon };
+
 struct OptimizerConfig {
-  std::string kind = "muon";           // an optimizer id (optim/optimizer_kinds.h)
+  OptimizerKind kind = OptimizerKind::Muon;
   double lr = 0.1;
   double weightDecay = 0.0;            // decoupled: W <- (1 - lr * weight_decay) W first
   double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
@@ -22,7 +27,7 @@ struct OptimizerConfig {
   std::string embedUpdate = "column_normalize";  // column_normalize | adamw
   double embedMaxInflation = 16.0;
   double embedLr = 1.0, hiddenLr = 1.0, headLr = 1.0;  // per-group multipliers of lr
-  std::string schedule = "linear";     // a schedule id (optim/schedule.h); linear decays to 0
+  ScheduleKind schedule = ScheduleKind::Linear;  // linear decays to 0
   int64_t warmupSteps = 0;
   double decayFraction = 0.1;          // stable_decay: share of the steps at the end spent decaying to 0
   double depthDecay = 1.0;             // lr multiplier per residual block (App. F uses 0.5)

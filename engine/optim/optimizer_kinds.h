@@ -1,10 +1,37 @@
-// The optimizer registry: every optimizer.kind id, its title and the keys it reads. No LibTorch.
+// The optimizer registry: one row per optimizer kind with what it is (its state per weight for
+// the memory estimate, whether its updates have a known norm, which Modula's units need) and
+// its factory. makeOptimizer, the config check and the memory estimate ask the row. No
+// LibTorch here.
 #pragma once
 
 #include "common/kind_info.h"
+#include "optim/optimizer_config.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
 
 namespace lwb::optim {
 
+class Optimizer;
+struct ParamSlot;
+
+struct OptimizerRow {
+  OptimizerKind kind;
+  KindInfo info;
+  // State tensors of a weight's size it keeps per weight (momentum 1, AdamW's moments 2;
+  // Manifold Muon 3: its momentum plus the AdamW moments of embeddings and head, counted for
+  // every weight as an upper bound).
+  double statePerWeight;
+  // Its updates have a known RMS→RMS norm (msign): optimizer.lr_units = modula needs that.
+  bool knownUpdateNorm;
+  std::unique_ptr<Optimizer> (*make)(const OptimizerConfig&, std::vector<ParamSlot>&&);
+};
+
+std::span<const OptimizerRow> optimizerRows();
+const OptimizerRow& row(OptimizerKind kind);
+std::string_view toString(OptimizerKind kind);
+std::optional<OptimizerKind> parseOptimizerKind(std::string_view id);
 std::span<const KindInfo> optimizerKinds();
 
 }  // namespace lwb::optim

@@ -24,12 +24,26 @@ double LrSchedule::factor(int64_t step) const {
   return 1.0;
 }
 
-ScheduleKind parseScheduleKind(const std::string& id) {
-  if (id == "constant") return ScheduleKind::Constant;
-  if (id == "linear") return ScheduleKind::Linear;
-  if (id == "cosine") return ScheduleKind::Cosine;
-  if (id == "stable_decay") return ScheduleKind::StableDecay;
-  throw std::invalid_argument("unknown schedule '" + id + "'");
+std::span<const ScheduleRow> scheduleRows() {
+  static constexpr ScheduleRow rows[]{
+      {ScheduleKind::Constant, "constant", "constant"},
+      {ScheduleKind::Linear, "linear", "linear decay to 0"},
+      {ScheduleKind::Cosine, "cosine", "cosine decay to 0"},
+      {ScheduleKind::StableDecay, "stable_decay", "constant, then linear to 0 (seed 002)"},
+  };
+  return rows;
+}
+
+std::string_view toString(ScheduleKind kind) {
+  for (const auto& r : scheduleRows())
+    if (r.kind == kind) return r.key;
+  return {};
+}
+
+ScheduleKind parseScheduleKind(std::string_view id) {
+  for (const auto& r : scheduleRows())
+    if (r.key == id) return r.kind;
+  throw std::invalid_argument("unknown schedule '" + std::string(id) + "'");
 }
 
 }  // namespace lwb::optim

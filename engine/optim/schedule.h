@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace lwb::optim {
 
@@ -21,7 +23,15 @@ struct LrSchedule {
   double factor(int64_t step) const;
 };
 
-// "constant" | "linear" | "cosine" | "stable_decay"; throws std::invalid_argument otherwise.
-ScheduleKind parseScheduleKind(const std::string& id);
+// The schedule registry: one row per kind, its config id (optimizer.schedule) and a title.
+struct ScheduleRow {
+  ScheduleKind kind;
+  std::string_view key;
+  std::string_view title;
+};
+std::span<const ScheduleRow> scheduleRows();
+std::string_view toString(ScheduleKind kind);
+// A row's key; throws std::invalid_argument otherwise.
+ScheduleKind parseScheduleKind(std::string_view id);
 
 }  // namespace lwb::optim

@@ -14,7 +14,7 @@ class Sgd final : public Optimizer {
   Sgd(const OptimizerConfig& cfg, std::vector<ParamSlot> slots);
   void step(double lr) override;
   double updateRmsBound(const ParamSlot&, double) const override { return -1.0; }
-  std::string kind() const override { return "sgd"; }
+  OptimizerKind kind() const override { return OptimizerKind::Sgd; }
   void saveState(TensorMap& out) const override;
   void loadState(StateIn& in) override;
 

@@ -58,10 +58,13 @@ std::vector<double> mlpTargets(const std::vector<models::Param>& params) {
 }  // namespace
 
 std::vector<double> modulaTargets(const std::vector<models::Param>& params, const ModulaLayout& layout) {
-  if (layout.modelKind == "lipschitz_gpt" && layout.blocks > 0) return gptTargets(params, layout);
-  if (layout.modelKind == "mlp") return mlpTargets(params);
-  throw InputError("optimizer.lr_units: modula is defined for the lipschitz_gpt (Lipschitz, not standard) and mlp "
-                   "models, not " + layout.modelKind);
+  if (layout.mass == models::ModulaMass::ResidualBlocks && layout.blocks > 0) return gptTargets(params, layout);
+  if (layout.mass == models::ModulaMass::Chain) return mlpTargets(params);
+  std::string covered;
+  for (const auto& m : models::modelRows())
+    if (m.modula != models::ModulaMass::None) covered += (covered.empty() ? "" : " and ") + std::string(m.info.id);
+  throw InputError("optimizer.lr_units: modula is defined for the " + covered + " models (the transformer Lipschitz, "
+                   "not standard), not " + layout.modelName);
 }
 
 }  // namespace lwb::optim

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "models/model.h"
+#include "models/model_kinds.h"
 
 #include <string>
 #include <vector>
@@ -13,7 +14,8 @@
 namespace lwb::optim {
 
 struct ModulaLayout {
-  std::string modelKind;     // lipschitz_gpt (non-standard) or mlp
+  models::ModulaMass mass = models::ModulaMass::None;  // the model row's (None: refused)
+  std::string modelName;     // for the message when refused
   int64_t blocks = 0;        // lipschitz_gpt: transformer blocks N (2N residual layers)
   double blocksMass = 32.0;  // the blocks' mass against 1 each for the embedding and the head
   double outputScale = 1.0;  // a final logit scale: a Mul whose sensitivity is its scalar

@@ -6,8 +6,10 @@
 #include "data/task_kinds.h"
 #include "models/model_kinds.h"
 #include "optim/optimizer_kinds.h"
+#include "optim/schedule.h"
 #include "spectral/constraint_methods.h"
 #include "spectral/ns_coefficients.h"
+#include "run/run_config.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,9 +46,10 @@ struct Family {
 };
 
 std::vector<Family> families() {
-  return {{"task", data::taskKinds(), "mnist"},
-          {"model.kind", models::modelKinds(), "mlp"},
-          {"optimizer.kind", optim::optimizerKinds(), "muon"}};
+  const RunConfig defaults;
+  return {{"task", data::taskKinds(), data::toString(defaults.task)},
+          {"model.kind", models::modelKinds(), models::toString(defaults.model.kind)},
+          {"optimizer.kind", optim::optimizerKinds(), optim::toString(defaults.optimizer.kind)}};
 }
 
 using registry::keysOf;
@@ -144,7 +147,11 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "model.kind") return kindIds(models::modelKinds());
   if (key == "optimizer.kind") return kindIds(optim::optimizerKinds());
   if (key == "optimizer.ns_coeffs" || key == "constraint.ns_coeffs") return keysOf(spectral::nsCoefficientSets());
-  if (key == "optimizer.schedule") return {"constant", "linear", "cosine", "stable_decay"};
+  if (key == "optimizer.schedule") {
+    std::vector<std::string_view> ids;
+    for (const auto& r : optim::scheduleRows()) ids.push_back(r.key);
+    return ids;
+  }
   if (key == "optimizer.muon_scale") return {"paper", "jordan"};
   if (key == "optimizer.embed_update") return {"column_normalize", "adamw"};
   if (key == "optimizer.lr_units") return {"plain", "modula"};

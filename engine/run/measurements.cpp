@@ -4,6 +4,7 @@
 #include "common/torch_compat.h"
 #include "models/attlip_model.h"
 #include "models/lipschitz_gpt.h"
+#include "models/model_kinds.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
@@ -110,7 +111,8 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
   for (const auto& n : norms) byName[n.name] = n.rmsNorm;
   if (const auto* attlip = dynamic_cast<const models::AttLipModel*>(&model)) return attlipModelBound(*attlip, byName);
   const auto params = model.parameters();
-  if (model.kind() == "mlp" || model.kind() == "modular_mlp") {
+  const models::ModelRow& kind = models::row(model.kind());
+  if (kind.bound == models::ModelBound::LayerChain) {
     std::vector<std::string> names;
     std::vector<double> values;
     for (const auto& p : params)
@@ -119,10 +121,12 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
         values.push_back(byName[p.name]);
       }
     auto trace = bounds::mlpBound(names, values);
-    if (model.kind() == "modular_mlp") {  // plain GeLU between the layers: slope <= 1.1289
-      trace.bound *= 1.1289;
-      trace.layers.push_back({"gelu", 1.1289, trace.bound, 0.0});
-    }
+    // The activation between consecutive layers (ReLU 1; a plain GeLU 1.1289).
+    if (kind.activationSlope != 1.0)
+      for (size_t i = 1; i < names.size(); ++i) {
+        trace.bound *= kind.activationSlope;
+        trace.layers.push_back({std::string(kind.activation), kind.activationSlope, trace.bound, 0.0});
+      }
     return trace;
   }
   auto* gpt = dynamic_cast<models::LipschitzGpt*>(&model);

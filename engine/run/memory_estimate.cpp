@@ -1,6 +1,7 @@
 #include "run/memory_estimate.h"
 
-#include "attention/attention_kinds.h"
+#include "models/model_kinds.h"
+#include "optim/optimizer_kinds.h"
 #include "io/input_error.h"
 
 #include <sys/resource.h>
@@ -20,109 +21,29 @@ namespace {
 
 constexpr double kFloatBytes = 4.0;  // models train in float32
 
-struct Shape {
-  double parameters = 0;
-  double largestMatrix = 0;  // elements of the biggest weight matrix (constraint work space)
-  void matrix(double rows, double cols) {
-    parameters += rows * cols;
-    largestMatrix = std::max(largestMatrix, rows * cols);
-  }
-};
+// The model row's sizes: doubles throughout, as hostile in-range sizes (65536² × 256)
+// overflow no int64 here, but their products with a batch size could.
+models::ModelSize sizeOf(const RunConfig& cfg, double inputDim, double numClasses) {
+  models::ModelSize size{inputDim, numClasses, static_cast<double>(cfg.batchSize), 1.0};
+  // An ICL example is 2T tokens (x and y of each pair); the token tasks' windows are seq_len.
+  if (data::row(cfg.task).input == data::TaskInput::IclSequence) size.tokens = 2 * static_cast<double>(cfg.icl.pairs);
+  else if (data::row(cfg.task).input != data::TaskInput::Features) size.tokens = static_cast<double>(cfg.model.seqLen);
+  return size;
+}
 
-// Doubles throughout: hostile in-range sizes (65536² × 256) overflow no int64 here, but
-// their products with a batch size could.
-Shape modelShape(const RunConfig& cfg, double inputDim, double numClasses) {
-  const auto& m = cfg.model;
-  Shape s;
-  const double d = static_cast<double>(m.dModel);
-  if (m.kind == "mlp") {
-    double in = inputDim;
-    for (const int64_t w : m.widths) {
-      s.matrix(static_cast<double>(w), in);
-      in = static_cast<double>(w);
-    }
-    s.matrix(numClasses, in);
-  } else if (m.kind == "modular_mlp") {
-    const double e = static_cast<double>(m.embedDim), w = static_cast<double>(m.width);
-    s.matrix(numClasses, e);
-    s.matrix(w, 2 * e);
-    s.matrix(numClasses, w);
-  } else if (m.kind == "lipschitz_gpt") {
-    const double dm = static_cast<double>(m.mlpRatio) * d;
-    s.matrix(numClasses, d);  // embedding
-    for (int64_t b = 0; b < m.blocks; ++b) {
-      // q, k, v, o; position scores have no q, k but a bias per head and offset.
-      for (int k = 0; k < (m.attentionScores == "position" ? 2 : 4); ++k) s.matrix(d, d);
-      if (m.attentionScores != "content") s.parameters += static_cast<double>(m.heads * m.seqLen);
-      s.matrix(dm, d);
-      s.matrix(d, dm);
-      if (m.standard) s.parameters += 2 * d;  // two LayerNorm gains
-    }
-    if (m.standard) s.parameters += d;
-    s.matrix(numClasses, d);  // head
-  } else if (m.kind == "icl_transformer") {
-    const bool gains = m.gainCap > 0;
-    s.matrix(d, inputDim);
-    for (int64_t l = 0; l < m.layers; ++l) {
-      s.matrix(3 * d, d);
-      s.matrix(d, d);
-      s.matrix(4 * d, d);
-      s.matrix(d, 2 * d);
-      s.parameters += 1 + (gains ? 9 * d : 0);  // Swish β; gains of qkv, out, fc1, fc2
-    }
-    s.matrix(numClasses, d);
-  } else if (m.kind == "attlip") {
-    const double hidden = static_cast<double>(m.mlpRatio) * d;
-    s.matrix(numClasses, d);
-    s.matrix(static_cast<double>(m.seqLen), d);
-    int projections = 0;  // an unknown kind is the config check's to report
-    for (const auto& k : attention::attentionKinds())
-      if (k.id == m.attention) projections = k.projections;
-    for (int k = 0; k < projections; ++k) s.matrix(d, d);  // [H, d, d/H] each: d² elements
-    s.matrix(hidden, d);
-    s.matrix(d, hidden);
-    s.matrix(numClasses, d);
-  }
+models::WeightShapes modelShape(const RunConfig& cfg, double inputDim, double numClasses) {
+  models::WeightShapes s;
+  models::row(cfg.model.kind).weights(cfg.model, sizeOf(cfg, inputDim, numClasses), s);
   return s;
 }
 
 // Activation elements kept for the backward pass of one batch: every layer's input and
 // output, and for attention the score and probability matrices (B·H·N² each).
 double activationElements(const RunConfig& cfg, double inputDim, double numClasses) {
-  const auto& m = cfg.model;
-  const double b = static_cast<double>(cfg.batchSize), d = static_cast<double>(m.dModel);
-  const double heads = static_cast<double>(m.heads);
-  if (m.kind == "mlp") {
-    double widths = 0;
-    for (const int64_t w : m.widths) widths += static_cast<double>(w);
-    return b * (inputDim + 3 * widths + 3 * numClasses);
-  }
-  if (m.kind == "modular_mlp")
-    return b * (4 * static_cast<double>(m.embedDim) + 3 * static_cast<double>(m.width) + 3 * numClasses);
-  if (m.kind == "lipschitz_gpt") {
-    const double n = static_cast<double>(m.seqLen), blocks = static_cast<double>(m.blocks);
-    return b * n * d * blocks * (12 + 3 * static_cast<double>(m.mlpRatio)) + b * heads * n * n * blocks * 3 +
-           b * n * numClasses * 3;
-  }
-  if (m.kind == "icl_transformer") {
-    const double n = 2 * static_cast<double>(cfg.icl.pairs), layers = static_cast<double>(m.layers);
-    return b * n * d * layers * 24 + b * heads * n * n * layers * 3 + b * n * numClasses * 3;
-  }
-  if (m.kind == "attlip") {
-    const double n = static_cast<double>(m.seqLen), k = static_cast<double>(m.proxSteps);
-    return b * n * d * (8 + 3 * static_cast<double>(m.mlpRatio) + 4 * k) + b * heads * n * n * (2 + k) +
-           b * n * numClasses * 3;
-  }
-  return 0;
+  return models::row(cfg.model.kind).activations(cfg.model, sizeOf(cfg, inputDim, numClasses));
 }
 
-// Optimizer state per weight: AdamW's two moments, Muon's and SGD's momentum, Manifold Muon's
-// momentum plus the AdamW moments of its embeddings and head (counted for all: an upper bound).
-double optimizerStatePerWeight(const std::string& kind) {
-  if (kind == "muon" || kind == "sgd") return 1;
-  if (kind == "adamw") return 2;
-  return 3;
-}
+double optimizerStatePerWeight(optim::OptimizerKind kind) { return optim::row(kind).statePerWeight; }
 
 double readMemAvailable() {
   std::ifstream in("/proc/meminfo");
@@ -175,7 +96,7 @@ double estimateParameters(const RunConfig& cfg, int64_t inputDim, int64_t numCla
 
 MemoryEstimate estimateTraining(const RunConfig& cfg, int64_t inputDim, int64_t numClasses) {
   const double in = static_cast<double>(inputDim), classes = static_cast<double>(numClasses);
-  const Shape s = modelShape(cfg, in, classes);
+  const models::WeightShapes s = modelShape(cfg, in, classes);
   const double weights = s.parameters * kFloatBytes;
   const double optimizer = (1 + optimizerStatePerWeight(cfg.optimizer.kind)) * weights;  // gradients + state
   const double workspace = 4 * s.largestMatrix * kFloatBytes;  // Newton–Schulz / SVD temporaries
@@ -192,7 +113,7 @@ MemoryEstimate estimateInference(const RunConfig& cfg, int64_t inputDim, int64_t
   RunConfig one = cfg;
   one.batchSize = batch;
   const double in = static_cast<double>(inputDim), classes = static_cast<double>(numClasses);
-  const Shape s = modelShape(cfg, in, classes);
+  const models::WeightShapes s = modelShape(cfg, in, classes);
   const double weights = s.parameters * kFloatBytes;
   // The checkpoint's own tensors are in memory already; building the model copies them once,
   // and PGD/power iteration need gradients of one batch and a few vectors per matrix.

@@ -62,8 +62,13 @@ CheckpointRobustness robustnessOfCheckpoint(const CheckpointRobustnessRequest& r
   const auto path = resolveCheckpointPath(request.target);
   auto saved = loadSavedModel(readCheckpoint(path), path.string());
   auto cfg = saved.config;
-  if (cfg.task != "mnist" && cfg.task != "cifar10")
-    throw InputError(path.string() + ": task '" + cfg.task + "' is not an image classifier (robustness needs mnist or cifar10)");
+  if (!data::row(cfg.task).imageClassifier) {
+    std::string images;
+    for (const auto& t : data::taskRows())
+      if (t.imageClassifier) images += (images.empty() ? "" : " or ") + std::string(t.info.id);
+    throw InputError(path.string() + ": task '" + std::string(data::toString(cfg.task)) +
+                     "' is not an image classifier (robustness needs " + images + ")");
+  }
   const auto bound = boundOf(*saved.model);
   if (!bound.trace) throw InputError(path.string() + ": this model has no Lipschitz bound");
   if (!request.dataPath.empty()) cfg.dataPath = request.dataPath;
@@ -73,7 +78,7 @@ CheckpointRobustness robustnessOfCheckpoint(const CheckpointRobustnessRequest& r
 
   CheckpointRobustness out;
   out.file = path.string();
-  out.task = cfg.task;
+  out.task = std::string(data::toString(cfg.task));
   out.step = saved.step;
   out.first = ex.first;
   out.count = ex.count;

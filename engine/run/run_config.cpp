@@ -4,6 +4,8 @@
 
 #include "io/json_fields.h"
 #include "io/json_read.h"
+#include "models/model_kinds.h"
+#include "optim/optimizer_kinds.h"
 #include "run/config_schema.h"
 
 
@@ -21,9 +23,18 @@ constexpr double kMaxRate = 1e4;              // learning rates, decays, multipl
 constexpr double kMaxNorm = 1e6;              // sigma thresholds, scales
 
 
+// A registry-kind choice: the id is checked against the schema's choices (the registry's
+// ids), then held as the enum.
+template <class Kind, class ToString, class Parse>
+void kindChoice(FieldReader& r, std::string_view name, std::string_view schemaKey, Kind& out, ToString toString, Parse parse) {
+  std::string id(toString(out));
+  r.choice(name, id, choicesFor(schemaKey));
+  out = *parse(id);
+}
+
 void readModel(const json& j, models::ModelConfig& m) {
   FieldReader r(j, "model.");
-  r.choice("kind", m.kind, choicesFor("model.kind"));
+  kindChoice(r, "kind", "model.kind", m.kind, [](auto k) { return models::toString(k); }, models::parseModelKind);
   r.integerList("widths", m.widths, 1, kMaxWidth, 256);
   r.integer("d_model", m.dModel, 1, kMaxWidth);
   r.integer("blocks", m.blocks, 1, 1000);
@@ -61,7 +72,7 @@ void readModel(const json& j, models::ModelConfig& m) {
 
 void readOptimizer(const json& j, optim::OptimizerConfig& o) {
   FieldReader r(j, "optimizer.");
-  r.choice("kind", o.kind, choicesFor("optimizer.kind"));
+  kindChoice(r, "kind", "optimizer.kind", o.kind, [](auto k) { return optim::toString(k); }, optim::parseOptimizerKind);
   r.number("lr", o.lr, {0.0, kMaxRate, true});
   r.number("weight_decay", o.weightDecay, {0.0, kMaxRate});
   r.number("beta1", o.beta1, {0.0, 1.0, false, true});
@@ -79,7 +90,8 @@ void readOptimizer(const json& j, optim::OptimizerConfig& o) {
   r.number("embed_lr", o.embedLr, {0.0, kMaxRate});
   r.number("hidden_lr", o.hiddenLr, {0.0, kMaxRate});
   r.number("head_lr", o.headLr, {0.0, kMaxRate});
-  r.choice("schedule", o.schedule, choicesFor("optimizer.schedule"));
+  kindChoice(r, "schedule", "optimizer.schedule", o.schedule, [](auto k) { return optim::toString(k); },
+             [](std::string_view id) { return std::optional(optim::parseScheduleKind(id)); });
   r.integer("warmup_steps", o.warmupSteps, 0, kMaxCount);
   r.number("decay_fraction", o.decayFraction, {0.0, 1.0});
   r.number("depth_decay", o.depthDecay, {0.0, 1.0, true});
@@ -87,8 +99,13 @@ void readOptimizer(const json& j, optim::OptimizerConfig& o) {
   r.number("blocks_mass", o.blocksMass, {0.0, 1e6, true});
   // Modula's rule already halves the update per residual layer (000 App. F): a second decay
   // by depth on top would be a different recipe that the factors' documentation does not cover.
-  if (o.lrUnits == "modula" && o.kind != "muon")
-    fields::fail("optimizer.lr_units", "modula needs optimizer.kind = muon (its updates have a known norm), got " + o.kind);
+  if (o.lrUnits == "modula" && !optim::row(o.kind).knownUpdateNorm) {
+    std::string known;
+    for (const auto& k : optim::optimizerRows())
+      if (k.knownUpdateNorm) known += (known.empty() ? "" : " or ") + std::string(k.info.id);
+    fields::fail("optimizer.lr_units", "modula needs optimizer.kind = " + known + " (its updates have a known norm), got " +
+                                           std::string(optim::toString(o.kind)));
+  }
   if (o.lrUnits == "modula" && o.depthDecay != 1.0)
     fields::fail("optimizer.depth_decay", "must be 1 with optimizer.lr_units = modula (the mass rule already "
                                           "halves the update per residual layer), got " + fields::numberText(o.depthDecay));
@@ -135,7 +152,7 @@ RunConfig parseRunConfig(const json& input) {
 
   RunConfig c;
   FieldReader r(j, "");
-  r.choice("task", c.task, choicesFor("task"));
+  kindChoice(r, "task", "task", c.task, [](auto k) { return data::toString(k); }, data::parseTaskKind);
   r.text("data_path", c.dataPath);
   r.integer("steps", c.steps, 1, kMaxCount);
   r.integer("batch_size", c.batchSize, 1, 1'000'000);
@@ -212,7 +229,7 @@ json knownPart(const json& input, const json& schema) {
 }  // namespace
 
 std::vector<data::ReferenceLevel> lossReferenceLevels(const RunConfig& c) {
-  if (c.task != "icl_least_squares") return {};
+  if (c.task != data::TaskKind::IclLeastSquares) return {};
   return data::iclReferenceLevels(c.icl.pairs, c.icl.dim, c.icl.order == "x_first");
 }
 
@@ -239,14 +256,14 @@ json toJson(const RunConfig& c) {
   const optim::OptimizerConfig& o = c.optimizer;
   const optim::ConstraintConfig& k = c.constraint;
   return json{
-      {"task", c.task}, {"data_path", c.dataPath}, {"steps", c.steps}, {"batch_size", c.batchSize},
+      {"task", data::toString(c.task)}, {"data_path", c.dataPath}, {"steps", c.steps}, {"batch_size", c.batchSize},
       {"seed", c.seed}, {"device", c.device}, {"threads", c.threads}, {"eval_every", c.evalEvery},
       {"eval_batches", c.evalBatches}, {"log_every", c.logEvery}, {"spectra_every", c.spectraEvery},
       {"checkpoint_every", c.checkpointEvery}, {"keep_checkpoints", c.keepCheckpoints},
       {"modulus", c.modulus}, {"train_fraction", c.trainFraction},
       {"mnist_train_count", c.mnistTrainCount}, {"mask_rate", c.maskRate},
       {"model",
-       {{"kind", m.kind}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
+       {{"kind", models::toString(m.kind)}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
         {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", m.residual}, {"attention_scores", m.attentionScores}, {"standard", m.standard}, {"zero_init", m.zeroInit},
         {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", m.norm},
@@ -259,12 +276,12 @@ json toJson(const RunConfig& c) {
        {{"pairs", c.icl.pairs}, {"dim", c.icl.dim}, {"order", c.icl.order}, {"noise", c.icl.noise},
         {"max_cond", c.icl.maxCond}, {"bias_feature", c.icl.biasFeature}}},
       {"optimizer",
-       {{"kind", o.kind}, {"lr", o.lr}, {"weight_decay", o.weightDecay}, {"beta1", o.beta1},
+       {{"kind", optim::toString(o.kind)}, {"lr", o.lr}, {"weight_decay", o.weightDecay}, {"beta1", o.beta1},
         {"beta2", o.beta2}, {"eps", o.eps}, {"bias_correction", o.biasCorrection},
         {"momentum", o.momentum}, {"nesterov", o.nesterov}, {"ns_coeffs", o.nsCoeffs},
         {"ns_steps", o.nsSteps}, {"muon_scale", o.muonScale}, {"embed_update", o.embedUpdate},
         {"embed_max_inflation", o.embedMaxInflation}, {"embed_lr", o.embedLr},
-        {"hidden_lr", o.hiddenLr}, {"head_lr", o.headLr}, {"schedule", o.schedule},
+        {"hidden_lr", o.hiddenLr}, {"head_lr", o.headLr}, {"schedule", optim::toString(o.schedule)},
         {"warmup_steps", o.warmupSteps}, {"decay_fraction", o.decayFraction}, {"depth_decay", o.depthDecay},
         {"lr_units", o.lrUnits}, {"blocks_mass", o.blocksMass},
         {"dual_lr", o.dualLr}, {"dual_steps", o.dualSteps}, {"dual_tol", o.dualTol}, {"mode", o.mmMode},

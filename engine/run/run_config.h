@@ -4,6 +4,7 @@
 #pragma once
 
 #include "data/icl_levels.h"
+#include "data/task_kinds.h"
 #include "io/input_error.h"
 #include "models/model_config.h"
 #include "optim/constraint_config.h"
@@ -31,7 +32,7 @@ struct IclSettings {
 };
 
 struct RunConfig {
-  std::string task = "mnist";          // a task id (data/task_kinds.h)
+  data::TaskKind task = data::TaskKind::Mnist;
   std::string dataPath;                // file or folder; may be empty for generated tasks
   int64_t steps = 1000, batchSize = 128;
   uint64_t seed = 0;

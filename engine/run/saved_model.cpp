@@ -2,6 +2,7 @@
 
 #include "io/input_error.h"
 #include "models/factory.h"
+#include "models/model_kinds.h"
 #include "optim/state_io.h"
 #include "run/measurements.h"
 #include "run/memory_estimate.h"
@@ -23,14 +24,14 @@ namespace {
 // The task's shape without its dataset; nullopt for tasks whose shape only the dataset knows
 // (icl_least_squares, chars_masked).
 std::optional<models::TaskShape> knownShape(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
-  if (cfg.task == "mnist") return models::TaskShape{784, 10};
-  if (cfg.task == "cifar10") return models::TaskShape{3072, 10};
-  if (cfg.task == "modular_addition" || cfg.task == "modular_multiplication") return models::TaskShape{2, cfg.modulus};
-  if (cfg.task == "chars") {
+  const data::TaskRow& task = data::row(cfg.task);
+  if (task.input == data::TaskInput::Features) return models::TaskShape{task.features, task.classes};
+  if (task.input == data::TaskInput::OperandPair) return models::TaskShape{2, cfg.modulus};
+  if (task.input == data::TaskInput::NextToken) {
     // The vocabulary is the text file's; the embedding has one row per token.
     const auto it = ckpt.tensors.find("param.embed");
     if (it == ckpt.tensors.end() || it->second.dim() != 2 || it->second.size(0) < 1)
-      throw InputError(what + ": a chars checkpoint needs a 2-D 'param.embed' tensor");
+      throw InputError(what + ": a " + std::string(task.info.id) + " checkpoint needs a 2-D 'param.embed' tensor");
     return models::TaskShape{cfg.model.seqLen, it->second.size(0)};
   }
   return std::nullopt;
@@ -38,7 +39,7 @@ std::optional<models::TaskShape> knownShape(const RunConfig& cfg, const Checkpoi
 
 models::TaskShape shapeFor(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
   if (const auto s = knownShape(cfg, ckpt, what)) return *s;
-  throw InputError(what + ": unknown task '" + cfg.task + "'");
+  throw InputError(what + ": the " + std::string(data::toString(cfg.task)) + " task's sizes come from its dataset");
 }
 
 // The estimate may miss small tensors (gains, scalars) a model gains later, never a matrix:
@@ -56,7 +57,7 @@ void checkCheckpointFits(const RunConfig& cfg, const Checkpoint& ckpt, const std
   const models::TaskShape shape = *known;
   const double described = estimateParameters(cfg, shape.inputDim, shape.numClasses);
   if (describesFarMore(described, stored))
-    throw InputError(what + ": the config in __metadata__ describes a " + cfg.model.kind + " of about " +
+    throw InputError(what + ": the config in __metadata__ describes a " + std::string(models::toString(cfg.model.kind)) + " of about " +
                      bytesText(described * 4) + " of weights, but the file holds " + bytesText(stored * 4) +
                      " of param.* tensors: the metadata does not belong to these weights");
   requireMemory(estimateInference(cfg, shape.inputDim, shape.numClasses), what);
@@ -85,7 +86,7 @@ SavedModel loadSavedModel(const Checkpoint& ckpt, const std::string& what) {
     throw InputError(what + ": " + e.what());
   }
   if (const auto left = in.unused(); !left.empty())
-    throw InputError(what + ": tensor 'param." + left.front() + "' does not belong to a " + s.config.model.kind + " of this config");
+    throw InputError(what + ": tensor 'param." + left.front() + "' does not belong to a " + std::string(models::toString(s.config.model.kind)) + " of this config");
   return s;
 }
 

@@ -3,6 +3,7 @@
 #include "data/chars_dataset.h"
 #include "data/data_location.h"
 #include "data/file_bytes.h"
+#include "data/task_kinds.h"
 #include "io/input_error.h"
 #include "models/model.h"
 #include "run/checkpoint.h"
@@ -55,8 +56,9 @@ CharSampler loadCharSampler(const std::filesystem::path& runDirOrFile, const std
     throw InputError(what + ": not a workbench checkpoint (sample reads a run directory or its checkpoints/step_N.safetensors)");
   const Checkpoint ckpt = readCheckpoint(s.checkpoint);
   const std::string task = ckpt.config.value("task", std::string());
-  if (task != "chars")
-    throw InputError(what + ": task '" + task + "' is not character-level; sample generates text from chars runs only");
+  if (!data::generatesText(task))
+    throw InputError(what + ": task '" + task + "' is not character-level; sample generates text from " +
+                     data::taskIdsWith(data::TaskInput::NextToken) + " runs only");
   s.saved = loadSavedModel(ckpt, what);
   const std::string dataPath = dataPathOverride.empty() ? s.saved.config.dataPath : dataPathOverride;
   if (dataPath.empty()) throw InputError(what + ": the run's config names no data_path (give --data FILE)");

@@ -2,6 +2,7 @@
 
 #include "common/threads.h"
 #include "data/data_location.h"
+#include "data/dataset.h"
 #include "data/icl_least_squares.h"
 #include "data/masked_chars.h"
 #include "io/input_error.h"
@@ -103,30 +104,27 @@ LossAcc lossAndAccuracy(const at::Tensor& logits, const data::Batch& batch, cons
 }
 
 std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
-  const bool needsFile = cfg.task == "mnist" || cfg.task == "cifar10" || cfg.task == "chars" || cfg.task == "chars_masked";
-  if (needsFile && cfg.dataPath.empty()) throw InputError("data_path: task '" + cfg.task + "' needs a data file or folder");
+  const data::TaskRow& task = data::row(cfg.task);
+  const bool reads = task.data != data::TaskData::Generated;
+  if (reads && cfg.dataPath.empty())
+    throw InputError("data_path: task '" + std::string(task.info.id) + "' needs " +
+                     (task.data == data::TaskData::TextFile ? "a text file" : "a data folder"));
+  data::DatasetRequest r;
   // "@data/..." names a bundled dataset (data/data_location.h); other paths are the user's.
-  const std::string path = needsFile ? data::resolveDataPath(cfg.dataPath) : cfg.dataPath;
-  if (cfg.task == "chars") return data::makeCharsDataset(path, cfg.model.seqLen);
-  if (cfg.task == "chars_masked") return data::makeMaskedCharsDataset(path, cfg.model.seqLen, cfg.maskRate, cfg.seed);
-  if (cfg.task == "mnist") return data::makeMnistDataset(path, cfg.mnistTrainCount);
-  if (cfg.task == "cifar10") return data::makeCifar10Dataset(path);
-  if (cfg.task == "modular_addition")
-    return data::makeModularDataset(data::ModularOp::Addition, cfg.modulus, cfg.trainFraction, cfg.seed);
-  if (cfg.task == "modular_multiplication")
-    return data::makeModularDataset(data::ModularOp::Multiplication, cfg.modulus, cfg.trainFraction, cfg.seed);
-  if (cfg.task == "icl_least_squares") {
-    data::IclConfig c;
-    c.pairs = cfg.icl.pairs;
-    c.dim = cfg.icl.dim;
-    c.xFirst = cfg.icl.order == "x_first";
-    c.noise = cfg.icl.noise;
-    c.maxCond = cfg.icl.maxCond;
-    c.biasFeature = cfg.icl.biasFeature;
-    c.seed = cfg.seed;
-    return data::makeIclDataset(c);
-  }
-  throw InputError("task: unknown task '" + cfg.task + "'");
+  r.path = reads ? data::resolveDataPath(cfg.dataPath) : cfg.dataPath;
+  r.seqLen = cfg.model.seqLen;
+  r.maskRate = cfg.maskRate;
+  r.mnistTrainCount = cfg.mnistTrainCount;
+  r.modulus = cfg.modulus;
+  r.trainFraction = cfg.trainFraction;
+  r.seed = cfg.seed;
+  r.icl.pairs = cfg.icl.pairs;
+  r.icl.dim = cfg.icl.dim;
+  r.icl.xFirst = cfg.icl.order == "x_first";
+  r.icl.noise = cfg.icl.noise;
+  r.icl.maxCond = cfg.icl.maxCond;
+  r.icl.biasFeature = cfg.icl.biasFeature;
+  return task.open(r);
 }
 
 Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
@@ -149,7 +147,7 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   s.model = models::makeModel(cfg.model, shape, modelContext(cfg), modelGen, s.device);
   s.optimizer = optim::makeOptimizer(cfg.optimizer, optim::makeSlots(s.model->parameters(), cfg.optimizer, cfg.model));
   s.constraint = std::make_unique<optim::ConstraintStep>(cfg.constraint, cfg.optimizer, cfg.seed);
-  s.schedule = {optim::parseScheduleKind(cfg.optimizer.schedule), cfg.steps, cfg.optimizer.warmupSteps,
+  s.schedule = {cfg.optimizer.schedule, cfg.steps, cfg.optimizer.warmupSteps,
                 static_cast<int64_t>(std::floor(cfg.optimizer.decayFraction * static_cast<double>(cfg.steps)))};
   s.dataGen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + 0x9e3779b97f4a7c15ULL);
   s.charEval = prepareCharEvaluation(*s.dataset, cfg.batchSize);

@@ -66,7 +66,7 @@ class TestRunConfig : public QObject {
     const RunConfig c = parseRunConfig(json::object());
     QCOMPARE(toJson(c), toJson(RunConfig{}));
     QCOMPARE(toJson(c)["constraint"]["alpha"], json("auto"));
-    QCOMPARE(c.optimizer.kind, std::string("muon"));
+    QVERIFY(c.optimizer.kind == optim::OptimizerKind::Muon);
   }
 
   void everyKeyRoundTrips() {
@@ -201,7 +201,7 @@ class TestRunConfig : public QObject {
     QCOMPARE(c.model.widths, (std::vector<int64_t>{512, 256}));
     QVERIFY(c.model.standard);
     QCOMPARE(c.dataPath, std::string("a=b.txt"));
-    QCOMPARE(c.task, std::string("chars"));
+    QVERIFY(c.task == data::TaskKind::Chars);
     // Later overrides replace earlier values and keep sibling keys.
     applyOverride(j, "optimizer.lr=0.2");
     applyOverride(j, "constraint.alpha=0.5");
@@ -293,7 +293,7 @@ class TestRunConfig : public QObject {
       QCOMPARE(toJson(parseRunConfig(resolved)), resolved);
       // CIFAR-10 is not bundled (issue 13's presets leave data_path to the user); every
       // other file task names its bundled data.
-      const bool fileTask = c.task == "mnist" || c.task == "chars" || c.task == "chars_masked";
+      const bool fileTask = c.task == data::TaskKind::Mnist || c.task == data::TaskKind::Chars || c.task == data::TaskKind::CharsMasked;
       QVERIFY2(!fileTask || !c.dataPath.empty(), qPrintable(name + ": file task without data_path"));
     }
   }

@@ -162,7 +162,7 @@ class TestTrainer : public QObject {
   void softCapTurnoverIsReported() {
     auto c = charsConfig();
     c.steps = 20;
-    c.optimizer.kind = "muon";
+    c.optimizer.kind = optim::OptimizerKind::Muon;
     c.constraint.sigmaMax = 0.6;
     c.optimizer.lr = 0.5;
     {
@@ -186,7 +186,7 @@ class TestTrainer : public QObject {
 
   void divergenceStopsCleanly() {
     auto c = charsConfig();
-    c.optimizer.kind = "sgd";
+    c.optimizer.kind = optim::OptimizerKind::Sgd;
     c.optimizer.lr = 1e12;
     c.constraint.method = *spectral::parseConstraintMethod("none");
     run::Trainer t(c);

@@ -10,6 +10,7 @@
 #include "app/pages/inspector/tensor_table_model.h"
 #include "app/pages/inspector/text_sample_panel.h"
 #include "app/pages/inspector/what_if_panel.h"
+#include "data/task_kinds.h"
 #include "inspect/orientation.h"
 #include "run/run_layout.h"
 #include "app/pages/common/method_form.h"
@@ -441,7 +442,7 @@ void InspectorPage::showFile(InspectedFile file) {
     bound_->setText(tr("Lipschitz bound: only for the workbench's own checkpoints (this is a %1 file).").arg(file_.format));
   }
   trace_->setVisible(!file_.trace.empty());
-  const bool chars = file_.workbenchCheckpoint && file_.task == QLatin1String("chars");
+  const bool chars = file_.workbenchCheckpoint && data::generatesText(file_.task.toStdString());
   sample_->setCheckpoint(chars ? file_.path : QString());
   sample_->setVisible(chars);
   // A panel shown after the splitter laid out gets no height: give it room from the spectrum.

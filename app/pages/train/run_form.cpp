@@ -107,12 +107,12 @@ void RunForm::buildEditors() {
 }
 
 void RunForm::browseDataPath(QLineEdit* line) {
-  const QString task = fieldText(QStringLiteral("task"));
-  // chars reads one text file; mnist and cifar10 read a folder of files.
+  // The task's row says what data_path names: one text file, or a folder of files.
   // A bundled name ("@data/...") opens the dialog where that file really is.
+  const data::TaskRow* task = data::findTask(fieldText(QStringLiteral("task")).toStdString());
   const QString start = QString::fromStdString(data::findDataPath(line->text().toStdString()).value_or(std::string()));
-  const QString path = task == QLatin1String("chars")
-                           ? QFileDialog::getOpenFileName(this, tr("Text file for the chars task"), start)
+  const QString path = task && task->data == data::TaskData::TextFile
+                           ? QFileDialog::getOpenFileName(this, tr("Text file for the %1 task").arg(QString::fromUtf8(task->info.id)), start)
                            : QFileDialog::getExistingDirectory(this, tr("Data folder"), start);
   if (path.isEmpty()) return;
   line->setText(path);
@@ -237,9 +237,13 @@ void RunForm::revalidate() {
   if (error.isEmpty()) {
     try {
       const run::RunConfig parsed = run::parseRunConfig(cfg);
-      const bool needsFile = parsed.task == "mnist" || parsed.task == "cifar10" || parsed.task == "chars";
+      const data::TaskRow& task = data::row(parsed.task);
+      const bool needsFile = task.data != data::TaskData::Generated;
       const QString path = QString::fromStdString(parsed.dataPath);
-      if (needsFile && path.isEmpty()) error = tr("data_path: the %1 task needs a data file or folder").arg(QString::fromStdString(parsed.task));
+      if (needsFile && path.isEmpty())
+        error = (task.data == data::TaskData::TextFile ? tr("data_path: the %1 task needs a text file")
+                                                       : tr("data_path: the %1 task needs a data folder"))
+                    .arg(QString::fromUtf8(task.info.id));
       // The trainer's own lookup: "@data/..." (bundled, InputError naming the folders searched
       // when absent) or the user's path as given.
       else if (needsFile && !QFileInfo::exists(QString::fromStdString(data::resolveDataPath(parsed.dataPath))))

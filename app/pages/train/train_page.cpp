@@ -1,5 +1,6 @@
 #include "app/pages/train/train_page.h"
 
+#include "data/task_kinds.h"
 #include "app/app_options.h"
 #include "app/pages/train/dashboard.h"
 #include "app/device_query.h"
@@ -117,7 +118,7 @@ bool TrainPage::currentRunIsChars() {
   if (it == charsRuns_.end()) {
     const QString task = taskOf(s->runDir());
     if (task.isEmpty()) return false;  // no config yet: asked again on the next update
-    it = charsRuns_.insert(s->runDir(), task == QLatin1String("chars"));
+    it = charsRuns_.insert(s->runDir(), data::generatesText(task.toStdString()));
   }
   return it.value();
 }
