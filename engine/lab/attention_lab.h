@@ -1,10 +1,11 @@
-// The Attention Lab's computations (seed 004, SEEDS-002-004 §C–D): one attention block of
-// kind "attlip" | "l2" | "standard" with weights drawn from a seed (the same for every N),
+// The Attention Lab's computations (seed 004, SEEDS-002-004 §C–D): one attention block of a
+// kind with a block (attention/attention_kinds.h) with weights drawn from a seed (the same for every N),
 // its PGD Lipschitz estimate and theoretical bound per token count, the proximal solver's
 // trace (004 Fig. 1), the finite-K experiment of C.4, and a picture in the plane.
 // No LibTorch in this header (like the rest of lab/lab.h).
 #pragma once
 
+#include "attention/attention_kinds.h"
 #include "lab/lab_types.h"
 
 #include <cstdint>
@@ -19,7 +20,7 @@ namespace lwb::lab {
 std::vector<std::string> attentionKindIds();
 
 struct AttentionBlockSpec {
-  std::string kind = "attlip";
+  std::string kind{attention::toString(attention::AttentionKind::AttLip)};  // a block kind's id
   int dim = 32, heads = 4;          // d and H; d_h = d / H
   uint64_t seed = 0;                // weights
   double eta = 1.0;                 // AttLip's η

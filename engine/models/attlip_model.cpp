@@ -188,7 +188,7 @@ std::unique_ptr<Model> buildAttLip(const ModelBuild& b) {
   s.dModel = m.dModel;
   s.heads = m.heads;
   s.mlpRatio = m.mlpRatio;
-  s.attention = attention::attentionKindFromString(m.attention);
+  s.attention = m.attention;
   s.proxSteps = m.proxSteps;
   s.proxStepsEval = m.proxStepsEval;
   s.proxTol = m.proxTol;
@@ -203,10 +203,7 @@ void attLipWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& ou
   const double d = static_cast<double>(m.dModel), hidden = static_cast<double>(m.mlpRatio) * d;
   out.matrix(size.numClasses, d);
   out.matrix(static_cast<double>(m.seqLen), d);
-  int projections = 0;  // an unknown kind is the config check's to report
-  for (const auto& k : attention::attentionKinds())
-    if (k.id == m.attention) projections = k.projections;
-  for (int k = 0; k < projections; ++k) out.matrix(d, d);  // [H, d, d/H] each: d² elements
+  for (int k = 0; k < attention::info(m.attention).projections; ++k) out.matrix(d, d);  // [H, d, d/H] each: d² elements
   out.matrix(hidden, d);
   out.matrix(d, hidden);
   out.matrix(size.numClasses, d);

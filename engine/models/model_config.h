@@ -3,7 +3,9 @@
 // "Config keys that scripts rely on"). Plain values: no LibTorch, no JSON.
 #pragma once
 
+#include "attention/attention_kinds.h"
 #include "data/task_kinds.h"
+#include "models/model_kinds.h"
 
 #include <cstdint>
 #include <string>
@@ -11,11 +13,9 @@
 
 namespace lwb::models {
 
-// A model kind; its registry row (models/model_kinds.h) says what it is.
-enum class ModelKind { Mlp, LipschitzGpt, ModularMlp, IclTransformer, AttLip };
 
 struct ModelConfig {
-  ModelKind kind = ModelKind::Mlp;
+  ModelKind kind = ModelKind::Mlp;  // its row: models/model_kinds.h
   std::vector<int64_t> widths{256};    // mlp: hidden widths (input/output from the task)
   // lipschitz_gpt
   int64_t dModel = 128, blocks = 2, heads = 4, seqLen = 64, mlpRatio = 4;
@@ -54,7 +54,7 @@ struct ModelConfig {
   std::string residualCount = "layers";  // convex residual weight 1/layers (002) or 1/(2 layers)
   // attlip (seed 004 Table 2 analogue, SEEDS-002-004 §C): one block emb → attention → x + MLP(x)
   // → unemb; d_model, heads, seq_len and mlp_ratio as above.
-  std::string attention = "attlip";    // attlip | l2 | standard | none (MLP only)
+  attention::AttentionKind attention = attention::AttentionKind::AttLip;  // or none: MLP only
   int64_t proxSteps = 3;               // K_prox in training, reached by the schedule 1 → K_prox
   std::string proxStepRule = "armijo"; // armijo (004 Alg. 1) | fixed (1-Lipschitz for every K, §C.2)
   int64_t proxStepsEval = 20;          // K at evaluation (004 §5: 20 "to ensure convergence")

@@ -6,7 +6,6 @@
 
 #include "common/kind_info.h"
 #include "data/task_kinds.h"
-#include "models/model_config.h"
 
 #include <algorithm>
 #include <memory>
@@ -16,6 +15,9 @@ namespace lwb::models {
 
 class Model;
 struct ModelBuild;  // models/factory.h: the config, the task's sizes, generator and device
+struct ModelConfig;
+
+enum class ModelKind { Mlp, LipschitzGpt, ModularMlp, IclTransformer, AttLip };
 
 // How run::lipschitzBound forms the model's bound.
 enum class ModelBound {

@@ -3,6 +3,7 @@
 // "Config keys that scripts rely on"). Plain values: no LibTorch, no JSON.
 #pragma once
 
+#include "optim/optimizer_kinds.h"
 #include "optim/schedule.h"
 
 #include <cstdint>
@@ -10,11 +11,9 @@
 
 namespace lwb::optim {
 
-// An optimizer kind; its registry row (optim/optimizer_kinds.h) says what it is.
-enum class OptimizerKind { AdamW, Muon, Sgd, ManifoldMuon };
 
 struct OptimizerConfig {
-  OptimizerKind kind = OptimizerKind::Muon;
+  OptimizerKind kind = OptimizerKind::Muon;  // its row: optim/optimizer_kinds.h
   double lr = 0.1;
   double weightDecay = 0.0;            // decoupled: W <- (1 - lr * weight_decay) W first
   double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;

@@ -1,11 +1,10 @@
 // The optimizer registry: one row per optimizer kind with what it is (its state per weight for
-// the memory estimate, whether its updates have a known norm, which Modula's units need) and
+// the memory estimate, whether Modula's units are defined for it) and
 // its factory. makeOptimizer, the config check and the memory estimate ask the row. No
 // LibTorch here.
 #pragma once
 
 #include "common/kind_info.h"
-#include "optim/optimizer_config.h"
 
 #include <memory>
 #include <optional>
@@ -15,6 +14,9 @@ namespace lwb::optim {
 
 class Optimizer;
 struct ParamSlot;
+struct OptimizerConfig;
+
+enum class OptimizerKind { AdamW, Muon, Sgd, ManifoldMuon };
 
 struct OptimizerRow {
   OptimizerKind kind;
@@ -23,8 +25,9 @@ struct OptimizerRow {
   // Manifold Muon 3: its momentum plus the AdamW moments of embeddings and head, counted for
   // every weight as an upper bound).
   double statePerWeight;
-  // Its updates have a known RMS→RMS norm (msign): optimizer.lr_units = modula needs that.
-  bool knownUpdateNorm;
+  // Modula's units (optimizer.lr_units = modula) are defined for it: its update is msign of
+  // the momentum, whose RMS→RMS norm the mass rule sets.
+  bool modulaUnits;
   std::unique_ptr<Optimizer> (*make)(const OptimizerConfig&, std::vector<ParamSlot>&&);
 };
 

@@ -57,7 +57,8 @@ void readModel(const json& j, models::ModelConfig& m) {
   r.boolean("mlp_scale_third", m.mlpScaleThird);
   r.number("gain_cap", m.gainCap, {0.0, kMaxNorm});
   r.choice("residual_count", m.residualCount, choicesFor("model.residual_count"));
-  r.choice("attention", m.attention, choicesFor("model.attention"));
+  kindChoice(r, "attention", "model.attention", m.attention, [](auto k) { return attention::toString(k); },
+             [](std::string_view id) { return std::optional(attention::attentionKindFromString(id)); });
   r.integer("prox_steps", m.proxSteps, 1, 1000);
   r.choice("prox_step_rule", m.proxStepRule, choicesFor("model.prox_step_rule"));
   r.integer("prox_steps_eval", m.proxStepsEval, 1, 100000);
@@ -99,10 +100,10 @@ void readOptimizer(const json& j, optim::OptimizerConfig& o) {
   r.number("blocks_mass", o.blocksMass, {0.0, 1e6, true});
   // Modula's rule already halves the update per residual layer (000 App. F): a second decay
   // by depth on top would be a different recipe that the factors' documentation does not cover.
-  if (o.lrUnits == "modula" && !optim::row(o.kind).knownUpdateNorm) {
+  if (o.lrUnits == "modula" && !optim::row(o.kind).modulaUnits) {
     std::string known;
     for (const auto& k : optim::optimizerRows())
-      if (k.knownUpdateNorm) known += (known.empty() ? "" : " or ") + std::string(k.info.id);
+      if (k.modulaUnits) known += (known.empty() ? "" : " or ") + std::string(k.info.id);
     fields::fail("optimizer.lr_units", "modula needs optimizer.kind = " + known + " (its updates have a known norm), got " +
                                            std::string(optim::toString(o.kind)));
   }
@@ -268,7 +269,7 @@ json toJson(const RunConfig& c) {
         {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", m.residual}, {"attention_scores", m.attentionScores}, {"standard", m.standard}, {"zero_init", m.zeroInit},
         {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", m.norm},
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
-        {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}, {"attention", m.attention},
+        {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}, {"attention", attention::toString(m.attention)},
         {"prox_steps", m.proxSteps}, {"prox_step_rule", m.proxStepRule}, {"prox_steps_eval", m.proxStepsEval},
         {"prox_tol", m.proxTol}, {"prox_eta", m.proxEta}, {"prox_w_cap", m.proxWCap},
         {"token_norm", m.tokenNorm}}},

@@ -102,90 +102,82 @@ SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& po
   return plan;
 }
 
-SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
-                      const SweepEvents& events, const std::atomic<bool>& stop) {
-  SweepIndex index = openSweepIndex(dir, options, events);
-  index.sync(points);
-  const SweepPlan plan = planSweep(dir, points, options.retryFailed);
-  const int cores = options.cores > 0 ? options.cores : availableCores();
-  const int jobs = std::max(1, options.jobs > 0 ? options.jobs : cores);
-  // A point of N processes shares its run's cores between them.
-  const int threads = std::max(1, threadsPerRun(jobs, cores) / std::max(1, options.ntasks));
+namespace {
 
-  SweepOutcome out;
-  out.total = static_cast<int>(points.size());
-  out.done = plan.done;
-  out.failed = plan.failedKept;
-  std::map<pid_t, Child> running;
-  size_t next = 0;
-  std::vector<double> durations;
-  bool stopSent = false;
-  Clock::time_point stopAt{}, lastProgress{};
+// runLocal's state and its named steps, in the order one pass of the loop takes them: pass
+// on a stop request, start points while slots are free, collect the children that ended,
+// report progress; like Trainer::run.
+class LocalScheduler {
+ public:
+  LocalScheduler(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                 const SweepEvents& events, const std::atomic<bool>& stop)
+      : dir_(dir), options_(options), events_(events), stop_(stop), index_(openSweepIndex(dir, options, events)) {
+    index_.sync(points);
+    plan_ = planSweep(dir, points, options.retryFailed);
+    const int cores = options.cores > 0 ? options.cores : availableCores();
+    jobs_ = std::max(1, options.jobs > 0 ? options.jobs : cores);
+    // A point of N processes shares its run's cores between them.
+    threads_ = std::max(1, threadsPerRun(jobs_, cores) / std::max(1, options.ntasks));
+    out_.total = static_cast<int>(points.size());
+    out_.done = plan_.done;
+    out_.failed = plan_.failedKept;
+  }
 
-  const auto report = [&] {
-    if (!events.progress) return;
-    SweepProgress pr;
-    pr.total = out.total;
-    pr.done = out.done;
-    pr.failed = out.failed;
-    pr.stopped = out.stopped;
-    pr.running = static_cast<int>(running.size());
-    pr.pending = static_cast<int>(plan.toRun.size() - next);
-    for (auto& [pid, c] : running) {
-      try {  // the child may not have created its folder yet
-        const auto chunk = run::RunDirectoryReader(dir.runDir(c.point.id)).metricsSince(c.cursor);
-        c.cursor = chunk.next;
-        if (chunk.restarted) c.step = 0;
-        if (!chunk.rows.empty()) c.step = chunk.rows.back().value("step", c.step);
-      } catch (const std::exception&) {
+  SweepOutcome run() {
+    while (!running_.empty() || (!stop_.load() && next_ < plan_.toRun.size())) {
+      passOnStop();
+      startReadyPoints();
+      const bool ended = collectEnded();
+      if (ended || seconds(Clock::now() - lastProgress_) >= options_.pollSeconds) {
+        if (!ended) syncRunning();
+        report();
+        lastProgress_ = Clock::now();
       }
-      pr.active.push_back({c.point.id, run::RunStatus::Running, c.step, c.point.config.value("steps", int64_t{0})});
+      if (!running_.empty() || next_ < plan_.toRun.size()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    // ETA: the mean duration of the points finished so far, spread over the parallel slots;
-    // before the first one ends, the running points' own pace.
-    const double left = static_cast<double>(pr.pending + pr.running);
-    if (!durations.empty()) {
-      double mean = 0;
-      for (double d : durations) mean += d / static_cast<double>(durations.size());
-      pr.etaSeconds = mean * left / jobs;
-    } else {
-      for (const auto& [pid, c] : running) {
-        const double total = static_cast<double>(c.point.config.value("steps", int64_t{0}));
-        if (c.step > 0 && total > 0)
-          pr.etaSeconds = std::max(pr.etaSeconds, seconds(Clock::now() - c.started) * total / c.step * left / jobs);
-      }
-    }
-    events.progress(pr);
-  };
+    out_.interrupted = out_.interrupted || stop_.load();
+    out_.pending = out_.total - out_.done - out_.failed - out_.stopped;
+    report();
+    out_.indexCurrent = finishSweepIndex(index_, dir_, options_, events_, stop_);
+    return out_;
+  }
 
-  while (!running.empty() || (!stop.load() && next < plan.toRun.size())) {
-    if (stop.load() && !stopSent) {
-      for (const auto& [pid, c] : running) kill(pid, SIGTERM);
-      stopSent = true;
-      stopAt = Clock::now();
-      out.interrupted = true;
+ private:
+  // SIGTERM to every child once; a child that ignores it for 30 s (stuck in a long step) is killed.
+  void passOnStop() {
+    if (stop_.load() && !stopSent_) {
+      for (const auto& [pid, c] : running_) kill(pid, SIGTERM);
+      stopSent_ = true;
+      stopAt_ = Clock::now();
+      out_.interrupted = true;
     }
-    // A child that ignores SIGTERM for 30 s (stuck in a long step) is killed.
-    if (stopSent && seconds(Clock::now() - stopAt) > 30)
-      for (const auto& [pid, c] : running) kill(pid, SIGKILL);
-    while (!stopSent && static_cast<int>(running.size()) < jobs && next < plan.toRun.size()) {
-      const SweepPoint& p = plan.toRun[next++];
-      if (const run::RunStatus was = dir.status(p.id); was != run::RunStatus::Pending) {
-        if (events.note) events.note("restarting " + p.id + " (" + run::toString(was) + ")");
-        dir.retire(p.id);
+    if (stopSent_ && seconds(Clock::now() - stopAt_) > 30)
+      for (const auto& [pid, c] : running_) kill(pid, SIGKILL);
+  }
+
+  void startReadyPoints() {
+    while (!stopSent_ && static_cast<int>(running_.size()) < jobs_ && next_ < plan_.toRun.size()) {
+      const SweepPoint& p = plan_.toRun[next_++];
+      if (const run::RunStatus was = dir_.status(p.id); was != run::RunStatus::Pending) {
+        if (events_.note) events_.note("restarting " + p.id + " (" + run::toString(was) + ")");
+        dir_.retire(p.id);
       }
-      std::vector<std::string> argv = {options.cli.string(), "--threads", std::to_string(threads), "train",
-                                       "--config", dir.configFile(p.id).string(), "--out", dir.runDir(p.id).string()};
-      if (options.ntasks > 1) argv.insert(argv.end(), {"--nproc", std::to_string(options.ntasks)});
+      std::vector<std::string> argv = {options_.cli.string(), "--threads", std::to_string(threads_), "train",
+                                       "--config", dir_.configFile(p.id).string(), "--out", dir_.runDir(p.id).string()};
+      if (options_.ntasks > 1) argv.insert(argv.end(), {"--nproc", std::to_string(options_.ntasks)});
       try {
-        running[spawnLogged(argv, dir.logFile(p.id))] = {p, Clock::now(), {}, 0};
+        running_[spawnLogged(argv, dir_.logFile(p.id))] = {p, Clock::now(), {}, 0};
       } catch (const std::exception& e) {
-        ++out.failed;
-        if (events.pointEnded) events.pointEnded(p, run::RunStatus::Failed, e.what());
+        ++out_.failed;
+        if (events_.pointEnded) events_.pointEnded(p, run::RunStatus::Failed, e.what());
       }
     }
+  }
+
+  // Reaps the children that ended; true when any did.
+  bool collectEnded() {
     bool ended = false;
-    for (auto it = running.begin(); it != running.end();) {
+    for (auto it = running_.begin(); it != running_.end();) {
       int status = 0;
       const pid_t r = waitpid(it->first, &status, WNOHANG);
       if (r == 0 || (r < 0 && errno == EINTR)) {
@@ -193,58 +185,120 @@ SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points
         continue;
       }
       const Child c = it->second;
-      it = running.erase(it);
+      it = running_.erase(it);
       ended = true;
-      auto [endedAs, message] = endedStatus(dir, c.point, status);
-      const bool wroteFolder = run::RunDirectoryReader::isRunDirectory(dir.runDir(c.point.id));
-      // Stopped before it wrote anything: still to run, not a failure.
-      if (stopSent && endedAs == run::RunStatus::Failed && !wroteFolder) endedAs = run::RunStatus::Stopped;
-      if (run::info(endedAs).hasResult) {
-        ++out.done;
-        durations.push_back(seconds(Clock::now() - c.started));
-      } else if (endedAs == run::RunStatus::Stopped) {
-        ++out.stopped;
-      } else {
-        ++out.failed;
-      }
-      if (endedAs == run::RunStatus::Failed && wroteFolder) {
+      recordEnd(c, status);
+    }
+    return ended;
+  }
+
+  void recordEnd(const Child& c, int waitStatus) {
+    auto [endedAs, message] = endedStatus(dir_, c.point, waitStatus);
+    const bool wroteFolder = run::RunDirectoryReader::isRunDirectory(dir_.runDir(c.point.id));
+    // Stopped before it wrote anything: still to run, not a failure.
+    if (stopSent_ && endedAs == run::RunStatus::Failed && !wroteFolder) endedAs = run::RunStatus::Stopped;
+    if (run::info(endedAs).hasResult) {
+      ++out_.done;
+      durations_.push_back(seconds(Clock::now() - c.started));
+    } else if (endedAs == run::RunStatus::Stopped) {
+      ++out_.stopped;
+    } else {
+      ++out_.failed;
+    }
+    if (endedAs == run::RunStatus::Failed) writeFailure(c.point, wroteFolder, message);
+    index_.sync({c.point});
+    if (events_.pointEnded) events_.pointEnded(c.point, endedAs, message);
+  }
+
+  void writeFailure(const SweepPoint& p, bool wroteFolder, const std::string& message) {
+    try {
+      if (wroteFolder) {
         // Killed while running (SIGKILL, the OOM killer): its status file says "running" for
         // good; say what happened, on disk and so in the index (issue 33).
-        try {
-          const auto s = run::RunDirectoryReader(dir.runDir(c.point.id)).status();
-          if (!s || s->status == run::RunStatus::Running || (s->status == run::RunStatus::Failed && s->message.empty()))
-            run::markRunEnded(dir.runDir(c.point.id).string(), run::RunStatus::Failed, message);
-        } catch (const std::exception&) {
-        }
-      } else if (endedAs == run::RunStatus::Failed) {
+        const auto s = run::RunDirectoryReader(dir_.runDir(p.id)).status();
+        if (!s || s->status == run::RunStatus::Running || (s->status == run::RunStatus::Failed && s->message.empty()))
+          run::markRunEnded(dir_.runDir(p.id).string(), run::RunStatus::Failed, message);
+      } else {
         // It never wrote its folder: write one that says why, so the point reads as failed
         // (and is kept unless --retry-failed), in the index as on disk.
-        try {
-          run::RunDirectory failed(dir.runDir(c.point.id).string());
-          failed.writeConfig(c.point.config);
-          failed.setStatus(run::RunStatus::Failed, message);
-        } catch (const std::exception&) {
-        }
+        run::RunDirectory failed(dir_.runDir(p.id).string());
+        failed.writeConfig(p.config);
+        failed.setStatus(run::RunStatus::Failed, message);
       }
-      index.sync({c.point});
-      if (events.pointEnded) events.pointEnded(c.point, endedAs, message);
+    } catch (const std::exception&) {
     }
-    if (ended || seconds(Clock::now() - lastProgress) >= options.pollSeconds) {
-      if (!ended) {  // the running points' latest figures, for Compare and the Sweeps page
-        std::vector<SweepPoint> active;
-        for (const auto& [pid, c] : running) active.push_back(c.point);
-        index.sync(active);
-      }
-      report();
-      lastProgress = Clock::now();
-    }
-    if (!running.empty() || next < plan.toRun.size()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  out.interrupted = out.interrupted || stop.load();
-  out.pending = out.total - out.done - out.failed - out.stopped;
-  report();
-  out.indexCurrent = finishSweepIndex(index, dir, options, events, stop);
-  return out;
+
+  // The running points' latest figures, for Compare and the Sweeps page.
+  void syncRunning() {
+    std::vector<SweepPoint> active;
+    for (const auto& [pid, c] : running_) active.push_back(c.point);
+    index_.sync(active);
+  }
+
+  void report() {
+    if (!events_.progress) return;
+    SweepProgress pr;
+    pr.total = out_.total;
+    pr.done = out_.done;
+    pr.failed = out_.failed;
+    pr.stopped = out_.stopped;
+    pr.running = static_cast<int>(running_.size());
+    pr.pending = static_cast<int>(plan_.toRun.size() - next_);
+    for (auto& [pid, c] : running_) {
+      readStep(c);
+      pr.active.push_back({c.point.id, run::RunStatus::Running, c.step, c.point.config.value("steps", int64_t{0})});
+    }
+    pr.etaSeconds = etaSeconds(static_cast<double>(pr.pending + pr.running));
+    events_.progress(pr);
+  }
+
+  void readStep(Child& c) const {
+    try {  // the child may not have created its folder yet
+      const auto chunk = run::RunDirectoryReader(dir_.runDir(c.point.id)).metricsSince(c.cursor);
+      c.cursor = chunk.next;
+      if (chunk.restarted) c.step = 0;
+      if (!chunk.rows.empty()) c.step = chunk.rows.back().value("step", c.step);
+    } catch (const std::exception&) {
+    }
+  }
+
+  // The mean duration of the points finished so far, spread over the parallel slots; before
+  // the first one ends, the running points' own pace; -1 while nothing is known.
+  double etaSeconds(double left) const {
+    double eta = -1;
+    if (!durations_.empty()) {
+      double mean = 0;
+      for (double d : durations_) mean += d / static_cast<double>(durations_.size());
+      return mean * left / jobs_;
+    }
+    for (const auto& [pid, c] : running_) {
+      const double total = static_cast<double>(c.point.config.value("steps", int64_t{0}));
+      if (c.step > 0 && total > 0) eta = std::max(eta, seconds(Clock::now() - c.started) * total / c.step * left / jobs_);
+    }
+    return eta;
+  }
+
+  SweepDirectory& dir_;
+  const SweepOptions& options_;
+  const SweepEvents& events_;
+  const std::atomic<bool>& stop_;
+  SweepIndex index_;
+  SweepPlan plan_;
+  int jobs_ = 1, threads_ = 1;
+  SweepOutcome out_;
+  std::map<pid_t, Child> running_;
+  size_t next_ = 0;
+  std::vector<double> durations_;
+  bool stopSent_ = false;
+  Clock::time_point stopAt_{}, lastProgress_{};
+};
+
+}  // namespace
+
+SweepOutcome runLocal(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop) {
+  return LocalScheduler(dir, points, options, events, stop).run();
 }
 
 }  // namespace lwb::sweep

@@ -125,123 +125,165 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
   return s.str();
 }
 
-SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
-                      const SweepEvents& events, const std::atomic<bool>& stop) {
-  requireSlurm();
-  SweepIndex index = openSweepIndex(dir, options, events);
-  index.sync(points);
-  std::map<std::string, const SweepPoint*> byId;
-  for (const SweepPoint& p : points) byId[p.id] = &p;
+namespace {
 
-  // Points whose task of an earlier submission is still queued or running stay with it.
-  json jobs = readJobs(dir);
-  std::set<std::string> inFlight;
-  for (const json& j : jobs) {
-    const std::string job = j.value("job", std::string());
-    const json ids = j.value("ids", json::array());
-    for (const auto& [task, state] : squeueStates(job, ids.size())) {
-      const size_t i = std::stoul(task.substr(task.find('_') + 1));
-      if (i < ids.size()) inFlight.insert(ids[i].get<std::string>());
+// runSlurm's state and its named steps: find what earlier arrays still hold, submit one
+// array for the rest, then poll every array until none has tasks queued (or at once with
+// --detach), cancelling them on a stop request; like Trainer::run.
+class SlurmScheduler {
+ public:
+  SlurmScheduler(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                 const SweepEvents& events, const std::atomic<bool>& stop)
+      : dir_(dir), points_(points), options_(options), events_(events), stop_(stop),
+        index_(openSweepIndex(dir, options, events)), jobs_(readJobs(dir)) {
+    index_.sync(points);
+    for (const SweepPoint& p : points) byId_[p.id] = &p;
+    out_.total = static_cast<int>(points.size());
+  }
+
+  SweepOutcome run() {
+    out_.slurmJob = submit(pointsToSubmit());
+    while (true) {
+      const bool anyQueued = poll();
+      if (options_.detach || !anyQueued) break;
+      if (stop_.load() && !cancelled_) cancelAll();
+      std::this_thread::sleep_for(std::chrono::duration<double>(options_.pollSeconds));
     }
+    for (const SweepPoint& p : points_) {
+      // Started and neither kept (a result) nor failed: stopped, or stale "running".
+      const run::RunStatus s = dir_.status(p.id);
+      if (s != run::RunStatus::Pending && !run::info(s).hasResult && s != run::RunStatus::Failed) ++out_.stopped;
+    }
+    out_.pending = out_.total - out_.done - out_.failed - out_.stopped;
+    out_.indexCurrent = finishSweepIndex(index_, dir_, options_, events_, stop_);
+    return out_;
   }
-  SweepPlan plan = planSweep(dir, points, options.retryFailed);
-  std::vector<SweepPoint> toRun;
-  for (const SweepPoint& p : plan.toRun)
-    if (!inFlight.count(p.id)) toRun.push_back(p);
-  if (!inFlight.empty() && events.note)
-    events.note(std::to_string(inFlight.size()) + " points are still queued or running in Slurm: not submitted again");
 
-  SweepOutcome out;
-  out.total = static_cast<int>(points.size());
-  std::vector<std::string> ids;
-  for (const SweepPoint& p : toRun) {
-    if (dir.status(p.id) != run::RunStatus::Pending) dir.retire(p.id);
-    ids.push_back(p.id);
-  }
-  std::string job;
-  if (!ids.empty()) {
-    std::error_code ec;
-    fs::create_directories(dir.slurmDir(), ec);
-    const fs::path script = dir.slurmDir() / ("array-" + std::to_string(jobs.size() + 1) + ".sbatch");
-    std::ofstream(script) << slurmBatchScript(dir, ids, options);
-    const auto r = runCommand({"sbatch", "--parsable", script.string()}, 60);
-    if (r.exitCode != 0)
-      throw std::runtime_error("sbatch refused the job array: " + (r.err.empty() ? r.out : r.err));
-    job = r.out.substr(0, r.out.find_first_of(";\n"));
-    jobs.push_back({{"job", job}, {"ids", ids}, {"script", script.string()}});
-    writeJobs(dir, jobs);
-    for (size_t i = 0; i < ids.size(); ++i)
-      index.setSchedulerState(indexPath(dir.runDir(ids[i])), job + "_" + std::to_string(i), "PENDING");
-    if (events.note) events.note("submitted Slurm job array " + job + " (" + std::to_string(ids.size()) + " tasks)");
-  }
-  out.slurmJob = job;
-
-  // Watch every array that still has tasks (this one and earlier ones still in flight).
-  bool cancelled = false;
-  std::map<std::string, std::string> lastState;
-  for (;;) {
-    bool anyQueued = false;
-    SweepProgress pr;
-    pr.total = out.total;
-    for (const json& j : jobs) {
-      const std::string jid = j.value("job", std::string());
-      const json jids = j.value("ids", json::array());
-      const auto queued = squeueStates(jid, jids.size());
-      const auto accounted = queued.size() < jids.size() ? sacctStates(jid) : std::map<std::string, std::string>{};
-      for (size_t i = 0; i < jids.size(); ++i) {
-        const std::string task = jid + "_" + std::to_string(i), id = jids[i].get<std::string>();
-        std::string state;
-        if (const auto q = queued.find(task); q != queued.end()) {
-          state = q->second;
-          anyQueued = true;
-        } else if (const auto a = accounted.find(task); a != accounted.end()) {
-          state = a->second;
-        } else {
-          state = "ENDED";  // left the queue; accounting is off or has not caught up
-        }
-        if (lastState[task] != state) {
-          lastState[task] = state;
-          index.setSchedulerState(indexPath(dir.runDir(id)), task, state);
-        }
-        if (state == "RUNNING") pr.active.push_back({id, run::RunStatus::Running, 0, 0});
+ private:
+  // The points to run, less those whose task of an earlier submission is still queued or
+  // running (they stay with it).
+  std::vector<SweepPoint> pointsToSubmit() {
+    std::set<std::string> inFlight;
+    for (const json& j : jobs_) {
+      const std::string job = j.value("job", std::string());
+      const json ids = j.value("ids", json::array());
+      for (const auto& [task, state] : squeueStates(job, ids.size())) {
+        const size_t i = std::stoul(task.substr(task.find('_') + 1));
+        if (i < ids.size()) inFlight.insert(ids[i].get<std::string>());
       }
     }
-    index.sync(points);
-    for (const SweepPoint& p : points) {
-      const run::RunStatus s = dir.status(p.id);
+    std::vector<SweepPoint> toRun;
+    for (const SweepPoint& p : planSweep(dir_, points_, options_.retryFailed).toRun)
+      if (!inFlight.count(p.id)) toRun.push_back(p);
+    if (!inFlight.empty() && events_.note)
+      events_.note(std::to_string(inFlight.size()) + " points are still queued or running in Slurm: not submitted again");
+    return toRun;
+  }
+
+  // One job array for these points; its id ("" when there is nothing to submit).
+  std::string submit(const std::vector<SweepPoint>& toRun) {
+    std::vector<std::string> ids;
+    for (const SweepPoint& p : toRun) {
+      if (dir_.status(p.id) != run::RunStatus::Pending) dir_.retire(p.id);
+      ids.push_back(p.id);
+    }
+    if (ids.empty()) return {};
+    std::error_code ec;
+    fs::create_directories(dir_.slurmDir(), ec);
+    const fs::path script = dir_.slurmDir() / ("array-" + std::to_string(jobs_.size() + 1) + ".sbatch");
+    std::ofstream(script) << slurmBatchScript(dir_, ids, options_);
+    const auto r = runCommand({"sbatch", "--parsable", script.string()}, 60);
+    if (r.exitCode != 0) throw std::runtime_error("sbatch refused the job array: " + (r.err.empty() ? r.out : r.err));
+    const std::string job = r.out.substr(0, r.out.find_first_of(";\n"));
+    jobs_.push_back({{"job", job}, {"ids", ids}, {"script", script.string()}});
+    writeJobs(dir_, jobs_);
+    for (size_t i = 0; i < ids.size(); ++i)
+      index_.setSchedulerState(indexPath(dir_.runDir(ids[i])), job + "_" + std::to_string(i), "PENDING");
+    if (events_.note) events_.note("submitted Slurm job array " + job + " (" + std::to_string(ids.size()) + " tasks)");
+    return job;
+  }
+
+  // One look at every array (this one and earlier ones still in flight): scheduler states
+  // into the index, progress out; true while any task is still queued or running.
+  bool poll() {
+    SweepProgress pr;
+    pr.total = out_.total;
+    bool anyQueued = false;
+    for (const json& j : jobs_) anyQueued = pollArray(j, pr) || anyQueued;
+    index_.sync(points_);
+    for (const SweepPoint& p : points_) {
+      const run::RunStatus s = dir_.status(p.id);
       if (run::info(s).hasResult) ++pr.done;
       else if (s == run::RunStatus::Failed) ++pr.failed;
     }
     for (PointProgress& a : pr.active) {
       try {
-        const auto rows = run::RunDirectoryReader(dir.runDir(a.id)).metricsSince({}).rows;
+        const auto rows = run::RunDirectoryReader(dir_.runDir(a.id)).metricsSince({}).rows;
         if (!rows.empty()) a.step = rows.back().value("step", int64_t{0});
       } catch (const std::exception&) {  // not created yet
       }
-      a.steps = byId.count(a.id) ? byId[a.id]->config.value("steps", int64_t{0}) : 0;
+      a.steps = byId_.count(a.id) ? byId_[a.id]->config.value("steps", int64_t{0}) : 0;
     }
     pr.running = static_cast<int>(pr.active.size());
     pr.pending = pr.total - pr.done - pr.failed - pr.running;
-    if (events.progress) events.progress(pr);
-    out.done = pr.done;
-    out.failed = pr.failed;
-    if (options.detach || !anyQueued) break;
-    if (stop.load() && !cancelled) {
-      for (const json& j : jobs) runCommand({"scancel", j.value("job", std::string())}, 30);
-      cancelled = true;
-      out.interrupted = true;
-      if (events.note) events.note("cancelled the Slurm job arrays (scancel)");
+    if (events_.progress) events_.progress(pr);
+    out_.done = pr.done;
+    out_.failed = pr.failed;
+    return anyQueued;
+  }
+
+  bool pollArray(const json& j, SweepProgress& pr) {
+    const std::string jid = j.value("job", std::string());
+    const json jids = j.value("ids", json::array());
+    const auto queued = squeueStates(jid, jids.size());
+    const auto accounted = queued.size() < jids.size() ? sacctStates(jid) : std::map<std::string, std::string>{};
+    bool anyQueued = false;
+    for (size_t i = 0; i < jids.size(); ++i) {
+      const std::string task = jid + "_" + std::to_string(i), id = jids[i].get<std::string>();
+      std::string state;
+      if (const auto q = queued.find(task); q != queued.end()) {
+        state = q->second;
+        anyQueued = true;
+      } else if (const auto a = accounted.find(task); a != accounted.end()) {
+        state = a->second;
+      } else {
+        state = "ENDED";  // left the queue; accounting is off or has not caught up
+      }
+      if (lastState_[task] != state) {
+        lastState_[task] = state;
+        index_.setSchedulerState(indexPath(dir_.runDir(id)), task, state);
+      }
+      if (state == "RUNNING") pr.active.push_back({id, run::RunStatus::Running, 0, 0});
     }
-    std::this_thread::sleep_for(std::chrono::duration<double>(options.pollSeconds));
+    return anyQueued;
   }
-  for (const SweepPoint& p : points) {
-    // Started and neither kept (a result) nor failed: stopped, or stale "running".
-    const run::RunStatus s = dir.status(p.id);
-    if (s != run::RunStatus::Pending && !run::info(s).hasResult && s != run::RunStatus::Failed) ++out.stopped;
+
+  void cancelAll() {
+    for (const json& j : jobs_) runCommand({"scancel", j.value("job", std::string())}, 30);
+    cancelled_ = true;
+    out_.interrupted = true;
+    if (events_.note) events_.note("cancelled the Slurm job arrays (scancel)");
   }
-  out.pending = out.total - out.done - out.failed - out.stopped;
-  out.indexCurrent = finishSweepIndex(index, dir, options, events, stop);
-  return out;
+
+  SweepDirectory& dir_;
+  const std::vector<SweepPoint>& points_;
+  const SweepOptions& options_;
+  const SweepEvents& events_;
+  const std::atomic<bool>& stop_;
+  SweepIndex index_;
+  json jobs_;
+  std::map<std::string, const SweepPoint*> byId_;
+  std::map<std::string, std::string> lastState_;
+  SweepOutcome out_;
+  bool cancelled_ = false;
+};
+
+}  // namespace
+
+SweepOutcome runSlurm(SweepDirectory& dir, const std::vector<SweepPoint>& points, const SweepOptions& options,
+                      const SweepEvents& events, const std::atomic<bool>& stop) {
+  requireSlurm();
+  return SlurmScheduler(dir, points, options, events, stop).run();
 }
 
 }  // namespace lwb::sweep

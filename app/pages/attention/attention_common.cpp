@@ -133,4 +133,14 @@ QString headsError(int dim, int heads) {
   return QCoreApplication::translate("AttentionLab", "H: %1 does not divide d = %2 (d_h = d / H)").arg(heads).arg(dim);
 }
 
+const std::string& attLipId() {
+  static const std::string id(attention::toString(attention::AttentionKind::AttLip));
+  return id;
+}
+
+const std::string& l2Id() {
+  static const std::string id(attention::toString(attention::AttentionKind::L2));
+  return id;
+}
+
 }  // namespace lwb::app::pages

@@ -21,10 +21,14 @@ class QWidget;
 
 namespace lwb::app::pages {
 
-// "AttLip", "ℓ2", "standard" for the engine's ids (lab::attentionKindIds()).
+// The registry's short titles for the engine's ids (lab::attentionKindIds()), translated.
 QString attentionKindTitle(const std::string& kind);
 // One colour per kind, the same in every view.
 QColor attentionKindColor(const std::string& kind);
+// The registry ids of the two kinds 004's Table 1 reports (AttLip's prox also has a
+// convergence column): named here once so views compare against the registry, not a literal.
+const std::string& attLipId();
+const std::string& l2Id();
 
 // 004 Table 1 (d = 512, H = 8, AttLip K = 20; SEEDS-002-004 §C.7). l2Eq6AsPrinted is the
 // paper's "Theoretical" row: its Eq. 6 as printed, which is not an upper bound (DESIGN.md).

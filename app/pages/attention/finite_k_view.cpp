@@ -77,7 +77,7 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
 
 bool FiniteKView::request(FiniteKRequest* out, QString* error) const {
   FiniteKRequest r;
-  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
+  if (!readBlock(dim_, heads_, seed_, attLipId(), &r.block, error)) return false;
   fields_.read(r);
   *out = r;
   return true;

@@ -41,7 +41,7 @@ QStringList cells(const LengthPoint& p, bool full) {
           opt(p.point.bound),
           opt(p.point.eq6AsPrinted),
           opt(p.point.residual),
-          p.kind != "attlip" ? QString()
+          p.kind != attLipId() ? QString()
           : full            ? QString::fromLatin1(p.point.converged ? "yes" : "no")
           : p.point.converged ? QCoreApplication::translate("AttentionLab", "yes")  // literals: lupdate sees them
                               : QCoreApplication::translate("AttentionLab", "no"),
@@ -170,7 +170,7 @@ LengthView::~LengthView() { delete runner_; }
 
 bool LengthView::request(LengthRequest* out, QString* error) const {
   LengthRequest r;
-  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;  // kind set per point
+  if (!readBlock(dim_, heads_, seed_, attLipId(), &r.block, error)) return false;  // kind set per point
   const auto tokens = parseTokenList(tokens_->text(), kMaxTokens, error);
   if (!tokens) return false;
   r.tokens = *tokens;
@@ -262,13 +262,13 @@ void LengthView::addPoint(int generation, const LengthPoint& p) {
   for (int c = 0; c < text.size(); ++c) table_->setItem(row, c, new QTableWidgetItem(text[c]));
   table_->item(row, 1)->setForeground(attentionKindColor(p.kind));
   if (const auto paper = paperTable1At(p.point.tokens)) {
-    const QString tip = p.kind == "attlip" ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1").arg(paper->tokens).arg(paper->attlipPgd)
-                        : p.kind == "l2"   ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)")
+    const QString tip = p.kind == attLipId() ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1").arg(paper->tokens).arg(paper->attlipPgd)
+                        : p.kind == l2Id()   ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)")
                                                    .arg(paper->tokens).arg(paper->l2Pgd).arg(paper->l2Eq6AsPrinted)
                                            : tr("004 Table 1 has no row for standard attention");
     for (int c = 0; c < text.size(); ++c) table_->item(row, c)->setToolTip(tip);
   }
-  if (p.kind == "attlip" && !p.point.converged) table_->item(row, 6)->setForeground(QColor(0xb0, 0x00, 0x20));
+  if (p.kind == attLipId() && !p.point.converged) table_->item(row, 6)->setForeground(QColor(0xb0, 0x00, 0x20));
   table_->resizeColumnsToContents();
   replot();
   Q_EMIT pointAdded(p);
@@ -298,7 +298,7 @@ void LengthView::replot() {
     const QString title = attentionKindTitle(kind);
     plot_->setCurve(tr("%1 · PGD estimate").arg(title), n, est, {color, Qt::SolidLine, 2.0, true});
     if (!bound.empty()) {
-      const QString name = kind == "l2" ? tr("%1 · bound, Kim ‖W_Q‖² (∝ √N·log N)").arg(title) : tr("%1 · bound").arg(title);
+      const QString name = kind == l2Id() ? tr("%1 · bound, Kim ‖W_Q‖² (∝ √N·log N)").arg(title) : tr("%1 · bound").arg(title);
       plot_->setCurve(name, bn, bound, {color, Qt::DashLine, 1.6, true});
     }
     // 004's formula, drawn fainter and dash-dotted so it is never read as the bound.
@@ -315,9 +315,9 @@ void LengthView::replot() {
       l2Printed.push_back(row.l2Eq6AsPrinted);
     }
     const auto faint = [](const std::string& kind) { return widgets::withAlpha(attentionKindColor(kind), 150); };
-    plot_->setCurve(tr("paper · AttLip PGD"), n, attlip, {faint("attlip"), Qt::DotLine, 1.4, false});
-    plot_->setCurve(tr("paper · ℓ2 PGD"), n, l2, {faint("l2"), Qt::DotLine, 1.4, false});
-    plot_->setCurve(tr("paper · ℓ2 Eq. 6 as printed"), n, l2Printed, {faint("l2"), Qt::DashDotLine, 1.4, false});
+    plot_->setCurve(tr("paper · AttLip PGD"), n, attlip, {faint(attLipId()), Qt::DotLine, 1.4, false});
+    plot_->setCurve(tr("paper · ℓ2 PGD"), n, l2, {faint(l2Id()), Qt::DotLine, 1.4, false});
+    plot_->setCurve(tr("paper · ℓ2 Eq. 6 as printed"), n, l2Printed, {faint(l2Id()), Qt::DashDotLine, 1.4, false});
   }
   plot_->setReferenceLines({{1.0, tr("1"), QColor()}});
   plot_->requestReplot();

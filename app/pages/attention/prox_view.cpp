@@ -139,7 +139,7 @@ void ProxView::connectFields() {
 
 bool ProxView::request(ProxRequest* out, QString* error) const {
   ProxRequest r;
-  if (!readBlock(dim_, heads_, seed_, "attlip", &r.block, error)) return false;
+  if (!readBlock(dim_, heads_, seed_, attLipId(), &r.block, error)) return false;
   fields_.read(r);
   *out = r;
   return true;

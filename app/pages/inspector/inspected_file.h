@@ -40,7 +40,7 @@ struct InspectedFile {
   bool workbenchCheckpoint = false;
   int64_t step = 0;
   QString runSummary;  // "spectral_soft_cap, σmax = 2 (rms), muon lr 0.02"
-  QString task;        // the run's task ("chars": the Inspector offers "Generate text")
+  QString task;        // the run's task id (a text task: the Inspector offers "Generate text")
   std::optional<double> sigmaMax;  // constraint.sigma_max of the run
   bool sigmaMaxRms = true;         // constraint.norm is rms (the default)
   std::optional<double> lipschitzBound;

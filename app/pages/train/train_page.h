@@ -74,7 +74,7 @@ class TrainPage : public QMainWindow, public Page {
   QDockWidget* dock(const QString& id) const;
   QAction* pauseAction() const { return pauseAction_; }
   QAction* stopAction() const { return stopAction_; }
-  // Run ▸ Generate text…: enabled for a character-level run (task "chars"); shows the
+  // Run ▸ Generate text…: enabled for a run of a text task (data::generatesText); shows the
   // "Generate text" dock sampling the run's newest checkpoint (issue 29 §4).
   QAction* sampleAction() const { return sampleAction_; }
   pages::TextSamplePanel* samplePanel() const { return sample_; }
@@ -94,7 +94,7 @@ class TrainPage : public QMainWindow, public Page {
   bool startRun(const run::RunConfig& config, const QString& label, QString* error);
   void updateActions();
   void showTextSample();
-  // The current run's config says task "chars" (cached per run directory once it has one).
+  // The current run's task generates text (cached per run directory once it has a config).
   bool currentRunIsChars();
   void raiseOptionalPanels();
   // Dock sizes only take once the page has its real size.
