@@ -47,8 +47,8 @@ Setup makeSetup(const models::IclShape& shape, const std::string& kind) {
   optim::OptimizerConfig cfg;
   cfg.kind = *optim::parseOptimizerKind(kind);
   cfg.lr = kind == "muon" ? 0.003 : 0.1;
-  cfg.muonScale = "jordan";
-  cfg.embedUpdate = "adamw";
+  cfg.muonScale = optim::MuonScale::Jordan;
+  cfg.embedUpdate = optim::EmbedUpdate::AdamW;
   cfg.normalizeDual = true;
   s.optimizer = optim::makeOptimizer(cfg, optim::makeSlots(s.model->parameters(), cfg, 0));
   for (auto& p : s.model->parameters()) p.tensor.mutable_grad() = at::randn(p.tensor.sizes(), gen) * 1e-3;

@@ -46,4 +46,6 @@ std::vector<std::string> attentionBlockIds() {
   return out;
 }
 
+std::string_view toString(ProxRule rule) { return choiceId(kProxRules, rule); }
+
 }  // namespace lwb::attention

@@ -3,6 +3,9 @@
 // by string compares. No LibTorch here.
 #pragma once
 
+#include "common/choice.h"
+
+#include <array>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,6 +14,13 @@
 namespace lwb::attention {
 
 enum class AttentionKind { AttLip, L2, Standard, None };
+
+// Step rule of AttLip's inner solver (004 C.2): Armijo backtracking (Alg. 2) or a constant
+// step (1-Lipschitz for every K, SEEDS-002-004 §C.2). Config model.prox_step_rule, the lab's
+// and `lipschitz-cli attention --prox-rule`.
+enum class ProxRule { Armijo, Fixed };
+inline constexpr std::array<Choice<ProxRule>, 2> kProxRules{{{ProxRule::Armijo, "armijo"}, {ProxRule::Fixed, "fixed"}}};
+std::string_view toString(ProxRule rule);
 
 // What a block's Lipschitz bound is (on the whole sequence, ℓ2 of the flattened tokens).
 enum class BlockBound {

@@ -100,7 +100,6 @@ class LineSearch {
 
 }  // namespace
 
-const char* toString(ProxRule r) { return r == ProxRule::Armijo ? "armijo" : "fixed"; }
 
 at::Tensor attlipPotential(const at::Tensor& x, const at::Tensor& w) {
   checkWeights(w, x);
@@ -153,13 +152,43 @@ double safeFixedStep(const at::Tensor& w, int64_t tokens, double radius, double 
   return certifiedStep(potentialSmoothnessBound(w, tokens, radius), eta);
 }
 
-ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOptions& o) {
-  checkWeights(w, x);
+namespace {
+
+void checkProxOptions(const ProxOptions& o) {
   if (!(o.eta > 0) || !std::isfinite(o.eta)) throw std::invalid_argument("AttLip: η must be finite and > 0");
   if (o.maxSteps < 0) throw std::invalid_argument("AttLip: maxSteps must be >= 0");
   if (!(o.beta > 0 && o.beta < 1) || !(o.c > 0 && o.c < 1) || o.backtracks < 0)
     throw std::invalid_argument("AttLip: Armijo needs β in (0, 1), c in (0, 1), backtracks >= 0");
   if (o.tolerance < 0 || o.relTolerance < 0) throw std::invalid_argument("AttLip: tolerances must be >= 0");
+}
+
+// One prox step's sizes per example: the fixed λ, or Armijo's backtracking from lambdaInit
+// (004 Alg. 1); 0 where the example has converged. `offset` is y − x.
+at::Tensor proxStepSizes(const ProxOptions& o, double fixedStep, double lambdaInit, const Scores& sc, const at::Tensor& g,
+                         const at::Tensor& offset, const at::Tensor& wd, const at::Tensor& gNorm, const at::Tensor& active) {
+  at::NoGradGuard ng;  // "Armijo steps do not accumulate gradients" (C.2)
+  at::Tensor lambda;
+  if (o.rule == ProxRule::Fixed) {
+    lambda = at::full_like(gNorm, fixedStep);
+  } else {
+    const LineSearch search({sc.v.detach(), sc.s.detach()}, g.detach(), offset.detach(), wd, o.eta);
+    const auto gg = search.gradSquared();
+    lambda = at::full_like(gNorm, lambdaInit);
+    auto accepted = at::zeros_like(active);
+    for (int b = 0; b < o.backtracks; ++b) {
+      accepted = accepted | (search.change(lambda) <= -o.c * lambda * gg);
+      if (accepted.all().item<bool>()) break;
+      lambda = at::where(accepted, lambda, lambda * o.beta);  // all fail: the last λ (G.3.8)
+    }
+  }
+  return at::where(active, lambda, 0.0);
+}
+
+}  // namespace
+
+ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOptions& o) {
+  checkWeights(w, x);
+  checkProxOptions(o);
   const bool stopOnTolerance = o.tolerance > 0 || o.relTolerance > 0;
 
   const auto x3 = asBatch(x);
@@ -198,23 +227,9 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
   for (int k = 0; k < o.maxSteps; ++k) {
     at::Tensor active = stopOnTolerance ? gNorm > eps : at::ones_like(gNorm, gNorm.options().dtype(at::kBool));
     if (!active.any().item<bool>()) break;
-    at::Tensor lambda;
+    const at::Tensor lambda = proxStepSizes(o, fixedStep, lambdaInit, sc, g, y - x3, wd, gNorm, active);
     {
-      at::NoGradGuard ng;  // "Armijo steps do not accumulate gradients" (C.2)
-      if (o.rule == ProxRule::Fixed) {
-        lambda = at::full_like(gNorm, fixedStep);
-      } else {
-        const LineSearch search({sc.v.detach(), sc.s.detach()}, g.detach(), (y - x3).detach(), wd, o.eta);
-        const auto gg = search.gradSquared();
-        lambda = at::full_like(gNorm, lambdaInit);
-        auto accepted = at::zeros_like(active);
-        for (int b = 0; b < o.backtracks; ++b) {
-          accepted = accepted | (search.change(lambda) <= -o.c * lambda * gg);
-          if (accepted.all().item<bool>()) break;
-          lambda = at::where(accepted, lambda, lambda * o.beta);  // all fail: the last λ (G.3.8)
-        }
-      }
-      lambda = at::where(active, lambda, 0.0);
+      at::NoGradGuard ng;
       const auto taken = lambda.masked_select(active);
       const double lo = taken.min().item<double>();
       stepSum += taken.sum().item<double>();

@@ -8,6 +8,8 @@
 // Inputs X are [N, d] or batched [B, N, d]; per-example quantities come back as [] or [B].
 #pragma once
 
+#include "attention/attention_kinds.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
@@ -25,9 +27,7 @@ at::Tensor attlipGradient(const at::Tensor& x, const at::Tensor& w);
 // φ_X(Y) = f(Y) + ‖Y − X‖²_F / (2η) per example ([] or [B]).
 at::Tensor proxObjective(const at::Tensor& y, const at::Tensor& x, const at::Tensor& w, double eta);
 
-// Step rule of the inner solver (C.2): Armijo backtracking (Alg. 2) or a constant step.
-enum class ProxRule { Armijo, Fixed };
-const char* toString(ProxRule r);  // "armijo" | "fixed"
+// The inner solver's step rule: attention::ProxRule (attention/attention_kinds.h).
 
 struct ProxOptions {
   double eta = 1.0;        // η of prox_{ηf}

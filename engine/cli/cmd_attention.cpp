@@ -22,7 +22,7 @@ namespace lwb::cli {
 namespace {
 
 struct AttentionArgs {
-  std::string kind, tokens, proxRule = "armijo", device = "cpu";
+  std::string kind, tokens, proxRule{attention::toString(attention::ProxRule::Armijo)}, device = "cpu";
   int dim = 0, heads = 0, pgdIters = 30, restarts = 3;
   uint64_t seed = 0;
   bool json = false;
@@ -67,7 +67,7 @@ int runAttention(const AttentionArgs& a) {
   spec.dim = a.dim;
   spec.heads = a.heads;
   spec.seed = a.seed;
-  spec.proxRule = a.proxRule;
+  spec.proxRule = *choiceValue(attention::kProxRules, a.proxRule);
   spec.device = a.device;
   lab::validateBlockSpec(spec);  // before the table's header: a bad device is one clean line
   lab::PgdSettings pgd;
@@ -102,7 +102,7 @@ int runAttention(const AttentionArgs& a) {
     if (p.residual && !p.converged) {
       // Never silently a certificate: with Armijo steps the guarantee holds for the exact prox
       // only (C.4); the fixed safe step keeps every K-step map 1-Lipschitz, but it is not the prox.
-      if (a.proxRule == "fixed")
+      if (spec.proxRule == attention::ProxRule::Fixed)
         std::fprintf(stderr, "lipschitz-cli: warning: N=%d: the prox did not reach its tolerance (residual %.3g); "
                      "the fixed-step map is still 1-Lipschitz but is not AttLip's prox\n", n, *p.residual);
       else
@@ -140,7 +140,7 @@ Command addAttentionCommand(CLI::App& app) {
   sub->add_option("--pgd-iters", a->pgdIters, "PGD iterations (default 30)")->check(CLI::Range(1, 10000));
   sub->add_option("--restarts", a->restarts, "PGD restarts (default 3)")->check(CLI::Range(1, 1000));
   sub->add_option("--prox-rule", a->proxRule, "AttLip inner step rule: armijo (default) | fixed")
-      ->check(CLI::IsMember({"armijo", "fixed"}));
+      ->check(CLI::IsMember(choiceIdStrings(attention::kProxRules)));
   sub->add_option("--device", a->device, "cpu (default) or cuda: where the block and the PGD search run")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_flag("--json", a->json, "print one JSON object per N instead of a table");

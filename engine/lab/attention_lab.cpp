@@ -39,8 +39,6 @@ void validate(const AttentionBlockSpec& s) {
   if (s.dim < 2 || s.dim > 512) throw InputError("dim: must be in 2..512");
   if (s.heads < 1 || s.heads > s.dim || s.dim % s.heads != 0) throw InputError("heads: must divide dim");
   if (!(s.eta > 0 && s.eta <= 10)) throw InputError("η: must be in (0, 10]");
-  if (s.proxRule != "armijo" && s.proxRule != "fixed")
-    throw InputError("prox rule: expected armijo or fixed, got '" + s.proxRule + "'");
   if (s.device != "cpu" && s.device.rfind("cuda", 0) != 0)
     throw InputError("device: expected cpu or cuda, got '" + s.device + "'");
   if (s.device != "cpu" && !at::hasCUDA())
@@ -68,7 +66,7 @@ ProxOptions convergedProx(const AttentionBlockSpec& s, double fixedStep = 0) {
   o.maxSteps = 1000;
   o.tolerance = 1e-9;
   o.relTolerance = 1e-12;
-  o.rule = s.proxRule == "fixed" ? ProxRule::Fixed : ProxRule::Armijo;
+  o.rule = s.proxRule;
   o.fixedStep = fixedStep;
   return o;
 }
@@ -131,7 +129,7 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
       // A fixed step must be one λ for every input of the search: the one safe on the ball
       // that holds all of them (‖x0‖ + 2r covers x0 + δ for either radius choice).
       double fixedStep = 0;
-      if (spec.proxRule == "fixed") {
+      if (spec.proxRule == ProxRule::Fixed) {
         const double r = pgd.radius > 0 ? pgd.radius : x0.norm().item<double>();
         fixedStep = attention::safeFixedStep(w, tokens, x0.norm().item<double>() + 2 * r, spec.eta);
       }
@@ -187,7 +185,7 @@ ProxTraceResult proxTrace(const AttentionBlockSpec& spec, int tokens, double inp
     o.recordTrace = true;
     if (rule == ProxRule::Fixed) o.fixedStep = attention::safeFixedStep(w, tokens, x.norm().item<double>(), spec.eta);
     const auto r = attention::attlipProx(x, w, o);
-    result.runs.push_back({attention::toString(rule), rule == ProxRule::Fixed ? o.fixedStep : o.eta,
+    result.runs.push_back({std::string(attention::toString(rule)), rule == ProxRule::Fixed ? o.fixedStep : o.eta,
                            r.residualTrace, r.potentialTrace, r.stepTrace, r.movementTrace, r.stepMean, r.stepMin,
                            r.residualRatio});
   }

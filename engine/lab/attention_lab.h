@@ -24,7 +24,7 @@ struct AttentionBlockSpec {
   int dim = 32, heads = 4;          // d and H; d_h = d / H
   uint64_t seed = 0;                // weights
   double eta = 1.0;                 // AttLip's η
-  std::string proxRule = "armijo";  // AttLip's inner step rule: "armijo" | "fixed"
+  attention::ProxRule proxRule = attention::ProxRule::Armijo;  // AttLip's inner step rule
   std::string device = "cpu";       // where the block and the PGD search run: "cpu" | "cuda[:i]"
 };
 

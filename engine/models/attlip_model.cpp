@@ -195,7 +195,7 @@ std::unique_ptr<Model> buildAttLip(const ModelBuild& b) {
   s.eta = m.proxEta;
   s.wCap = m.proxWCap;
   s.tokenNorm = m.tokenNorm;
-  s.rule = m.proxStepRule == "fixed" ? attention::ProxRule::Fixed : attention::ProxRule::Armijo;
+  s.rule = m.proxStepRule;
   return std::make_unique<AttLipModel>(s, b.gen, b.device);
 }
 

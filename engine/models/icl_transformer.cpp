@@ -185,11 +185,11 @@ std::unique_ptr<Model> buildIclTransformer(const ModelBuild& b) {
   s.layers = m.layers;
   s.heads = m.heads;
   s.lipschitz = m.lipschitz;
-  s.rmsNorm = m.norm == "rms";
+  s.rmsNorm = m.norm == Norm::Rms;
   s.attnScaleThird = m.attnScaleThird;
   s.mlpScaleThird = m.mlpScaleThird;
   s.gainCap = m.gainCap;
-  s.residualPerSublayer = m.residualCount == "sublayers";
+  s.residualPerSublayer = m.residualCount == ResidualCount::Sublayers;
   return std::make_unique<IclTransformer>(s, b.gen, b.device);
 }
 

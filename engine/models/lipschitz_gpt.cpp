@@ -223,19 +223,19 @@ std::unique_ptr<Model> buildLipschitzGpt(const ModelBuild& b) {
   s.standard = m.standard;
   s.residualAlpha = m.residualAlpha;
   s.scoreScale = m.scoreScale;
-  s.sumResidual = m.residual == "sum";
-  s.positionBias = m.attentionScores != "content";
-  s.contentScores = m.attentionScores != "position";
+  s.sumResidual = m.residual == Residual::Sum;
+  s.positionBias = m.attentionScores != AttentionScores::Content;
+  s.contentScores = m.attentionScores != AttentionScores::Position;
   if (s.positionBias && m.standard)
-    throw InputError("model.attention_scores: " + m.attentionScores + " is a Lipschitz-model option; the standard baseline uses content scores");
+    throw InputError("model.attention_scores: " + std::string(choiceId(kAttentionScores, m.attentionScores)) + " is a Lipschitz-model option; the standard baseline uses content scores");
   if (s.positionBias && s.sumResidual)
-    throw InputError("model.attention_scores: " + m.attentionScores + " is for the convex residual, not with model.residual = sum");
+    throw InputError("model.attention_scores: " + std::string(choiceId(kAttentionScores, m.attentionScores)) + " is for the convex residual, not with model.residual = sum");
   if (s.sumResidual && m.standard)
     throw InputError("model.residual: sum is a Lipschitz-model option; the standard baseline already adds x + block(x)");
   if (s.sumResidual && m.residualAlpha > 0)
     throw InputError("model.residual_alpha: only for the convex residual, not with model.residual = sum");
-  s.zeroOutputs = m.zeroInit != "none";
-  s.zeroHead = m.zeroInit == "outputs_and_head";
+  s.zeroOutputs = m.zeroInit != ZeroInit::None;
+  s.zeroHead = m.zeroInit == ZeroInit::OutputsAndHead;
   if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)
     throw InputError("model.d_model: must split into model.heads heads of even size");
   return std::make_unique<LipschitzGpt>(s, b.gen, b.device);
@@ -246,8 +246,8 @@ void lipschitzGptWeights(const ModelConfig& m, const ModelSize& size, WeightShap
   out.matrix(size.numClasses, d);  // embedding
   for (int64_t b = 0; b < m.blocks; ++b) {
     // q, k, v, o; position scores have no q, k but a bias per head and offset.
-    for (int k = 0; k < (m.attentionScores == "position" ? 2 : 4); ++k) out.matrix(d, d);
-    if (m.attentionScores != "content") out.parameters += static_cast<double>(m.heads * m.seqLen);
+    for (int k = 0; k < (m.attentionScores == AttentionScores::Position ? 2 : 4); ++k) out.matrix(d, d);
+    if (m.attentionScores != AttentionScores::Content) out.parameters += static_cast<double>(m.heads * m.seqLen);
     out.matrix(dm, d);
     out.matrix(d, dm);
     if (m.standard) out.parameters += 2 * d;  // two LayerNorm gains

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "attention/attention_kinds.h"
+#include "common/choice.h"
 #include "data/task_kinds.h"
 #include "models/model_kinds.h"
 
@@ -12,6 +13,20 @@
 #include <vector>
 
 namespace lwb::models {
+
+// Choice-valued options of the model section (config ids in the tables).
+enum class Residual { Convex, Sum };
+inline constexpr std::array<Choice<Residual>, 2> kResiduals{{{Residual::Convex, "convex"}, {Residual::Sum, "sum"}}};
+enum class AttentionScores { Content, ContentPosition, Position };
+inline constexpr std::array<Choice<AttentionScores>, 3> kAttentionScores{
+    {{AttentionScores::Content, "content"}, {AttentionScores::ContentPosition, "content_position"}, {AttentionScores::Position, "position"}}};
+enum class ZeroInit { Outputs, OutputsAndHead, None };
+inline constexpr std::array<Choice<ZeroInit>, 3> kZeroInits{
+    {{ZeroInit::Outputs, "outputs"}, {ZeroInit::OutputsAndHead, "outputs_and_head"}, {ZeroInit::None, "none"}}};
+enum class Norm { None, Rms };
+inline constexpr std::array<Choice<Norm>, 2> kNorms{{{Norm::None, "none"}, {Norm::Rms, "rms"}}};
+enum class ResidualCount { Layers, Sublayers };
+inline constexpr std::array<Choice<ResidualCount>, 2> kResidualCounts{{{ResidualCount::Layers, "layers"}, {ResidualCount::Sublayers, "sublayers"}}};
 
 
 struct ModelConfig {
@@ -34,29 +49,29 @@ struct ModelConfig {
   // bias alone (no W_Q, W_K): the attention matrix is fixed, the head is a linear map of the
   // values with constant ||W_O|| ||W_V||, so eq. (15)'s 1/3 (the sensitivity to q, k and v)
   // is not needed.
-  std::string attentionScores = "content";
+  AttentionScores attentionScores = AttentionScores::Content;
   // How a block joins the stream: convex ((1 - a) x + a block(x), 000 App. D, the default) or
   // sum (x + block(x) with the attention's 1/3 dropped: what LT's code ran from 2025-05-07 to
   // -10, when its Mul was x · 1; docs/RESULTS.md §5.6). The sound bound follows either.
-  std::string residual = "convex";
+  Residual residual = Residual::Convex;
   bool standard = false;               // baseline: LayerNorm, 1/sqrt(d_head), x + block
   // Which output projections start at zero (000 App. F: attention output, MLP output and
   // head): outputs (attention + MLP output) | outputs_and_head | none.
-  std::string zeroInit = "outputs";
+  ZeroInit zeroInit = ZeroInit::Outputs;
   // modular_mlp (post 001 §6.2.1): embedding dim per operand, hidden width, 2 layers
   int64_t embedDim = 113, width = 200;
   // icl_transformer (seed 002 §4, SEEDS-002-004 §B.2); d_model and heads as above
   int64_t layers = 4;
-  std::string norm = "none";           // none | rms (the "Type 1" baseline)
+  Norm norm = Norm::None;              // rms: the "Type 1" baseline
   bool lipschitz = true;               // 1/d_head, ×1/3 attention and MLP, convex residuals, orthogonal init
   bool attnScaleThird = true, mlpScaleThird = true;  // the two ×1/3 separately (§6.1), with lipschitz
   double gainCap = 0.0;                // diagonal gains clamped to [0.001, cap] (§6.2); 0: off
-  std::string residualCount = "layers";  // convex residual weight 1/layers (002) or 1/(2 layers)
+  ResidualCount residualCount = ResidualCount::Layers;  // convex residual weight 1/layers (002) or 1/(2 layers)
   // attlip (seed 004 Table 2 analogue, SEEDS-002-004 §C): one block emb → attention → x + MLP(x)
   // → unemb; d_model, heads, seq_len and mlp_ratio as above.
   attention::AttentionKind attention = attention::AttentionKind::AttLip;  // or none: MLP only
   int64_t proxSteps = 3;               // K_prox in training, reached by the schedule 1 → K_prox
-  std::string proxStepRule = "armijo"; // armijo (004 Alg. 1) | fixed (1-Lipschitz for every K, §C.2)
+  attention::ProxRule proxStepRule = attention::ProxRule::Armijo;  // 004 Alg. 1; fixed: 1-Lipschitz for every K (§C.2)
   int64_t proxStepsEval = 20;          // K at evaluation (004 §5: 20 "to ensure convergence")
   double proxTol = 1e-6;               // evaluation stops early at ‖g‖ ≤ prox_tol·‖g⁰‖ (§C.4)
   // Levers on the prox's condition number κ = 1 + η·L_f (issue 26, FIDELITY §3):

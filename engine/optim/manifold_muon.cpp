@@ -91,14 +91,14 @@ void ManifoldMuon::step(double lr) {
     auto& m = momentum_[p.name];
     if (!m.defined()) m = at::zeros_like(g);
     m.mul_(beta).add_(g, 1.0 - beta);  // EMA momentum (not Nesterov; β₂ unused, SEEDS §G.1.4)
-    const bool offline = cfg_.mmMode == "offline";
+    const bool offline = cfg_.mmMode == DualMode::Offline;
     auto& lambda = lambda_[p.name];
-    if (offline && cfg_.lambdaInit == "zero" && !lambda.defined()) {
+    if (offline && cfg_.lambdaInit == LambdaInit::Zero && !lambda.defined()) {
       const int64_t k = std::min(w.size(0), w.size(1));
       lambda = at::zeros({k, k}, w.options());
     }
     at::Tensor start;
-    if (!offline && !lambda.defined() && cfg_.lambdaInit == "riemannian") {
+    if (!offline && !lambda.defined() && cfg_.lambdaInit == LambdaInit::Riemannian) {
       const bool wide = w.size(0) < w.size(1);
       const auto gm = mm::riemannianLambda(wide ? w.mT() : w, wide ? m.mT() : m);
       start = cfg_.normalizeDual ? gm / std::max(1e-30, mm::rms(m)) : gm;
@@ -106,7 +106,7 @@ void ManifoldMuon::step(double lr) {
     // Offline re-solves from the Riemannian init every step (TM) unless lambda_init = zero,
     // which starts each solve from zeros; online carries Λ from step to step.
     const auto dir = offline ? mm::offlineDirection(w, m, cfg_.dualLr, cfg_.dualSteps, cfg_.dualTol, cfg_.normalizeDual,
-                                                    cfg_.lambdaInit == "zero" ? lambda : at::Tensor())
+                                                    cfg_.lambdaInit == LambdaInit::Zero ? lambda : at::Tensor())
                              : mm::onlineDirection(w, m, lambda.defined() ? lambda : start, cfg_.dualLr, cfg_.normalizeDual);
     if (!offline) lambda = dir.lambda;
     // Converged retraction (issue 26): at lr near 1, W − lr·M can be singular, and ten Polar

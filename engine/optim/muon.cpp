@@ -21,22 +21,20 @@ namespace lwb::optim {
 
 Muon::Muon(const OptimizerConfig& cfg, std::vector<ParamSlot> slots)
     : Optimizer(std::move(slots)), cfg_(cfg), adam_(cfg.beta1, cfg.beta2, cfg.eps, cfg.biasCorrection) {
-  const auto coeffs = spectral::parseNsCoefficients(cfg.nsCoeffs);
-  if (!coeffs) throw InputError("optimizer.ns_coeffs: unknown coefficient set '" + cfg.nsCoeffs + "'");
-  ns_ = {*coeffs, cfg.nsSteps, 0};
+  ns_ = {cfg.nsCoeffs, cfg.nsSteps, 0};
   kappa_ = spectral::nsMaxInflation(ns_);
 }
 
 double Muon::scaleFor(int64_t dOut, int64_t dIn) const {
   const double ratio = static_cast<double>(dOut) / static_cast<double>(dIn);
-  return cfg_.muonScale == "jordan" ? std::sqrt(std::max(1.0, ratio)) : std::sqrt(ratio);
+  return cfg_.muonScale == MuonScale::Jordan ? std::sqrt(std::max(1.0, ratio)) : std::sqrt(ratio);
 }
 
 double Muon::updateRmsBound(const ParamSlot& slot, double lr) const {
   const auto& w = slot.param.tensor;
   const double eta = lr * slot.lrMultiplier;
   if (!slot.param.isMatrix()) return -1.0;
-  if (slot.param.role == models::Role::Embedding) return cfg_.embedUpdate == "adamw" ? -1.0 : eta;
+  if (slot.param.role == models::Role::Embedding) return cfg_.embedUpdate == EmbedUpdate::AdamW ? -1.0 : eta;
   // ||Delta W||_2 <= eta * scale * kappa; RMS->RMS multiplies by sqrt(d_in / d_out).
   return eta * scaleFor(w.size(0), w.size(1)) * kappa_ *
          std::sqrt(static_cast<double>(w.size(1)) / static_cast<double>(w.size(0)));
@@ -77,7 +75,7 @@ void Muon::step(double lr) {
   std::vector<PendingMsign> pending;
   forEachUpdate(lr, cfg_.weightDecay, [&](const ParamSlot& slot, const at::Tensor& w, const at::Tensor& g, double eta) {
     const auto role = slot.param.role;
-    if (!slot.param.isMatrix() || (role == models::Role::Embedding && cfg_.embedUpdate == "adamw")) {
+    if (!slot.param.isMatrix() || (role == models::Role::Embedding && cfg_.embedUpdate == EmbedUpdate::AdamW)) {
       adam_.apply(slot.param.name, w, g, eta);
       return;
     }

@@ -31,7 +31,7 @@ std::vector<ParamSlot> makeSlots(const std::vector<models::Param>& params, const
   const models::ModulaMass mass = models::row(m.kind).modula;
   const bool blocks = mass == models::ModulaMass::ResidualBlocks;
   auto slots = makeSlots(params, cfg, blocks ? 2 * m.blocks : 0);
-  if (cfg.lrUnits != "modula") return slots;
+  if (cfg.lrUnits != LrUnits::Modula) return slots;
   // The standard baseline (LayerNorm, x + block(x)) has no mass rule.
   const std::string name = (blocks && m.standard ? "standard " : "") + std::string(models::toString(m.kind));
   ModulaLayout layout{blocks && m.standard ? models::ModulaMass::None : mass, name, blocks ? m.blocks : 0,

@@ -152,24 +152,24 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
     for (const auto& r : optim::scheduleRows()) ids.push_back(r.key);
     return ids;
   }
-  if (key == "optimizer.muon_scale") return {"paper", "jordan"};
-  if (key == "optimizer.embed_update") return {"column_normalize", "adamw"};
-  if (key == "optimizer.lr_units") return {"plain", "modula"};
-  if (key == "model.zero_init") return {"outputs", "outputs_and_head", "none"};
-  if (key == "model.residual") return {"convex", "sum"};
-  if (key == "model.attention_scores") return {"content", "content_position", "position"};
-  if (key == "optimizer.mode") return {"online", "offline"};
-  if (key == "model.norm") return {"none", "rms"};
-  if (key == "model.residual_count") return {"layers", "sublayers"};
-  if (key == "icl.order") return {"random", "x_first"};
+  if (key == "optimizer.muon_scale") return choiceIds(optim::kMuonScales);
+  if (key == "optimizer.embed_update") return choiceIds(optim::kEmbedUpdates);
+  if (key == "optimizer.lr_units") return choiceIds(optim::kLrUnits);
+  if (key == "model.zero_init") return choiceIds(models::kZeroInits);
+  if (key == "model.residual") return choiceIds(models::kResiduals);
+  if (key == "model.attention_scores") return choiceIds(models::kAttentionScores);
+  if (key == "optimizer.mode") return choiceIds(optim::kDualModes);
+  if (key == "model.norm") return choiceIds(models::kNorms);
+  if (key == "model.residual_count") return choiceIds(models::kResidualCounts);
+  if (key == "icl.order") return choiceIds(kIclOrders);
   if (key == "model.attention") {
     std::vector<std::string_view> ids;
     for (const auto& k : attention::attentionKinds()) ids.push_back(k.id);
     return ids;
   }
-  if (key == "model.prox_step_rule") return {"armijo", "fixed"};
-  if (key == "optimizer.lambda_init") return {"zero", "riemannian"};
-  if (key == "device") return {"cpu", "cuda"};
+  if (key == "model.prox_step_rule") return choiceIds(attention::kProxRules);
+  if (key == "optimizer.lambda_init") return choiceIds(optim::kLambdaInits);
+  if (key == "device") return choiceIds(kRunDevices);
   if (key == "constraint.method") return keysOf(spectral::constraintMethods());
   if (key == "constraint.impl") return keysOf(spectral::clipImpls());
   if (key == "constraint.norm") return {"rms", "spectral"};

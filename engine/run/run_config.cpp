@@ -32,6 +32,14 @@ void kindChoice(FieldReader& r, std::string_view name, std::string_view schemaKe
   out = *parse(id);
 }
 
+// A choice-valued option: the id is checked against the schema's choices, held as the enum.
+template <class E, size_t N>
+void optionChoice(FieldReader& r, std::string_view name, std::string_view schemaKey, E& out, const std::array<Choice<E>, N>& table) {
+  std::string id(choiceId(table, out));
+  r.choice(name, id, choicesFor(schemaKey));
+  out = *choiceValue(table, id);
+}
+
 void readModel(const json& j, models::ModelConfig& m) {
   FieldReader r(j, "model.");
   kindChoice(r, "kind", "model.kind", m.kind, [](auto k) { return models::toString(k); }, models::parseModelKind);
@@ -44,23 +52,23 @@ void readModel(const json& j, models::ModelConfig& m) {
   r.number("final_logit_scale", m.finalLogitScale, {0.0, kMaxNorm, true});
   r.number("residual_alpha", m.residualAlpha, {0.0, 1.0, false, true});
   r.number("score_scale", m.scoreScale, {0.0, 1000.0, true});
-  r.choice("residual", m.residual, choicesFor("model.residual"));
-  r.choice("attention_scores", m.attentionScores, choicesFor("model.attention_scores"));
+  optionChoice(r, "residual", "model.residual", m.residual, models::kResiduals);
+  optionChoice(r, "attention_scores", "model.attention_scores", m.attentionScores, models::kAttentionScores);
   r.boolean("standard", m.standard);
-  r.choice("zero_init", m.zeroInit, choicesFor("model.zero_init"));
+  optionChoice(r, "zero_init", "model.zero_init", m.zeroInit, models::kZeroInits);
   r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
   r.integer("width", m.width, 1, kMaxWidth);
   r.integer("layers", m.layers, 1, 1000);
-  r.choice("norm", m.norm, choicesFor("model.norm"));
+  optionChoice(r, "norm", "model.norm", m.norm, models::kNorms);
   r.boolean("lipschitz", m.lipschitz);
   r.boolean("attn_scale_third", m.attnScaleThird);
   r.boolean("mlp_scale_third", m.mlpScaleThird);
   r.number("gain_cap", m.gainCap, {0.0, kMaxNorm});
-  r.choice("residual_count", m.residualCount, choicesFor("model.residual_count"));
+  optionChoice(r, "residual_count", "model.residual_count", m.residualCount, models::kResidualCounts);
   kindChoice(r, "attention", "model.attention", m.attention, [](auto k) { return attention::toString(k); },
              [](std::string_view id) { return std::optional(attention::attentionKindFromString(id)); });
   r.integer("prox_steps", m.proxSteps, 1, 1000);
-  r.choice("prox_step_rule", m.proxStepRule, choicesFor("model.prox_step_rule"));
+  optionChoice(r, "prox_step_rule", "model.prox_step_rule", m.proxStepRule, attention::kProxRules);
   r.integer("prox_steps_eval", m.proxStepsEval, 1, 100000);
   r.number("prox_tol", m.proxTol, {0.0, 1.0});
   r.number("prox_eta", m.proxEta, {0.0, 100.0, true});
@@ -82,10 +90,11 @@ void readOptimizer(const json& j, optim::OptimizerConfig& o) {
   r.boolean("bias_correction", o.biasCorrection);
   r.number("momentum", o.momentum, {0.0, 1.0, false, true});
   r.boolean("nesterov", o.nesterov);
-  r.choice("ns_coeffs", o.nsCoeffs, choicesFor("optimizer.ns_coeffs"));
+  kindChoice(r, "ns_coeffs", "optimizer.ns_coeffs", o.nsCoeffs, [](auto k) { return spectral::toString(k); },
+             spectral::parseNsCoefficients);
   r.integer("ns_steps", o.nsSteps, 0, 100);
-  r.choice("muon_scale", o.muonScale, choicesFor("optimizer.muon_scale"));
-  r.choice("embed_update", o.embedUpdate, choicesFor("optimizer.embed_update"));
+  optionChoice(r, "muon_scale", "optimizer.muon_scale", o.muonScale, optim::kMuonScales);
+  optionChoice(r, "embed_update", "optimizer.embed_update", o.embedUpdate, optim::kEmbedUpdates);
   r.number("embed_max_inflation", o.embedMaxInflation, {1.0, 1e9});
   // Group multipliers may be 0 (freeze a group).
   r.number("embed_lr", o.embedLr, {0.0, kMaxRate});
@@ -96,26 +105,26 @@ void readOptimizer(const json& j, optim::OptimizerConfig& o) {
   r.integer("warmup_steps", o.warmupSteps, 0, kMaxCount);
   r.number("decay_fraction", o.decayFraction, {0.0, 1.0});
   r.number("depth_decay", o.depthDecay, {0.0, 1.0, true});
-  r.choice("lr_units", o.lrUnits, choicesFor("optimizer.lr_units"));
+  optionChoice(r, "lr_units", "optimizer.lr_units", o.lrUnits, optim::kLrUnits);
   r.number("blocks_mass", o.blocksMass, {0.0, 1e6, true});
   // Modula's rule already halves the update per residual layer (000 App. F): a second decay
   // by depth on top would be a different recipe that the factors' documentation does not cover.
-  if (o.lrUnits == "modula" && !optim::row(o.kind).modulaUnits) {
+  if (o.lrUnits == optim::LrUnits::Modula && !optim::row(o.kind).modulaUnits) {
     std::string known;
     for (const auto& k : optim::optimizerRows())
       if (k.modulaUnits) known += (known.empty() ? "" : " or ") + std::string(k.info.id);
     fields::fail("optimizer.lr_units", "modula needs optimizer.kind = " + known + " (its updates have a known norm), got " +
                                            std::string(optim::toString(o.kind)));
   }
-  if (o.lrUnits == "modula" && o.depthDecay != 1.0)
+  if (o.lrUnits == optim::LrUnits::Modula && o.depthDecay != 1.0)
     fields::fail("optimizer.depth_decay", "must be 1 with optimizer.lr_units = modula (the mass rule already "
                                           "halves the update per residual layer), got " + fields::numberText(o.depthDecay));
   r.number("dual_lr", o.dualLr, {0.0, kMaxRate, true});
   r.integer("dual_steps", o.dualSteps, 1, 10000);
   r.number("dual_tol", o.dualTol, {0.0, 1.0});
-  r.choice("mode", o.mmMode, choicesFor("optimizer.mode"));
+  optionChoice(r, "mode", "optimizer.mode", o.mmMode, optim::kDualModes);
   r.boolean("normalize_dual", o.normalizeDual);
-  r.choice("lambda_init", o.lambdaInit, choicesFor("optimizer.lambda_init"));
+  optionChoice(r, "lambda_init", "optimizer.lambda_init", o.lambdaInit, optim::kLambdaInits);
   r.number("adam_lr", o.adamLr, {0.0, kMaxRate});
   r.number("clip_grad_norm", o.clipGradNorm, {0.0, kMaxNorm});
 }
@@ -124,7 +133,7 @@ void readIcl(const json& j, IclSettings& s) {
   FieldReader r(j, "icl.");
   r.integer("pairs", s.pairs, 1, 100000);
   r.integer("dim", s.dim, 1, 1024);
-  r.choice("order", s.order, choicesFor("icl.order"));
+  optionChoice(r, "order", "icl.order", s.order, kIclOrders);
   r.number("noise", s.noise, {0.0, kMaxNorm});
   r.number("max_cond", s.maxCond, {1.0, 1e12});
   r.boolean("bias_feature", s.biasFeature);
@@ -158,7 +167,7 @@ RunConfig parseRunConfig(const json& input) {
   r.integer("steps", c.steps, 1, kMaxCount);
   r.integer("batch_size", c.batchSize, 1, 1'000'000);
   r.unsignedInteger("seed", c.seed);
-  r.choice("device", c.device, choicesFor("device"));
+  optionChoice(r, "device", "device", c.device, kRunDevices);
   r.integer("threads", c.threads, 0, 4096);
   r.integer("eval_every", c.evalEvery, 1, kMaxCount);
   r.integer("eval_batches", c.evalBatches, 1, 1'000'000);
@@ -176,8 +185,8 @@ RunConfig parseRunConfig(const json& input) {
   if (const json* o = r.find("optimizer")) readOptimizer(*o, c.optimizer);
   if (const json* k = r.find("constraint")) readConstraint(*k, c.constraint);
   // Modula's mass rule has no share for a score bias (it would get lr × 0 and never move).
-  if (c.optimizer.lrUnits == "modula" && c.model.attentionScores != "content")
-    fields::fail("model.attention_scores", c.model.attentionScores + " adds position biases, which Modula's mass rule "
+  if (c.optimizer.lrUnits == optim::LrUnits::Modula && c.model.attentionScores != models::AttentionScores::Content)
+    fields::fail("model.attention_scores", std::string(choiceId(models::kAttentionScores, c.model.attentionScores)) + " adds position biases, which Modula's mass rule "
                  "does not cover; use optimizer.lr_units = plain");
   return c;
 }
@@ -231,7 +240,7 @@ json knownPart(const json& input, const json& schema) {
 
 std::vector<data::ReferenceLevel> lossReferenceLevels(const RunConfig& c) {
   if (c.task != data::TaskKind::IclLeastSquares) return {};
-  return data::iclReferenceLevels(c.icl.pairs, c.icl.dim, c.icl.order == "x_first");
+  return data::iclReferenceLevels(c.icl.pairs, c.icl.dim, c.icl.order == IclOrder::XFirst);
 }
 
 std::vector<data::ReferenceLevel> storedLossReferenceLevels(const json& config) {
@@ -258,7 +267,7 @@ json toJson(const RunConfig& c) {
   const optim::ConstraintConfig& k = c.constraint;
   return json{
       {"task", data::toString(c.task)}, {"data_path", c.dataPath}, {"steps", c.steps}, {"batch_size", c.batchSize},
-      {"seed", c.seed}, {"device", c.device}, {"threads", c.threads}, {"eval_every", c.evalEvery},
+      {"seed", c.seed}, {"device", choiceId(kRunDevices, c.device)}, {"threads", c.threads}, {"eval_every", c.evalEvery},
       {"eval_batches", c.evalBatches}, {"log_every", c.logEvery}, {"spectra_every", c.spectraEvery},
       {"checkpoint_every", c.checkpointEvery}, {"keep_checkpoints", c.keepCheckpoints},
       {"modulus", c.modulus}, {"train_fraction", c.trainFraction},
@@ -266,27 +275,27 @@ json toJson(const RunConfig& c) {
       {"model",
        {{"kind", models::toString(m.kind)}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
-        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", m.residual}, {"attention_scores", m.attentionScores}, {"standard", m.standard}, {"zero_init", m.zeroInit},
-        {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", m.norm},
+        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", choiceId(models::kResiduals, m.residual)}, {"attention_scores", choiceId(models::kAttentionScores, m.attentionScores)}, {"standard", m.standard}, {"zero_init", choiceId(models::kZeroInits, m.zeroInit)},
+        {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", choiceId(models::kNorms, m.norm)},
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
-        {"gain_cap", m.gainCap}, {"residual_count", m.residualCount}, {"attention", attention::toString(m.attention)},
-        {"prox_steps", m.proxSteps}, {"prox_step_rule", m.proxStepRule}, {"prox_steps_eval", m.proxStepsEval},
+        {"gain_cap", m.gainCap}, {"residual_count", choiceId(models::kResidualCounts, m.residualCount)}, {"attention", attention::toString(m.attention)},
+        {"prox_steps", m.proxSteps}, {"prox_step_rule", choiceId(attention::kProxRules, m.proxStepRule)}, {"prox_steps_eval", m.proxStepsEval},
         {"prox_tol", m.proxTol}, {"prox_eta", m.proxEta}, {"prox_w_cap", m.proxWCap},
         {"token_norm", m.tokenNorm}}},
       {"icl",
-       {{"pairs", c.icl.pairs}, {"dim", c.icl.dim}, {"order", c.icl.order}, {"noise", c.icl.noise},
+       {{"pairs", c.icl.pairs}, {"dim", c.icl.dim}, {"order", choiceId(kIclOrders, c.icl.order)}, {"noise", c.icl.noise},
         {"max_cond", c.icl.maxCond}, {"bias_feature", c.icl.biasFeature}}},
       {"optimizer",
        {{"kind", optim::toString(o.kind)}, {"lr", o.lr}, {"weight_decay", o.weightDecay}, {"beta1", o.beta1},
         {"beta2", o.beta2}, {"eps", o.eps}, {"bias_correction", o.biasCorrection},
-        {"momentum", o.momentum}, {"nesterov", o.nesterov}, {"ns_coeffs", o.nsCoeffs},
-        {"ns_steps", o.nsSteps}, {"muon_scale", o.muonScale}, {"embed_update", o.embedUpdate},
+        {"momentum", o.momentum}, {"nesterov", o.nesterov}, {"ns_coeffs", spectral::toString(o.nsCoeffs)},
+        {"ns_steps", o.nsSteps}, {"muon_scale", choiceId(optim::kMuonScales, o.muonScale)}, {"embed_update", choiceId(optim::kEmbedUpdates, o.embedUpdate)},
         {"embed_max_inflation", o.embedMaxInflation}, {"embed_lr", o.embedLr},
         {"hidden_lr", o.hiddenLr}, {"head_lr", o.headLr}, {"schedule", optim::toString(o.schedule)},
         {"warmup_steps", o.warmupSteps}, {"decay_fraction", o.decayFraction}, {"depth_decay", o.depthDecay},
-        {"lr_units", o.lrUnits}, {"blocks_mass", o.blocksMass},
-        {"dual_lr", o.dualLr}, {"dual_steps", o.dualSteps}, {"dual_tol", o.dualTol}, {"mode", o.mmMode},
-        {"normalize_dual", o.normalizeDual}, {"lambda_init", o.lambdaInit}, {"adam_lr", o.adamLr},
+        {"lr_units", choiceId(optim::kLrUnits, o.lrUnits)}, {"blocks_mass", o.blocksMass},
+        {"dual_lr", o.dualLr}, {"dual_steps", o.dualSteps}, {"dual_tol", o.dualTol}, {"mode", choiceId(optim::kDualModes, o.mmMode)},
+        {"normalize_dual", o.normalizeDual}, {"lambda_init", choiceId(optim::kLambdaInits, o.lambdaInit)}, {"adam_lr", o.adamLr},
         {"clip_grad_norm", o.clipGradNorm}}},
       {"constraint", constraintJson(k)},
   };

@@ -5,6 +5,7 @@
 
 #include "data/icl_levels.h"
 #include "data/task_kinds.h"
+#include "common/choice.h"
 #include "io/input_error.h"
 #include "models/model_config.h"
 #include "optim/constraint_config.h"
@@ -22,10 +23,15 @@
 
 namespace lwb::run {
 
+enum class IclOrder { Random, XFirst };
+inline constexpr std::array<Choice<IclOrder>, 2> kIclOrders{{{IclOrder::Random, "random"}, {IclOrder::XFirst, "x_first"}}};
+enum class RunDevice { Cpu, Cuda };
+inline constexpr std::array<Choice<RunDevice>, 2> kRunDevices{{{RunDevice::Cpu, "cpu"}, {RunDevice::Cuda, "cuda"}}};
+
 // The icl_least_squares task (SEEDS-002-004 §B.1).
 struct IclSettings {
   int64_t pairs = 64, dim = 5;
-  std::string order = "random";        // random (faithful, half the targets leak) | x_first
+  IclOrder order = IclOrder::Random;   // random: faithful, half the sequences show y before x
   double noise = 0.01;                 // input noise on x-tokens during training
   double maxCond = 1e3;
   bool biasFeature = true;
@@ -36,7 +42,7 @@ struct RunConfig {
   std::string dataPath;                // file or folder; may be empty for generated tasks
   int64_t steps = 1000, batchSize = 128;
   uint64_t seed = 0;
-  std::string device = "cpu";          // cpu | cuda
+  RunDevice device = RunDevice::Cpu;
   int threads = 0;                     // 0: --threads / LWB_THREADS, else tuned per run (common/thread_tuner.h)
   int64_t evalEvery = 100, evalBatches = 20, logEvery = 10, spectraEvery = 100;
   // checkpoints/step_N.safetensors every `checkpoint_every` steps (0: only at the end) and

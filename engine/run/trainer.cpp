@@ -120,7 +120,7 @@ std::unique_ptr<data::Dataset> makeDataset(const RunConfig& cfg) {
   r.seed = cfg.seed;
   r.icl.pairs = cfg.icl.pairs;
   r.icl.dim = cfg.icl.dim;
-  r.icl.xFirst = cfg.icl.order == "x_first";
+  r.icl.xFirst = cfg.icl.order == IclOrder::XFirst;
   r.icl.noise = cfg.icl.noise;
   r.icl.maxCond = cfg.icl.maxCond;
   r.icl.biasFeature = cfg.icl.biasFeature;
@@ -133,7 +133,7 @@ Trainer::Trainer(const RunConfig& cfg) : impl_(std::make_unique<Impl>()) {
   // threads = 0 keeps what the host set (lipschitz-cli --threads, $LWB_THREADS, or the
   // policy's default, tuned per run in beginRun). A config's count applies to this run only.
   if (cfg.threads > 0) applyIntraOpThreads(cfg.threads);
-  if (cfg.device == "cuda") {
+  if (cfg.device == RunDevice::Cuda) {
     if (!at::hasCUDA()) throw InputError("device: cuda requested but this LibTorch has no CUDA device");
     s.device = at::Device(at::kCUDA);
   }

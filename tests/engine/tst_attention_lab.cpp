@@ -45,7 +45,7 @@ class TestAttentionLab : public QObject {
     QVERIFY(!s.bound && s.pgdEstimate > 0 && !s.eq6AsPrinted);
     // The fixed step rule is 1-Lipschitz too.
     spec.kind = "attlip";
-    spec.proxRule = "fixed";
+    spec.proxRule = attention::ProxRule::Fixed;
     pgd.iters = 3;
     pgd.radius = 0.5;
     const auto f = lipschitzAtTokens(spec, 4, pgd);

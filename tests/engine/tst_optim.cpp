@@ -67,7 +67,7 @@ class TestOptim : public QObject {
     QFETCH(int, dOut);
     QFETCH(int, dIn);
     auto cfg = muonConfig();
-    cfg.muonScale = scale.toStdString();
+    cfg.muonScale = *choiceValue(optim::kMuonScales, scale.toStdString());
     const auto w0 = test::spectrumMatrix(dOut, dIn, 1.0, 0.1, 3).to(at::kFloat);
     auto p = matrixParam("w", Role::Hidden, w0);
     optim::Muon muon(cfg, {{p, 1.0}});
@@ -312,7 +312,7 @@ class TestOptim : public QObject {
     run::RunConfig rc;
     rc.model.kind = models::ModelKind::LipschitzGpt;
     rc.model.blocks = 2;
-    rc.optimizer.lrUnits = "modula";
+    rc.optimizer.lrUnits = optim::LrUnits::Modula;
     rc.optimizer.headLr = 2.0;
     const auto slots = optim::makeSlots(params, rc.optimizer, rc.model);
     QVERIFY(std::abs(slots[13].lrMultiplier - 2.0 / 34) < 1e-15);

@@ -1,6 +1,7 @@
 #include "app/pages/attention/prox_view.h"
 
 #include "app/pages/attention/attention_common.h"
+#include "attention/attention_kinds.h"
 #include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/pages/common/page_export.h"
@@ -23,12 +24,14 @@
 namespace lwb::app::pages {
 namespace {
 
+bool isArmijo(const std::string& rule) { return rule == attention::toString(attention::ProxRule::Armijo); }
+
 QString ruleTitle(const std::string& rule) {
-  return rule == "armijo" ? QCoreApplication::translate("AttentionLab", "Armijo line search")
+  return isArmijo(rule) ? QCoreApplication::translate("AttentionLab", "Armijo line search")
                           : QCoreApplication::translate("AttentionLab", "fixed step");
 }
 
-QColor ruleColor(const std::string& rule) { return rule == "armijo" ? widgets::runColor(0) : widgets::runColor(3); }
+QColor ruleColor(const std::string& rule) { return isArmijo(rule) ? widgets::runColor(0) : widgets::runColor(3); }
 
 std::vector<double> iterations(size_t n) {
   std::vector<double> k(n);
@@ -227,7 +230,7 @@ void ProxView::showStep() {
                 .arg(widgets::displayNumber(run.stepMin, 'g', 3))
                 .arg(widgets::displayNumber(run.residualRatio, 'g', 3));
   for (const auto& run : result_.runs)
-    if (run.rule == "fixed") text += tr("<br>The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. "
+    if (!isArmijo(run.rule)) text += tr("<br>The fixed step λ = %L1 is safe for this input (λ/(1 − λ/η) ≤ 2/L_f): the K-step map is 1-Lipschitz for every K. "
                                         "Armijo only promises that φ decreases; ‖g‖ need not.").arg(widgets::displayNumber(run.lambda, 'g', 3));
   const widgets::CurvePlot::Style mark{widgets::referenceColor(), Qt::NoPen, 1, true};
   residual_->setCurve(tr("iteration k"), kx, gy, mark);
