@@ -12,6 +12,8 @@
 #include "app/pages/attention/prox_view.h"
 #include "widgets/token_plane_plot.h"
 #include "widgets/curve_plot.h"
+
+#include <algorithm>
 #include "app/pages/common/latest_wins.h"
 #include "lab/lab.h"
 #include "support/scratch_home.h"
@@ -102,13 +104,16 @@ class TestPagesAttention : public QObject {
     view.run();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
     const auto& points = view.points();
-    QCOMPARE(added.count(), 6);
-    QCOMPARE(static_cast<int>(points.size()), 6);
-    QCOMPARE(view.table()->rowCount(), 6);
+    // Every block kind of the registry, per N (a new kind raises the count, not this test).
+    const size_t kinds = r.kinds.size();
+    const int expected = static_cast<int>(r.tokens.size() * kinds);
+    QCOMPARE(added.count(), expected);
+    QCOMPARE(static_cast<int>(points.size()), expected);
+    QCOMPARE(view.table()->rowCount(), expected);
     for (size_t i = 0; i < points.size(); ++i) {
       const LengthPoint& p = points[i];
-      QCOMPARE(p.point.tokens, r.tokens[i / 3]);  // per N, in order
-      QCOMPARE(p.kind, r.kinds[i % 3]);
+      QCOMPARE(p.point.tokens, r.tokens[i / kinds]);  // per N, in order
+      QCOMPARE(p.kind, r.kinds[i % kinds]);
       lab::AttentionBlockSpec spec = r.block;
       spec.kind = p.kind;
       const lab::TokensPoint direct = lab::lipschitzAtTokens(spec, p.point.tokens, r.pgd);
@@ -129,9 +134,11 @@ class TestPagesAttention : public QObject {
     // The plot holds the same numbers: the estimate per kind against N.
     const auto [n, est] = view.plot()->curveData(QStringLiteral("AttLip · PGD estimate"));
     QCOMPARE(n, (std::vector<double>{6, 8}));
-    QCOMPARE(est, (std::vector<double>{points[0].point.pgdEstimate, points[3].point.pgdEstimate}));
+    const size_t attlip = static_cast<size_t>(std::find(r.kinds.begin(), r.kinds.end(), attLipId()) - r.kinds.begin());
+    const size_t l2 = static_cast<size_t>(std::find(r.kinds.begin(), r.kinds.end(), l2Id()) - r.kinds.begin());
+    QCOMPARE(est, (std::vector<double>{points[attlip].point.pgdEstimate, points[attlip + kinds].point.pgdEstimate}));
     const auto l2Bound = view.plot()->curveData(QStringLiteral("ℓ2 · bound, Kim ‖W_Q‖² (∝ √N·log N)")).second;
-    QCOMPARE(l2Bound, (std::vector<double>{*points[1].point.bound, *points[4].point.bound}));
+    QCOMPARE(l2Bound, (std::vector<double>{*points[l2].point.bound, *points[l2 + kinds].point.bound}));
     QVERIFY(l2Bound[1] > l2Bound[0]);  // grows with N
     // 004's formula is its own curve, named as not a bound.
     const auto printed = view.plot()->curveData(QStringLiteral("ℓ2 · Eq. 6 as printed (not a bound)")).second;
@@ -255,7 +262,7 @@ class TestPagesAttention : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(plane->hasResult() && !plane->runner()->busy(), kTimeoutMs);
     const auto& pic = plane->picture();
     QCOMPARE(static_cast<int>(pic.input.size()), 6);
-    QCOMPARE(pic.kinds.size(), size_t{3});
+    QCOMPARE(pic.kinds.size(), lab::attentionKindIds().size());
     QCOMPARE(pic.kinds[0].kind, std::string("attlip"));
     QVERIFY2(pic.kinds[0].ratio <= 1 + 1e-6, qPrintable(QString::number(pic.kinds[0].ratio)));
     widgets::TokenPlanePlot* panel = plane->panels()[0];
