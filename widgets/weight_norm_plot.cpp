@@ -36,6 +36,9 @@ WeightNormPlot::WeightNormPlot(QWidget* parent) : MultiRunPlot(parent) {
   maxTick_ = tr("σmax");
   minTick_ = tr("σmin");
   updateTargetItems();
+  connect(this, &PlotView::logYChanged, this, [this] {
+    if (!autoLogging_) logScaleChosen_ = true;
+  });
 }
 
 void WeightNormPlot::setLayerNote(const QString& layer, const QString& note) {
@@ -145,6 +148,27 @@ void WeightNormPlot::updateTargetItems() {
 }
 
 void WeightNormPlot::fitView() {
+  if (!logScaleChosen_ && !logY()) {
+    double lo = 0, hi = 0;
+    for (const auto& [id, series] : allSeries()) {
+      const ValueRange r = series->buffer.positiveYRange();
+      if (!r.valid) continue;
+      lo = lo > 0 ? std::min(lo, r.lower) : r.lower;
+      hi = std::max(hi, r.upper);
+    }
+    if (lo > 0 && hi / lo > 10) {
+      logScaleChosen_ = true;  // once: the user's box and menu rule from here on
+      // After this fit, not inside it (setLogY refits through applyLogScales).
+      QMetaObject::invokeMethod(
+          this,
+          [this] {
+            autoLogging_ = true;
+            setLogY(true);
+            autoLogging_ = false;
+          },
+          Qt::QueuedConnection);
+    }
+  }
   MultiRunPlot::fitView();
   // The target must stay in view: it is what the norms are judged against.
   if (std::isfinite(targetMax_)) {

@@ -2,7 +2,8 @@
 // against the σmax target: a line at σmax, and a band [σmin, σmax] when a lower target
 // exists (spectral_clip). With one run, each layer gets its own palette colour and the
 // legend (beside the plot) names the layers; with several runs, lines take their run's
-// colour and the hover read-out names run and layer.
+// colour and the hover read-out names run and layer. Norms more than a decade apart switch the
+// y-axis to log once, unless the scale was chosen.
 #pragma once
 
 #include <QMap>
@@ -65,6 +66,10 @@ class WeightNormPlot : public MultiRunPlot {
   QCPItemRect* band_ = nullptr;
   QCPGraph* targetProxy_ = nullptr;  // legend entry for the (item) target line
   QString maxTick_, minTick_;
+  // Until someone sets the y scale (the box, the menu or the caller), norms spanning more than
+  // a decade switch it to log once: the embedding's own cap (~15) on a linear axis flattened
+  // every σmax-held matrix into one line near the target.
+  bool logScaleChosen_ = false, autoLogging_ = false;
 };
 
 }  // namespace lwb::widgets

@@ -108,6 +108,34 @@ class TestDashboardPlots : public QObject {
     QCOMPARE(legendNames(plot).contains(QStringLiteral("σmax target")), false);
   }
 
+  // An embedding at its own cap (~15) beside σmax-held matrices (~1) flattened them into one
+  // line on a linear axis: norms more than a decade apart switch to log once; a scale chosen
+  // by the user (before or after) is kept.
+  void weightNormsSpanningADecadeSwitchToLogOnce() {
+    const QStringList layers = {QStringLiteral("embed"), QStringLiteral("l0")};
+    WeightNormPlot plot;
+    plot.appendStep(QStringLiteral("r"), 10, layers, {1.2, 1.0});
+    plot.requestReplot();
+    QCoreApplication::processEvents();
+    QVERIFY(!plot.logY());  // within a decade: linear
+    plot.appendStep(QStringLiteral("r"), 20, layers, {15.8, 1.0});
+    plot.requestReplot();
+    QTRY_VERIFY(plot.logY());
+    QVERIFY(plot.customPlot()->yAxis->scaleType() == QCPAxis::stLogarithmic);
+    plot.setLogY(false);  // the user's choice from here on
+    plot.appendStep(QStringLiteral("r"), 30, layers, {16.0, 0.9});
+    plot.requestReplot();
+    QCoreApplication::processEvents();
+    QVERIFY(!plot.logY());
+    WeightNormPlot chosen;
+    chosen.setLogY(true);
+    chosen.setLogY(false);
+    chosen.appendStep(QStringLiteral("r"), 10, layers, {15.8, 1.0});
+    chosen.requestReplot();
+    QCoreApplication::processEvents();
+    QVERIFY(!chosen.logY());
+  }
+
   void spectrumSnapshotsAndScrubber() {
     SpectrumPlot plot;
     QSignalSpy layerSpy(&plot, &SpectrumPlot::layerSelected);
