@@ -1,5 +1,7 @@
 #include "widgets/palette.h"
 
+#include <algorithm>
+
 namespace lwb::widgets {
 namespace {
 
@@ -28,6 +30,12 @@ QColor runColor(int index) {
   const int wrap = index / n;
   // Each wrap 25% darker: still the same hue family, but told apart from the first pass.
   return wrap == 0 ? c : c.darker(100 + 25 * wrap);
+}
+
+Qt::PenStyle runPenStyle(int index) {
+  static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine};
+  const int wrap = std::max(0, index) / static_cast<int>(okabeItoColors().size());
+  return kStyles[wrap % 4];
 }
 
 QColor withAlpha(const QColor& color, int alpha) {

@@ -12,6 +12,10 @@ namespace lwb::widgets {
 // sky blue, yellow, grey — then around again, each wrap a little darker so 9+ runs stay
 // distinct. Negative indices are treated as 0.
 QColor runColor(int index);
+// The line style that goes with runColor(index): solid for the first eight, then dashed, dash-
+// dotted and dotted for the next passes, so a darker repeat of a hue is not read as the same
+// line (a 10-layer model's weight norms, an Inspector history of 20 matrices).
+Qt::PenStyle runPenStyle(int index);
 
 // The same colour with alpha set (0..255): faint raw series behind smoothed ones, bands.
 QColor withAlpha(const QColor& color, int alpha);

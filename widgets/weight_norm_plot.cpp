@@ -102,7 +102,7 @@ void WeightNormPlot::restyleAll() {
     QCPGraph* g = s->graphs.front();
     const int layerIndex = static_cast<int>(layers_.indexOf(id.second));
     const RunStyle style = runStyle(id.first);
-    g->setPen(QPen(single ? runColor(layerIndex) : style.color, 1.3));
+    g->setPen(QPen(single ? runColor(layerIndex) : style.color, 1.3, single ? runPenStyle(layerIndex) : Qt::SolidLine));
     g->setName(single ? legendName(id.second) : style.label + QStringLiteral(" · ") + legendName(id.second));
     const bool inLegend = single ? layers_.size() <= kMaxLegendLayers : false;
     if (inLegend)

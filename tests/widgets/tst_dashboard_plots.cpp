@@ -104,6 +104,10 @@ class TestDashboardPlots : public QObject {
     for (int l = 0; l < 20; ++l) many.appendPoint(QStringLiteral("mm"), QStringLiteral("w%1").arg(l), 1, 1.0);
     many.requestReplot();
     QCOMPARE(legendNames(many), QStringList{QStringLiteral("20 layers: hover a line for its name")});
+    WeightNormPlot ten;  // a 10-layer model: the 9th and 10th layers repeat hues, dashed
+    for (int l = 0; l < 10; ++l) ten.appendPoint(QStringLiteral("t"), QStringLiteral("w%1").arg(l), 1, 1.0);
+    QCOMPARE(graphNamed(ten, QStringLiteral("w0"))->pen().style(), Qt::SolidLine);
+    QCOMPARE(graphNamed(ten, QStringLiteral("w8"))->pen().style(), Qt::DashLine);
     plot.setTarget(kNaN);
     QCOMPARE(legendNames(plot).contains(QStringLiteral("σmax target")), false);
   }

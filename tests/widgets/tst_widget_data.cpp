@@ -233,6 +233,10 @@ class TestWidgetData : public QObject {
     for (int i = 0; i < 16; ++i) seen.insert(runColor(i).rgb());
     QCOMPARE(seen.size(), 16);
     QCOMPARE(runColor(-3), runColor(0));
+    // The second pass through the hues is dashed as well as darker.
+    for (int i = 0; i < 8; ++i) QCOMPARE(runPenStyle(i), Qt::SolidLine);
+    for (int i = 8; i < 16; ++i) QCOMPARE(runPenStyle(i), Qt::DashLine);
+    QCOMPARE(runPenStyle(-1), Qt::SolidLine);
     QCOMPARE(withAlpha(Qt::red, 300).alpha(), 255);
   }
 };

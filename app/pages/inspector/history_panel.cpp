@@ -233,6 +233,7 @@ void HistoryPanel::replot() {
         ys.push_back(values[k]);
       }
     widgets::CurvePlot::Style style;
+    style.pen = widgets::runPenStyle(i);
     style.color = widgets::runColor(i++);
     style.markers = true;
     plot_->setCurve(QString::fromStdString(layer), std::move(xs), std::move(ys), style);
