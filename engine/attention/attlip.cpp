@@ -259,6 +259,25 @@ ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOption
   return r;
 }
 
+ProxMovementParts proxMovementParts(const at::Tensor& x, const at::Tensor& y, const at::Tensor& w, double eta) {
+  checkWeights(w, y);
+  at::NoGradGuard ng;
+  const auto y3 = asBatch(y.detach());
+  const Scores sc = scores(y3, w.detach());
+  const auto p = sc.s.softmax(-1);                                    // [B, H, N, N]
+  const auto diag = p.diagonal(0, -2, -1).unsqueeze(-1);              // P_ii [B, H, N, 1]
+  const auto colSums = p.sum(-2).unsqueeze(-1);                       // Σ_k P_ki
+  const auto mix = ((p + p.transpose(-1, -2)).matmul(sc.v) - 2 * diag * sc.v).matmul(w).sum(1);
+  const auto self = ((1 + colSums + 2 * diag) * sc.v).matmul(w).sum(1);
+  ProxMovementParts out;
+  out.mixing = (-eta * mix).reshape(y.sizes());
+  out.self = (-eta * self).reshape(y.sizes());
+  const double xn = x.norm().item<double>();
+  out.mixingShare = xn > 0 ? out.mixing.norm().item<double>() / xn : 0.0;
+  out.selfShare = xn > 0 ? out.self.norm().item<double>() / xn : 0.0;
+  return out;
+}
+
 at::Tensor attlipInitWeights(int64_t dim, int64_t heads, uint64_t seed, at::ScalarType dtype) {
   const int64_t dh = headDim(dim, heads);
   auto gen = seededGenerator(seed);

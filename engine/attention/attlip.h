@@ -67,6 +67,17 @@ struct ProxResult {
 // requires grad (the training path). Throws std::invalid_argument for bad options/shapes.
 ProxResult attlipProx(const at::Tensor& x, const at::Tensor& w, const ProxOptions& options = {});
 
+// Where the prox moves the tokens (issue 26: does the block mix tokens, or only rescale
+// each one?). At the prox point y = x − η∇f(y), and ∇f(y)_i = Σ_h [Σ_{j≠i}(P_ij + P_ji) v_j
+// + (1 + Σ_k P_ki + 2P_ii) v_i] W^h (C.1, v = W^h y): the first sum is the part made of
+// other tokens (mixing), the second of token i itself (self). Returned as the vectors
+// −η·mixing and −η·self (shape of y) and their norms relative to ‖x‖_F.
+struct ProxMovementParts {
+  at::Tensor mixing, self;
+  double mixingShare = 0, selfShare = 0;  // ‖−η·mixing‖_F / ‖x‖_F, ‖−η·self‖_F / ‖x‖_F
+};
+ProxMovementParts proxMovementParts(const at::Tensor& x, const at::Tensor& y, const at::Tensor& w, double eta);
+
 // Upper bound on the Lipschitz constant of ∇f (the largest Hessian eigenvalue) over the
 // ball ‖Y‖_F ≤ radius for `tokens` tokens (a rigorous form of the C.3 heuristic, derived in
 // attlip.cpp): L_f ≤ Σ_h (N + 1)(2‖A^h‖₂ + 16‖A^h‖₂² R² / τ).

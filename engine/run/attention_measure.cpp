@@ -54,6 +54,11 @@ void measureAttentionBlock(models::Model& model, const data::Dataset& dataset, u
   const auto r = bounds::pgdLipschitz(f, x0, o);
   summary.attentionPgdEstimate = r.best;
   summary.attentionBound = m->attentionBound(x0.size(1)).value_or(kNotMeasured);
+  if (attlip && !certifiedStep) {  // at the prox point, where y − x = −η∇f(y) splits exactly
+    const auto parts = attention::proxMovementParts(x0, attention::attlipProx(x0, w, converged).output, w, converged.eta);
+    summary.attentionMixingMovement = parts.mixingShare;
+    summary.attentionSelfMovement = parts.selfShare;
+  }
 }
 
 }  // namespace lwb::run

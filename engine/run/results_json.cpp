@@ -244,6 +244,10 @@ json toJson(const RunSummary& s) {
   if (!std::isnan(s.attentionPgdEstimate) || !std::isnan(s.attentionBound) || s.attlipEvalSteps) {
     j["attention_pgd_estimate"] = number(s.attentionPgdEstimate);
     j["attention_bound"] = number(s.attentionBound);
+    if (!std::isnan(s.attentionMixingMovement)) {
+      j["attention_mixing_movement"] = number(s.attentionMixingMovement);
+      j["attention_self_movement"] = number(s.attentionSelfMovement);
+    }
   }
   if (s.attlipEvalSteps) {
     j["attlip_eval_residual"] = number(s.attlipEvalResidual);
@@ -282,6 +286,8 @@ RunSummary runSummaryFromJson(const json& j) {
   s.trainLossLast50 = numberAt(j, "train_loss_last50", kNotMeasured);
   s.attentionPgdEstimate = numberAt(j, "attention_pgd_estimate", kNotMeasured);
   s.attentionBound = numberAt(j, "attention_bound", kNotMeasured);
+  s.attentionMixingMovement = numberAt(j, "attention_mixing_movement", kNotMeasured);
+  s.attentionSelfMovement = numberAt(j, "attention_self_movement", kNotMeasured);
   s.attlipEvalResidual = numberAt(j, "attlip_eval_residual", kNotMeasured);
   s.attlipEvalSteps = integerAt(j, "attlip_eval_steps");
   if (const auto it = j.find("attlip_eval_converged"); it != j.end() && it->is_boolean()) s.attlipEvalConverged = it->get<bool>();

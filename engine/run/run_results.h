@@ -101,6 +101,10 @@ struct RunSummary {
   // prox) and its theoretical bound (1; ℓ2: Kim's, ‖W_Q^h‖₂²; NaN where none holds); the last evaluation's
   // AttLip residual, steps and whether every batch reached the tolerance.
   double attentionPgdEstimate = kNotMeasured, attentionBound = kNotMeasured;
+  // AttLip (converged prox) at that input: how far the block moves the tokens, split into the
+  // part made of other tokens (mixing) and of each token itself (self), relative to ‖X‖_F
+  // (attention::proxMovementParts; issue 26).
+  double attentionMixingMovement = kNotMeasured, attentionSelfMovement = kNotMeasured;
   double attlipEvalResidual = kNotMeasured;
   std::optional<int64_t> attlipEvalSteps;
   std::optional<bool> attlipEvalConverged;

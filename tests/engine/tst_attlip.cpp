@@ -121,6 +121,45 @@ class TestAttLip : public QObject {
     QVERIFY(r3.residual > 0);
   }
 
+  // Issue 26's split of the movement: mixing + self is y − x at the prox point, and the mixing
+  // part equals the sum over other tokens written out with scores and softmax by hand.
+  void movementSplitsIntoMixingAndSelf() {
+    const auto w = attlipInitWeights(8, 2, 5);  // [H, d_h, d]
+    const auto x = gaussian({5, 8}, 6);
+    const auto y = attlipProx(x, w, converged(1e-12)).output;
+    const auto parts = proxMovementParts(x, y, w, 1.0);
+    QVERIFY2(fro(parts.mixing + parts.self - (y - x)) <= 1e-9, qPrintable(QString::number(fro(parts.mixing + parts.self - (y - x)))));
+    const int64_t heads = w.size(0), n = y.size(0), dh = w.size(1);
+    const double tau = std::sqrt(static_cast<double>(dh));
+    at::Tensor expected = at::zeros_like(y);
+    for (int64_t h = 0; h < heads; ++h) {
+      const auto wh = w[h];  // [d_h, d]
+      std::vector<std::vector<double>> p(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(n)));
+      for (int64_t i = 0; i < n; ++i) {
+        double z = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          const double s = wh.matmul(y[i] + y[j]).pow(2).sum().item<double>() / tau;
+          p[static_cast<size_t>(i)][static_cast<size_t>(j)] = std::exp(s);
+          z += std::exp(s);
+        }
+        for (auto& v : p[static_cast<size_t>(i)]) v /= z;
+      }
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          if (j != i) {
+            const double c = p[static_cast<size_t>(i)][static_cast<size_t>(j)] + p[static_cast<size_t>(j)][static_cast<size_t>(i)];
+            expected[i] -= c * wh.t().matmul(wh.matmul(y[j]));  // −η (P_ij + P_ji) W^hᵀ W^h y_j, η = 1
+          }
+    }
+    QVERIFY2(fro(parts.mixing - expected) <= 1e-10 * fro(expected), qPrintable(QString::number(fro(parts.mixing - expected))));
+    QVERIFY(std::abs(parts.mixingShare - fro(expected) / fro(x)) <= 1e-10);
+    // One token has nothing to mix with.
+    const auto one = gaussian({1, 8}, 7);
+    const auto alone = proxMovementParts(one, attlipProx(one, w, converged(1e-12)).output, w, 1.0);
+    QCOMPARE(alone.mixingShare, 0.0);
+    QVERIFY(alone.selfShare > 0);
+  }
+
   void firmlyNonExpansive() {
     const auto w = attlipInitWeights(16, 4, 21);
     const auto x = gaussian({100, 8, 16}, 22);
