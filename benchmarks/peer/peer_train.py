@@ -6,8 +6,8 @@ way a PyTorch user would write it in eager mode (Debian python3-torch, the same 
 1.13 and OpenBLAS). Like `lipschitz-cli bench`, it times `--steps` training steps with
 evaluation, spectra and logging only on the last step, and prints one JSON line.
 
-Supported: task mnist (model mlp) and chars (model lipschitz_gpt); optimizers muon and
-adamw; constraint none or spectral_soft_cap (alpha auto or a number). Anything else exits 2.
+Supported: task mnist (model mlp) and chars (model lipschitz_gpt, content or position
+scores); optimizers muon and adamw; constraint none or spectral_soft_cap (alpha auto or a number). Anything else exits 2.
 
     /usr/bin/python3 benchmarks/peer/peer_train.py --config resources/presets/mnist_adamw_wd.json \\
         --steps 200 --threads 1
@@ -29,7 +29,23 @@ except ImportError:
     sys.exit("peer_train.py: no torch module: run it with Debian's /usr/bin/python3 after installing python3-torch (packaging/setup.sh --with-peer)")
 
 GELU_MAX_SLOPE = 1.1289
+POSITION_BIAS_LIMIT = 16.0
 JORDAN5 = (3.4445, -4.7750, 2.0315)
+
+
+def blas_core():
+    """The OpenBLAS core this process runs (the engine reports its own as blas_core): on a VM
+    that hides its CPU model OpenBLAS falls back to Prescott kernels unless OPENBLAS_CORETYPE
+    names a core, and the engine's front sets it, so the two sides are compared on one core."""
+    import ctypes
+    for lib in ("libblas.so.3", "libopenblas.so.0"):
+        try:
+            fn = ctypes.CDLL(lib).openblas_get_corename
+        except (OSError, AttributeError):
+            continue
+        fn.restype = ctypes.c_char_p
+        return fn().decode()
+    return ""
 
 
 def fail(msg):
@@ -135,19 +151,38 @@ class LipschitzGpt:
         self.scale = m.get("final_logit_scale", 1.0)
         if m.get("standard", False):
             fail("model.standard: only the Lipschitz (standard = false) GPT is in the peer")
+        if m.get("residual", "convex") != "convex" or m.get("score_scale", 1.0) != 1.0:
+            fail("model.residual / model.score_scale: only the convex residual at score scale 1 is in the peer")
+        self.scores = m.get("attention_scores", "content")
+        if self.scores not in ("content", "position"):
+            fail(f"model.attention_scores: '{self.scores}' is not in the peer (content, position)")
+        zero = m.get("zero_init", "outputs")
+        if zero not in ("outputs", "outputs_and_head"):
+            fail(f"model.zero_init: '{zero}' is not in the peer (outputs, outputs_and_head)")
+        self.alpha = m.get("residual_alpha", 0.0) or 1.0 / (2 * m["blocks"])
         rows = torch.randn(vocab, d, generator=gen)
         rows /= rows.square().mean(-1, keepdim=True).sqrt().clamp_min(1e-30)
         self.params = [dict(name="embed", role="embed", block=-1, t=param(rows))]
         for b in range(self.blocks):
-            for role, shape in (("q", (d, d)), ("k", (d, d)), ("v", (d, d)), ("o", None), ("mlp_in", (dm, d)), ("mlp_out", None)):
-                t = orthogonal_rms_unit(*shape, gen) if shape else torch.zeros((d, d) if role == "o" else (d, dm))
+            # The C++ model's parameter order (the same generator draws): q, k only for content
+            # scores; position scores add a [heads, seq_len] bias per block, zero at the start.
+            roles = (("q", (d, d)), ("k", (d, d))) if self.scores == "content" else ()
+            roles += (("v", (d, d)), ("o", None)) + ((("pos", None),) if self.scores == "position" else ())
+            for role, shape in roles + (("mlp_in", (dm, d)), ("mlp_out", None)):
+                if shape:
+                    t = orthogonal_rms_unit(*shape, gen)
+                else:
+                    t = torch.zeros({"o": (d, d), "pos": (self.heads, m["seq_len"]), "mlp_out": (d, dm)}[role])
                 self.params.append(dict(name=f"blocks.{b}.{role}", role=role, block=b, t=param(t)))
-        self.params.append(dict(name="head", role="head", block=self.blocks, t=param(orthogonal_rms_unit(vocab, d, gen))))
+        head = torch.zeros(vocab, d) if zero == "outputs_and_head" else orthogonal_rms_unit(vocab, d, gen)
+        self.params.append(dict(name="head", role="head", block=self.blocks, t=param(head)))
         half = d // self.heads // 2
         inv = torch.pow(10000.0, torch.arange(half, dtype=torch.float32) * (-1.0 / half))
         angles = torch.outer(torch.arange(m["seq_len"], dtype=torch.float32), inv)
         self.cos, self.sin = torch.cos(angles), torch.sin(angles)
         self.mask = torch.triu(torch.ones(m["seq_len"], m["seq_len"], dtype=torch.bool), 1)
+        pos = torch.arange(m["seq_len"])
+        self.offset = (pos[:, None] - pos[None, :]).clamp_min(0)
         self.w = {(p["block"], p["role"]): p["t"] for p in self.params}
 
     def rotary(self, x):
@@ -160,16 +195,21 @@ class LipschitzGpt:
         b, t = x.shape[0], x.shape[1]
         h, dh = self.heads, self.d // self.heads
         split = lambda y: y.view(b, t, h, dh).transpose(1, 2)
+        v = split(F.linear(x, self.w[blk, "v"]))
+        if self.scores == "position":
+            # bias[h, i - j] for j <= i: one attention matrix for the batch, no 1/3 (only v reads x)
+            bias = self.w[blk, "pos"][:, self.offset[:t, :t]].masked_fill(self.mask[:t, :t], float("-inf"))
+            out = torch.softmax(bias, -1).matmul(v).transpose(1, 2).reshape(b, t, self.d)
+            return F.linear(out, self.w[blk, "o"])
         q = self.rotary(split(F.linear(x, self.w[blk, "q"])))
         k = self.rotary(split(F.linear(x, self.w[blk, "k"])))
-        v = split(F.linear(x, self.w[blk, "v"]))
         scores = q.matmul(k.transpose(-2, -1)) * (1.0 / dh)
         scores = scores.masked_fill(self.mask[:t, :t], float("-inf"))
         out = torch.softmax(scores, -1).matmul(v).transpose(1, 2).reshape(b, t, self.d)
         return F.linear(out, self.w[blk, "o"]) * (1.0 / 3.0)
 
     def forward(self, tokens):
-        a = 1.0 / (2 * self.blocks)
+        a = self.alpha
         x = F.embedding(tokens, self.params[0]["t"])
         for blk in range(self.blocks):
             x = x * (1.0 - a) + self.attention(x, blk) * a
@@ -181,6 +221,9 @@ class LipschitzGpt:
         with torch.no_grad():
             e = self.params[0]["t"]
             e.div_(e.square().mean(-1, keepdim=True).sqrt().clamp_min(1e-30))
+            for p in self.params:
+                if p["role"] == "pos":
+                    p["t"].clamp_(-POSITION_BIAS_LIMIT, POSITION_BIAS_LIMIT)
 
 
 # ---- optimizer math (engine/optim, engine/spectral)
@@ -248,6 +291,8 @@ class Trainer:
         self.cfg, self.model, self.opt = cfg, model, cfg["optimizer"]
         o = self.opt
         self.kind = o["kind"]
+        if o.get("lr_units", "plain") != "plain":
+            fail("optimizer.lr_units: only plain is in the peer")
         if self.kind not in ("muon", "adamw"):
             fail(f"optimizer.kind: '{self.kind}' is not in the peer (muon, adamw)")
         if self.kind == "muon" and (o.get("ns_coeffs", "jordan5") != "jordan5"):
@@ -294,7 +339,7 @@ class Trainer:
 
     def update_bound(self, p, lr):
         w, eta = p["t"], lr * p["mult"]
-        if self.kind != "muon" or w.dim() != 2:
+        if self.kind != "muon" or w.dim() != 2 or p["role"] == "pos":
             return -1.0
         if p["role"] == "embed":
             return -1.0 if self.opt.get("embed_update", "column_normalize") == "adamw" else eta
@@ -308,9 +353,9 @@ class Trainer:
             if g is None:
                 continue
             eta = lr * p["mult"]
-            if self.wd > 0:
+            if self.wd > 0 and p["role"] != "pos":
                 w.mul_(1.0 - eta * self.wd)
-            if self.kind == "adamw" or w.dim() != 2 or (p["role"] == "embed" and self.opt.get("embed_update") == "adamw"):
+            if self.kind == "adamw" or w.dim() != 2 or p["role"] == "pos" or (p["role"] == "embed" and self.opt.get("embed_update") == "adamw"):
                 self.adam_apply(p, g, eta)
                 continue
             buf = self.state.get(p["name"])
@@ -331,7 +376,7 @@ class Trainer:
             return
         for p in self.model.params:
             w = p["t"]
-            if w.dim() != 2 or p["role"] == "embed":
+            if w.dim() != 2 or p["role"] in ("embed", "pos"):
                 continue
             if self.alpha == "auto":
                 bound = self.update_bound(p, lr)
@@ -399,7 +444,7 @@ def main():
     seconds = time.perf_counter() - start
     print(json.dumps({"config": os.path.splitext(os.path.basename(a.config))[0], "steps": a.steps,
                       "threads": torch.get_num_threads(), "steps_per_s": a.steps / seconds,
-                      "train_loss": last_loss, "val_loss": val_loss}))
+                      "train_loss": last_loss, "val_loss": val_loss, "blas_core": blas_core()}))
 
 
 if __name__ == "__main__":

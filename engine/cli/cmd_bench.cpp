@@ -2,6 +2,7 @@
 // step spent in the constraint step, measured side by side in one process.
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "common/blas_core.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 #include "run/step_profile.h"
@@ -65,8 +66,8 @@ nlohmann::json rooflineOf(const run::RunConfig& cfg, double peak, double perOpMs
     msPerStep += c.msPerStep;
   }
   const double gemmBoundPeak = p.gemmGflopPerStep / peak * 1000.0;  // ms
-  nlohmann::json ops = nlohmann::json::array();  // the 15 largest, for what to fuse next
-  for (size_t i = 0; i < std::min<size_t>(15, p.ops.size()); ++i)
+  nlohmann::json ops = nlohmann::json::array();  // the 40 largest, for what to fuse next
+  for (size_t i = 0; i < std::min<size_t>(40, p.ops.size()); ++i)
     ops.push_back({{"op", p.ops[i].name}, {"category", p.ops[i].category}, {"ms_per_step", p.ops[i].msPerStep}, {"calls_per_step", p.ops[i].callsPerStep}});
   return {{"profiled_ms_per_step", p.msPerStep}, {"profiler_cost_per_op_ms", perOpMs}, {"ms_per_step_without_profiler_cost", msPerStep}, {"gemm_gflop_per_step", p.gemmGflopPerStep}, {"gemm_ms_per_step", p.gemmMsPerStep},
           {"gemm_gflops_reached", p.gemmMsPerStep > 0 ? p.gemmGflopPerStep / p.gemmMsPerStep * 1000.0 : 0.0},
@@ -143,7 +144,7 @@ int runBench(const BenchArgs& a) {
     if (a.roofline) {
       const auto r = rooflineOf(cfg, peak, perOpMs);
       if (a.json) {
-        nlohmann::json j{{"config", name}, {"steps", s.steps}, {"ms_per_step", msPerStep}, {"threads", threadsUsed}};
+        nlohmann::json j{{"config", name}, {"steps", s.steps}, {"ms_per_step", msPerStep}, {"threads", threadsUsed}, {"blas_core", lwb::blasCoreName()}};
         j.update(r);
         printJson(j);
       } else {
@@ -152,7 +153,8 @@ int runBench(const BenchArgs& a) {
       }
     } else if (a.json) {
       printJson({{"config", name}, {"steps", s.steps}, {"steps_per_s", s.stepsPerSecond},
-                 {"constraint_fraction", s.constraintFraction}, {"status", s.status}, {"threads", threadsUsed}});
+                 {"constraint_fraction", s.constraintFraction}, {"status", s.status}, {"threads", threadsUsed},
+                 {"blas_core", lwb::blasCoreName()}});  // the peer is run with the same kernels
     } else {
       std::printf("| %s | %.2f | %.1f | %.2f | %.1f%% |\n", name.c_str(), s.stepsPerSecond, msPerStep,
                   msPerStep * s.constraintFraction, 100.0 * s.constraintFraction);
