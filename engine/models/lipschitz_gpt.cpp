@@ -5,6 +5,7 @@
 
 #include "models/batched_gemm.h"
 #include "models/init.h"
+#include "models/position_attention.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
@@ -136,8 +137,9 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
   const auto v = split(at::linear(x, w(block, Role::Value)));
   at::Tensor mixed;  // [b, h, t, dh]
   if (!shape_.contentScores) {
-    // The same attention matrix for every sample: one [h, t, t] softmax, broadcast over b.
-    mixed = at::matmul(at::softmax(positionBias(block, t), -1), v);
+    // The same attention matrix for every sample: one [h, t, t] softmax (a fused kernel),
+    // broadcast over b.
+    mixed = at::matmul(positionAttention(w(block, Role::Other), t), v);
   } else {
     const auto q = rotary(split(at::linear(x, w(block, Role::Query))));
     const auto k = rotary(split(at::linear(x, w(block, Role::Key))));
