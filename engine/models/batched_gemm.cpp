@@ -1,5 +1,7 @@
 #include "models/batched_gemm.h"
 
+#include "common/blas_fns.h"
+
 #include <ATen/Parallel.h>
 #include <ATen/ops/baddbmm.h>
 #include <ATen/ops/bmm.h>
@@ -7,26 +9,10 @@
 #include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
 
-#include <dlfcn.h>
-
 #include <climits>
 
 namespace lwb::models {
 namespace {
-
-template <class T>
-using GemmFn = void (*)(const char* transa, const char* transb, const int* m, const int* n, const int* k, const T* alpha,
-                        const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c, const int* ldc);
-
-// The Fortran BLAS LibTorch already loaded (as spectral/symmetric_product.cpp finds syrk).
-struct Gemm {
-  GemmFn<float> s = reinterpret_cast<GemmFn<float>>(dlsym(RTLD_DEFAULT, "sgemm_"));
-  GemmFn<double> d = reinterpret_cast<GemmFn<double>>(dlsym(RTLD_DEFAULT, "dgemm_"));
-};
-const Gemm& gemm() {
-  static const Gemm g;
-  return g;
-}
 
 // One row-major matrix [rows, cols] of a 3-D operand as BLAS (column-major) sees it: unit
 // column stride → the column-major matrix is its transpose ('N' gives Xᵀ); unit row stride →
@@ -43,7 +29,7 @@ bool operandOf(const at::Tensor& x, Operand& out) {
 }
 
 template <class T>
-void gemmLoop(GemmFn<T> fn, const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias, double alpha, at::Tensor& out) {
+void gemmLoop(const at::Tensor& a, const at::Tensor& b, const at::Tensor& bias, double alpha, at::Tensor& out) {
   Operand oa{}, ob{};
   const at::Tensor A = operandOf(a, oa) ? a : a.contiguous();
   const at::Tensor B = operandOf(b, ob) ? b : b.contiguous();
@@ -62,7 +48,7 @@ void gemmLoop(GemmFn<T> fn, const at::Tensor& a, const at::Tensor& b, const at::
       T* c = pc + i * sc;
       if (pbias) std::copy(pbias, pbias + sc, c);
       const int ldc = n;
-      fn(&ob.transOfT, &oa.transOfT, &n, &m, &k, &al, pb + i * sb, &ob.ld, pa + i * sa, &oa.ld, &be, c, &ldc);
+      blas::gemm<T>()(&ob.transOfT, &oa.transOfT, &n, &m, &k, &al, pb + i * sb, &ob.ld, pa + i * sa, &oa.ld, &be, c, &ldc);
     }
   });
 }
@@ -71,8 +57,8 @@ at::Tensor blasProduct(const at::Tensor& a, const at::Tensor& b, const at::Tenso
   RECORD_FUNCTION("lwb::batched_gemm", std::vector<c10::IValue>{a, b});
   at::Tensor out = at::empty({a.size(0), a.size(1), b.size(2)}, a.options());
   const at::Tensor biasC = bias.defined() ? bias.to(a.scalar_type()).contiguous() : bias;
-  if (a.scalar_type() == at::kFloat) gemmLoop(gemm().s, a, b, biasC, alpha, out);
-  else gemmLoop(gemm().d, a, b, biasC, alpha, out);
+  if (a.scalar_type() == at::kFloat) gemmLoop<float>(a, b, biasC, alpha, out);
+  else gemmLoop<double>(a, b, biasC, alpha, out);
   return out;
 }
 
@@ -108,8 +94,8 @@ bool batchedGemmUsesBlas(const at::Tensor& a, const at::Tensor& b) {
   if (!a.device().is_cpu() || !b.device().is_cpu() || a.scalar_type() != b.scalar_type()) return false;
   for (const auto& x : {a, b})
     if (x.size(1) > INT_MAX / 2 || x.size(2) > INT_MAX / 2 || x.size(1) == 0 || x.size(2) == 0) return false;
-  if (a.scalar_type() == at::kFloat) return gemm().s != nullptr;
-  if (a.scalar_type() == at::kDouble) return gemm().d != nullptr;
+  if (a.scalar_type() == at::kFloat) return blas::gemm<float>() != nullptr;
+  if (a.scalar_type() == at::kDouble) return blas::gemm<double>() != nullptr;
   return false;
 }
 

@@ -18,7 +18,7 @@ namespace prof = torch::autograd::profiler;
 bool isGemm(std::string_view op) {
   static constexpr std::string_view kGemm[] = {"aten::mm",  "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm",
                                                "aten::addmv", "aten::mv",  "aten::dot", "aten::vdot",    "lwb::syrk",
-                                               "lwb::batched_gemm"};
+                                               "lwb::batched_gemm", "lwb::ns_step"};
   return std::find(std::begin(kGemm), std::end(kGemm), op) != std::end(kGemm);
 }
 
@@ -36,7 +36,15 @@ double gemmFlops(const prof::LegacyEvent& e) {
   const auto d = [](int64_t v) { return static_cast<double>(v); };
   // Products a·b where a is input i and b input i+1 (the add-variants have the addend first).
   const size_t first = (name == "aten::addmm" || name == "aten::baddbmm" || name == "aten::addbmm" || name == "aten::addmv") ? 1 : 0;
-  if (name == "lwb::syrk") {
+  if (name == "lwb::ns_step") {
+    // One Newton–Schulz step on each wide [m, n] matrix: syrk m(m+1)n, syrk m(m+1)m, GEMM 2m²n.
+    const auto* x = dims(0, 2) ? dims(0, 2) : dims(0, 3);
+    if (x) {
+      const size_t r = x->size();
+      const double m = d((*x)[r - 2]), n = d((*x)[r - 1]), batch = r == 3 ? d((*x)[0]) : 1.0;
+      return batch * (m * (m + 1) * n + m * (m + 1) * m + 2.0 * m * m * n);
+    }
+  } else if (name == "lwb::syrk") {
     if (const auto* x = dims(0, 2)) return d((*x)[0]) * d((*x)[0] + 1) * d((*x)[1]);
   } else if (name == "aten::mm" || name == "aten::addmm") {
     const auto *a = dims(first, 2), *b = dims(first + 1, 2);

@@ -1,6 +1,7 @@
 #include "spectral/symmetric_product.h"
 
 #include "spectral/newton_schulz.h"
+#include "common/blas_fns.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
@@ -8,32 +9,12 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/matmul.h>
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <climits>
 #include <optional>
 
 namespace lwb::spectral {
 namespace {
-
-// The Fortran BLAS entry points, which every BLAS exports (OpenBLAS, reference BLAS, BLIS).
-// Looked up at run time in the BLAS that LibTorch already loaded, so the build needs no BLAS
-// development files and a LibTorch bundling a private BLAS (pip wheels) falls back to matmul.
-template <class T>
-using SyrkFn = void (*)(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha,
-                        const T* a, const int* lda, const T* beta, T* c, const int* ldc);
-
-struct Syrk {
-  SyrkFn<float> s = nullptr;
-  SyrkFn<double> d = nullptr;
-};
-
-const Syrk& syrk() {
-  static const Syrk fns{reinterpret_cast<SyrkFn<float>>(dlsym(RTLD_DEFAULT, "ssyrk_")),
-                        reinterpret_cast<SyrkFn<double>>(dlsym(RTLD_DEFAULT, "dsyrk_"))};
-  return fns;
-}
 
 // BLAS sees memory column-major. For x [m, k]: row-major storage (stride(1) == 1) is the
 // column-major k×m matrix xᵀ, so x xᵀ = (xᵀ)ᵀ(xᵀ) is trans 'T'; column-major storage
@@ -50,25 +31,9 @@ std::optional<Layout> blasLayout(const at::Tensor& x) {
   return std::nullopt;
 }
 
-// syrk filled the column-major upper triangle = the row-major lower one (i >= j); copy it
-// to the upper triangle so the result is a plain symmetric matrix.
-// In 32×32 tiles: the column reads of a row-by-row copy miss the cache at m ≳ 256 (tiles
-// measured 2–3× faster at m = 256 and 768).
-// ld: the row stride of c (m for a contiguous result, more for a block of a bigger matrix).
-template <class T>
-void mirrorLowerToUpper(T* c, int64_t m, int64_t ld) {
-  constexpr int64_t kTile = 32;
-  for (int64_t ib = 0; ib < m; ib += kTile)
-    for (int64_t jb = ib; jb < m; jb += kTile) {
-      const int64_t ie = std::min(ib + kTile, m), je = std::min(jb + kTile, m);
-      for (int64_t i = ib; i < ie; ++i)
-        for (int64_t j = std::max(jb, i + 1); j < je; ++j) c[i * ld + j] = c[j * ld + i];
-    }
-}
-
 // c: [m, m] with unit column stride (a contiguous matrix or a row block's square part).
 template <class T>
-void runSyrk(SyrkFn<T> fn, const at::Tensor& x, at::Tensor& c, double beta, double alpha) {
+void runSyrk(const at::Tensor& x, at::Tensor& c, double beta, double alpha) {
   at::Tensor a = x;
   auto layout = blasLayout(a);
   if (!layout) {
@@ -79,15 +44,15 @@ void runSyrk(SyrkFn<T> fn, const at::Tensor& x, at::Tensor& c, double beta, doub
   const int ldc = static_cast<int>(c.stride(0));
   const T al = static_cast<T>(alpha), be = static_cast<T>(beta);
   const char uplo = 'U';
-  fn(&uplo, &layout->trans, &n, &k, &al, a.data_ptr<T>(), &layout->lda, &be, c.data_ptr<T>(), &ldc);
-  mirrorLowerToUpper(c.data_ptr<T>(), n, ldc);
+  blas::syrk<T>()(&uplo, &layout->trans, &n, &k, &al, a.data_ptr<T>(), &layout->lda, &be, c.data_ptr<T>(), &ldc);
+  blas::mirrorLowerToUpper(c.data_ptr<T>(), n, ldc);
 }
 
 void syrkInto(const at::Tensor& x, at::Tensor& c, double beta, double alpha) {
   // A GEMM-class op that LibTorch's profiler would not see otherwise (bench --roofline).
   RECORD_FUNCTION("lwb::syrk", std::vector<c10::IValue>{x});
-  if (x.scalar_type() == at::kFloat) runSyrk(syrk().s, x, c, beta, alpha);
-  else runSyrk(syrk().d, x, c, beta, alpha);
+  if (x.scalar_type() == at::kFloat) runSyrk<float>(x, c, beta, alpha);
+  else runSyrk<double>(x, c, beta, alpha);
 }
 
 at::Tensor syrkProduct(const at::Tensor& x, const at::Tensor* s, double beta, double alpha) {
@@ -105,8 +70,8 @@ bool usesBlasSyrk(const at::Tensor& x) {
   // parameter may take the BLAS route too.
   if (x.dim() != 2 || !x.device().is_cpu() || (x.requires_grad() && at::GradMode::is_enabled())) return false;
   if (x.size(0) == 0 || x.size(1) == 0 || x.size(0) > INT_MAX || x.size(1) > INT_MAX) return false;
-  if (x.scalar_type() == at::kFloat) return syrk().s != nullptr;
-  if (x.scalar_type() == at::kDouble) return syrk().d != nullptr;
+  if (x.scalar_type() == at::kFloat) return blas::syrk<float>() != nullptr;
+  if (x.scalar_type() == at::kDouble) return blas::syrk<double>() != nullptr;
   return false;
 }
 

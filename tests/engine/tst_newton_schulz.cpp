@@ -125,6 +125,33 @@ class TestNewtonSchulz : public QObject {
     QVERIFY(test::spectralDistance(stacked[1], spectral::msign(b, NewtonSchulzConfig::accurate())) < 1e-5);
   }
 
+  // newtonSchulzIterate takes a direct BLAS route on CPU float32/float64 (issue 30 §2): every
+  // step, one or a stack, against X ← aX + (bA + cA²)X written here with float64 matmuls.
+  void iterateMatchesTheStepFormula_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<bool>("stacked");
+    QTest::newRow("f64 one matrix") << static_cast<int>(at::kDouble) << false;
+    QTest::newRow("f64 stack of 3") << static_cast<int>(at::kDouble) << true;
+    QTest::newRow("f32 stack of 3") << static_cast<int>(at::kFloat) << true;
+  }
+  void iterateMatchesTheStepFormula() {
+    QFETCH(int, dtype);
+    QFETCH(bool, stacked);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const std::vector<spectral::NsTuple> schedule{{3.4445, -4.7750, 2.0315}, {1.875, -1.25, 0.375}, {2.0, -1.5, 0.5}};
+    auto x = at::randn(stacked ? at::IntArrayRef{3, 24, 40} : at::IntArrayRef{24, 40}, at::kDouble);
+    x = x / x.square().sum({-2, -1}, true).sqrt();
+    auto ref = x.clone();
+    for (const auto& t : schedule) {
+      const auto a = ref.matmul(ref.mT());
+      ref = t.a * ref + (t.b * a + t.c * a.matmul(a)).matmul(ref);
+    }
+    const auto out = spectral::newtonSchulzIterate(x.to(type).contiguous(), schedule);
+    QCOMPARE(out.sizes().vec(), ref.sizes().vec());
+    const double err = (out.to(at::kDouble) - ref).abs().max().item<double>();
+    QVERIFY2(err < (type == at::kFloat ? 1e-5 : 1e-12), std::to_string(err).c_str());
+  }
+
   void zeroMatrixStaysZero() {
     const auto o = spectral::msign(at::zeros({8, 12}), NewtonSchulzConfig::accurate());
     QVERIFY(o.isfinite().all().item<bool>());

@@ -4,6 +4,7 @@
 // in that phase, and the profiler-cost correction removes the same cost per op.
 #include "models/batched_gemm.h"
 #include "run/step_profile.h"
+#include "spectral/newton_schulz.h"
 #include "spectral/symmetric_product.h"
 
 #include <ATen/TensorOperators.h>
@@ -37,6 +38,7 @@ class TstStepProfile : public QObject {
     QCOMPARE(run::stepCategoryOf("aten::addmm", "lwb::optimizer"), std::string("gemm"));  // a GEMM in any phase
     QCOMPARE(run::stepCategoryOf("lwb::syrk", "lwb::constraint"), std::string("gemm"));
     QCOMPARE(run::stepCategoryOf("lwb::batched_gemm", ""), std::string("gemm"));
+    QCOMPARE(run::stepCategoryOf("lwb::ns_step", "lwb::optimizer"), std::string("gemm"));
     QCOMPARE(run::stepCategoryOf("aten::add", "lwb::optimizer"), std::string("optimizer"));
     QCOMPARE(run::stepCategoryOf("aten::mul", "lwb::constraint"), std::string("constraint"));
     QCOMPARE(run::stepCategoryOf("aten::_log_softmax", ""), std::string("loss"));
@@ -50,13 +52,16 @@ class TstStepProfile : public QObject {
   void gemmFlopsAndPhasesOfAKnownStep() {
     const int steps = 4;
     const auto a = at::randn({64, 32}), b = at::randn({32, 16}), x = at::randn({40, 30}), v = at::randn({64, 16});
-    const auto q = at::randn({3, 8, 5}), r = at::randn({3, 5, 6});
+    const auto q = at::randn({3, 8, 5}), r = at::randn({3, 5, 6}), w = at::randn({2, 6, 10});
     const auto p = run::profileSteps([&] {
       for (int s = 0; s < steps; ++s) {
         RECORD_USER_SCOPE("lwb::train_step");
         const auto c = at::mm(a, b);              // 2·64·32·16 FLOPs
         const auto g = spectral::gramOfRows(x);   // syrk: 40·41·30
         const auto h = models::batchedGemm(q, r, at::Tensor(), 1.0);  // 2·3·8·5·6
+        // Two Newton–Schulz steps on a stack of two 6×10: per step and matrix syrk 6·7·10,
+        // syrk 6·7·6 and the update GEMM 2·6·6·10.
+        const auto n = spectral::newtonSchulzIterate(w, {{3.0, -3.0, 1.0}, {1.5, -0.5, 0.0}});
         const auto e = at::softmax(c + v, 1);     // softmax and elementwise
         {
           RECORD_USER_SCOPE("lwb::optimizer");
@@ -67,8 +72,10 @@ class TstStepProfile : public QObject {
     });
     QCOMPARE(p.steps, int64_t{steps});
     // The reference: the hand count of this step's GEMM FLOPs.
+    const double nsFlop = spectral::usesBlasSyrk(x) ? 2.0 * 2 * (6.0 * 7 * 10 + 6.0 * 7 * 6 + 2.0 * 6 * 6 * 10)
+                                                    : 2.0 * (2.0 * 2 * 6 * 6 * 10 + 2.0 * 2 * 6 * 6 * 6 + 2.0 * 2 * 6 * 6 * 10);
     const double handGflop =
-        (2.0 * 64 * 32 * 16 + (spectral::usesBlasSyrk(x) ? 40.0 * 41 * 30 : 2.0 * 40 * 40 * 30) + 2.0 * 3 * 8 * 5 * 6) / 1e9;
+        (2.0 * 64 * 32 * 16 + (spectral::usesBlasSyrk(x) ? 40.0 * 41 * 30 : 2.0 * 40 * 40 * 30) + 2.0 * 3 * 8 * 5 * 6 + nsFlop) / 1e9;
     QVERIFY2(std::abs(p.gemmGflopPerStep - handGflop) <= 1e-12, qPrintable(QString("%1 vs %2").arg(p.gemmGflopPerStep).arg(handGflop)));
     double sum = 0;
     for (const auto& c : p.categories) sum += c.msPerStep;
