@@ -4,6 +4,7 @@
 #include "io/input_error.h"
 
 #include "models/batched_gemm.h"
+#include "models/fused_ops.h"
 #include "models/init.h"
 #include "models/position_attention.h"
 
@@ -138,8 +139,10 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
   at::Tensor mixed;  // [b, h, t, dh]
   if (!shape_.contentScores) {
     // The same attention matrix for every sample: one [h, t, t] softmax (a fused kernel),
-    // broadcast over b.
-    mixed = at::matmul(positionAttention(w(block, Role::Other), t), v);
+    // broadcast over b (a stride-0 view for one head) into batchedGemm: matmul's broadcast
+    // went to ATen's bmm, whose CPU loop selects each matrix (576 selects per step).
+    const auto a = positionAttention(w(block, Role::Other), t).unsqueeze(0).expand({b, h, t, t}).reshape({b * h, t, t});
+    mixed = batchedGemm(a, v.reshape({b * h, t, dh}), at::Tensor(), 1.0).view({b, h, t, dh});
   } else {
     const auto q = rotary(split(at::linear(x, w(block, Role::Query))));
     const auto k = rotary(split(at::linear(x, w(block, Role::Key))));
@@ -163,10 +166,13 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
 }
 
 at::Tensor LipschitzGpt::mlp(const at::Tensor& x, int64_t block) {
-  const auto out = at::linear(at::gelu(at::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
-  // GELU's 1/max-slope applied after the output projection (linear, so the same function up
-  // to rounding) on d_model-wide activations instead of the 4x wider hidden ones.
-  return shape_.standard ? out : out * (1.0 / kGeluMaxSlope);
+  return at::linear(at::gelu(at::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
+}
+
+double LipschitzGpt::mlpOutScale() const {
+  // GELU's 1/max-slope, applied after the output projection (linear, so the same function up
+  // to rounding) and folded into the residual mix: no pass over the 4x wider hidden ones.
+  return shape_.standard ? 1.0 : 1.0 / kGeluMaxSlope;
 }
 
 at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {
@@ -179,10 +185,11 @@ at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {
     const std::string tag = "block" + std::to_string(blk);
     const auto att = attention(ln(x, 2 * blk), blk);
     const bool sum = shape_.standard || shape_.sumResidual;
-    x = sum ? x + att : at::add(x * (1.0 - a), att, a);  // (1 - a) x + a att
+    // (1 - a) x + a att in one fused pass (models/fused_ops.h).
+    x = sum ? x + att : residualMix(x, att, 1.0 - a, a);
     if (stats) recordActivation(*stats, tag + ".attn", x);
     const auto m = mlp(ln(x, 2 * blk + 1), blk);
-    x = sum ? x + m : at::add(x * (1.0 - a), m, a);
+    x = sum ? (shape_.standard ? x + m : at::add(x, m, mlpOutScale())) : residualMix(x, m, 1.0 - a, a * mlpOutScale());
     if (stats) recordActivation(*stats, tag + ".mlp", x);
   }
   if (shape_.standard) x = ln(x, layerNormGains_.size() - 1);

@@ -57,7 +57,8 @@ class LipschitzGpt final : public Model {
   at::Tensor blocksForward(at::Tensor x, ActivationStats* stats);
   at::Tensor attention(const at::Tensor& x, int64_t block);
   at::Tensor positionBias(int64_t block, int64_t t) const;  // [heads, t, t], causal mask included
-  at::Tensor mlp(const at::Tensor& x, int64_t block);
+  at::Tensor mlp(const at::Tensor& x, int64_t block);  // before its output scale
+  double mlpOutScale() const;                           // 1/1.1289 (GELU's slope), or 1 (standard)
   at::Tensor rotary(const at::Tensor& x) const;  // x [B, h, T, dh]
   const at::Tensor& w(int64_t block, Role role) const;
 

@@ -7,6 +7,7 @@
 #include "data/masked_chars.h"
 #include "io/input_error.h"
 #include "models/factory.h"
+#include "models/fused_ops.h"
 #include "dist/communicator.h"
 #include "dist/grad_sync.h"
 #include "optim/constraint_step.h"
@@ -95,7 +96,8 @@ LossAcc lossAndAccuracy(const at::Tensor& logits, const data::Batch& batch, cons
   const auto t = targets.reshape({-1});
   // Masked tasks (chars_masked) mark the positions the loss skips with kIgnoreTarget, which is
   // cross_entropy's ignore_index: loss and accuracy are means over the selected positions.
-  LossAcc r{at::cross_entropy_loss(flat, t, {}, at::Reduction::Mean, data::kIgnoreTarget), 0.0};
+  // One fused pass each way on the CPU (models/fused_ops.h), at::cross_entropy_loss elsewhere.
+  LossAcc r{models::crossEntropy(flat, t, data::kIgnoreTarget), 0.0};
   if (needAcc) {
     const auto read = t != data::kIgnoreTarget;
     r.acc = ((at::argmax(flat.detach(), -1) == t) & read).sum().item<double>() / std::max<double>(1.0, read.sum().item<double>());

@@ -1,11 +1,14 @@
 // The fused kernels of issue 30 §2 against the unfused operations they replace, written here
 // (loops and plain ATen ops with autograd, in float64): values and first-order gradients, in
 // float32 and float64.
+#include "models/fused_ops.h"
 #include "models/position_attention.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/full_like.h>
+#include <ATen/ops/tensor.h>
 #include <ATen/ops/log_softmax.h>
 #include <ATen/ops/nll_loss.h>
 #include <ATen/ops/randint.h>
@@ -92,6 +95,81 @@ class TstFusedKernels : public QObject {
     QVERIFY2(maxRel(pos.grad(), ref.grad()) < (type == at::kFloat ? 1e-5 : 1e-12), "gradient");
     // The model's former path (index_select + causal bias + softmax) gives the same.
     QVERIFY(maxRel(models::positionAttentionUnfused(pos.detach(), t), a.detach()) < tol);
+  }
+
+  void residualMixMatchesUnfused_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<bool>("strided");
+    QTest::newRow("f32 contiguous") << static_cast<int>(at::kFloat) << false;
+    QTest::newRow("f32 transposed y") << static_cast<int>(at::kFloat) << true;
+    QTest::newRow("f64 contiguous (several threads' chunks)") << static_cast<int>(at::kDouble) << false;
+  }
+  void residualMixMatchesUnfused() {
+    QFETCH(int, dtype);
+    QFETCH(bool, strided);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const double p = 0.75, q = 0.25 / 1.1289;
+    const auto x = at::randn({strided ? 16 : 300, 37, 64}, type).requires_grad_(true);
+    const auto y = (strided ? at::randn({16, 64, 37}, type).transpose(1, 2) : at::randn(x.sizes(), type)).detach().requires_grad_(true);
+    const auto out = models::residualMix(x, y, p, q);
+    const auto g = at::randn(x.sizes(), type);
+    (out * g).sum().backward();
+    // Reference: the formula in float64.
+    const auto xd = x.detach().to(at::kDouble), yd = y.detach().to(at::kDouble), gd = g.to(at::kDouble);
+    const double tol = type == at::kFloat ? 1e-6 : 1e-15;
+    QVERIFY2(maxRel(out, xd * p + yd * q) < tol, "values");
+    QVERIFY2(maxRel(x.grad(), gd * p) < tol, "gradient of x");
+    QVERIFY2(maxRel(y.grad(), gd * q) < tol, "gradient of y");
+  }
+
+  void crossEntropyMatchesUnfused_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<bool>("ignoreSome");
+    QTest::newRow("f32") << static_cast<int>(at::kFloat) << false;
+    QTest::newRow("f32, ignored rows") << static_cast<int>(at::kFloat) << true;
+    QTest::newRow("f64, ignored rows") << static_cast<int>(at::kDouble) << true;
+  }
+  void crossEntropyMatchesUnfused() {
+    QFETCH(int, dtype);
+    QFETCH(bool, ignoreSome);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const int64_t n = 2000, c = 65, ignore = -100;
+    const auto z = (at::randn({n, c}, at::kDouble) * 4.0).to(type).requires_grad_(true);
+    auto t = at::randint(0, c, {n}, at::TensorOptions().dtype(at::kLong));
+    if (ignoreSome) t.masked_fill_(at::randint(0, 3, {n}, at::TensorOptions().dtype(at::kLong)) == 0, ignore);
+    const auto loss = models::crossEntropy(z, t, ignore);
+    loss.backward();
+    // Reference: −log softmax at the target, by a loop, mean over the kept rows; the gradient
+    // (softmax − onehot)/count row by row.
+    const auto zd = z.detach().to(at::kDouble).contiguous();
+    const auto za = zd.accessor<double, 2>();
+    const auto ta = t.accessor<int64_t, 1>();
+    auto gref = at::zeros({n, c}, at::kDouble);
+    auto ga = gref.accessor<double, 2>();
+    double total = 0;
+    int64_t count = 0;
+    for (int64_t r = 0; r < n; ++r)
+      if (ta[r] != ignore) ++count;
+    for (int64_t r = 0; r < n; ++r) {
+      if (ta[r] == ignore) continue;
+      double m = za[r][0], sum = 0;
+      for (int64_t j = 1; j < c; ++j) m = std::max(m, za[r][j]);
+      for (int64_t j = 0; j < c; ++j) sum += std::exp(za[r][j] - m);
+      total += std::log(sum) + m - za[r][ta[r]];
+      for (int64_t j = 0; j < c; ++j) ga[r][j] = std::exp(za[r][j] - m) / sum / static_cast<double>(count);
+      ga[r][ta[r]] -= 1.0 / static_cast<double>(count);
+    }
+    const double tol = type == at::kFloat ? 2e-6 : 1e-13;
+    QVERIFY2(std::abs(loss.item<double>() - total / static_cast<double>(count)) < tol * total / static_cast<double>(count), "loss");
+    QVERIFY2(maxRel(z.grad(), gref) < (type == at::kFloat ? 1e-5 : 1e-12), "gradient");
+  }
+
+  void crossEntropyRefusesTargetsOutOfRange() {
+    const auto z = at::randn({4, 5});
+    const auto t = at::tensor(std::vector<int64_t>{0, 1, 5, 2});
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::crossEntropy(z, t, -100));
+    // Every row ignored: 0/0, as at::cross_entropy_loss.
+    QVERIFY(std::isnan(models::crossEntropy(z, at::full({4}, -100, at::TensorOptions().dtype(at::kLong)), -100).item<double>()));
   }
 
   void positionAttentionRefusesBadShapes() {

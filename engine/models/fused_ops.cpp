@@ -1,0 +1,173 @@
+#include "models/fused_ops.h"
+
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
+#include <ATen/TensorOperators.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/add.h>
+#include <ATen/ops/cross_entropy_loss.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/scalar_tensor.h>
+#include <ATen/record_function.h>
+#include <torch/csrc/autograd/custom_function.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+// Hot loops are compiled for AVX-512, AVX2 and the baseline, chosen at load time (GCC function
+// multiversioning), so a generic x86-64 build still runs wide vectors where the CPU has them.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define LWB_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define LWB_VECTOR_CLONES
+#endif
+
+namespace lwb::models {
+namespace {
+
+constexpr int64_t kGrain = 32768;  // ATen's own grain for elementwise loops
+
+template <class T>
+LWB_VECTOR_CLONES void mixLoop(const T* x, const T* y, T* out, int64_t n, T p, T q) {
+  for (int64_t i = 0; i < n; ++i) out[i] = p * x[i] + q * y[i];
+}
+
+template <class T>
+LWB_VECTOR_CLONES void mixBackLoop(const T* g, T* gx, T* gy, int64_t n, T p, T q) {
+  for (int64_t i = 0; i < n; ++i) {
+    gx[i] = p * g[i];
+    gy[i] = q * g[i];
+  }
+}
+
+struct ResidualMixFunction : torch::autograd::Function<ResidualMixFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, const at::Tensor& y, double p, double q) {
+    RECORD_FUNCTION("lwb::residual_mix", std::vector<c10::IValue>{x, y});
+    ctx->saved_data["p"] = p;
+    ctx->saved_data["q"] = q;
+    const auto xc = x.contiguous(), yc = y.contiguous();
+    auto out = at::empty_like(xc, at::MemoryFormat::Contiguous);
+    AT_DISPATCH_FLOATING_TYPES(xc.scalar_type(), "residual_mix", [&] {
+      const scalar_t *px = xc.data_ptr<scalar_t>(), *py = yc.data_ptr<scalar_t>();
+      scalar_t* po = out.data_ptr<scalar_t>();
+      at::parallel_for(0, xc.numel(), kGrain, [&](int64_t b, int64_t e) {
+        mixLoop<scalar_t>(px + b, py + b, po + b, e - b, static_cast<scalar_t>(p), static_cast<scalar_t>(q));
+      });
+    });
+    return out;
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    RECORD_FUNCTION("lwb::residual_mix_backward", std::vector<c10::IValue>{});
+    const double p = ctx->saved_data["p"].toDouble(), q = ctx->saved_data["q"].toDouble();
+    const auto g = grads[0].contiguous();
+    auto gx = at::empty_like(g), gy = at::empty_like(g);
+    AT_DISPATCH_FLOATING_TYPES(g.scalar_type(), "residual_mix_backward", [&] {
+      const scalar_t* pg = g.data_ptr<scalar_t>();
+      scalar_t *px = gx.data_ptr<scalar_t>(), *py = gy.data_ptr<scalar_t>();
+      at::parallel_for(0, g.numel(), kGrain, [&](int64_t b, int64_t e) {
+        mixBackLoop<scalar_t>(pg + b, px + b, py + b, e - b, static_cast<scalar_t>(p), static_cast<scalar_t>(q));
+      });
+    });
+    return {gx, gy, at::Tensor(), at::Tensor()};
+  }
+};
+
+// Rows [b, e) of z [N, C]: softmax into prob, −log softmax at the target into loss (0 for an
+// ignored row). Accumulation in double: C is small (65 for characters) and this is one pass.
+template <class T>
+void crossEntropyRows(const T* z, const int64_t* t, T* prob, double* loss, int64_t c, int64_t b, int64_t e, int64_t ignore) {
+  for (int64_t r = b; r < e; ++r) {
+    const T* zr = z + r * c;
+    T* pr = prob + r * c;
+    const T m = *std::max_element(zr, zr + c);
+    double sum = 0;
+    for (int64_t j = 0; j < c; ++j) sum += (pr[j] = std::exp(zr[j] - m));
+    const T inv = static_cast<T>(1.0 / sum);
+    for (int64_t j = 0; j < c; ++j) pr[j] *= inv;
+    loss[r] = t[r] == ignore ? 0.0 : std::log(sum) + static_cast<double>(m) - static_cast<double>(zr[t[r]]);
+  }
+}
+
+struct CrossEntropyFunction : torch::autograd::Function<CrossEntropyFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& z, const at::Tensor& targets, int64_t ignore) {
+    RECORD_FUNCTION("lwb::cross_entropy", std::vector<c10::IValue>{z});
+    const auto zc = z.contiguous();
+    const auto t = targets.contiguous();
+    const int64_t n = zc.size(0), c = zc.size(1);
+    const int64_t* pt = t.data_ptr<int64_t>();
+    int64_t count = 0;
+    for (int64_t r = 0; r < n; ++r) {
+      if (pt[r] == ignore) continue;
+      if (pt[r] < 0 || pt[r] >= c) throw std::invalid_argument("cross entropy: target " + std::to_string(pt[r]) + " outside [0, " + std::to_string(c) + ")");
+      ++count;
+    }
+    auto prob = at::empty_like(zc);
+    std::vector<double> loss(static_cast<size_t>(n));
+    AT_DISPATCH_FLOATING_TYPES(zc.scalar_type(), "cross_entropy", [&] {
+      const scalar_t* pz = zc.data_ptr<scalar_t>();
+      scalar_t* pp = prob.data_ptr<scalar_t>();
+      at::parallel_for(0, n, std::max<int64_t>(1, kGrain / std::max<int64_t>(c, 1)), [&](int64_t b, int64_t e) {
+        crossEntropyRows(pz, pt, pp, loss.data(), c, b, e, ignore);
+      });
+    });
+    double total = 0;
+    for (double l : loss) total += l;
+    // As cross_entropy's mean over no selected row: 0/0.
+    const double mean = count > 0 ? total / static_cast<double>(count) : std::nan("");
+    ctx->save_for_backward({prob, t});
+    ctx->saved_data["ignore"] = ignore;
+    ctx->saved_data["count"] = count;
+    return at::scalar_tensor(mean, zc.options());
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    RECORD_FUNCTION("lwb::cross_entropy_backward", std::vector<c10::IValue>{});
+    const auto saved = ctx->get_saved_variables();
+    const auto& prob = saved[0];
+    const auto& t = saved[1];
+    auto grad = at::empty_like(prob);
+    const int64_t ignore = ctx->saved_data["ignore"].toInt(), count = ctx->saved_data["count"].toInt();
+    const int64_t n = grad.size(0), c = grad.size(1);
+    const double g = grads[0].item<double>() / static_cast<double>(std::max<int64_t>(count, 1));
+    const int64_t* pt = t.data_ptr<int64_t>();
+    AT_DISPATCH_FLOATING_TYPES(grad.scalar_type(), "cross_entropy_backward", [&] {
+      const scalar_t* pp = prob.data_ptr<scalar_t>();
+      scalar_t* pg = grad.data_ptr<scalar_t>();
+      const auto s = static_cast<scalar_t>(g);
+      at::parallel_for(0, n, std::max<int64_t>(1, kGrain / std::max<int64_t>(c, 1)), [&](int64_t b, int64_t e) {
+        for (int64_t r = b; r < e; ++r) {
+          scalar_t* row = pg + r * c;
+          if (pt[r] == ignore) {
+            std::fill(row, row + c, scalar_t(0));
+            continue;
+          }
+          for (int64_t j = 0; j < c; ++j) row[j] = pp[r * c + j] * s;
+          row[pt[r]] -= s;
+        }
+      });
+    });
+    return {grad, at::Tensor(), at::Tensor()};
+  }
+};
+
+}  // namespace
+
+bool fusedOpsApply(const at::Tensor& x) {
+  return x.defined() && x.device().is_cpu() && (x.scalar_type() == at::kFloat || x.scalar_type() == at::kDouble);
+}
+
+at::Tensor residualMix(const at::Tensor& x, const at::Tensor& y, double p, double q) {
+  if (!fusedOpsApply(x) || y.scalar_type() != x.scalar_type() || !y.device().is_cpu() || x.sizes() != y.sizes())
+    return at::add(x * p, y, q);
+  return ResidualMixFunction::apply(x, y, p, q);
+}
+
+at::Tensor crossEntropy(const at::Tensor& z, const at::Tensor& targets, int64_t ignoreIndex) {
+  if (!fusedOpsApply(z) || z.dim() != 2 || targets.dim() != 1 || targets.size(0) != z.size(0) ||
+      targets.scalar_type() != at::kLong || !targets.device().is_cpu() || z.size(1) == 0)
+    return at::cross_entropy_loss(z, targets, {}, at::Reduction::Mean, ignoreIndex);
+  return CrossEntropyFunction::apply(z, targets, ignoreIndex);
+}
+
+}  // namespace lwb::models

@@ -1,0 +1,27 @@
+// Fused elementwise kernels for the Lipschitz transformers' chains (issue 30 §2): one pass
+// forward and one backward where ATen runs a pass per op. Each is a custom autograd function
+// with an exact first-order gradient, checked against the unfused ops in tst_fused_kernels.
+// CPU float32/float64 tensors take the loops; anything else (CUDA, bf16, double backward) the
+// unfused ATen ops, so results never depend on which route ran beyond rounding.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+namespace lwb::models {
+
+// p·x + q·y for same-shaped x, y: the convex residual (1 − a)·x + a·block(x), with the GELU's
+// 1/1.1289 folded into q. Unfused: a mul and an add forward (two passes, two tensors), a mul
+// per input backward.
+at::Tensor residualMix(const at::Tensor& x, const at::Tensor& y, double p, double q);
+
+// Mean cross-entropy of the rows of z [N, C] against targets [N] (int64 in [0, C), or
+// ignoreIndex for a row the mean skips), as at::cross_entropy_loss with that ignore_index.
+// Forward keeps softmax(z), so backward is one pass: ∂/∂z = (softmax − onehot)·g/count.
+// Unfused: log_softmax and nll_loss forward, nll_loss's backward (a zero fill and a scatter)
+// and log_softmax's backward.
+at::Tensor crossEntropy(const at::Tensor& z, const at::Tensor& targets, int64_t ignoreIndex);
+
+// Whether the fused loops serve these tensors (CPU, float32/float64); for tests and benches.
+bool fusedOpsApply(const at::Tensor& x);
+
+}  // namespace lwb::models
