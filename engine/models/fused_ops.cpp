@@ -8,12 +8,15 @@
 #include <ATen/ops/cross_entropy_loss.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
+#include <ATen/ops/gelu.h>
 #include <ATen/ops/scalar_tensor.h>
 #include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 // Hot loops are compiled for AVX-512, AVX2 and the baseline, chosen at load time (GCC function
@@ -71,6 +74,71 @@ struct ResidualMixFunction : torch::autograd::Function<ResidualMixFunction> {
       });
     });
     return {gx, gy, at::Tensor(), at::Tensor()};
+  }
+};
+
+// exp(v) for v ≤ 0 (all gelu needs), branch-free so the loop vectorizes: v = n·ln2 + r with
+// |r| ≤ ln2/2, Cephes' degree-6 polynomial for e^r (≈ 1 ulp), 2^n through the exponent bits;
+// below −87 it flushes to 0 (e^−87 ≈ 1.6e−38, the float32 normal range's end).
+inline float expNonPositive(float v) {
+  v = std::max(v, -87.0f);
+  const float n = std::nearbyint(v * 1.44269504088896341f);
+  const float r = (v - n * 0.693359375f) + n * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float er = p * r * r + r + 1.0f;
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return er * scale;
+}
+
+// y = x·Φ(x) and d = Φ(x) + x·φ(x) (= dy/dx) in one pass, Φ from Abramowitz & Stegun 7.1.26
+// (|error of erf| ≤ 1.5e−7, the approximation oneDNN's gelu_erf kernel uses, which ATen's CPU
+// gelu calls) sharing e^{−x²/2} with φ. float32 only: float64 takes ATen's exact gelu.
+LWB_VECTOR_CLONES void geluLoop(const float* x, float* y, float* d, int64_t n) {
+  constexpr float kP = 0.3275911f, kA1 = 0.254829592f, kA2 = -0.284496736f, kA3 = 1.421413741f, kA4 = -1.453152027f,
+                  kA5 = 1.061405429f, kInvSqrt2 = 0.70710678118654752f, kInvSqrt2Pi = 0.39894228040143268f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i], z = std::abs(v) * kInvSqrt2;
+    const float e = expNonPositive(-z * z);  // e^{−x²/2}
+    const float t = 1.0f / (1.0f + kP * z);
+    const float tail = 0.5f * t * (kA1 + t * (kA2 + t * (kA3 + t * (kA4 + t * kA5)))) * e;  // ½ erfc(|x|/√2)
+    const float phi = v >= 0.0f ? 1.0f - tail : tail;                                   // Φ(x)
+    y[i] = v * phi;
+    d[i] = phi + v * kInvSqrt2Pi * e;
+  }
+}
+
+template <class T>
+LWB_VECTOR_CLONES void mulLoop(const T* a, const T* b, T* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+}
+
+struct GeluFunction : torch::autograd::Function<GeluFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x) {
+    RECORD_FUNCTION("lwb::gelu", std::vector<c10::IValue>{x});
+    const auto xc = x.contiguous();
+    auto y = at::empty_like(xc), d = at::empty_like(xc);
+    const float* px = xc.data_ptr<float>();
+    float *py = y.data_ptr<float>(), *pd = d.data_ptr<float>();
+    at::parallel_for(0, xc.numel(), kGrain, [&](int64_t b, int64_t e) { geluLoop(px + b, py + b, pd + b, e - b); });
+    ctx->save_for_backward({d});
+    return y;
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    RECORD_FUNCTION("lwb::gelu_backward", std::vector<c10::IValue>{});
+    const auto d = ctx->get_saved_variables()[0];
+    const auto g = grads[0].contiguous();
+    auto out = at::empty_like(d);
+    const float *pg = g.data_ptr<float>(), *pd = d.data_ptr<float>();
+    float* po = out.data_ptr<float>();
+    at::parallel_for(0, d.numel(), kGrain, [&](int64_t b, int64_t e) { mulLoop(pg + b, pd + b, po + b, e - b); });
+    return {out};
   }
 };
 
@@ -161,6 +229,11 @@ at::Tensor residualMix(const at::Tensor& x, const at::Tensor& y, double p, doubl
   if (!fusedOpsApply(x) || y.scalar_type() != x.scalar_type() || !y.device().is_cpu() || x.sizes() != y.sizes())
     return at::add(x * p, y, q);
   return ResidualMixFunction::apply(x, y, p, q);
+}
+
+at::Tensor gelu(const at::Tensor& x) {
+  if (!x.defined() || !x.device().is_cpu() || x.scalar_type() != at::kFloat) return at::gelu(x);
+  return GeluFunction::apply(x);
 }
 
 at::Tensor crossEntropy(const at::Tensor& z, const at::Tensor& targets, int64_t ignoreIndex) {

@@ -14,6 +14,12 @@ namespace lwb::models {
 // per input backward.
 at::Tensor residualMix(const at::Tensor& x, const at::Tensor& y, double p, double q);
 
+// GELU (erf form) of a float32 tensor, forward and derivative in one pass: backward is one
+// multiply by the saved derivative instead of gelu_backward's second erf/exp pass. Φ within
+// 1.5e−7 (Abramowitz & Stegun 7.1.26, as oneDNN's gelu_erf that ATen's CPU gelu runs); float64
+// and other devices take at::gelu.
+at::Tensor gelu(const at::Tensor& x);
+
 // Mean cross-entropy of the rows of z [N, C] against targets [N] (int64 in [0, C), or
 // ignoreIndex for a row the mean skips), as at::cross_entropy_loss with that ignore_index.
 // Forward keeps softmax(z), so backward is one pass: ∂/∂z = (softmax − onehot)·g/count.

@@ -166,7 +166,7 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
 }
 
 at::Tensor LipschitzGpt::mlp(const at::Tensor& x, int64_t block) {
-  return at::linear(at::gelu(at::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
+  return at::linear(models::gelu(at::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
 }
 
 double LipschitzGpt::mlpOutScale() const {

@@ -24,6 +24,13 @@ bool isGemm(std::string_view op) {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
+// The engine's fused kernels (models/fused_ops.h, models/position_attention.h) record
+// themselves like ATen ops; every other lwb:: range is a phase scope.
+bool isFusedKernel(std::string_view op) {
+  static constexpr std::string_view kKernels[] = {"lwb::position_attention", "lwb::residual_mix", "lwb::gelu", "lwb::cross_entropy"};
+  return std::any_of(std::begin(kKernels), std::end(kKernels), [&](std::string_view k) { return op.rfind(k, 0) == 0; });
+}
+
 // FLOPs of a GEMM-class event from its recorded input shapes: 2mkn per product (bmm: per
 // batch), syrk n(n+1)k. (The profiler's own FLOP count, with_flops, keeps every op's input
 // tensors alive until the profile ends: on the ICL presets that tripled the profiled step.)
@@ -77,7 +84,7 @@ std::string stepCategoryOf(const std::string& op, const std::string& phase) {
   if (contains(op, "Backward") || contains(op, "autograd::")) return "autograd";  // the engine's node bookkeeping
   if (contains(op, "log_softmax") || contains(op, "nll_loss") || contains(op, "cross_entropy") || contains(op, "mse_loss"))
     return "loss";
-  if (contains(op, "softmax")) return "softmax";
+  if (contains(op, "softmax") || contains(op, "position_attention")) return "softmax";
   if (op == "aten::matmul" || op == "aten::linear") return "framework";  // dispatch to mm/addmm and views
   if (op == "aten::empty" || op == "aten::empty_strided" || op == "aten::empty_like" || op == "aten::zeros" ||
       op == "aten::zeros_like" || op == "aten::zero_" || op == "aten::resize_" || op == "aten::fill_")
@@ -135,7 +142,7 @@ StepProfile profileSteps(const std::function<void()>& train) {
         }
         if (!o.inStep) continue;
         const double self = std::max(0.0, total - o.childUs);
-        if (name.rfind("lwb::", 0) == 0 && !isGemm(name)) {
+        if (name.rfind("lwb::", 0) == 0 && !isGemm(name) && !isFusedKernel(name)) {
           const std::string cat = o.phase.empty() ? "framework" : stepCategoryOf("", o.phase);
           us[cat] += self;  // the phase's own code
           ranges[cat] += 1;

@@ -6,7 +6,11 @@
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/equal.h>
 #include <ATen/ops/full.h>
+#include <ATen/ops/gelu.h>
 #include <ATen/ops/full_like.h>
 #include <ATen/ops/tensor.h>
 #include <ATen/ops/log_softmax.h>
@@ -120,6 +124,35 @@ class TstFusedKernels : public QObject {
     QVERIFY2(maxRel(out, xd * p + yd * q) < tol, "values");
     QVERIFY2(maxRel(x.grad(), gd * p) < tol, "gradient of x");
     QVERIFY2(maxRel(y.grad(), gd * q) < tol, "gradient of y");
+  }
+
+  // GELU with its derivative in one pass (float32) against the exact erf formula in float64:
+  // Φ's approximation (A&S 7.1.26) errs by ≤ 1.5e−7, so y by ≤ 0.75e−7·|x| plus rounding.
+  void geluMatchesTheErfFormula() {
+    auto x = at::randn({4096}, at::kDouble) * 4.0;
+    x = at::cat({x, at::tensor(std::vector<double>{0.0, -0.0, 1e-30, -1e-30, 10.0, -10.0, 30.0, -30.0, -200.0, 200.0})});
+    const auto xf = x.to(at::kFloat).requires_grad_(true);
+    const auto y = models::gelu(xf);
+    const auto g = at::randn(x.sizes(), at::kDouble);
+    (y * g.to(at::kFloat)).sum().backward();
+    const auto xd = xf.detach().to(at::kDouble).contiguous();  // the float32 inputs, exactly
+    auto yref = at::empty_like(xd), dref = at::empty_like(xd);
+    const auto xa = xd.accessor<double, 1>();
+    auto ya = yref.accessor<double, 1>(), da = dref.accessor<double, 1>();
+    for (int64_t i = 0; i < xd.size(0); ++i) {
+      const double v = xa[i], cdf = 0.5 * std::erfc(-v / std::sqrt(2.0)), pdf = std::exp(-0.5 * v * v) / std::sqrt(2.0 * M_PI);
+      ya[i] = v * cdf;
+      da[i] = cdf + v * pdf;
+    }
+    const auto slack = xd.abs().clamp_min(1.0);
+    const double yErr = ((y.detach().to(at::kDouble) - yref).abs() / slack).max().item<double>();
+    const double gErr = ((xf.grad().to(at::kDouble) - dref * g).abs() / (slack * g.abs().clamp_min(1.0))).max().item<double>();
+    QVERIFY2(yErr < 3e-7, std::to_string(yErr).c_str());
+    QVERIFY2(gErr < 5e-7, std::to_string(gErr).c_str());
+    // And against the ATen gelu it replaces in the model.
+    QVERIFY(((y.detach() - at::gelu(xf.detach())).to(at::kDouble).abs() / slack).max().item<double>() < 1e-6);
+    // float64 goes to at::gelu itself.
+    QVERIFY(at::equal(models::gelu(xd), at::gelu(xd)));
   }
 
   void crossEntropyMatchesUnfused_data() {

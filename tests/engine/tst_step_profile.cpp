@@ -3,6 +3,7 @@
 // the categories add up to the profiled step time, ops inside the trainer's phase scopes land
 // in that phase, and the profiler-cost correction removes the same cost per op.
 #include "models/batched_gemm.h"
+#include "models/fused_ops.h"
 #include "run/step_profile.h"
 #include "spectral/newton_schulz.h"
 #include "spectral/symmetric_product.h"
@@ -47,6 +48,11 @@ class TstStepProfile : public QObject {
     QCOMPARE(run::stepCategoryOf("aten::transpose", ""), std::string("layout"));
     QCOMPARE(run::stepCategoryOf("MmBackward0", ""), std::string("autograd"));
     QCOMPARE(run::stepCategoryOf("aten::gelu", ""), std::string("elementwise"));
+    // The fused kernels are ops of their kind, not scopes.
+    QCOMPARE(run::stepCategoryOf("lwb::gelu_backward", ""), std::string("elementwise"));
+    QCOMPARE(run::stepCategoryOf("lwb::residual_mix", ""), std::string("elementwise"));
+    QCOMPARE(run::stepCategoryOf("lwb::cross_entropy", ""), std::string("loss"));
+    QCOMPARE(run::stepCategoryOf("lwb::position_attention_backward", ""), std::string("softmax"));
   }
 
   void gemmFlopsAndPhasesOfAKnownStep() {
@@ -63,6 +69,7 @@ class TstStepProfile : public QObject {
         // syrk 6·7·6 and the update GEMM 2·6·6·10.
         const auto n = spectral::newtonSchulzIterate(w, {{3.0, -3.0, 1.0}, {1.5, -0.5, 0.0}});
         const auto e = at::softmax(c + v, 1);     // softmax and elementwise
+        const auto mixed = models::residualMix(e, e, 0.75, 0.25);  // a fused kernel: an op, not a scope
         {
           RECORD_USER_SCOPE("lwb::optimizer");
           const auto u = e * 0.5 + 1.0;           // the optimizer phase's elementwise work
@@ -85,6 +92,8 @@ class TstStepProfile : public QObject {
     QVERIFY(categoryMs(p, "optimizer") > 0);
     QVERIFY(categoryMs(p, "elementwise") > 0);
     QCOMPARE(categoryMs(p, "constraint"), 0.0);
+    const auto mix = std::find_if(p.ops.begin(), p.ops.end(), [](const auto& o) { return o.name == "lwb::residual_mix"; });
+    QVERIFY(mix != p.ops.end() && mix->category == "elementwise" && mix->callsPerStep == 1.0);
 
     // The correction removes perOpMs from every recorded op: the categories then add up to
     // the profiled time less perOpMs × ops (none floored: perOpMs is half the cheapest op's).
