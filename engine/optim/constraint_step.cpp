@@ -95,7 +95,7 @@ void ConstraintStep::apply(const Optimizer& opt, double lr) {
     p.lr = lr * slot.lrMultiplier;
     if (p.method == spectral::ConstraintMethod::SpectralSoftCap) p.alpha = alphaFor(opt, slot, lr);
     const auto& w = slot.param.tensor;  // a handle: copy_ writes the parameter's storage
-    w.copy_(spectral::applyConstraint(w, p, &state));
+    if (!spectral::applyConstraintInPlace(w, p)) w.copy_(spectral::applyConstraint(w, p, &state));
   }
   if (!split) return;
   // Each constrained matrix (and, for the power-iteration methods, its u and v: the state a

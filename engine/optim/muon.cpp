@@ -3,11 +3,14 @@
 #include "dist/communicator.h"
 
 #include "io/input_error.h"
+#include "optim/muon_kernel.h"
 
+#include <ATen/Parallel.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/clamp_max.h>
 #include <ATen/ops/clamp_min.h>
+#include <ATen/ops/empty_like.h>
 #include <ATen/ops/stack.h>
 #include <ATen/ops/zeros_like.h>
 
@@ -62,8 +65,36 @@ constexpr int64_t kBatchedMsignMaxSide = 96;
 
 struct PendingMsign {
   at::Tensor w, u;
-  double step;  // eta * scale
+  double step;             // eta * scale
+  double frobenius = -1;   // ||u||_F when the fused momentum pass computed it
 };
+
+constexpr int64_t kMomentumBlock = 32768;
+
+// Momentum (and Nesterov's look-ahead) in one pass for a float32 CPU matrix (optim/muon_kernel.h),
+// with ||u||_F from fixed blocks summed in order (the same on any thread count); otherwise
+// LibTorch ops and no norm (-1).
+std::pair<at::Tensor, double> momentum(at::Tensor& buf, const at::Tensor& g, double beta, bool nesterov) {
+  if (!buf.device().is_cpu() || buf.scalar_type() != at::kFloat || g.scalar_type() != at::kFloat || !buf.is_contiguous() ||
+      !g.is_contiguous() || buf.sizes() != g.sizes()) {
+    buf.mul_(beta).add_(g, 1.0 - beta);  // EMA momentum
+    return {nesterov ? g * (1.0 - beta) + buf * beta : buf, -1.0};
+  }
+  at::Tensor u = nesterov ? at::empty_like(buf) : buf;
+  const int64_t n = buf.numel(), blocks = (n + kMomentumBlock - 1) / kMomentumBlock;
+  std::vector<double> sums(static_cast<size_t>(blocks));
+  float* pb = buf.data_ptr<float>();
+  const float* pg = g.data_ptr<float>();
+  float* pu = u.data_ptr<float>();
+  at::parallel_for(0, blocks, 1, [&](int64_t first, int64_t last) {
+    for (int64_t k = first; k < last; ++k)
+      sums[static_cast<size_t>(k)] = muonMomentum(pb, pg, pu, k * kMomentumBlock, std::min(n, (k + 1) * kMomentumBlock),
+                                                  static_cast<float>(beta), nesterov);
+  });
+  double total = 0;
+  for (double s : sums) total += s;
+  return {u, std::sqrt(total)};
+}
 
 }  // namespace
 
@@ -81,8 +112,7 @@ void Muon::step(double lr) {
     }
     auto& buf = buffers_[slot.param.name];
     if (!buf.defined()) buf = at::zeros_like(g);
-    buf.mul_(beta).add_(g, 1.0 - beta);  // EMA momentum
-    const auto u = cfg_.nesterov ? g * (1.0 - beta) + buf * beta : buf;
+    const auto [u, frobenius] = momentum(buf, g, beta, cfg_.nesterov);
     if (role == models::Role::Embedding) {
       // l1 -> RMS duality: each token's vector to unit RMS, inflated at most embed_max_inflation
       // times so rarely seen tokens are not pushed at full strength by stale momentum (App. F).
@@ -90,10 +120,13 @@ void Muon::step(double lr) {
       const auto factor = at::clamp_max(1.0 / at::clamp_min(rms, 1e-30), cfg_.embedMaxInflation);
       w.sub_(u * factor, eta);
     } else {
-      pending.push_back({w, u, eta * scaleFor(w.size(0), w.size(1))});
+      pending.push_back({w, u, eta * scaleFor(w.size(0), w.size(1)), frobenius});
     }
   });
   at::NoGradGuard noGrad;
+  const auto msignOf = [&](const PendingMsign& p) {
+    return p.frobenius >= 0 ? spectral::msign(p.u, ns_, p.frobenius) : spectral::msign(p.u, ns_);
+  };
   const int ranks = comm_ ? comm_->size() : 1, rank = comm_ ? comm_->rank() : 0;
   const auto owner = [&](size_t k) { return static_cast<int>(k % static_cast<size_t>(ranks)); };
   std::vector<at::Tensor> signs(pending.size());
@@ -104,11 +137,11 @@ void Muon::step(double lr) {
     const auto& u = pending[k].u;
     const int64_t small = std::min(u.size(0), u.size(1)), large = std::max(u.size(0), u.size(1));
     if (small <= kBatchedMsignMaxSide) batches[{small, large}].push_back(k);
-    else signs[k] = spectral::msign(u, ns_);
+    else signs[k] = msignOf(pending[k]);
   }
   for (auto& [shape, group] : batches) {
     if (group.size() == 1) {
-      signs[group[0]] = spectral::msign(pending[group[0]].u, ns_);
+      signs[group[0]] = msignOf(pending[group[0]]);
       continue;
     }
     // msign of a tall matrix is msign of its transpose, transposed: stack every one wide.

@@ -2,10 +2,13 @@
 
 #include "spectral/symmetric_product.h"
 
+#include "common/blas_fns.h"
+
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/clamp_min.h>
 
 #include <stdexcept>
+#include <vector>
 
 namespace lwb::spectral {
 namespace {
@@ -68,6 +71,52 @@ at::Tensor spectralSoftCap(const at::Tensor& w, double alpha) {
     x = addMatmul(x, gram, x, 1.0, sign * alpha);
   }
   return tall ? x.mT().contiguous() : x;
+}
+
+}  // namespace lwb::spectral
+
+namespace lwb::spectral {
+namespace {
+
+// One polynomial x + coef·x xᵀ x on the wide orientation, BLAS column-major terms: for a wide
+// row-major W [m, n] BLAS sees Wᵀ (n×m, ld n), G = W Wᵀ is syrk 'T' and G·W is gemm of (Wᵀ, G);
+// for a tall one the wide matrix is Wᵀ, which BLAS sees directly: G = Wᵀ W is syrk 'N' and
+// W·G is gemm of (G, Wᵀ). out = x + coef·(the cube), out ≠ x.
+template <class T>
+void softCapPolynomial(const T* x, T* out, T* gram, int m, int n, bool tall, T coef) {
+  const char up = 'U', no = 'N', tr = 'T';
+  const T one = 1, zero = 0;
+  const int g = tall ? n : m;  // side of the Gram matrix
+  if (tall) blas::syrk<T>()(&up, &no, &n, &m, &one, x, &n, &zero, gram, &n);
+  else blas::syrk<T>()(&up, &tr, &m, &n, &one, x, &n, &zero, gram, &m);
+  blas::mirrorLowerToUpper(gram, g, g);
+  std::copy(x, x + static_cast<int64_t>(m) * n, out);
+  if (tall) blas::gemm<T>()(&no, &no, &n, &m, &n, &coef, gram, &n, x, &n, &one, out, &n);
+  else blas::gemm<T>()(&no, &no, &n, &m, &m, &coef, x, &n, gram, &m, &one, out, &n);
+}
+
+template <class T>
+void softCapInPlace(const at::Tensor& w, double alpha) {
+  const int m = static_cast<int>(w.size(0)), n = static_cast<int>(w.size(1)), side = std::min(m, n);
+  const bool tall = m > n;
+  std::vector<T> gram(static_cast<size_t>(side) * side), mid(static_cast<size_t>(m) * n);
+  T* pw = w.data_ptr<T>();
+  softCapPolynomial<T>(pw, mid.data(), gram.data(), m, n, tall, static_cast<T>(-alpha));  // p1
+  softCapPolynomial<T>(mid.data(), pw, gram.data(), m, n, tall, static_cast<T>(alpha));   // p2
+  w.unsafeGetTensorImpl()->bump_version();  // written through its pointer: autograd must see it
+}
+
+}  // namespace
+
+bool spectralSoftCapInPlace(const at::Tensor& w, double alpha) {
+  requireNonNegative(alpha, "alpha");
+  if (!usesBlasSyrk(w) || !w.is_contiguous() || !w.is_cpu()) return false;
+  const bool f32 = w.scalar_type() == at::kFloat;
+  if (f32 ? !blas::gemm<float>() : !blas::gemm<double>()) return false;
+  if (alpha == 0.0) return true;  // p2(p1(x)) = x
+  if (f32) softCapInPlace<float>(w, alpha);
+  else softCapInPlace<double>(w, alpha);
+  return true;
 }
 
 }  // namespace lwb::spectral

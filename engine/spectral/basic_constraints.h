@@ -33,4 +33,10 @@ at::Tensor stiefel(const at::Tensor& w, double sigmaSpectral = 1.0,
 // x^3 on matrices is X X^T X. Strength alpha >= 0 is in units of the raw spectral norm.
 at::Tensor spectralSoftCap(const at::Tensor& w, double alpha);
 
+// The same in place on one CPU float32/float64 contiguous matrix, straight on BLAS (two syrk,
+// two GEMMs, two buffers; issue 30 §2): no scaled copy, result tensors or copy back. Returns
+// false, untouched, for anything else (a stack, another device or dtype, gradients recorded,
+// no BLAS), where spectralSoftCap serves.
+bool spectralSoftCapInPlace(const at::Tensor& w, double alpha);
+
 }  // namespace lwb::spectral

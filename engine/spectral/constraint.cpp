@@ -47,4 +47,11 @@ at::Tensor applyConstraint(const at::Tensor& w, const ConstraintParams& p, Power
   return applySpectral(w * s, p, st) / s;
 }
 
+bool applyConstraintInPlace(const at::Tensor& w, const ConstraintParams& p) {
+  if (p.method != ConstraintMethod::SpectralSoftCap || w.dim() != 2 || w.numel() == 0) return false;
+  // p(sW)/s = W − alpha s² W Wᵀ W (and back): alpha in RMS units is alpha·s² on W itself.
+  const double s = p.norm == ThresholdNorm::Spectral ? 1.0 : rmsScale(w);
+  return spectralSoftCapInPlace(w, resolvedAlpha(p) * s * s);
+}
+
 }  // namespace lwb::spectral

@@ -25,4 +25,9 @@ double rmsScale(const at::Tensor& w);
 at::Tensor applyConstraint(const at::Tensor& w, const ConstraintParams& p,
                            PowerIterationState* state = nullptr);
 
+// The same written into w where a method has an in-place route for it (the soft cap on one CPU
+// float32/float64 matrix: spectralSoftCapInPlace, with alpha·s² on W for alpha on s·W, the
+// cubic being homogeneous); false, w untouched, where it has none.
+bool applyConstraintInPlace(const at::Tensor& w, const ConstraintParams& p);
+
 }  // namespace lwb::spectral

@@ -122,16 +122,32 @@ at::Tensor newtonSchulzIterate(at::Tensor x, const std::vector<NsTuple>& schedul
   return x;
 }
 
-at::Tensor msign(const at::Tensor& w, const NewtonSchulzConfig& cfg) {
+namespace {
+
+at::Tensor msignFrom(const at::Tensor& w, const NewtonSchulzConfig& cfg, double knownFrobenius) {
   TORCH_CHECK(w.dim() >= 2, "msign needs a matrix or a stack of matrices, got rank ", w.dim());
   const bool tall = w.size(-2) > w.size(-1);
   at::Tensor x = tall ? w.mT() : w;
   // Frobenius norm >= spectral norm, so every singular value starts in [0, 1]; the tiny
   // epsilon keeps msign(0) = 0 instead of NaN. Some sets want a margin below 1 (normSafety).
-  const auto norm = frobeniusNorm(x) * nsCoefficientSet(cfg.coefficients).normSafety + 1e-30;
-  x = (x.to(norm.scalar_type()) / norm).to(w.scalar_type()).contiguous();
+  const double safety = nsCoefficientSet(cfg.coefficients).normSafety;
+  if (knownFrobenius >= 0) {
+    x = (x * (1.0 / (knownFrobenius * safety + 1e-30))).contiguous();
+  } else {
+    const auto norm = frobeniusNorm(x) * safety + 1e-30;
+    x = (x.to(norm.scalar_type()) / norm).to(w.scalar_type()).contiguous();
+  }
   x = newtonSchulzIterate(std::move(x), nsSchedule(cfg));
   return tall ? x.mT().contiguous() : x;
+}
+
+}  // namespace
+
+at::Tensor msign(const at::Tensor& w, const NewtonSchulzConfig& cfg) { return msignFrom(w, cfg, -1.0); }
+
+at::Tensor msign(const at::Tensor& w, const NewtonSchulzConfig& cfg, double frobenius) {
+  TORCH_CHECK(w.dim() == 2 && frobenius >= 0, "msign with a known norm takes one matrix and its Frobenius norm");
+  return msignFrom(w, cfg, frobenius);
 }
 
 }  // namespace lwb::spectral

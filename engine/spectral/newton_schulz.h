@@ -14,6 +14,9 @@ namespace lwb::spectral {
 // float32/float64/bfloat16 (iterates in W's dtype). W is first normalised by its Frobenius
 // norm and transposed if tall, so the Gram matrix is the small side (min(m,n)^2).
 at::Tensor msign(const at::Tensor& w, const NewtonSchulzConfig& cfg = NewtonSchulzConfig::muon());
+// The same for one matrix whose Frobenius norm the caller already has (Muon's fused momentum
+// pass computes it): one scaling pass instead of square, sum and divide.
+at::Tensor msign(const at::Tensor& w, const NewtonSchulzConfig& cfg, double frobenius);
 
 // Same iteration on an already-normalised X (all singular values <= 1) without transposing;
 // exposed for the anti-block-diagonal implementation, which feeds square symmetric input.

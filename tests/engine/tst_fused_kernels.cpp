@@ -3,6 +3,9 @@
 // float32 and float64.
 #include "models/fused_ops.h"
 #include "models/position_attention.h"
+#include "optim/muon_kernel.h"
+#include "spectral/constraint.h"
+#include "spectral/newton_schulz.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
@@ -203,6 +206,74 @@ class TstFusedKernels : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::crossEntropy(z, t, -100));
     // Every row ignored: 0/0, as at::cross_entropy_loss.
     QVERIFY(std::isnan(models::crossEntropy(z, at::full({4}, -100, at::TensorOptions().dtype(at::kLong)), -100).item<double>()));
+  }
+
+  // Muon's momentum pass against the formulas in float64, over a range that does not start at
+  // 0 nor end on a vector boundary; with and without Nesterov (u aliasing buf).
+  void muonMomentumMatchesTheFormulas() {
+    for (const bool nesterov : {true, false}) {
+      const int64_t n = 1037, begin = 5, end = 1030;
+      const float beta = 0.95f;
+      auto buf = at::randn({n}), g = at::randn({n});
+      const auto buf0 = buf.to(at::kDouble), gd = g.to(at::kDouble);
+      auto u = nesterov ? at::zeros({n}) : buf;
+      const double ss = optim::muonMomentum(buf.data_ptr<float>(), g.data_ptr<float>(), u.data_ptr<float>(), begin, end, beta, nesterov);
+      const auto b = static_cast<double>(beta);
+      const auto bufRef = buf0 * b + gd * (1.0 - b);
+      const auto uRef = nesterov ? gd * (1.0 - b) + bufRef * b : bufRef;
+      const auto inside = [&](const at::Tensor& t) { return t.slice(0, begin, end); };
+      QVERIFY2(maxRel(inside(buf), inside(bufRef)) < 1e-6, "momentum");
+      QVERIFY2(maxRel(inside(u), inside(uRef)) < 1e-6, "u");
+      QVERIFY2(std::abs(ss - inside(uRef).square().sum().item<double>()) < 1e-5 * ss, "sum of squares");
+      QVERIFY(at::equal(buf.slice(0, 0, begin), buf0.slice(0, 0, begin).to(at::kFloat)));  // outside untouched
+    }
+    // msign with the norm handed over equals msign computing it.
+    const auto w = at::randn({24, 60});
+    const double fro = w.to(at::kDouble).square().sum().sqrt().item<double>();
+    QVERIFY(maxRel(spectral::msign(w, spectral::NewtonSchulzConfig::muon(), fro), spectral::msign(w)) < 1e-5);
+  }
+
+  // The soft cap in place (BLAS, alpha·s² on W) against p2(p1(sW))/s written here in float64,
+  // wide and tall, RMS and spectral thresholds; and against the out-of-place route.
+  void softCapInPlaceMatchesTheFormula_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("cols");
+    QTest::addColumn<bool>("rms");
+    const int f = static_cast<int>(at::kFloat), d = static_cast<int>(at::kDouble);
+    QTest::newRow("f32 wide, rms") << f << 24 << 70 << true;
+    QTest::newRow("f32 tall, rms") << f << 90 << 16 << true;
+    QTest::newRow("f64 tall, spectral") << d << 50 << 30 << false;
+    QTest::newRow("f64 square, rms") << d << 32 << 32 << true;
+  }
+  void softCapInPlaceMatchesTheFormula() {
+    QFETCH(int, dtype);
+    QFETCH(int, rows);
+    QFETCH(int, cols);
+    QFETCH(bool, rms);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    spectral::ConstraintParams p;
+    p.method = spectral::ConstraintMethod::SpectralSoftCap;
+    p.alpha = 0.07;
+    p.norm = rms ? spectral::ThresholdNorm::Rms : spectral::ThresholdNorm::Spectral;
+    const auto w0 = at::randn({rows, cols}, at::kDouble) / std::sqrt(static_cast<double>(std::max(rows, cols))) * 3.0;
+    const double s = rms ? std::sqrt(static_cast<double>(cols) / rows) : 1.0;
+    auto x = w0 * s;
+    for (const double sign : {-1.0, 1.0}) x = x + sign * 0.07 * x.matmul(x.mT()).matmul(x);
+    const auto ref = x / s;
+    auto w = w0.to(type).contiguous();
+    const auto outOfPlace = spectral::applyConstraint(w, p);
+    QVERIFY(spectral::applyConstraintInPlace(w, p));
+    const double tol = type == at::kFloat ? 2e-6 : 1e-13;
+    QVERIFY2(maxRel(w, ref) < tol, "in place against the formula");
+    QVERIFY2(maxRel(outOfPlace, ref) < tol, "out of place against the formula");
+    // Not served: a stack, or another method; w untouched.
+    auto stack = w0.to(type).unsqueeze(0).contiguous();
+    QVERIFY(!spectral::applyConstraintInPlace(stack, p));
+    p.method = spectral::ConstraintMethod::SpectralNormalize;
+    const auto before = w.clone();
+    QVERIFY(!spectral::applyConstraintInPlace(w, p));
+    QVERIFY(at::equal(w, before));
   }
 
   void positionAttentionRefusesBadShapes() {
