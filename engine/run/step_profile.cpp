@@ -18,7 +18,7 @@ namespace prof = torch::autograd::profiler;
 bool isGemm(std::string_view op) {
   static constexpr std::string_view kGemm[] = {"aten::mm",  "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm",
                                                "aten::addmv", "aten::mv",  "aten::dot", "aten::vdot",    "lwb::syrk",
-                                               "lwb::batched_gemm", "lwb::ns_step"};
+                                               "lwb::batched_gemm", "lwb::ns_step", "lwb::gemm"};
   return std::find(std::begin(kGemm), std::end(kGemm), op) != std::end(kGemm);
 }
 
@@ -53,7 +53,7 @@ double gemmFlops(const prof::LegacyEvent& e) {
     }
   } else if (name == "lwb::syrk") {
     if (const auto* x = dims(0, 2)) return d((*x)[0]) * d((*x)[0] + 1) * d((*x)[1]);
-  } else if (name == "aten::mm" || name == "aten::addmm") {
+  } else if (name == "aten::mm" || name == "aten::addmm" || name == "lwb::gemm") {
     const auto *a = dims(first, 2), *b = dims(first + 1, 2);
     if (a && b) return 2.0 * d((*a)[0]) * d((*a)[1]) * d((*b)[1]);
   } else if (name == "aten::bmm" || name == "aten::baddbmm" || name == "aten::addbmm" || name == "lwb::batched_gemm") {

@@ -57,30 +57,34 @@ namespace {
 // stack, runs baddbmm, whose CPU loop selects every matrix through ATen (Muon's batched
 // msigns: 368 selects and 80 addmm_ per chars_small_cpu step, bench --roofline). Both routes
 // make the same BLAS calls per matrix for a 2-D x: the same numbers.
+// `scale` multiplies X on the way in (msign's 1/‖X‖_F, folded into the first step: no pass):
+// A = scale² X Xᵀ and Y = scale (aI + bA + cA²) X.
 template <class T>
-void blasStep(const T* x, T* y, T* gram, T* poly, int64_t batch, int m, int n, const NsTuple& t) {
+void blasStep(const T* x, T* y, T* gram, T* poly, int64_t batch, int m, int n, const NsTuple& t, double scale) {
   at::parallel_for(0, batch, 1, [&](int64_t first, int64_t last) {
     const char up = 'U', tr = 'T', no = 'N';
-    const T one = 1, zero = 0, a = static_cast<T>(t.a), b = static_cast<T>(t.b), c = static_cast<T>(t.c);
+    const T zero = 0, s = static_cast<T>(scale), s2 = static_cast<T>(scale * scale), a = static_cast<T>(t.a),
+            b = static_cast<T>(t.b), c = static_cast<T>(t.c);
     for (int64_t i = first; i < last; ++i) {
       const T* xi = x + i * m * n;
       T* yi = y + i * m * n;
       T* g = gram + i * m * m;
       T* p = poly + i * m * m;
       // Row-major X [m, n] is the column-major n×m Xᵀ: X Xᵀ is syrk with trans 'T'.
-      blas::syrk<T>()(&up, &tr, &m, &n, &one, xi, &n, &zero, g, &m);
+      blas::syrk<T>()(&up, &tr, &m, &n, &s2, xi, &n, &zero, g, &m);
       blas::mirrorLowerToUpper(g, m, m);
       std::copy(g, g + m * m, p);
       blas::syrk<T>()(&up, &tr, &m, &m, &c, g, &m, &b, p, &m);
       blas::mirrorLowerToUpper(p, m, m);
-      // Row-major Y = a X + P X is column-major Yᵀ = Xᵀ Pᵀ + a Xᵀ (P symmetric), as addmm calls it.
-      std::copy(xi, xi + m * n, yi);
-      blas::gemm<T>()(&no, &no, &n, &m, &m, &one, xi, &n, p, &m, &a, yi, &n);
+      // a on P's diagonal: Y = (aI + P) X is one GEMM into an unread Y (no copy of X into it).
+      for (int j = 0; j < m; ++j) p[j * m + j] += a;
+      // Row-major Y = P' X is column-major Yᵀ = Xᵀ P' (P' symmetric).
+      blas::gemm<T>()(&no, &no, &n, &m, &m, &s, xi, &n, p, &m, &zero, yi, &n);
     }
   });
 }
 
-bool blasIterate(at::Tensor& x, const std::vector<NsTuple>& schedule) {
+bool blasIterate(at::Tensor& x, const std::vector<NsTuple>& schedule, double scale) {
   if (schedule.empty() || (x.dim() != 2 && x.dim() != 3) || !x.device().is_cpu() || !x.is_contiguous()) return false;
   if (x.requires_grad() && at::GradMode::is_enabled()) return false;
   const bool f32 = x.scalar_type() == at::kFloat;
@@ -96,12 +100,13 @@ bool blasIterate(at::Tensor& x, const std::vector<NsTuple>& schedule) {
     // Per step, so bench --roofline counts its FLOPs (run/step_profile.cpp).
     RECORD_FUNCTION("lwb::ns_step", std::vector<c10::IValue>{*src});
     at::Tensor& dst = bufs[k % 2];
+    const double s = k == 0 ? scale : 1.0;
     if (f32)
       blasStep(src->data_ptr<float>(), dst.data_ptr<float>(), gram.data_ptr<float>(), poly.data_ptr<float>(), batch,
-               static_cast<int>(m), static_cast<int>(n), schedule[k]);
+               static_cast<int>(m), static_cast<int>(n), schedule[k], s);
     else
       blasStep(src->data_ptr<double>(), dst.data_ptr<double>(), gram.data_ptr<double>(), poly.data_ptr<double>(), batch,
-               static_cast<int>(m), static_cast<int>(n), schedule[k]);
+               static_cast<int>(m), static_cast<int>(n), schedule[k], s);
     src = &dst;
   }
   x = *src;
@@ -111,7 +116,7 @@ bool blasIterate(at::Tensor& x, const std::vector<NsTuple>& schedule) {
 }  // namespace
 
 at::Tensor newtonSchulzIterate(at::Tensor x, const std::vector<NsTuple>& schedule) {
-  if (blasIterate(x, schedule)) return x;
+  if (blasIterate(x, schedule, 1.0)) return x;
   for (const auto& t : schedule) {
     // X <- a X + (b A + c A^2) X with A = X X^T (Jordan et al. 2024). A and A^2 = A A^T are
     // symmetric: on CPU float32/float64 BLAS syrk computes one triangle of each.
@@ -132,7 +137,14 @@ at::Tensor msignFrom(const at::Tensor& w, const NewtonSchulzConfig& cfg, double 
   // epsilon keeps msign(0) = 0 instead of NaN. Some sets want a margin below 1 (normSafety).
   const double safety = nsCoefficientSet(cfg.coefficients).normSafety;
   if (knownFrobenius >= 0) {
-    x = (x * (1.0 / (knownFrobenius * safety + 1e-30))).contiguous();
+    const double scale = 1.0 / (knownFrobenius * safety + 1e-30);
+    x = x.contiguous();
+    const auto schedule = nsSchedule(cfg);
+    // The fold squares the scale (A = scale² X Xᵀ): only while that stays far inside float32's
+    // range. A zero or tiny u (a zero-initialised next layer stops every gradient at the first
+    // step) takes the explicit product, where 0 · 1e30 is 0, not inf · 0.
+    if (scale > 1e15 || !blasIterate(x, schedule, scale)) x = newtonSchulzIterate(x * scale, schedule);
+    return tall ? x.mT().contiguous() : x;
   } else {
     const auto norm = frobeniusNorm(x) * safety + 1e-30;
     x = (x.to(norm.scalar_type()) / norm).to(w.scalar_type()).contiguous();

@@ -228,9 +228,18 @@ class TstFusedKernels : public QObject {
       QVERIFY(at::equal(buf.slice(0, 0, begin), buf0.slice(0, 0, begin).to(at::kFloat)));  // outside untouched
     }
     // msign with the norm handed over equals msign computing it.
-    const auto w = at::randn({24, 60});
-    const double fro = w.to(at::kDouble).square().sum().sqrt().item<double>();
-    QVERIFY(maxRel(spectral::msign(w, spectral::NewtonSchulzConfig::muon(), fro), spectral::msign(w)) < 1e-5);
+    // A zero update (its norm 0) and a tiny one stay finite: msign(0) = 0.
+    const auto zero = spectral::msign(at::zeros({16, 40}), spectral::NewtonSchulzConfig::muon(), 0.0);
+    QVERIFY(zero.isfinite().all().item<bool>() && zero.abs().max().item<float>() == 0.0f);
+    const auto tinyIn = at::randn({16, 40}) * 1e-25;
+    const auto tiny = spectral::msign(tinyIn, spectral::NewtonSchulzConfig::muon(), tinyIn.to(at::kDouble).square().sum().sqrt().item<double>());
+    QVERIFY(tiny.isfinite().all().item<bool>());
+    QVERIFY(maxRel(tiny, spectral::msign(at::randn({16, 40}) * 0 + tinyIn * 1e25)) < 1e-4);
+    for (const auto& shape : {std::vector<int64_t>{24, 60}, std::vector<int64_t>{60, 24}}) {
+      const auto w = at::randn(shape);
+      const double fro = w.to(at::kDouble).square().sum().sqrt().item<double>();
+      QVERIFY(maxRel(spectral::msign(w, spectral::NewtonSchulzConfig::muon(), fro), spectral::msign(w)) < 1e-5);
+    }
   }
 
   // The soft cap in place (BLAS, alpha·s² on W) against p2(p1(sW))/s written here in float64,

@@ -40,6 +40,7 @@ class TstStepProfile : public QObject {
     QCOMPARE(run::stepCategoryOf("lwb::syrk", "lwb::constraint"), std::string("gemm"));
     QCOMPARE(run::stepCategoryOf("lwb::batched_gemm", ""), std::string("gemm"));
     QCOMPARE(run::stepCategoryOf("lwb::ns_step", "lwb::optimizer"), std::string("gemm"));
+    QCOMPARE(run::stepCategoryOf("lwb::gemm", "lwb::constraint"), std::string("gemm"));
     QCOMPARE(run::stepCategoryOf("aten::add", "lwb::optimizer"), std::string("optimizer"));
     QCOMPARE(run::stepCategoryOf("aten::mul", "lwb::constraint"), std::string("constraint"));
     QCOMPARE(run::stepCategoryOf("aten::_log_softmax", ""), std::string("loss"));
