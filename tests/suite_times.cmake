@@ -106,7 +106,9 @@ if(lwb_n GREATER 0)
     if(lwb_timeout LESS 180)
       set(lwb_timeout 180)
     endif()
-    set_tests_properties(${lwb_suite} PROPERTIES TIMEOUT ${lwb_timeout})
+    # COST: a parallel ctest starts the long suites first even in a fresh build tree (without
+    # it, the order is the suites' numbers until a run has written CTestCostData.txt).
+    set_tests_properties(${lwb_suite} PROPERTIES TIMEOUT ${lwb_timeout} COST ${lwb_seconds})
     if(NOT lwb_seconds LESS LWB_SLOW_SECONDS)
       set_property(TEST ${lwb_suite} APPEND PROPERTY LABELS slow)
     endif()
