@@ -139,6 +139,13 @@ int runBench(const BenchArgs& a) {
     const auto s = trainer.run(control);
     if (deadline.joinable()) deadline.request_stop();
     const int threadsUsed = at::get_num_threads();  // the tuner's last choice, or the pinned count
+    // A run that stopped early (diverged, failed) timed only its first steps: say so, or its
+    // steps/s reads like a finished run's (found when a kernel bug made MNIST diverge at step 10).
+    if (s.status == run::RunStatus::Diverged || s.status == run::RunStatus::Failed ||
+        (s.status == run::RunStatus::Stopped && a.maxSeconds <= 0))
+      std::fprintf(stderr, "lipschitz-cli bench: %s %s at step %lld of %lld: its steps/s cover those steps only%s%s\n",
+                   std::filesystem::path(f).stem().string().c_str(), run::toString(s.status), static_cast<long long>(s.steps),
+                   static_cast<long long>(a.steps), s.message.empty() ? "" : ": ", s.message.c_str());
     const double msPerStep = 1000.0 / std::max(1e-9, s.stepsPerSecond);
     const std::string name = std::filesystem::path(f).stem().string();
     if (a.roofline) {
@@ -153,7 +160,7 @@ int runBench(const BenchArgs& a) {
       }
     } else if (a.json) {
       printJson({{"config", name}, {"steps", s.steps}, {"steps_per_s", s.stepsPerSecond},
-                 {"constraint_fraction", s.constraintFraction}, {"status", s.status}, {"threads", threadsUsed},
+                 {"constraint_fraction", s.constraintFraction}, {"status", run::toString(s.status)}, {"threads", threadsUsed},
                  {"blas_core", lwb::blasCoreName()}});  // the peer is run with the same kernels
     } else {
       std::printf("| %s | %.2f | %.1f | %.2f | %.1f%% |\n", name.c_str(), s.stepsPerSecond, msPerStep,

@@ -244,6 +244,27 @@ class TestCliSpectral : public QObject {
     QVERIFY(!QFile::exists(path("bad_out.npy")));  // nothing written on failure
   }
 
+  // A bench run that diverges timed only its steps so far: the JSON names the status and stderr
+  // says so (issue 30: a kernel bug once made MNIST diverge at step 10 while bench printed a
+  // steps/s like a finished run's).
+  void benchSaysWhenARunDiverged() {
+    std::ofstream(path("diverges.json").toStdString())
+        << R"({"task": "mnist", "data_path": "@data/mnist", "batch_size": 125, "mnist_train_count": 2000,
+               "model": {"kind": "mlp", "widths": [64]},
+               "optimizer": {"kind": "adamw", "lr": 9000, "weight_decay": 0.1, "bias_correction": false},
+               "constraint": {"method": "none"}})";
+    const auto r = runCli({"--threads", "1", "bench", "--json", "--steps", "50", path("diverges.json")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.json().value("status").toString(), QString("diverged"));
+    QVERIFY2(r.err.contains("diverges diverged at step") && r.err.contains("cover those steps only"), r.err.constData());
+    std::ofstream(path("finishes.json").toStdString())
+        << R"({"task": "mnist", "data_path": "@data/mnist", "batch_size": 125, "mnist_train_count": 2000,
+               "model": {"kind": "mlp", "widths": [64]}, "optimizer": {"kind": "adamw", "lr": 0.001}})";
+    const auto ok = runCli({"--threads", "1", "bench", "--json", "--steps", "3", path("finishes.json")});
+    QCOMPARE(ok.json().value("status").toString(), QString("finished"));
+    QVERIFY2(!ok.err.contains("cover those steps only"), ok.err.constData());
+  }
+
   void cudaRefusedWithoutCuda() {
     if (at::hasCUDA()) QSKIP("this LibTorch has CUDA");
     const auto r = runCli({"spectral", "--op", "none", "--in", good_, "--out", path("c.npy"), "--device", "cuda"});
