@@ -3,25 +3,18 @@
 #include "models/factory.h"
 #include "io/input_error.h"
 
+#include "models/attention_ops.h"
 #include "models/batched_gemm.h"
+#include "models/fused_ops.h"
 #include "models/init.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
-#include <ATen/ops/arange.h>
-#include <ATen/ops/cat.h>
-#include <ATen/ops/cos.h>
 #include <ATen/ops/linear.h>
 #include <ATen/ops/ones.h>
-#include <ATen/ops/outer.h>
-#include <ATen/ops/pow.h>
 #include <ATen/ops/randn.h>
 #include <ATen/ops/rand.h>
 #include <ATen/ops/rsqrt.h>
-#include <ATen/ops/sigmoid.h>
-#include <ATen/ops/sin.h>
-#include <ATen/ops/softmax.h>
-#include <ATen/ops/triu.h>
 
 #include <cmath>
 #include <stdexcept>
@@ -95,27 +88,13 @@ double IclTransformer::attentionScale() const {
   return shape_.lipschitz ? 1.0 / dh : 1.0 / std::sqrt(dh);
 }
 
-at::Tensor IclTransformer::rotary(const at::Tensor& x, int64_t offset) const {
-  // θ_{p,i} = p · 10000^(−2i/d_head), rotate-half pairing (x_i, x_{i+d_head/2}).
-  const int64_t n = x.size(-2), half = x.size(-1) / 2;
-  const auto f32 = at::TensorOptions().dtype(at::kFloat).device(x.device());
-  const auto inv = at::pow(10000.0, at::arange(half, f32) * (-2.0 / static_cast<double>(x.size(-1))));
-  const auto pos = at::arange(offset, offset + n, at::TensorOptions().dtype(at::kDouble)).to(f32);
-  const auto angles = at::outer(pos, inv);
-  const auto c = at::cos(angles), s = at::sin(angles);
-  const auto x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
-  return at::cat({x1 * c - x2 * s, x1 * s + x2 * c}, -1);
-}
-
 at::Tensor IclTransformer::qkvHeads(const at::Tensor& h, const Layer& l, int64_t offset, at::Tensor* v) const {
-  const int64_t b = h.size(0), n = h.size(1), d = shape_.dModel, nh = shape_.heads, dh = d / nh;
-  const auto qkv = gained(at::linear(h, l.qkv), l.gQkv);
-  auto split = [&](int64_t i) { return qkv.narrow(-1, i * d, d).reshape({b, n, nh, dh}).transpose(1, 2); };
-  if (v) *v = split(2);
-  const auto q = rotary(split(0), offset), k = rotary(split(1), offset);
+  const int64_t b = h.size(0), n = h.size(1), nh = shape_.heads;
+  // q, k rotated and v, each [B·heads, N, d_head], in one pass (models/attention_ops.h).
+  const auto heads = ropeHeads(gained(at::linear(h, l.qkv), l.gQkv), nh, offset);
+  if (v) *v = heads[2];
   // One BLAS call per (sample, head) (models/batched_gemm.h); the scale as the GEMM's alpha.
-  return batchedGemm(q.reshape({b * nh, n, dh}), k.reshape({b * nh, n, dh}).transpose(1, 2), at::Tensor(), attentionScale())
-      .view({b, nh, n, n});
+  return batchedGemm(heads[0], heads[1].transpose(1, 2), at::Tensor(), attentionScale()).view({b, nh, n, n});
 }
 
 at::Tensor IclTransformer::attentionScores(const at::Tensor& h, int64_t layer, int64_t offset) const {
@@ -123,47 +102,41 @@ at::Tensor IclTransformer::attentionScores(const at::Tensor& h, int64_t layer, i
 }
 
 at::Tensor IclTransformer::attention(const at::Tensor& h, const Layer& l) const {
-  const int64_t b = h.size(0), n = h.size(1);
+  const int64_t b = h.size(0), n = h.size(1), nh = shape_.heads, dh = shape_.dModel / nh;
   at::Tensor v;
-  auto scores = qkvHeads(h, l, 0, &v);
-  const auto mask = at::triu(at::ones({n, n}, at::TensorOptions().dtype(at::kBool).device(h.device())), 1);
-  scores = scores.masked_fill(mask, -INFINITY);
-  const int64_t nh = shape_.heads, dh = shape_.dModel / nh;
-  const auto mixed = batchedGemm(at::softmax(scores, -1).reshape({b * nh, n, n}), v.reshape({b * nh, n, dh}), at::Tensor(), 1.0)
+  const auto scores = qkvHeads(h, l, 0, &v);
+  const auto mixed = batchedGemm(causalSoftmax(scores).view({b * nh, n, n}), v, at::Tensor(), 1.0)
                          .view({b, nh, n, dh})
                          .transpose(1, 2)
                          .reshape({b, n, shape_.dModel});
-  const auto o = gained(at::linear(mixed, l.out), l.gOut);
-  return shape_.lipschitz && shape_.attnScaleThird ? o * (1.0 / 3.0) : o;
+  return gained(at::linear(mixed, l.out), l.gOut);  // × attnScale() in the residual mix
 }
 
 at::Tensor IclTransformer::mlp(const at::Tensor& h, const Layer& l) const {
-  const int64_t half = 2 * shape_.dModel;
-  const auto mg = gained(at::linear(h, l.fc1), l.gFc1);
-  const auto m = mg.narrow(-1, 0, half), g = mg.narrow(-1, half, half);
-  const auto z = m * g * at::sigmoid(g * l.beta);  // SwiGLU with Swish-β
-  const auto o = gained(at::linear(z, l.fc2), l.gFc2);
-  return shape_.lipschitz && shape_.mlpScaleThird ? o * (1.0 / 3.0) : o;
+  const auto z = swiGlu(gained(at::linear(h, l.fc1), l.gFc1), l.beta);  // SwiGLU with Swish-β
+  return gained(at::linear(z, l.fc2), l.gFc2);  // × mlpScale() in the residual mix
 }
+
+double IclTransformer::attnScale() const { return shape_.lipschitz && shape_.attnScaleThird ? 1.0 / 3.0 : 1.0; }
+double IclTransformer::mlpScale() const { return shape_.lipschitz && shape_.mlpScaleThird ? 1.0 / 3.0 : 1.0; }
 
 at::Tensor IclTransformer::run(const at::Tensor& tokens, ActivationStats* stats) {
   if (tokens.dim() != 3 || tokens.size(2) != shape_.inputDim)
     throw std::invalid_argument("icl_transformer: tokens must be [B, N, " + std::to_string(shape_.inputDim) + "]");
-  const double a = residualAlpha();
+  const double a = shape_.lipschitz ? residualAlpha() : 1.0, keep = shape_.lipschitz ? 1.0 - a : 1.0;
   const auto norm = [&](const at::Tensor& x) { return shape_.rmsNorm ? rmsNorm(x) : x; };
-  const auto mix = [&](const at::Tensor& h, const at::Tensor& block) {
-    return shape_.lipschitz ? h * (1.0 - a) + block * a : h + block;
+  // h ← keep·h + a·scale·block in one fused pass (the ×1/3 folded in); the activation record
+  // gets the scaled block as before.
+  const auto mix = [&](const at::Tensor& h, const at::Tensor& block, double scale, const std::string& tag) {
+    if (stats) recordActivation(*stats, tag, scale == 1.0 ? block : block * scale);
+    return residualMix(h, block, keep, a * scale);
   };
   auto h = at::linear(tokens, embed_);
   if (stats) recordActivation(*stats, "embed", h);
   for (size_t l = 0; l < layers_.size(); ++l) {
     const std::string tag = "layers." + std::to_string(l);
-    const auto att = attention(norm(h), layers_[l]);
-    if (stats) recordActivation(*stats, tag + ".attn", att);
-    h = mix(h, att);
-    const auto m = mlp(norm(h), layers_[l]);
-    if (stats) recordActivation(*stats, tag + ".mlp", m);
-    h = mix(h, m);
+    h = mix(h, attention(norm(h), layers_[l]), attnScale(), tag + ".attn");
+    h = mix(h, mlp(norm(h), layers_[l]), mlpScale(), tag + ".mlp");
   }
   return at::linear(norm(h), unembed_);
 }

@@ -51,7 +51,8 @@ class IclTransformer final : public Model {
   at::Tensor run(const at::Tensor& tokens, ActivationStats* stats);
   at::Tensor attention(const at::Tensor& h, const Layer& l) const;
   at::Tensor mlp(const at::Tensor& h, const Layer& l) const;
-  at::Tensor rotary(const at::Tensor& x, int64_t offset) const;  // x [B, heads, N, d_head]
+  double attnScale() const;  // the out-projection's ×1/3 (lipschitz), else 1
+  double mlpScale() const;
   at::Tensor qkvHeads(const at::Tensor& h, const Layer& l, int64_t offset, at::Tensor* v) const;
 
   IclShape shape_;

@@ -1,6 +1,7 @@
 // The fused kernels of issue 30 §2 against the unfused operations they replace, written here
 // (loops and plain ATen ops with autograd, in float64): values and first-order gradients, in
 // float32 and float64.
+#include "models/attention_ops.h"
 #include "models/fused_ops.h"
 #include "models/position_attention.h"
 #include "optim/muon_kernel.h"
@@ -23,6 +24,8 @@
 #include <ATen/ops/softmax.h>
 #include <ATen/ops/stack.h>
 #include <ATen/ops/zeros.h>
+#include <ATen/ops/zeros_like.h>
+#include <ATen/ops/triu.h>
 
 #include <QtTest/QtTest>
 
@@ -283,6 +286,133 @@ class TstFusedKernels : public QObject {
     const auto before = w.clone();
     QVERIFY(!spectral::applyConstraintInPlace(w, p));
     QVERIFY(at::equal(w, before));
+  }
+
+  // Causal softmax against a loop (float64): values, and the gradient of <A, G> against
+  // dS_ij = A_ij (G_ij − Σ_k A_ik G_ik) on the kept keys, 0 on the masked ones.
+  void causalSoftmaxMatchesTheLoop_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<int>("n");
+    QTest::newRow("f32 n = 64 (the ICL presets)") << static_cast<int>(at::kFloat) << 64;
+    QTest::newRow("f32 n = 1") << static_cast<int>(at::kFloat) << 1;
+    QTest::newRow("f64 n = 13") << static_cast<int>(at::kDouble) << 13;
+  }
+  void causalSoftmaxMatchesTheLoop() {
+    QFETCH(int, dtype);
+    QFETCH(int, n);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const int64_t batch = 2, heads = 3;
+    // Scores up to ±40: rows from flat to one-hot, and masked entries far above the kept ones
+    // (a kernel that let a masked key into the max or the sum fails).
+    auto s0 = at::randn({batch, heads, n, n}, at::kDouble) * 8.0;
+    s0 = s0 + at::triu(at::full({n, n}, 40.0, at::kDouble), 1);
+    const auto s = s0.to(type).requires_grad_(true);
+    const auto a = models::causalSoftmax(s);
+    const auto g = at::randn({batch, heads, n, n}, type);
+    (a * g).sum().backward();
+    const auto sd = s.detach().to(at::kDouble).contiguous().view({-1, n, n});
+    const auto gd = g.to(at::kDouble).contiguous().view({-1, n, n});
+    auto aref = at::zeros_like(sd), dref = at::zeros_like(sd);
+    auto sa = sd.accessor<double, 3>(), ga = gd.accessor<double, 3>();
+    auto aa = aref.accessor<double, 3>(), da = dref.accessor<double, 3>();
+    for (int64_t r = 0; r < sd.size(0); ++r)
+      for (int64_t i = 0; i < n; ++i) {
+        double m = sa[r][i][0], sum = 0, dot = 0;
+        for (int64_t j = 1; j <= i; ++j) m = std::max(m, sa[r][i][j]);
+        for (int64_t j = 0; j <= i; ++j) sum += std::exp(sa[r][i][j] - m);
+        for (int64_t j = 0; j <= i; ++j) dot += (aa[r][i][j] = std::exp(sa[r][i][j] - m) / sum) * ga[r][i][j];
+        for (int64_t j = 0; j <= i; ++j) da[r][i][j] = aa[r][i][j] * (ga[r][i][j] - dot);
+      }
+    const double tol = type == at::kFloat ? 2e-6 : 1e-13;
+    QVERIFY2(maxRel(a.view({-1, n, n}), aref) < tol, "values");
+    QVERIFY2(maxRel(s.grad().view({-1, n, n}), dref) < (type == at::kFloat ? 1e-5 : 1e-12), "gradient");
+    QVERIFY(maxRel(models::causalSoftmaxUnfused(s.detach()), a.detach()) < tol);
+  }
+
+  // SwiGLU with Swish β against the formula m·g·σ(βg) in float64 ATen ops with autograd
+  // (gradients in mg and in β), with β negative and large inputs (σ's two branches).
+  void swiGluMatchesTheFormula_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<double>("beta");
+    QTest::newRow("f32 beta 1") << static_cast<int>(at::kFloat) << 1.0;
+    QTest::newRow("f32 beta -0.7") << static_cast<int>(at::kFloat) << -0.7;
+    QTest::newRow("f64 beta 2.5") << static_cast<int>(at::kDouble) << 2.5;
+  }
+  void swiGluMatchesTheFormula() {
+    QFETCH(int, dtype);
+    QFETCH(double, beta);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const int64_t h = 96;
+    const auto mg = (at::randn({7, 50, 2 * h}, at::kDouble) * 5.0).to(type).requires_grad_(true);
+    const auto b = at::full({1}, beta, type).requires_grad_(true);
+    const auto z = models::swiGlu(mg, b);
+    QCOMPARE(z.sizes().vec(), (std::vector<int64_t>{7, 50, h}));
+    const auto g = at::randn(z.sizes(), type);
+    (z * g).sum().backward();
+    const auto mgd = mg.detach().to(at::kDouble).requires_grad_(true);
+    const auto bd = b.detach().to(at::kDouble).requires_grad_(true);
+    const auto m = mgd.narrow(-1, 0, h), gate = mgd.narrow(-1, h, h);
+    const auto zref = m * gate / (1.0 + (-(gate * bd)).exp());
+    (zref * g.to(at::kDouble)).sum().backward();
+    const double tol = type == at::kFloat ? 2e-6 : 1e-13;
+    QVERIFY2(maxRel(z, zref.detach()) < tol, "values");
+    QVERIFY2(maxRel(mg.grad(), mgd.grad()) < (type == at::kFloat ? 1e-5 : 1e-12), "gradient of mg");
+    QVERIFY2(maxRel(b.grad(), bd.grad()) < (type == at::kFloat ? 1e-4 : 1e-11), "gradient of beta");
+    QVERIFY(maxRel(models::swiGluUnfused(mg.detach(), b.detach()), z.detach()) < tol);
+  }
+
+  // Heads with RoPE against a loop with the angles in float64 (the model's angles are float32,
+  // hence 2e-5), the former ATen path to float tolerance, and gradients against autograd
+  // through that path; k's gradient left undefined (k unused), as when only q and v are read.
+  void ropeHeadsMatchesTheLoop_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<int>("offset");
+    QTest::newRow("f32 offset 0") << static_cast<int>(at::kFloat) << 0;
+    QTest::newRow("f64 offset 37") << static_cast<int>(at::kDouble) << 37;
+  }
+  void ropeHeadsMatchesTheLoop() {
+    QFETCH(int, dtype);
+    QFETCH(int, offset);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const int64_t b = 3, n = 11, heads = 2, dh = 8, d = heads * dh, half = dh / 2;
+    const auto qkv = at::randn({b, n, 3 * d}, type).requires_grad_(true);
+    const auto out = models::ropeHeads(qkv, heads, offset);
+    const auto x = qkv.detach().to(at::kDouble).contiguous();
+    const auto xa = x.accessor<double, 3>();
+    for (int part = 0; part < 3; ++part) {
+      QCOMPARE(out[part].sizes().vec(), (std::vector<int64_t>{b * heads, n, dh}));
+      auto ref = at::zeros({b * heads, n, dh}, at::kDouble);
+      auto ra = ref.accessor<double, 3>();
+      for (int64_t s = 0; s < b; ++s)
+        for (int64_t p = 0; p < n; ++p)
+          for (int64_t hd = 0; hd < heads; ++hd)
+            for (int64_t i = 0; i < half; ++i) {
+              const double x1 = xa[s][p][part * d + hd * dh + i], x2 = xa[s][p][part * d + hd * dh + i + half];
+              const double th = static_cast<double>(p + offset) * std::pow(10000.0, -2.0 * static_cast<double>(i) / dh);
+              const double c = part == 2 ? 1.0 : std::cos(th), sn = part == 2 ? 0.0 : std::sin(th);
+              ra[s * heads + hd][p][i] = x1 * c - x2 * sn;
+              ra[s * heads + hd][p][i + half] = x1 * sn + x2 * c;
+            }
+      QVERIFY2(maxRel(out[part], ref) < 2e-5, ("part " + std::to_string(part)).c_str());
+    }
+    const auto unfused = models::ropeHeadsUnfused(qkv.detach(), heads, offset);
+    for (int part = 0; part < 3; ++part)
+      QVERIFY(maxRel(out[part].detach(), unfused[part]) < (type == at::kFloat ? 1e-6 : 1e-13));
+    const auto gq = at::randn(out[0].sizes(), type), gv = at::randn(out[2].sizes(), type);
+    ((out[0] * gq).sum() + (out[2] * gv).sum()).backward();
+    const auto xr = qkv.detach().to(at::kDouble).requires_grad_(true);
+    const auto refOut = models::ropeHeadsUnfused(xr, heads, offset);
+    ((refOut[0] * gq.to(at::kDouble)).sum() + (refOut[2] * gv.to(at::kDouble)).sum()).backward();
+    QVERIFY2(maxRel(qkv.grad(), xr.grad()) < (type == at::kFloat ? 1e-5 : 1e-12), "gradient");
+    QVERIFY(qkv.grad().narrow(-1, d, d).abs().max().item<double>() == 0.0);  // k's columns
+  }
+
+  void attentionOpsRefuseBadShapes() {
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::causalSoftmax(at::zeros({2, 3, 4})));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::swiGlu(at::zeros({2, 5}), at::ones({1})));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::swiGlu(at::zeros({2, 6}), at::ones({2})));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::ropeHeads(at::zeros({2, 3, 30}), 2, 0));  // d_head 5
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::ropeHeads(at::zeros({6, 48}), 2, 0));
   }
 
   void positionAttentionRefusesBadShapes() {
