@@ -73,7 +73,7 @@ set(LWB_SUITE_SECONDS
   tst_app_processes 10
   tst_app_layout 19
   tst_app_hostile 1
-  tst_pages_cliplab 39
+  tst_pages_cliplab 7
   tst_pages_inspector 7
   tst_pages_inspector_history 2
   tst_pages_compare 5

@@ -6,6 +6,7 @@
 #include "app/pages/cliplab/matrix_source_panel.h"
 #include "app/pages/cliplab/ns_steps_view.h"
 #include "app/pages/cliplab/stiefel_view.h"
+#include "lab/cost_model.h"
 #include "spectral/ns_coefficients.h"
 #include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
@@ -352,11 +353,21 @@ class TestPagesClipLab : public QObject {
   void longComputationsWaitForConfirmation() {
     ClipLabPage page;
     page.show();
+    QCOMPARE(page.confirmAboveSeconds(), 8.0);  // the default: ABD at 1024×2048 asks, nested does not
+    lab::ConstraintRequest nested, abd;
+    nested.impl = spectral::ClipImpl::Nested;
+    abd.impl = spectral::ClipImpl::AbdDense;
+    QVERIFY(lab::estimatedSeconds(abd, 1024, 2048) > 8.0 && lab::estimatedSeconds(nested, 1024, 2048) < 8.0);
+    // The same rule on a small matrix, with the threshold between the two estimates (a
+    // 1024×2048 matrix costs this suite 13 s of its spectra and nested result).
     lab::MatrixSpec spec;
-    spec.rows = 1024;
-    spec.cols = 2048;
+    spec.rows = 256;
+    spec.cols = 512;
+    const double cheap = lab::estimatedSeconds(nested, 256, 512), dear = lab::estimatedSeconds(abd, 256, 512);
+    QVERIFY(cheap < dear);
+    page.setConfirmAboveSeconds(std::sqrt(cheap * dear));
     page.sourcePanel()->setSpec(spec);
-    QTRY_VERIFY_WITH_TIMEOUT(page.matrix() && page.matrix()->cols() == 2048 && !page.matrixRunner()->busy() && !page.updateRunner()->busy(),
+    QTRY_VERIFY_WITH_TIMEOUT(page.matrix() && page.matrix()->cols() == 512 && !page.matrixRunner()->busy() && !page.updateRunner()->busy(),
                              kTimeoutMs);
     const int started = page.updateRunner()->startedCount();
     const int previews = page.constraintView()->previewCount();

@@ -35,9 +35,6 @@ namespace {
 
 // Above this, slider drags wait for the release instead of computing every step.
 constexpr double kLiveUpdateSeconds = 0.3;
-// Above this estimate a request waits for "Compute anyway": one LibTorch call cannot be
-// interrupted, so a slider touch must not start a minute of work (ABD at 1024×4096).
-constexpr double kConfirmSeconds = 8.0;
 
 // "Gaussian 256×512, σ₁ = 3 · smallest σ = 0.504" (random sources name their size and σ₁;
 // a checkpoint layer is named by its tensor).
@@ -284,7 +281,7 @@ void ClipLabPage::requestUpdate(bool confirmed) {
     return;
   }
   const double estimate = lab::estimatedSeconds(req, static_cast<double>(matrix_->rows()), static_cast<double>(matrix_->cols()));
-  if (estimate > kConfirmSeconds && !confirmed) {
+  if (estimate > confirmAboveSeconds_ && !confirmed) {
     status_->setText(tr("This method takes roughly %L1 s on this matrix here and cannot be interrupted once started; "
                         "the scalar map above is exact.")
                          .arg(widgets::displayNumber(estimate, 'f', 0)));

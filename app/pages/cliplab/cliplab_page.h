@@ -56,6 +56,11 @@ class ClipLabPage : public QWidget, public Page {
   void useTensor(std::shared_ptr<const io::TensorFile> file, const QString& name);
 
   lab::LabMatrixPtr matrix() const { return matrix_; }
+  // Above this estimate (lab::estimatedSeconds) a request waits for "Compute anyway": one
+  // LibTorch call cannot be interrupted, so a slider touch must not start a minute of work
+  // (ABD at 1024×4096). 8 s by default; tests lower it to exercise the rule on small matrices.
+  void setConfirmAboveSeconds(double seconds) { confirmAboveSeconds_ = seconds; }
+  double confirmAboveSeconds() const { return confirmAboveSeconds_; }
   void replotNow();
 
   MatrixSourcePanel* sourcePanel() const { return source_; }
@@ -110,6 +115,7 @@ class ClipLabPage : public QWidget, public Page {
   std::optional<lab::MatrixSpec> matrixSpec_;  // the spec matrix_ was built from (random sources)
   std::shared_ptr<const io::TensorFile> file_;
   double lastUpdateSeconds_ = 0;
+  double confirmAboveSeconds_ = 8.0;
   bool waitForRelease_ = false;
 };
 
