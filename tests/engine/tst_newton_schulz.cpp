@@ -130,16 +130,22 @@ class TestNewtonSchulz : public QObject {
   void iterateMatchesTheStepFormula_data() {
     QTest::addColumn<int>("dtype");
     QTest::addColumn<bool>("stacked");
-    QTest::newRow("f64 one matrix") << static_cast<int>(at::kDouble) << false;
-    QTest::newRow("f64 stack of 3") << static_cast<int>(at::kDouble) << true;
-    QTest::newRow("f32 stack of 3") << static_cast<int>(at::kFloat) << true;
+    QTest::addColumn<int>("cols");
+    QTest::newRow("f64 one matrix") << static_cast<int>(at::kDouble) << false << 40;
+    QTest::newRow("f64 stack of 3") << static_cast<int>(at::kDouble) << true << 40;
+    QTest::newRow("f32 stack of 3") << static_cast<int>(at::kFloat) << true << 40;
+    // n ≥ 2m: the Gram-space route (M_k polynomials in X₀X₀ᵀ).
+    QTest::newRow("f64 wide, Gram space") << static_cast<int>(at::kDouble) << false << 100;
+    QTest::newRow("f64 wide stack of 3, Gram space") << static_cast<int>(at::kDouble) << true << 100;
+    QTest::newRow("f32 wide stack of 3, Gram space") << static_cast<int>(at::kFloat) << true << 100;
   }
   void iterateMatchesTheStepFormula() {
     QFETCH(int, dtype);
     QFETCH(bool, stacked);
+    QFETCH(int, cols);
     const auto type = static_cast<at::ScalarType>(dtype);
     const std::vector<spectral::NsTuple> schedule{{3.4445, -4.7750, 2.0315}, {1.875, -1.25, 0.375}, {2.0, -1.5, 0.5}};
-    auto x = at::randn(stacked ? at::IntArrayRef{3, 24, 40} : at::IntArrayRef{24, 40}, at::kDouble);
+    auto x = at::randn(stacked ? at::IntArrayRef{3, 24, cols} : at::IntArrayRef{24, cols}, at::kDouble);
     x = x / x.square().sum({-2, -1}, true).sqrt();
     auto ref = x.clone();
     for (const auto& t : schedule) {
@@ -150,6 +156,26 @@ class TestNewtonSchulz : public QObject {
     QCOMPARE(out.sizes().vec(), ref.sizes().vec());
     const double err = (out.to(at::kDouble) - ref).abs().max().item<double>();
     QVERIFY2(err < (type == at::kFloat ? 1e-5 : 1e-12), std::to_string(err).c_str());
+  }
+
+  // msign with its Frobenius norm given (Muon's call) folds 1/‖W‖ into the first step; on a
+  // wide matrix that is the Gram route's G = s² X₀X₀ᵀ and Y = s M X₀. Against the five jordan5
+  // steps written here in float64 on W/‖W‖: float32 within 2e-5 of the entries' scale.
+  void msignWithKnownNormMatchesTheFormula() {
+    for (const int64_t cols : {40, 300}) {
+      const auto w = at::randn({32, cols}, at::kDouble) * 0.01;
+      const double fro = w.square().sum().sqrt().item<double>();
+      const auto cfg = NewtonSchulzConfig::muon();
+      const double safety = spectral::nsCoefficientSet(cfg.coefficients).normSafety;
+      auto ref = w / (fro * safety + 1e-30);
+      for (const auto& t : spectral::nsSchedule(cfg)) {
+        const auto a = ref.matmul(ref.mT());
+        ref = t.a * ref + (t.b * a + t.c * a.matmul(a)).matmul(ref);
+      }
+      const auto out = spectral::msign(w.to(at::kFloat), cfg, fro);
+      const double err = (out.to(at::kDouble) - ref).abs().max().item<double>() / ref.abs().max().item<double>();
+      QVERIFY2(err < 2e-5, (std::to_string(cols) + ": " + std::to_string(err)).c_str());
+    }
   }
 
   void zeroMatrixStaysZero() {
