@@ -18,9 +18,7 @@ namespace prof = torch::autograd::profiler;
 bool isGemm(std::string_view op) {
   static constexpr std::string_view kGemm[] = {"aten::mm",  "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm",
                                                "aten::addmv", "aten::mv",  "aten::dot", "aten::vdot",    "lwb::syrk",
-                                               "lwb::batched_gemm", "lwb::ns_step", "lwb::gemm",
-                                               "lwb::ns_gram_setup", "lwb::ns_gram_first_step", "lwb::ns_gram_step",
-                                               "lwb::ns_gram_apply"};
+                                               "lwb::batched_gemm", "lwb::ns_step", "lwb::gemm"};
   return std::find(std::begin(kGemm), std::end(kGemm), op) != std::end(kGemm);
 }
 
@@ -54,19 +52,6 @@ double gemmFlops(const prof::LegacyEvent& e) {
       const size_t r = x->size();
       const double m = d((*x)[r - 2]), n = d((*x)[r - 1]), batch = r == 3 ? d((*x)[0]) : 1.0;
       return batch * (m * (m + 1) * n + m * (m + 1) * m + 2.0 * m * m * n);
-    }
-  } else if (name.rfind("lwb::ns_gram", 0) == 0) {
-    // Newton–Schulz in Gram space (spectral/newton_schulz.cpp) on [m, n] matrices (setup,
-    // apply) or their [m, m] polynomials (steps): G syrk m(m+1)n; first step syrk m(m+1)m;
-    // later steps three m³ GEMMs and that syrk; apply one GEMM 2m²n.
-    const auto* x = dims(0, 3) ? dims(0, 3) : dims(0, 2);
-    if (x) {
-      const size_t r = x->size();
-      const double rows = d((*x)[r - 2]), cols = d((*x)[r - 1]), batch = r == 3 ? d((*x)[0]) : 1.0;
-      if (name == "lwb::ns_gram_setup") return batch * rows * (rows + 1) * cols;
-      if (name == "lwb::ns_gram_apply") return batch * 2.0 * rows * rows * cols;
-      if (name == "lwb::ns_gram_first_step") return batch * rows * (rows + 1) * rows;
-      return batch * (6.0 * rows * rows * rows + rows * (rows + 1) * rows);
     }
   } else if (name == "lwb::syrk") {
     if (const auto* x = dims(0, 2)) return d((*x)[0]) * d((*x)[0] + 1) * d((*x)[1]);

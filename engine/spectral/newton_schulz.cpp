@@ -84,79 +84,6 @@ void blasStep(const T* x, T* y, T* gram, T* poly, int64_t batch, int m, int n, c
   });
 }
 
-// The same iteration in Gram space, for wide matrices (n ≥ 2m): every iterate is
-// X_k = M_k X₀ with M_k a polynomial in G = X₀X₀ᵀ (m×m), so
-//   A_k = X_k X_kᵀ = M_k G M_k,   M_{k+1} = (aI + b A_k + c A_k²) M_k,   M_0 = I,
-// and X is touched twice (G once, Y = M X₀ once) instead of twice per step. Per step (FMAs)
-// 3.5 m³ against 1.5 m²n + 0.5 m³, the first step only 0.5 m³ (A_0 = G): for five steps on
-// 256×784 (MNIST's first layer) 320 M against 427 M. The same polynomial, so the same result
-// up to rounding (tst_newton_schulz checks both routes against the step formula).
-// Phases run one after another over the whole stack (each split over the intra-op threads),
-// so bench --roofline sees each as one recorded GEMM-class op with its FLOPs.
-template <class T>
-void blasGramIterate(const at::Tensor& xs, at::Tensor& ys, at::Tensor& wss, const std::vector<NsTuple>& schedule, double scale) {
-  const int m = static_cast<int>(xs.size(-2)), n = static_cast<int>(xs.size(-1));
-  const int64_t batch = xs.dim() == 3 ? xs.size(0) : 1, mm = static_cast<int64_t>(m) * m;
-  const T* x = xs.data_ptr<T>();
-  T* y = ys.data_ptr<T>();
-  T* ws = wss.data_ptr<T>();  // per matrix G, M, A, P, T
-  const char up = 'U', tr = 'T', no = 'N';
-  const T zero = 0, one = 1;
-  const auto eachMatrix = [&](auto&& body) {
-    at::parallel_for(0, batch, 1, [&](int64_t first, int64_t last) {
-      for (int64_t i = first; i < last; ++i) body(i, ws + i * 5 * mm);
-    });
-  };
-  {
-    RECORD_FUNCTION("lwb::ns_gram_setup", std::vector<c10::IValue>{xs});
-    const T s2 = static_cast<T>(scale * scale);
-    eachMatrix([&](int64_t i, T* g) {
-      blas::syrk<T>()(&up, &tr, &m, &n, &s2, x + i * m * n, &n, &zero, g, &m);
-      blas::mirrorLowerToUpper(g, m, m);
-    });
-  }
-  const auto mStack = wss.view({batch, 5, m, m}).select(1, 1);  // for the recorded shapes only
-  for (size_t k = 0; k < schedule.size(); ++k) {
-    RECORD_FUNCTION(k == 0 ? "lwb::ns_gram_first_step" : "lwb::ns_gram_step", std::vector<c10::IValue>{mStack});
-    const T ca = static_cast<T>(schedule[k].a), cb = static_cast<T>(schedule[k].b), cc = static_cast<T>(schedule[k].c);
-    eachMatrix([&](int64_t, T* g) {
-      T *mk = g + mm, *a = mk + mm, *p = a + mm, *t = p + mm;
-      if (k == 0) {
-        std::copy(g, g + mm, a);  // A_0 = G
-      } else {
-        // A = M G M (M and G symmetric and commuting); mirrored to be exactly symmetric,
-        // which A² = A Aᵀ by syrk needs.
-        blas::gemm<T>()(&no, &no, &m, &m, &m, &one, g, &m, mk, &m, &zero, t, &m);
-        blas::gemm<T>()(&no, &no, &m, &m, &m, &one, mk, &m, t, &m, &zero, a, &m);
-        blas::mirrorLowerToUpper(a, m, m);
-      }
-      std::copy(a, a + mm, p);
-      blas::syrk<T>()(&up, &tr, &m, &m, &cc, a, &m, &cb, p, &m);
-      blas::mirrorLowerToUpper(p, m, m);
-      for (int j = 0; j < m; ++j) p[j * m + j] += ca;
-      if (k == 0) {
-        std::copy(p, p + mm, mk);  // M_1 = P_0 (M_0 = I)
-      } else {
-        blas::gemm<T>()(&no, &no, &m, &m, &m, &one, mk, &m, p, &m, &zero, t, &m);
-        std::copy(t, t + mm, mk);
-      }
-    });
-  }
-  RECORD_FUNCTION("lwb::ns_gram_apply", std::vector<c10::IValue>{xs});
-  const T s = static_cast<T>(scale);
-  // Row-major Y = s M X₀ is column-major Yᵀ = s X₀ᵀ M (M symmetric).
-  eachMatrix([&](int64_t i, T* g) { blas::gemm<T>()(&no, &no, &n, &m, &m, &s, x + i * m * n, &n, g + mm, &m, &zero, y + i * m * n, &n); });
-}
-
-// Gram space pays when its FMAs are fewer: (S − 1)·3.5 m³ + 0.5 m³ + 1.5 m²n against
-// S (1.5 m²n + 0.5 m³) for S steps.
-bool gramRoutePays(int64_t m, int64_t n, size_t steps) {
-  const double md = static_cast<double>(m), nd = static_cast<double>(n), sd = static_cast<double>(steps);
-  const double direct = sd * (1.5 * md * md * nd + 0.5 * md * md * md);
-  const double gram = (sd - 1.0) * 3.5 * md * md * md + 0.5 * md * md * md + 1.5 * md * md * nd;
-  return steps >= 2 && gram < 0.9 * direct;
-}
-
 bool blasIterate(at::Tensor& x, const std::vector<NsTuple>& schedule, double scale) {
   if (schedule.empty() || (x.dim() != 2 && x.dim() != 3) || !x.device().is_cpu() || !x.is_contiguous()) return false;
   if (x.requires_grad() && at::GradMode::is_enabled()) return false;
@@ -166,14 +93,6 @@ bool blasIterate(at::Tensor& x, const std::vector<NsTuple>& schedule, double sca
   const int64_t m = x.size(-2), n = x.size(-1), batch = x.dim() == 3 ? x.size(0) : 1;
   if (m == 0 || n == 0 || batch == 0 || m > n || n > INT_MAX / std::max<int64_t>(m, 1)) return false;
   const auto stackOf = [&](int64_t rows, int64_t cols) { return at::empty(x.dim() == 3 ? at::IntArrayRef{batch, rows, cols} : at::IntArrayRef{rows, cols}, x.options()); };
-  if (gramRoutePays(m, n, schedule.size())) {
-    auto y = stackOf(m, n);
-    auto ws = at::empty({batch * 5 * m * m}, x.options());
-    if (f32) blasGramIterate<float>(x, y, ws, schedule, scale);
-    else blasGramIterate<double>(x, y, ws, schedule, scale);
-    x = y;
-    return true;
-  }
   at::Tensor bufs[2] = {stackOf(m, n), stackOf(m, n)};
   at::Tensor gram = stackOf(m, m), poly = stackOf(m, m);
   const at::Tensor* src = &x;

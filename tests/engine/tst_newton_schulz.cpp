@@ -134,10 +134,8 @@ class TestNewtonSchulz : public QObject {
     QTest::newRow("f64 one matrix") << static_cast<int>(at::kDouble) << false << 40;
     QTest::newRow("f64 stack of 3") << static_cast<int>(at::kDouble) << true << 40;
     QTest::newRow("f32 stack of 3") << static_cast<int>(at::kFloat) << true << 40;
-    // n ≥ 2m: the Gram-space route (M_k polynomials in X₀X₀ᵀ).
-    QTest::newRow("f64 wide, Gram space") << static_cast<int>(at::kDouble) << false << 100;
-    QTest::newRow("f64 wide stack of 3, Gram space") << static_cast<int>(at::kDouble) << true << 100;
-    QTest::newRow("f32 wide stack of 3, Gram space") << static_cast<int>(at::kFloat) << true << 100;
+    QTest::newRow("f64 wide (n > 4m)") << static_cast<int>(at::kDouble) << false << 100;
+    QTest::newRow("f32 wide stack of 3") << static_cast<int>(at::kFloat) << true << 100;
   }
   void iterateMatchesTheStepFormula() {
     QFETCH(int, dtype);
@@ -158,24 +156,28 @@ class TestNewtonSchulz : public QObject {
     QVERIFY2(err < (type == at::kFloat ? 1e-5 : 1e-12), std::to_string(err).c_str());
   }
 
-  // msign with its Frobenius norm given (Muon's call) folds 1/‖W‖ into the first step; on a
-  // wide matrix that is the Gram route's G = s² X₀X₀ᵀ and Y = s M X₀. Against the five jordan5
-  // steps written here in float64 on W/‖W‖: float32 within 2e-5 of the entries' scale.
+  // msign with its Frobenius norm given (Muon's call) folds 1/‖W‖ into the first step. Against
+  // the five jordan5 steps written here in float64 on W/‖W‖, for a Gaussian W and one with
+  // singular values from 1e4 down to 1 (Muon's momenta are far from well conditioned), square-ish
+  // and wide: float32 within 5e-5 of the largest entry. (A Gram-space iteration, M_k polynomial
+  // in X₀X₀ᵀ, was tried for wide matrices and measured 1e-4–3e-3 here: it squares the
+  // condition number; docs/BENCHMARKS.md "Issue 30 §2, second pass".)
   void msignWithKnownNormMatchesTheFormula() {
-    for (const int64_t cols : {40, 300}) {
-      const auto w = at::randn({32, cols}, at::kDouble) * 0.01;
-      const double fro = w.square().sum().sqrt().item<double>();
-      const auto cfg = NewtonSchulzConfig::muon();
-      const double safety = spectral::nsCoefficientSet(cfg.coefficients).normSafety;
-      auto ref = w / (fro * safety + 1e-30);
-      for (const auto& t : spectral::nsSchedule(cfg)) {
-        const auto a = ref.matmul(ref.mT());
-        ref = t.a * ref + (t.b * a + t.c * a.matmul(a)).matmul(ref);
+    for (const int64_t cols : {40, 300})
+      for (const bool illConditioned : {false, true}) {
+        const auto w = illConditioned ? test::spectrumMatrix(32, cols, 1e4, 1.0, 7) : at::randn({32, cols}, at::kDouble) * 0.01;
+        const double fro = w.square().sum().sqrt().item<double>();
+        const auto cfg = NewtonSchulzConfig::muon();
+        const double safety = spectral::nsCoefficientSet(cfg.coefficients).normSafety;
+        auto ref = w / (fro * safety + 1e-30);
+        for (const auto& t : spectral::nsSchedule(cfg)) {
+          const auto a = ref.matmul(ref.mT());
+          ref = t.a * ref + (t.b * a + t.c * a.matmul(a)).matmul(ref);
+        }
+        const auto out = spectral::msign(w.to(at::kFloat), cfg, fro);
+        const double err = (out.to(at::kDouble) - ref).abs().max().item<double>() / ref.abs().max().item<double>();
+        QVERIFY2(err < 5e-5, (std::to_string(cols) + (illConditioned ? " ill-conditioned: " : ": ") + std::to_string(err)).c_str());
       }
-      const auto out = spectral::msign(w.to(at::kFloat), cfg, fro);
-      const double err = (out.to(at::kDouble) - ref).abs().max().item<double>() / ref.abs().max().item<double>();
-      QVERIFY2(err < 2e-5, (std::to_string(cols) + ": " + std::to_string(err)).c_str());
-    }
   }
 
   void zeroMatrixStaysZero() {
