@@ -38,6 +38,12 @@ at::Tensor spectralNorms(const at::Tensor& stack) {
   return compat::svdvals(stack.detach().to(at::kDouble)).select(-1, 0);
 }
 
+at::Tensor headProjections(const at::Tensor& x, const at::Tensor& w) {
+  const int64_t b = x.size(0), n = x.size(1), heads = w.size(0), d = w.size(1), dh = w.size(2);
+  const auto side = w.permute({1, 0, 2}).reshape({d, heads * dh});
+  return x.reshape({b * n, d}).mm(side).view({b, n, heads, dh}).transpose(1, 2).reshape({b * heads, n, dh});
+}
+
 at::Tensor concatHeads(const at::Tensor& f, const at::Tensor& out) {
   const auto b = f.size(0), n = f.size(2);
   return f.permute({0, 2, 1, 3}).reshape({b, n, -1}).matmul(out);

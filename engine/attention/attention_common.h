@@ -26,6 +26,12 @@ at::Tensor gaussian(at::Generator& gen, int64_t rows, int64_t cols, double std);
 double spectralNorm(const at::Tensor& m);
 at::Tensor spectralNorms(const at::Tensor& stack);  // [H] float64
 
+// x [B, N, d] times each head's W [H, d, d_h], as [B·H, N, d_h] contiguous: one GEMM against
+// the heads side by side ([d, H·d_h]) and one copy into head-major order, instead of
+// matmul's broadcast over [B, 1, N, d] × [H, d, d_h], whose CPU bmm loop selects each of the
+// B·H matrices through ATen (issue 30 §2).
+at::Tensor headProjections(const at::Tensor& x, const at::Tensor& w);
+
 // Multi-head output concat_h F^h · W^O for F [B, H, N, d_h], W^O [H·d_h, d] -> [B, N, d].
 at::Tensor concatHeads(const at::Tensor& f, const at::Tensor& out);
 

@@ -2,6 +2,7 @@
 #include "attention/l2_attention.h"
 
 #include "attention/attention_common.h"
+#include "common/batched_gemm.h"
 #include "attention/lambert_w.h"
 
 #include <ATen/TensorOperators.h>
@@ -33,16 +34,22 @@ double headsBound(const L2AttentionWeights& w, int64_t tokens, int queryPower) {
 at::Tensor l2Attention(const at::Tensor& x, const L2AttentionWeights& w) {
   check(x, w);
   const auto x3 = asBatch(x);
-  const double sqrtDh = std::sqrt(static_cast<double>(w.query.size(2)));
-  const auto q = x3.unsqueeze(1).matmul(w.query);  // [B, H, N, d_h]; keys are the same (tied)
+  const int64_t b = x3.size(0), n = x3.size(1), heads = w.query.size(0), dh = w.query.size(2);
+  const double sqrtDh = std::sqrt(static_cast<double>(dh));
+  // [B·H, N, d_h]; keys are the same (tied). Per (sample, head) products by one BLAS call
+  // each (common/batched_gemm.h).
+  const auto q = headProjections(x3, w.query);
   const auto sq = q.pow(2).sum(-1);
   // −‖q_i − q_j‖² = −‖q_i‖² − ‖q_j‖² + 2⟨q_i, q_j⟩
-  const auto s = (2 * q.matmul(q.transpose(-1, -2)) - sq.unsqueeze(-1) - sq.unsqueeze(-2)) / sqrtDh;
+  const auto s = (batchedGemm(q, q.transpose(1, 2), at::Tensor(), 2.0) - sq.unsqueeze(-1) - sq.unsqueeze(-2)) / sqrtDh;
   const auto p = s.softmax(-1);
-  // X A_h W_V^h with A_h = W_Q^h W_Q^hᵀ/√d_h: (X W_Q^h) (W_Q^hᵀ W_V^h) / √d_h.
-  const auto values = w.plainValue ? x3.unsqueeze(1).matmul(w.value)
-                                   : q.matmul(w.query.transpose(-1, -2).matmul(w.value)) / sqrtDh;
-  const auto y = concatHeads(p.matmul(values), w.out);
+  // X A_h W_V^h with A_h = W_Q^h W_Q^hᵀ/√d_h: (X W_Q^h) (W_Q^hᵀ W_V^h) / √d_h, the second
+  // factor per head [H, d_h, d_h], broadcast over the batch as a stride-0 view.
+  const auto values = w.plainValue ? headProjections(x3, w.value)
+                                   : batchedGemm(q,
+                                                 w.query.transpose(-1, -2).matmul(w.value).unsqueeze(0).expand({b, heads, dh, dh}).reshape({b * heads, dh, dh}),
+                                                 at::Tensor(), 1.0 / sqrtDh);
+  const auto y = concatHeads(batchedGemm(p, values, at::Tensor(), 1.0).view({b, heads, n, dh}), w.out);
   return x.dim() == 2 ? y.squeeze(0) : y;
 }
 

@@ -2,6 +2,7 @@
 #include "attention/standard_attention.h"
 
 #include "attention/attention_common.h"
+#include "common/batched_gemm.h"
 
 #include <ATen/TensorOperators.h>
 
@@ -17,10 +18,12 @@ at::Tensor standardAttention(const at::Tensor& x, const StandardAttentionWeights
     throw std::invalid_argument("standard attention: weights must be W_Q, W_K, W_V [H, d, d_h], W^O [H·d_h, d]");
   if (!x.defined() || (x.dim() != 2 && x.dim() != 3) || x.size(-1) != w.query.size(1))
     throw std::invalid_argument("standard attention: X must be [N, d] or [B, N, d] with d = W_Q.size(1)");
-  const auto x3 = asBatch(x).unsqueeze(1);
-  const auto q = x3.matmul(w.query), k = x3.matmul(w.key), v = x3.matmul(w.value);
-  const auto p = (q.matmul(k.transpose(-1, -2)) / std::sqrt(static_cast<double>(w.query.size(2)))).softmax(-1);
-  const auto y = concatHeads(p.matmul(v), w.out);
+  const auto x3 = asBatch(x);
+  const int64_t b = x3.size(0), n = x3.size(1), heads = w.query.size(0), dh = w.query.size(2);
+  // Per (sample, head) products by one BLAS call each (common/batched_gemm.h).
+  const auto q = headProjections(x3, w.query), k = headProjections(x3, w.key), v = headProjections(x3, w.value);
+  const auto p = batchedGemm(q, k.transpose(1, 2), at::Tensor(), 1.0 / std::sqrt(static_cast<double>(dh))).softmax(-1);
+  const auto y = concatHeads(batchedGemm(p, v, at::Tensor(), 1.0).view({b, heads, n, dh}), w.out);
   return x.dim() == 2 ? y.squeeze(0) : y;
 }
 

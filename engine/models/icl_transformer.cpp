@@ -4,7 +4,7 @@
 #include "io/input_error.h"
 
 #include "models/attention_ops.h"
-#include "models/batched_gemm.h"
+#include "common/batched_gemm.h"
 #include "models/fused_ops.h"
 #include "models/init.h"
 
@@ -93,7 +93,7 @@ at::Tensor IclTransformer::qkvHeads(const at::Tensor& h, const Layer& l, int64_t
   // q, k rotated and v, each [B·heads, N, d_head], in one pass (models/attention_ops.h).
   const auto heads = ropeHeads(gained(at::linear(h, l.qkv), l.gQkv), nh, offset);
   if (v) *v = heads[2];
-  // One BLAS call per (sample, head) (models/batched_gemm.h); the scale as the GEMM's alpha.
+  // One BLAS call per (sample, head) (common/batched_gemm.h); the scale as the GEMM's alpha.
   return batchedGemm(heads[0], heads[1].transpose(1, 2), at::Tensor(), attentionScale()).view({b, nh, n, n});
 }
 

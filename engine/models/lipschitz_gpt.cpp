@@ -3,7 +3,7 @@
 #include "models/factory.h"
 #include "io/input_error.h"
 
-#include "models/batched_gemm.h"
+#include "common/batched_gemm.h"
 #include "models/fused_ops.h"
 #include "models/init.h"
 #include "models/position_attention.h"

@@ -1,9 +1,9 @@
-// models::batchedGemm (attention's batched products by one BLAS call per matrix, issue 30 §2)
+// batchedGemm (attention's batched products by one BLAS call per matrix, issue 30 §2)
 // against a loop of float64 matrix products written here: values, gradients of a and b (the
 // custom backward), every operand layout (row-major, transposed, strided copies), the bias
 // broadcast, float32 and float64, one and two threads; and the check seen failing.
 #include "common/threads.h"
-#include "models/batched_gemm.h"
+#include "common/batched_gemm.h"
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
@@ -76,8 +76,8 @@ class TstBatchedGemm : public QObject {
     auto b = operand(batch, k, n, layoutB, type).requires_grad_(true);
     const auto bias = withBias ? at::randn({m, n}, type) : at::Tensor();
     const double alpha = 0.37;
-    QVERIFY(models::batchedGemmUsesBlas(a, b));
-    const auto out = models::batchedGemm(a, b, bias, alpha);
+    QVERIFY(batchedGemmUsesBlas(a, b));
+    const auto out = batchedGemm(a, b, bias, alpha);
     QCOMPARE(out.sizes().vec(), (std::vector<int64_t>{batch, m, n}));
     QVERIFY2(relError(out, loopReference(a.detach(), b.detach(), bias, alpha)) < tol, "values");
     // Gradients of sum(out ⊙ g): ∂a = alpha g bᵀ, ∂b = alpha aᵀ g, per matrix, by the loop.
@@ -99,17 +99,17 @@ class TstBatchedGemm : public QObject {
   void fallbacksAndNoGrad() {
     at::NoGradGuard noGrad;
     const auto a = at::randn({3, 4, 2}), b = at::randn({3, 2, 5});
-    QVERIFY(relError(models::batchedGemm(a, b, at::Tensor(), 2.0), loopReference(a, b, at::Tensor(), 2.0)) < 2e-6);
+    QVERIFY(relError(batchedGemm(a, b, at::Tensor(), 2.0), loopReference(a, b, at::Tensor(), 2.0)) < 2e-6);
     const auto rowBias = at::randn({1, 5});  // broadcast by baddbmm
-    QVERIFY(relError(models::batchedGemm(a, b, rowBias, 1.0), loopReference(a, b, rowBias.expand({4, 5}), 1.0)) < 2e-6);
-    QCOMPARE(models::batchedGemm(at::randn({0, 4, 2}), at::randn({0, 2, 5}), at::Tensor(), 1.0).size(0), int64_t{0});
-    QVERIFY(!models::batchedGemmUsesBlas(at::randn({3, 4, 2}, at::kHalf), at::randn({3, 2, 5}, at::kHalf)));
+    QVERIFY(relError(batchedGemm(a, b, rowBias, 1.0), loopReference(a, b, rowBias.expand({4, 5}), 1.0)) < 2e-6);
+    QCOMPARE(batchedGemm(at::randn({0, 4, 2}), at::randn({0, 2, 5}), at::Tensor(), 1.0).size(0), int64_t{0});
+    QVERIFY(!batchedGemmUsesBlas(at::randn({3, 4, 2}, at::kHalf), at::randn({3, 2, 5}, at::kHalf)));
   }
 
   // The comparison can fail: a product with one matrix's operands swapped is caught.
   void comparisonFailsOnAWrongProduct() {
     const auto a = at::randn({4, 3, 3}, at::kDouble), b = at::randn({4, 3, 3}, at::kDouble);
-    const auto swapped = models::batchedGemm(b, a, at::Tensor(), 1.0);
+    const auto swapped = batchedGemm(b, a, at::Tensor(), 1.0);
     QVERIFY(relError(swapped, loopReference(a, b, at::Tensor(), 1.0)) > 1e-3);
   }
 };

@@ -11,6 +11,7 @@
 #include <ATen/ops/eye.h>
 #include <ATen/ops/randn.h>
 #include <ATen/ops/randperm.h>
+#include <ATen/ops/stack.h>
 #include <ATen/ops/zeros.h>
 #include <QtTest/QtTest>
 #include "support/random_tensors.h"
@@ -216,6 +217,65 @@ class TestL2Attention : public QObject {
       QVERIFY2(pgd <= bound, qPrintable(QString("s %1: PGD %2 > bound %3").arg(s).arg(pgd).arg(bound)));
       QVERIFY2(shift <= bound, qPrintable(QString("s %1: shift %2 > bound %3").arg(s).arg(shift).arg(bound)));
       if (s >= 100) QVERIFY2(printed < shift, qPrintable(QString("s %1: printed %2 >= shift %3").arg(s).arg(printed).arg(shift)));
+    }
+  }
+
+  // Both attentions against a loop over samples and heads written here (every product a 2-D
+  // matmul of one head's matrices), values and the gradient in X, on B = 3, N = 7, d = 8, H = 2,
+  // float64 and float32: the batched route (one GEMM for the heads' projections, one BLAS call
+  // per (sample, head) product) must be the formula.
+  void attentionsMatchThePerHeadLoop_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::newRow("f64") << static_cast<int>(at::kDouble);
+    QTest::newRow("f32") << static_cast<int>(at::kFloat);
+  }
+  void attentionsMatchThePerHeadLoop() {
+    QFETCH(int, dtype);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const int64_t b = 3, n = 7, d = 8, heads = 2;
+    const double dh = static_cast<double>(d / heads), tol = type == at::kFloat ? 1e-5 : 1e-12;
+    auto sw = standardAttentionInit(d, heads, 11);
+    auto lw = l2AttentionInit(d, heads, 12);
+    const auto x0 = gaussian({b, n, d}, 13);
+    // Reference in float64 from the same (rounded) inputs the route sees.
+    auto ref = [&](const at::Tensor& x, bool l2, bool plain) {
+      std::vector<at::Tensor> samples;
+      for (int64_t i = 0; i < b; ++i) {
+        std::vector<at::Tensor> hs;
+        for (int64_t h = 0; h < heads; ++h) {
+          const auto xi = x[i];
+          if (!l2) {
+            const auto q = xi.matmul(sw.query[h].to(at::kDouble)), k = xi.matmul(sw.key[h].to(at::kDouble));
+            const auto p = (q.matmul(k.t()) / std::sqrt(dh)).softmax(-1);
+            hs.push_back(p.matmul(xi.matmul(sw.value[h].to(at::kDouble))));
+          } else {
+            const auto wq = lw.query[h].to(at::kDouble), wv = lw.value[h].to(at::kDouble);
+            const auto q = xi.matmul(wq);
+            const auto diff = q.unsqueeze(1) - q.unsqueeze(0);  // [N, N, d_h]
+            const auto p = (-diff.pow(2).sum(-1) / std::sqrt(dh)).softmax(-1);
+            hs.push_back(p.matmul(plain ? xi.matmul(wv) : xi.matmul(wq).matmul(wq.t()).matmul(wv) / std::sqrt(dh)));
+          }
+        }
+        samples.push_back(at::cat(hs, 1).matmul((l2 ? lw.out : sw.out).to(at::kDouble)));
+      }
+      return at::stack(samples);
+    };
+    for (const int kind : {0, 1, 2}) {  // standard, ℓ2, ℓ2 with the plain value (Eq. 5)
+      lw.plainValue = kind == 2;
+      const auto x = x0.to(type).clone().requires_grad_(true);  // clone: .to(float64) of float64 is x0 itself
+      const auto castS = [&] { auto c = sw; c.query = c.query.to(type); c.key = c.key.to(type); c.value = c.value.to(type); c.out = c.out.to(type); return c; };
+      const auto castL = [&] { auto c = lw; c.query = c.query.to(type); c.value = c.value.to(type); c.out = c.out.to(type); return c; };
+      const auto y = kind == 0 ? standardAttention(x, castS()) : l2Attention(x, castL());
+      const auto g = gaussian({b, n, d}, 14).to(type);
+      (y * g).sum().backward();
+      const auto xr = x.detach().to(at::kDouble).requires_grad_(true);
+      const auto yr = ref(xr, kind != 0, kind == 2);
+      (yr * g.to(at::kDouble)).sum().backward();
+      const double scale = yr.abs().max().item<double>(), gscale = xr.grad().abs().max().item<double>();
+      QVERIFY2(fro(y.detach().to(at::kDouble) - yr.detach()) / std::sqrt(static_cast<double>(yr.numel())) < tol * scale,
+               ("values, kind " + std::to_string(kind)).c_str());
+      QVERIFY2((x.grad().to(at::kDouble) - xr.grad()).abs().max().item<double>() < 10 * tol * gscale,
+               ("gradient, kind " + std::to_string(kind)).c_str());
     }
   }
 

@@ -2,7 +2,7 @@
 // "step" of known ops, the GEMM FLOPs equal the hand count (2mnk per matmul, n(n+1)k per syrk),
 // the categories add up to the profiled step time, ops inside the trainer's phase scopes land
 // in that phase, and the profiler-cost correction removes the same cost per op.
-#include "models/batched_gemm.h"
+#include "common/batched_gemm.h"
 #include "models/fused_ops.h"
 #include "run/step_profile.h"
 #include "spectral/newton_schulz.h"
@@ -65,7 +65,7 @@ class TstStepProfile : public QObject {
         RECORD_USER_SCOPE("lwb::train_step");
         const auto c = at::mm(a, b);              // 2·64·32·16 FLOPs
         const auto g = spectral::gramOfRows(x);   // syrk: 40·41·30
-        const auto h = models::batchedGemm(q, r, at::Tensor(), 1.0);  // 2·3·8·5·6
+        const auto h = batchedGemm(q, r, at::Tensor(), 1.0);  // 2·3·8·5·6
         // Two Newton–Schulz steps on a stack of two 6×10: per step and matrix syrk 6·7·10,
         // syrk 6·7·6 and the update GEMM 2·6·6·10.
         const auto n = spectral::newtonSchulzIterate(w, {{3.0, -3.0, 1.0}, {1.5, -0.5, 0.0}});

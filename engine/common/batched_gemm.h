@@ -8,7 +8,7 @@
 
 #include <ATen/core/Tensor.h>
 
-namespace lwb::models {
+namespace lwb {
 
 // a [B, m, k], b [B, k, n]; bias [m, n] (broadcast over B) or undefined. Any strides (a
 // matrix without a unit stride is copied). CPU float32/float64 with BLAS: the loop above,
@@ -19,4 +19,4 @@ at::Tensor batchedGemm(const at::Tensor& a, const at::Tensor& b, const at::Tenso
 // Whether batchedGemm takes the BLAS loop for these operands (for tests and benchmarks).
 bool batchedGemmUsesBlas(const at::Tensor& a, const at::Tensor& b);
 
-}  // namespace lwb::models
+}  // namespace lwb

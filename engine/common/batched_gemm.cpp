@@ -1,4 +1,4 @@
-#include "models/batched_gemm.h"
+#include "common/batched_gemm.h"
 
 #include "common/blas_fns.h"
 
@@ -11,7 +11,7 @@
 
 #include <climits>
 
-namespace lwb::models {
+namespace lwb {
 namespace {
 
 // One row-major matrix [rows, cols] of a 3-D operand as BLAS (column-major) sees it: unit
@@ -108,4 +108,4 @@ at::Tensor batchedGemm(const at::Tensor& a, const at::Tensor& b, const at::Tenso
   return blasProduct(a, b, bias, alpha);
 }
 
-}  // namespace lwb::models
+}  // namespace lwb
