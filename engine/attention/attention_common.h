@@ -32,6 +32,14 @@ at::Tensor spectralNorms(const at::Tensor& stack);  // [H] float64
 // B·H matrices through ATen (issue 30 §2).
 at::Tensor headProjections(const at::Tensor& x, const at::Tensor& w);
 
+// Σ_h m_h W^h for m [B, H, N, d_h] and W [H, d_h, d]: one GEMM of the heads side by side
+// ([B·N, H·d_h] × [H·d_h, d]), the sum over heads inside it. Result [B, N, d].
+at::Tensor headsSum(const at::Tensor& m, const at::Tensor& w);
+
+// a b per (sample, head) for [B, H, ·, ·] stacks, by common/batched_gemm.h (one BLAS call per
+// matrix instead of matmul's bmm loop of ATen selects), times alpha. Result [B, H, rows, cols].
+at::Tensor headsProduct(const at::Tensor& a, const at::Tensor& b, double alpha = 1.0);
+
 // Multi-head output concat_h F^h · W^O for F [B, H, N, d_h], W^O [H·d_h, d] -> [B, N, d].
 at::Tensor concatHeads(const at::Tensor& f, const at::Tensor& out);
 

@@ -32,9 +32,9 @@ struct Scores {
   at::Tensor v, s;
 };
 Scores scores(const at::Tensor& x3, const at::Tensor& w) {
-  const auto v = x3.unsqueeze(1).matmul(w.transpose(-1, -2));
+  const auto v = headProjections(x3, w.transpose(-1, -2)).view({x3.size(0), w.size(0), x3.size(1), w.size(1)});
   const auto sq = v.pow(2).sum(-1);
-  const auto s = (sq.unsqueeze(-1) + sq.unsqueeze(-2) + 2 * v.matmul(v.transpose(-1, -2))) / tauOf(w);
+  const auto s = (sq.unsqueeze(-1) + sq.unsqueeze(-2) + headsProduct(v, v.transpose(-1, -2), 2.0)) / tauOf(w);
   return {v, s};
 }
 
@@ -53,8 +53,8 @@ double relativeMovement(const at::Tensor& y, const at::Tensor& x) {
 at::Tensor gradientFrom(const Scores& sc, const at::Tensor& w) {
   const auto p = sc.s.softmax(-1);
   const auto colSums = p.sum(-2).unsqueeze(-1);  // Σ_i P^h_ik, unsymmetrised (G.3.2)
-  const auto m = (p + p.transpose(-1, -2)).matmul(sc.v) + (1 + colSums) * sc.v;
-  return m.matmul(w).sum(1);
+  const auto m = headsProduct(p + p.transpose(-1, -2), sc.v) + (1 + colSums) * sc.v;
+  return headsSum(m, w);
 }
 
 // φ_X(Y − λG) − φ_X(Y) per example as a function of λ, for the Armijo test, without the
@@ -71,11 +71,11 @@ class LineSearch {
  public:
   LineSearch(const Scores& sc, const at::Tensor& g, const at::Tensor& yMinusX, const at::Tensor& w, double eta)
       : tau_(tauOf(w)), eta_(eta) {
-    const auto e = g.unsqueeze(1).matmul(w.transpose(-1, -2));
+    const auto e = headProjections(g, w.transpose(-1, -2)).view(sc.v.sizes());
     const auto ev = (e * sc.v).sum(-1), ee = e.pow(2).sum(-1);
-    const auto cross = e.matmul(sc.v.transpose(-1, -2));
+    const auto cross = headsProduct(e, sc.v.transpose(-1, -2));
     a_ = 2 * (ev.unsqueeze(-1) + ev.unsqueeze(-2) + cross + cross.transpose(-1, -2));
-    b_ = ee.unsqueeze(-1) + ee.unsqueeze(-2) + 2 * e.matmul(e.transpose(-1, -2));
+    b_ = ee.unsqueeze(-1) + ee.unsqueeze(-2) + headsProduct(e, e.transpose(-1, -2), 2.0);
     logP_ = sc.s.log_softmax(-1);
     p_ = logP_.exp();
     gg_ = sqNorm(g);
@@ -267,8 +267,8 @@ ProxMovementParts proxMovementParts(const at::Tensor& x, const at::Tensor& y, co
   const auto p = sc.s.softmax(-1);                                    // [B, H, N, N]
   const auto diag = p.diagonal(0, -2, -1).unsqueeze(-1);              // P_ii [B, H, N, 1]
   const auto colSums = p.sum(-2).unsqueeze(-1);                       // Σ_k P_ki
-  const auto mix = ((p + p.transpose(-1, -2)).matmul(sc.v) - 2 * diag * sc.v).matmul(w).sum(1);
-  const auto self = ((1 + colSums + 2 * diag) * sc.v).matmul(w).sum(1);
+  const auto mix = headsSum(headsProduct(p + p.transpose(-1, -2), sc.v) - 2 * diag * sc.v, w);
+  const auto self = headsSum((1 + colSums + 2 * diag) * sc.v, w);
   ProxMovementParts out;
   out.mixing = (-eta * mix).reshape(y.sizes());
   out.self = (-eta * self).reshape(y.sizes());
