@@ -83,6 +83,7 @@ set(LWB_SUITE_SECONDS
   tst_pages_attention 6
   tst_cli_spectral 37
   tst_cli_inspect 7
+  tst_cli_sample 13
   tst_cli_sweep 35
   tst_slurm_sweep 14
   tst_translations_complete 1
