@@ -18,12 +18,40 @@ template <class T>
 using SyrkFn = void (*)(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha, const T* a,
                         const int* lda, const T* beta, T* c, const int* ldc);
 
+// oneDNN's row-major float32 GEMM (dnnl_sgemm; dnnl_dim_t is int64_t), from the libdnnl that
+// Debian's LibTorch links. Returns dnnl_status_t (0 = success).
+using DnnlSgemmFn = int (*)(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                            int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+
 struct Functions {
-  GemmFn<float> sgemm = nullptr;
+  GemmFn<float> sgemm = nullptr;  // routedSgemm when oneDNN is loaded, else the BLAS's sgemm_
   GemmFn<double> dgemm = nullptr;
   SyrkFn<float> ssyrk = nullptr;
   SyrkFn<double> dsyrk = nullptr;
+  GemmFn<float> blasSgemm = nullptr;  // the BLAS's own sgemm_, always
+  DnnlSgemmFn dnnlSgemm = nullptr;    // null when libdnnl is not loaded or LWB_GEMM=blas
 };
+
+// The float32 GEMM behind gemm<float>() when oneDNN is loaded: the same Fortran (column-major)
+// contract as sgemm_, computed by dnnl_sgemm for products of at least kDnnlMinWork = m·n·k
+// multiply-adds and by the BLAS below that (docs/DESIGN.md "Which float32 GEMM"). On the
+// presets' shapes (K = 64–256 against 2,048-row activations, Newton–Schulz on 256×784)
+// oneDNN's JIT kernels ran 1.1–1.5× OpenBLAS's (no packing of the small operand, no zeroing of
+// C); on products below 64³ (attention's per-head 64×64×16) its set-up costs more than the arithmetic.
+inline constexpr int64_t kDnnlMinWork = int64_t{1} << 18;
+// Below kDnnlParallelWork oneDNN runs the product on the calling thread alone even when more
+// intra-op threads are allowed: inside a training step, waking the sleeping OpenMP team for a
+// 2,048×64×64 product cost more than the split saved (chars_small_cpu at 2 threads: 0.93× the
+// BLAS with every product split, 1.09× with those below 2²⁴ on one thread; MNIST Muon 1.01× /
+// 1.06×; docs/BENCHMARKS.md).
+inline constexpr int64_t kDnnlParallelWork = int64_t{1} << 24;
+void routedSgemm(const char* transa, const char* transb, const int* m, const int* n, const int* k, const float* alpha,
+                 const float* a, const int* lda, const float* b, const int* ldb, const float* beta, float* c,
+                 const int* ldc);
+
+// Which routine serves a float32 product of these sizes ("onednn" or "blas"; for tests and
+// the bench's report).
+const char* sgemmRouteFor(int64_t m, int64_t n, int64_t k);
 
 // Looked up once; a member is null when the loaded BLAS lacks it.
 const Functions& functions();

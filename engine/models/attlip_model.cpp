@@ -1,5 +1,6 @@
 #include "models/attlip_model.h"
 
+#include "common/linear.h"
 #include "models/factory.h"
 #include "io/input_error.h"
 
@@ -9,7 +10,6 @@
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/embedding.h>
 #include <ATen/ops/gelu.h>
-#include <ATen/ops/linear.h>
 #include <ATen/ops/randint.h>
 
 #include <algorithm>
@@ -165,9 +165,9 @@ at::Tensor AttLipModel::run(const at::Tensor& tokens, ActivationStats* stats) {
   if (stats) recordActivation(*stats, "embed", x);
   const auto a = attend(x);
   if (stats) recordActivation(*stats, "attn", a);
-  const auto h = a + at::linear(at::gelu(at::linear(a, mlpIn_)), mlpOut_);
+  const auto h = a + lwb::linear(at::gelu(lwb::linear(a, mlpIn_)), mlpOut_);
   if (stats) recordActivation(*stats, "mlp", h);
-  return at::linear(h, head_);
+  return lwb::linear(h, head_);
 }
 
 std::optional<double> AttLipModel::attentionBound(int64_t tokens) const {

@@ -1,5 +1,6 @@
 #include "models/icl_transformer.h"
 
+#include "common/linear.h"
 #include "models/factory.h"
 #include "io/input_error.h"
 
@@ -10,7 +11,6 @@
 
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
-#include <ATen/ops/linear.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/randn.h>
 #include <ATen/ops/rand.h>
@@ -91,7 +91,7 @@ double IclTransformer::attentionScale() const {
 at::Tensor IclTransformer::qkvHeads(const at::Tensor& h, const Layer& l, int64_t offset, at::Tensor* v) const {
   const int64_t b = h.size(0), n = h.size(1), nh = shape_.heads;
   // q, k rotated and v, each [B·heads, N, d_head], in one pass (models/attention_ops.h).
-  const auto heads = ropeHeads(gained(at::linear(h, l.qkv), l.gQkv), nh, offset);
+  const auto heads = ropeHeads(gained(lwb::linear(h, l.qkv), l.gQkv), nh, offset);
   if (v) *v = heads[2];
   // One BLAS call per (sample, head) (common/batched_gemm.h); the scale as the GEMM's alpha.
   return batchedGemm(heads[0], heads[1].transpose(1, 2), at::Tensor(), attentionScale()).view({b, nh, n, n});
@@ -109,12 +109,12 @@ at::Tensor IclTransformer::attention(const at::Tensor& h, const Layer& l) const 
                          .view({b, nh, n, dh})
                          .transpose(1, 2)
                          .reshape({b, n, shape_.dModel});
-  return gained(at::linear(mixed, l.out), l.gOut);  // × attnScale() in the residual mix
+  return gained(lwb::linear(mixed, l.out), l.gOut);  // × attnScale() in the residual mix
 }
 
 at::Tensor IclTransformer::mlp(const at::Tensor& h, const Layer& l) const {
-  const auto z = swiGlu(gained(at::linear(h, l.fc1), l.gFc1), l.beta);  // SwiGLU with Swish-β
-  return gained(at::linear(z, l.fc2), l.gFc2);  // × mlpScale() in the residual mix
+  const auto z = swiGlu(gained(lwb::linear(h, l.fc1), l.gFc1), l.beta);  // SwiGLU with Swish-β
+  return gained(lwb::linear(z, l.fc2), l.gFc2);  // × mlpScale() in the residual mix
 }
 
 double IclTransformer::attnScale() const { return shape_.lipschitz && shape_.attnScaleThird ? 1.0 / 3.0 : 1.0; }
@@ -131,14 +131,14 @@ at::Tensor IclTransformer::run(const at::Tensor& tokens, ActivationStats* stats)
     if (stats) recordActivation(*stats, tag, scale == 1.0 ? block : block * scale);
     return residualMix(h, block, keep, a * scale);
   };
-  auto h = at::linear(tokens, embed_);
+  auto h = lwb::linear(tokens, embed_);
   if (stats) recordActivation(*stats, "embed", h);
   for (size_t l = 0; l < layers_.size(); ++l) {
     const std::string tag = "layers." + std::to_string(l);
     h = mix(h, attention(norm(h), layers_[l]), attnScale(), tag + ".attn");
     h = mix(h, mlp(norm(h), layers_[l]), mlpScale(), tag + ".mlp");
   }
-  return at::linear(norm(h), unembed_);
+  return lwb::linear(norm(h), unembed_);
 }
 
 void IclTransformer::afterStep() {

@@ -1,5 +1,6 @@
 #include "models/lipschitz_gpt.h"
 
+#include "common/linear.h"
 #include "models/factory.h"
 #include "io/input_error.h"
 
@@ -19,7 +20,6 @@
 #include <ATen/ops/embedding.h>
 #include <ATen/ops/gelu.h>
 #include <ATen/ops/layer_norm.h>
-#include <ATen/ops/linear.h>
 #include <ATen/ops/matmul.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/outer.h>
@@ -135,7 +135,7 @@ at::Tensor LipschitzGpt::positionBias(int64_t block, int64_t t) const {
 at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
   const int64_t b = x.size(0), t = x.size(1), h = shape_.heads, dh = shape_.dModel / h;
   auto split = [&](const at::Tensor& y) { return y.view({b, t, h, dh}).transpose(1, 2); };
-  const auto v = split(at::linear(x, w(block, Role::Value)));
+  const auto v = split(lwb::linear(x, w(block, Role::Value)));
   at::Tensor mixed;  // [b, h, t, dh]
   if (!shape_.contentScores) {
     // The same attention matrix for every sample: one [h, t, t] softmax (a fused kernel),
@@ -144,8 +144,8 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
     const auto a = positionAttention(w(block, Role::Other), t).unsqueeze(0).expand({b, h, t, t}).reshape({b * h, t, t});
     mixed = batchedGemm(a, v.reshape({b * h, t, dh}), at::Tensor(), 1.0).view({b, h, t, dh});
   } else {
-    const auto q = rotary(split(at::linear(x, w(block, Role::Query))));
-    const auto k = rotary(split(at::linear(x, w(block, Role::Key))));
+    const auto q = rotary(split(lwb::linear(x, w(block, Role::Query))));
+    const auto k = rotary(split(lwb::linear(x, w(block, Role::Key))));
     // scale * q k^T + causal bias in one batched GEMM (alpha = the scale, an exact power of
     // two for d_head 16 or 64): the same scores as matmul, * scale, masked_fill, without two
     // elementwise passes over the (b, h, t, t) scores forward and two backward.
@@ -160,13 +160,13 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
     mixed = batchedGemm(at::softmax(scores, -1), v.reshape({b * h, t, dh}), at::Tensor(), 1.0).view({b, h, t, dh});
   }
   const auto out = mixed.transpose(1, 2).reshape({b, t, shape_.dModel});
-  const auto o = at::linear(out, w(block, Role::AttnOut));
+  const auto o = lwb::linear(out, w(block, Role::AttnOut));
   const double scale = attentionOutScale();  // 1/3: unit sensitivity to (q, k, v), eq. (15)
   return scale == 1.0 ? o : o * scale;
 }
 
 at::Tensor LipschitzGpt::mlp(const at::Tensor& x, int64_t block) {
-  return at::linear(models::gelu(at::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
+  return lwb::linear(models::gelu(lwb::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
 }
 
 double LipschitzGpt::mlpOutScale() const {
@@ -193,7 +193,7 @@ at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {
     if (stats) recordActivation(*stats, tag + ".mlp", x);
   }
   if (shape_.standard) x = ln(x, layerNormGains_.size() - 1);
-  return at::linear(x, params_.back().tensor) * shape_.finalLogitScale;
+  return lwb::linear(x, params_.back().tensor) * shape_.finalLogitScale;
 }
 
 at::Tensor LipschitzGpt::forwardFromEmbeddings(const at::Tensor& x0) { return blocksForward(x0, nullptr); }

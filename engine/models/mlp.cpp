@@ -1,12 +1,12 @@
 #include "models/mlp.h"
 
+#include "common/linear.h"
 #include "models/factory.h"
 #include "io/input_error.h"
 
 #include "models/init.h"
 
 #include <ATen/TensorOperators.h>
-#include <ATen/ops/linear.h>
 #include <ATen/ops/relu.h>
 #include <ATen/ops/zeros.h>
 
@@ -37,10 +37,10 @@ at::Tensor Mlp::forwardWithStats(const at::Tensor& inputs, ActivationStats& stat
 at::Tensor Mlp::run(const at::Tensor& inputs, ActivationStats* stats) {
   at::Tensor x = inputs;
   for (size_t i = 0; i + 1 < params_.size(); ++i) {
-    x = at::relu(at::linear(x, params_[i].tensor));
+    x = at::relu(lwb::linear(x, params_[i].tensor));
     if (stats) recordActivation(*stats, params_[i].name, x);
   }
-  return at::linear(x, params_.back().tensor);
+  return lwb::linear(x, params_.back().tensor);
 }
 
 std::unique_ptr<Model> buildMlp(const ModelBuild& b) {

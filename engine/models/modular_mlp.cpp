@@ -1,5 +1,6 @@
 #include "models/modular_mlp.h"
 
+#include "common/linear.h"
 #include "models/factory.h"
 #include "io/input_error.h"
 
@@ -9,7 +10,6 @@
 #include <ATen/ops/cat.h>
 #include <ATen/ops/embedding.h>
 #include <ATen/ops/gelu.h>
-#include <ATen/ops/linear.h>
 #include <ATen/ops/zeros.h>
 
 #include <stdexcept>
@@ -29,12 +29,12 @@ ModularMlp::ModularMlp(int64_t modulus, int64_t embedDim, int64_t width, at::Gen
 at::Tensor ModularMlp::run(const at::Tensor& pairs, ActivationStats* stats) {
   // [B, 2] -> [B, 2, e] -> [B, 2e]: the two operands' embeddings side by side.
   const auto e = at::embedding(embed_.tensor, pairs).flatten(1);
-  const auto h = at::gelu(at::linear(e, hidden_.tensor));
+  const auto h = at::gelu(lwb::linear(e, hidden_.tensor));
   if (stats) {
     recordActivation(*stats, "embed", e);
     recordActivation(*stats, "layers.0", h);
   }
-  return at::linear(h, head_.tensor);
+  return lwb::linear(h, head_.tensor);
 }
 
 void ModularMlp::afterStep() {

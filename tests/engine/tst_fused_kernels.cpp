@@ -1,6 +1,8 @@
 // The fused kernels of issue 30 §2 against the unfused operations they replace, written here
 // (loops and plain ATen ops with autograd, in float64): values and first-order gradients, in
 // float32 and float64.
+#include "common/blas_fns.h"
+#include "common/linear.h"
 #include "models/attention_ops.h"
 #include "models/fused_ops.h"
 #include "models/position_attention.h"
@@ -17,7 +19,9 @@
 #include <ATen/ops/gelu.h>
 #include <ATen/ops/full_like.h>
 #include <ATen/ops/tensor.h>
+#include <ATen/ops/linear.h>
 #include <ATen/ops/log_softmax.h>
+#include <ATen/ops/matmul.h>
 #include <ATen/ops/nll_loss.h>
 #include <ATen/ops/randint.h>
 #include <ATen/ops/randn.h>
@@ -405,6 +409,92 @@ class TstFusedKernels : public QObject {
     ((refOut[0] * gq.to(at::kDouble)).sum() + (refOut[2] * gv.to(at::kDouble)).sum()).backward();
     QVERIFY2(maxRel(qkv.grad(), xr.grad()) < (type == at::kFloat ? 1e-5 : 1e-12), "gradient");
     QVERIFY(qkv.grad().narrow(-1, d, d).abs().max().item<double>() == 0.0);  // k's columns
+  }
+
+  // The routed float32 GEMM (oneDNN above kDnnlMinWork, the BLAS below) against a float64 loop,
+  // for every transpose combination, leading dimensions larger than the rows, alpha and beta.
+  void routedGemmMatchesTheLoop_data() {
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::newRow("small (the BLAS)") << 7 << 5 << 3;
+    QTest::newRow("large (oneDNN when loaded)") << 130 << 90 << 100;
+  }
+  void routedGemmMatchesTheLoop() {
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, k);
+    const auto gemm = blas::gemm<float>();
+    QVERIFY(gemm != nullptr);
+    if (static_cast<int64_t>(m) * n * k >= blas::kDnnlMinWork && blas::functions().dnnlSgemm)
+      QCOMPARE(QString(blas::sgemmRouteFor(m, n, k)), QString("onednn"));
+    else
+      QCOMPARE(QString(blas::sgemmRouteFor(m, n, k)), QString("blas"));
+    for (const char ta : {'N', 'T'})
+      for (const char tb : {'N', 'T'}) {
+        // Column-major storage: op(A) is m×k, stored k×m when transposed; ld = rows + 3.
+        const int ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m, br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
+        const int lda = ar + 3, ldb = br + 3, ldc = m + 3;
+        const auto a = at::randn({ac, lda}, at::kFloat), b = at::randn({bc, ldb}, at::kFloat);
+        auto c = at::randn({n, ldc}, at::kFloat);
+        const auto c0 = c.clone().to(at::kDouble);
+        const float alpha = 2.0f, beta = 0.5f;
+        gemm(&ta, &tb, &m, &n, &k, &alpha, a.data_ptr<float>(), &lda, b.data_ptr<float>(), &ldb, &beta,
+             c.data_ptr<float>(), &ldc);
+        const auto ad = a.to(at::kDouble), bd = b.to(at::kDouble);
+        auto aa = ad.accessor<double, 2>(), ba = bd.accessor<double, 2>(), c0a = c0.accessor<double, 2>();
+        auto ca = c.accessor<float, 2>();
+        double worst = 0, scale = 0;
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) {
+            double sum = 0;
+            for (int p = 0; p < k; ++p)
+              sum += (ta == 'N' ? aa[p][i] : aa[i][p]) * (tb == 'N' ? ba[j][p] : ba[p][j]);
+            const double ref = alpha * sum + beta * c0a[j][i];
+            worst = std::max(worst, std::abs(ca[j][i] - ref));
+            scale = std::max(scale, std::abs(ref));
+          }
+        QVERIFY2(worst / scale < 1e-5, qPrintable(QString("%1%2: max rel error %3").arg(ta).arg(tb).arg(worst / scale)));
+        // The padding rows beyond m are C's own storage and must be left alone.
+        QVERIFY(at::equal(c.narrow(1, m, 3), c0.narrow(1, m, 3).to(at::kFloat)));
+      }
+  }
+
+  // lwb::linear against x·wᵀ in float64 (values) and its gradients ∂x = g·w, ∂w = gᵀ·x, for
+  // 3-D and transposed (non-contiguous) inputs on both routes; float64 takes at::linear itself.
+  void linearMatchesTheFormula_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("in");
+    QTest::addColumn<int>("out");
+    QTest::addColumn<bool>("transposed");
+    QTest::newRow("2,048 × 64 → 65 (a chars head)") << 2048 << 64 << 65 << false;
+    QTest::newRow("600 × 64 → 256, input a transposed view") << 600 << 64 << 256 << true;
+    QTest::newRow("6 × 5 → 3 (the BLAS)") << 6 << 5 << 3 << false;
+  }
+  void linearMatchesTheFormula() {
+    QFETCH(int, rows);
+    QFETCH(int, in);
+    QFETCH(int, out);
+    QFETCH(bool, transposed);
+    const auto base = at::randn(transposed ? std::vector<int64_t>{in, rows} : std::vector<int64_t>{2, rows / 2, in}, at::kFloat);
+    const auto x = (transposed ? base.t() : base).detach().requires_grad_(true);
+    const auto w = (at::randn({out, in}, at::kFloat) / 8.0).requires_grad_(true);
+    QVERIFY(linearUsesRoutedGemm(x, w));
+    const auto y = lwb::linear(x, w);
+    QCOMPARE(y.sizes().back(), static_cast<int64_t>(out));
+    const auto g = at::randn(y.sizes(), at::kFloat);
+    (y * g).sum().backward();
+    const auto xd = x.detach().to(at::kDouble).reshape({-1, in}), wd = w.detach().to(at::kDouble);
+    const auto gd = g.to(at::kDouble).reshape({-1, out});
+    QVERIFY2(maxRel(y.reshape({-1, out}), at::matmul(xd, wd.t())) < 1e-5, "values");
+    QVERIFY2(maxRel(x.grad().reshape({-1, in}), at::matmul(gd, wd)) < 1e-5, "gradient in x");
+    QVERIFY2(maxRel(w.grad(), at::matmul(gd.t(), xd)) < 1e-5, "gradient in w");
+    // Without grad mode: the same forward.
+    at::NoGradGuard noGrad;
+    QVERIFY(maxRel(lwb::linear(x.detach(), w.detach()), y.detach()) < 1e-6);
+    const auto x64 = x.detach().to(at::kDouble), w64 = w.detach().to(at::kDouble);
+    QVERIFY(!linearUsesRoutedGemm(x64, w64));
+    QVERIFY(at::equal(lwb::linear(x64, w64), at::linear(x64, w64)));
   }
 
   void attentionOpsRefuseBadShapes() {
