@@ -1,6 +1,7 @@
 #include "attention/attention_common.h"
 
 #include "common/batched_gemm.h"
+#include "common/linear.h"
 #include "common/torch_compat.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -42,12 +43,12 @@ at::Tensor spectralNorms(const at::Tensor& stack) {
 at::Tensor headProjections(const at::Tensor& x, const at::Tensor& w) {
   const int64_t b = x.size(0), n = x.size(1), heads = w.size(0), d = w.size(1), dh = w.size(2);
   const auto side = w.permute({1, 0, 2}).reshape({d, heads * dh});
-  return x.reshape({b * n, d}).mm(side).view({b, n, heads, dh}).transpose(1, 2).reshape({b * heads, n, dh});
+  return lwb::mm(x.reshape({b * n, d}), side).view({b, n, heads, dh}).transpose(1, 2).reshape({b * heads, n, dh});
 }
 
 at::Tensor headsSum(const at::Tensor& m, const at::Tensor& w) {
   const int64_t b = m.size(0), heads = m.size(1), n = m.size(2), dh = m.size(3), d = w.size(2);
-  return m.permute({0, 2, 1, 3}).reshape({b * n, heads * dh}).mm(w.reshape({heads * dh, d})).view({b, n, d});
+  return lwb::mm(m.permute({0, 2, 1, 3}).reshape({b * n, heads * dh}), w.reshape({heads * dh, d})).view({b, n, d});
 }
 
 at::Tensor headsProduct(const at::Tensor& a, const at::Tensor& b, double alpha) {

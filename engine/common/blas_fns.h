@@ -39,15 +39,20 @@ struct Functions {
 // oneDNN's JIT kernels ran 1.1–1.5× OpenBLAS's (no packing of the small operand, no zeroing of
 // C); on products below 64³ (attention's per-head 64×64×16) its set-up costs more than the arithmetic.
 inline constexpr int64_t kDnnlMinWork = int64_t{1} << 18;
-// Below kDnnlParallelWork oneDNN runs the product on the calling thread alone even when more
-// intra-op threads are allowed: inside a training step, waking the sleeping OpenMP team for a
-// 2,048×64×64 product cost more than the split saved (chars_small_cpu at 2 threads: 0.93× the
-// BLAS with every product split, 1.09× with those below 2²⁴ on one thread; MNIST Muon 1.01× /
-// 1.06×; docs/BENCHMARKS.md).
+// oneDNN runs every product on the calling thread alone. With more intra-op threads allowed,
+// products of kDnnlParallelWork multiply-adds or more go to the (threaded) BLAS instead:
+// inside a training step, waking the sleeping OpenMP team for a 2,048×64×64 product cost more
+// than the split saved (chars_small_cpu at 2 threads: 0.93× the BLAS with every product split
+// by oneDNN, 1.09× with those below 2²⁴ on one thread; MNIST Muon 1.01× / 1.06×), and one
+// thread keeps oneDNN's kernels where signals can be blocked around them (blas_fns.cpp).
 inline constexpr int64_t kDnnlParallelWork = int64_t{1} << 24;
 void routedSgemm(const char* transa, const char* transb, const int* m, const int* n, const int* k, const float* alpha,
                  const float* a, const int* lda, const float* b, const int* ldb, const float* beta, float* c,
                  const int* ldc);
+
+// For tests: oneDNN's routine replaced by `fn` inside routedSgemm (nullptr restores it), so a
+// test can see the state the call runs in (signal mask, thread count).
+void setDnnlSgemmForTesting(DnnlSgemmFn fn);
 
 // Which routine serves a float32 product of these sizes ("onednn" or "blas"; for tests and
 // the bench's report).

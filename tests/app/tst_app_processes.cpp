@@ -85,7 +85,7 @@ class TestAppProcesses : public QObject {
     s->stop();
     QCOMPARE(s->state(), RunState::Stopping);
     QTRY_VERIFY_WITH_TIMEOUT(s->end().has_value(), 60000);
-    QCOMPARE(s->state(), RunState::Stopped);
+    QVERIFY2(s->state() == RunState::Stopped, qPrintable(QString::fromStdString(s->end()->message)));
     QTRY_VERIFY_WITH_TIMEOUT(!anyRunning(s->runDir()), 30000);
   }
 
