@@ -3,6 +3,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "common/blas_core.h"
+#include "common/linear.h"
 #include "io/input_error.h"
 #include "run/run_config.h"
 #include "run/step_profile.h"
@@ -39,16 +40,19 @@ struct BenchArgs {
 };
 
 // The GEMM rate this process reaches: a 1024² float32 matmul on the intra-op threads in use,
-// best of 5 (the bound a step's GEMM FLOPs are priced at, beside the rate they reached).
+// best of 5 for each routine the engine can use (ATen's mm = the BLAS; lwb::mm = the routed
+// GEMM, oneDNN on one thread) — the bound a step's GEMM FLOPs are priced at, beside the rate
+// they reached.
 double peakGemmGflops() {
   const auto a = at::randn({1024, 1024}), b = at::randn({1024, 1024});
   double best = 0;
-  for (int i = 0; i < 6; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto c = at::mm(a, b);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (i > 0) best = std::max(best, 2.0 * 1024 * 1024 * 1024 / s / 1e9);  // the first call warms BLAS
-  }
+  for (const bool routed : {false, true})
+    for (int i = 0; i < 6; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto c = routed ? lwb::mm(a, b) : at::mm(a, b);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (i > 0) best = std::max(best, 2.0 * 1024 * 1024 * 1024 / s / 1e9);  // the first call warms the routine
+    }
   return best;
 }
 
@@ -106,7 +110,7 @@ int runBench(const BenchArgs& a) {
   const double peak = a.roofline ? peakGemmGflops() : 0.0;
   const double perOpMs = a.roofline ? run::profilerCostPerOpMs() : 0.0;
   if (!a.json && a.roofline)
-    std::printf("GEMM rate of this process (1024² float32 matmul, %d threads): %.1f GFLOP/s\n\n"
+    std::printf("GEMM rate of this process (1024² float32 matmul, best of the BLAS and the routed GEMM, %d threads): %.1f GFLOP/s\n\n"
                 "Profiler cost per recorded op: %.2f µs (removed from the profiled step below).\n\n"
                 "| config | ms/step (unprofiled run) | ms/step (profiled run, its cost removed) | GEMM GFLOP/step | GEMM ms/step | "
                 "GEMM GFLOP/s reached | step / GEMM time | step / GEMM bound at peak | step by category |\n"

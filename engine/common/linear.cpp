@@ -58,6 +58,24 @@ struct MmFunction : torch::autograd::Function<MmFunction> {
   }
 };
 
+// x·wᵀ with the gradient of w computed in w's own layout (gᵀ·x, [out, in]): through mm(x, wᵀ)
+// autograd would hand AccumulateGrad the transpose of a [in, out] gradient, which it copies
+// into w's layout (0.35 ms of a 1.8 ms MNIST step, measured).
+struct LinearFunction : torch::autograd::Function<LinearFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x2, const at::Tensor& w) {
+    ctx->save_for_backward({x2, w});
+    return product(x2, w.t());
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const at::Tensor& g = grads[0];
+    at::Tensor gx, gw;
+    if (ctx->needs_input_grad(0)) gx = product(g, saved[1]);        // ∂x = g·w
+    if (ctx->needs_input_grad(1)) gw = product(g.t(), saved[0]);    // ∂w = gᵀ·x
+    return {gx, gw};
+  }
+};
+
 }  // namespace
 
 bool mmUsesRoutedGemm(const at::Tensor& a, const at::Tensor& b) {
@@ -82,7 +100,8 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& w) {
   if (!mmUsesRoutedGemm(x2, w.t())) return at::linear(x, w);
   std::vector<int64_t> shape(x.sizes().begin(), x.sizes().end());
   shape.back() = w.size(0);
-  return lwb::mm(x2, w.t()).view(shape);
+  const bool grad = at::GradMode::is_enabled() && (x2.requires_grad() || w.requires_grad());
+  return (grad ? LinearFunction::apply(x2, w) : product(x2, w.t())).view(shape);
 }
 
 }  // namespace lwb

@@ -31,6 +31,8 @@
 #include <ATen/ops/zeros_like.h>
 #include <ATen/ops/triu.h>
 
+#include <torch/csrc/autograd/autograd.h>
+
 #include <QtTest/QtTest>
 
 #include <atomic>
@@ -552,6 +554,8 @@ class TstFusedKernels : public QObject {
     const auto y = lwb::linear(x, w);
     QCOMPARE(y.sizes().back(), static_cast<int64_t>(out));
     const auto g = at::randn(y.sizes(), at::kFloat);
+    // ∂w arrives in w's own layout: a transposed one would be copied by AccumulateGrad.
+    QVERIFY(torch::autograd::grad({y}, {w}, {g}, /*retain_graph=*/true)[0].is_contiguous());
     (y * g).sum().backward();
     const auto xd = x.detach().to(at::kDouble).reshape({-1, in}), wd = w.detach().to(at::kDouble);
     const auto gd = g.to(at::kDouble).reshape({-1, out});
