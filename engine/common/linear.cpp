@@ -95,7 +95,8 @@ at::Tensor mm(const at::Tensor& a, const at::Tensor& b) {
 }
 
 at::Tensor linear(const at::Tensor& x, const at::Tensor& w) {
-  if (x.dim() < 1 || w.dim() != 2 || x.size(-1) != w.size(1)) return at::linear(x, w);  // ATen's message
+  if (x.dim() < 1 || w.dim() != 2 || x.size(-1) != w.size(1) || x.numel() == 0 || w.numel() == 0)
+    return at::linear(x, w);  // ATen's message, or its empty result
   const at::Tensor x2 = x.reshape({-1, x.size(-1)});
   if (!mmUsesRoutedGemm(x2, w.t())) return at::linear(x, w);
   std::vector<int64_t> shape(x.sizes().begin(), x.sizes().end());

@@ -585,6 +585,9 @@ class TstFusedKernels : public QObject {
     QVERIFY2(maxRel(a.grad(), at::matmul(gd, bd.t())) < 1e-5, "gradient in a");
     QVERIFY2(maxRel(bFull.grad().slice(1, 0, 80, 2), at::matmul(ad.t(), gd)) < 1e-5, "gradient in b");
     QVERIFY(bFull.grad().slice(1, 1, 80, 2).abs().max().item<double>() == 0.0);
+    // Empty operands: ATen's empty result.
+    QCOMPARE(lwb::linear(at::zeros({0, 5}), at::randn({3, 5})).sizes().vec(), (std::vector<int64_t>{0, 3}));
+    QCOMPARE(lwb::mm(at::zeros({4, 0}), at::zeros({0, 2})).sizes().vec(), (std::vector<int64_t>{4, 2}));
     // Shapes ATen refuses keep ATen's message.
     QVERIFY_THROWS_EXCEPTION(c10::Error, lwb::mm(at::randn({3, 4}), at::randn({5, 2})));
   }
