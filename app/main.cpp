@@ -5,6 +5,7 @@
 #include "app/pages/page_registry.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/runs/run_manager.h"
+#include "common/float_env.h"
 #include "common/malloc_policy.h"
 #include "common/threads.h"
 #include "common/version.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   // since libgomp reads it when LibTorch loads (common/threads.h). Returns when set already.
   lwb::reexecWithOpenMpWaitPolicy(argv);
   lwb::configureAllocator();  // tensor buffers reused, not re-faulted each step (common/malloc_policy.h)
+  lwb::configureFloatingPoint();  // denormals flushed: common/float_env.h
   QCoreApplication::setOrganizationName(QStringLiteral("LipschitzWorkbench"));
   QCoreApplication::setApplicationName(QStringLiteral("lipschitz-workbench"));
   QCoreApplication::setApplicationVersion(QString::fromStdString(std::string(lwb::version())));

@@ -1077,6 +1077,14 @@
         <translation>(1 − a)·x + a·Block(x); 0: 1/(2·Blöcke) wie in 000</translation>
     </message>
     <message>
+        <source>Input convolution k</source>
+        <translation>Eingangsfaltung k</translation>
+    </message>
+    <message>
+        <source>causal convolution over the last k embedded characters before the blocks (0: none); its d × kd matrix is capped like the others</source>
+        <translation>kausale Faltung über die letzten k eingebetteten Zeichen vor den Blöcken (0: keine); ihre d × kd-Matrix wird wie die anderen begrenzt</translation>
+    </message>
+    <message>
         <source>Score scale T</source>
         <translation>Score-Skala T</translation>
     </message>

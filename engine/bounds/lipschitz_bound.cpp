@@ -31,6 +31,7 @@ void validate(const TransformerBoundInput& in) {
     requireNonNegative(b.mlpOut, at + "mlp output norm");
   }
   requireNonNegative(in.embeddingRms, "embedding RMS");
+  requireNonNegative(in.inputConv, "input convolution norm");
   requireNonNegative(in.headNorm, "head norm");
   requireNonNegative(in.logitScale, "logit scale");
   requirePositive(in.dHead, "d_head");
@@ -143,7 +144,9 @@ BoundTrace transformerTrace(const TransformerBoundInput& in, AttentionBound kind
   // Pass 1 (App. D Step 4): activation bounds a_0 = ||x_0||, a_1, ..., a_2N, where a_2i
   // enters block i's attention and a_2i+1 its MLP.
   std::vector<double> act(2 * n + 1);
-  act[0] = in.embeddingRms;
+  // The convolution before the blocks is linear with constant ||W|| (lipschitz_bound.h).
+  const double conv = in.inputConv > 0 ? in.inputConv : 1.0;
+  act[0] = in.embeddingRms * conv;
   for (size_t i = 0; i < n; ++i) {
     act[2 * i + 1] = throughResidual(act[2 * i], alpha, attentionGrowth(in.blocks[i], in, kind));
     act[2 * i + 2] = throughResidual(act[2 * i + 1], alpha, mlpLipschitz(in.blocks[i], in));
@@ -151,7 +154,8 @@ BoundTrace transformerTrace(const TransformerBoundInput& in, AttentionBound kind
 
   // Pass 2 (App. D Steps 1-3): L <- (1 - alpha) L + alpha L L_block, eq. (14).
   BoundTrace trace;
-  double lipschitz = 1.0;
+  double lipschitz = conv;
+  if (in.inputConv > 0) trace.layers.push_back({"input_conv", conv, lipschitz, act[0]});
   for (size_t i = 0; i < n; ++i) {
     const auto& b = in.blocks[i];
     const std::string name = "block" + std::to_string(i);

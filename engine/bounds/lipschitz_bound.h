@@ -35,6 +35,10 @@ struct TransformerBlockNorms {
 struct TransformerBoundInput {
   std::vector<TransformerBlockNorms> blocks;
   double embeddingRms = 1.0;   // ||x0||_inf-RMS after the embedding (RMS-normalised columns: 1)
+  // ||W|| RMS(kd) -> RMS(d) of a causal convolution z_t = W [x_t; ...; x_{t-k+1}] before the
+  // blocks (0: none). The stacked input's RMS is at most max_j ||x_j||_RMS, so this norm is
+  // the layer's constant in the inf-RMS norm and its activation growth.
+  double inputConv = 0;
   double headNorm = 0;         // ||W_head|| RMS->RMS (0: stop before the head)
   double logitScale = 1.0;     // final logit multiplier
   double dHead = 64;           // d_Q per head
@@ -68,6 +72,7 @@ enum class AttentionBound { MultiHead, AppendixD };
 // The bound starts at L = 1 on the embedded input x0 (the embedding itself is not counted).
 // s_attn enters as the factor sqrt(s_attn d_head) of 000 eq. (20), as the paper states it;
 // see lipschitz_bound.cpp for why that factor is only exact at s_attn = 1 / d_head.
+// With inputConv > 0 the first trace row is input_conv: L and a_0 start at its norm.
 // Throws std::invalid_argument for negative / non-finite inputs, d_head <= 0, gelu <= 0,
 // residualAlpha > 1, heads < 1 or per-head lists whose length is not `heads`.
 // With `kind` MultiHead (the default) the trace is the sound bound and its singleHeadBound

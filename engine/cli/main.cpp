@@ -2,6 +2,7 @@
 // unexpected failure. Never a stack trace.
 #include "cli/commands.h"
 #include "cli/launcher.h"
+#include "common/float_env.h"
 #include "common/malloc_policy.h"
 #include "common/threads.h"
 #include "common/version.h"
@@ -28,8 +29,9 @@ int main(int argc, char** argv) {
   // Before anything else: a short OpenMP spin, set before a second start of this binary
   // since libgomp reads it when LibTorch loads (common/threads.h). Returns when set already.
   lwb::reexecWithOpenMpWaitPolicy(argv);
-  lwb::configureAllocator();
-  lwb::cli::setCommandLine(argc, argv);  // train --nproc starts ranks with the same arguments  // tensor buffers reused, not re-faulted each step (common/malloc_policy.h)
+  lwb::configureAllocator();  // tensor buffers reused, not re-faulted each step (common/malloc_policy.h)
+  lwb::configureFloatingPoint();  // denormals flushed: common/float_env.h
+  lwb::cli::setCommandLine(argc, argv);  // train --nproc starts ranks with the same arguments
   CLI::App app{"Lipschitz Workbench headless tools: spectral constraints of weight matrices",
                "lipschitz-cli"};
   app.require_subcommand(1);

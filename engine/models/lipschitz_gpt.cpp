@@ -15,6 +15,7 @@
 #include <ATen/ops/arange.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/clamp_min.h>
+#include <ATen/ops/constant_pad_nd.h>
 #include <ATen/ops/index_select.h>
 #include <ATen/ops/cos.h>
 #include <ATen/ops/embedding.h>
@@ -28,6 +29,7 @@
 #include <ATen/ops/softmax.h>
 #include <ATen/ops/triu.h>
 #include <ATen/ops/zeros.h>
+#include <ATen/ops/zeros_like.h>
 
 #include <cmath>
 #include <stdexcept>
@@ -50,6 +52,8 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
     return asParameter(zero ? at::zeros({dOut, dIn}, f32) : orthogonalRmsUnit(dOut, dIn, gen), device);
   };
   params_.push_back({"embed", Role::Embedding, asParameter(rmsUnitRows(s.vocab, d, gen), device), -1});
+  if (s.inputConv > 0)  // orthogonal: RMS(kd) -> RMS(d) norm 1 at the start, like the projections
+    params_.push_back({"input_conv", Role::InputConv, asParameter(orthogonalRmsUnit(d, s.inputConv * d, gen), device), -1});
   for (int64_t b = 0; b < s.blocks; ++b) {
     const std::string p = "blocks." + std::to_string(b) + ".";
     const int bi = static_cast<int>(b);
@@ -175,8 +179,22 @@ double LipschitzGpt::mlpOutScale() const {
   return shape_.standard ? 1.0 : 1.0 / kGeluMaxSlope;
 }
 
+at::Tensor LipschitzGpt::inputConv(const at::Tensor& x) const {
+  // [x_t; x_{t-1}; …] along features, each shift zero-padded at the start: the pad does not
+  // depend on the input, so it adds nothing to the constant (‖W‖ RMS(kd) -> RMS(d)).
+  const int64_t t = x.size(1);
+  std::vector<at::Tensor> taps{x};
+  for (int64_t o = 1; o < shape_.inputConv; ++o)
+    taps.push_back(o < t ? at::constant_pad_nd(x.narrow(1, 0, t - o), {0, 0, o, 0}) : at::zeros_like(x));
+  return lwb::linear(taps.size() == 1 ? x : at::cat(taps, -1), w(-1, Role::InputConv));
+}
+
 at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {
   const double a = residualAlpha();
+  if (shape_.inputConv > 0) {
+    x = inputConv(x);
+    if (stats) recordActivation(*stats, "input_conv", x);
+  }
   // Baseline only: pre-LayerNorm with gains layerNormGains_[2 blk], [2 blk + 1], final last.
   auto ln = [&](const at::Tensor& y, size_t gain) {
     return shape_.standard ? at::layer_norm(y, {shape_.dModel}, layerNormGains_[gain]) : y;
@@ -244,6 +262,9 @@ std::unique_ptr<Model> buildLipschitzGpt(const ModelBuild& b) {
   if (s.sumResidual && m.residualAlpha > 0)
     throw InputError("model.residual_alpha: only for the convex residual, not with model.residual = sum");
   s.zeroOutputs = m.zeroInit != ZeroInit::None;
+  s.inputConv = m.inputConv;
+  if (s.inputConv > 0 && m.standard)
+    throw InputError("model.input_conv: a Lipschitz-model option; the standard baseline has none");
   s.zeroHead = m.zeroInit == ZeroInit::OutputsAndHead;
   if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)
     throw InputError("model.d_model: must split into model.heads heads of even size");
@@ -253,6 +274,7 @@ std::unique_ptr<Model> buildLipschitzGpt(const ModelBuild& b) {
 void lipschitzGptWeights(const ModelConfig& m, const ModelSize& size, WeightShapes& out) {
   const double d = static_cast<double>(m.dModel), dm = static_cast<double>(m.mlpRatio) * d;
   out.matrix(size.numClasses, d);  // embedding
+  if (m.inputConv > 0) out.matrix(d, static_cast<double>(m.inputConv) * d);
   for (int64_t b = 0; b < m.blocks; ++b) {
     // q, k, v, o; position scores have no q, k but a bias per head and offset.
     for (int k = 0; k < (m.attentionScores == AttentionScores::Position ? 2 : 4); ++k) out.matrix(d, d);

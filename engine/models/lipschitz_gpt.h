@@ -3,7 +3,8 @@
 // output, causal mask, rotary positions (orthogonal, so norms and the bound are unchanged),
 // MLP GeLU/1.1289, residuals (N-1)/N x + 1/N block over N = 2 * blocks connections,
 // orthogonal init, zero-initialised out-projections (and optionally head), a final logit scale,
-// optionally a learned relative-position bias in the scores (part of the mask: bound unchanged).
+// optionally a learned relative-position bias in the scores (part of the mask: bound unchanged)
+// and a causal convolution over the embedded tokens before the first block.
 // `standard = true` gives the baseline: pre-LayerNorm, 1/sqrt(d_head), x + block, GeLU.
 #pragma once
 
@@ -31,6 +32,7 @@ struct GptShape {
   // 000 App. F zero-initialises the attention output, the MLP output and the head; with
   // zeroOutputs false they start orthogonal like the other projections.
   bool zeroOutputs = true, zeroHead = false;
+  int64_t inputConv = 0;  // width k of the causal convolution before the blocks (0: none)
 };
 
 class LipschitzGpt final : public Model {
@@ -55,6 +57,7 @@ class LipschitzGpt final : public Model {
  private:
   at::Tensor run(const at::Tensor& tokens, ActivationStats* stats);
   at::Tensor blocksForward(at::Tensor x, ActivationStats* stats);
+  at::Tensor inputConv(const at::Tensor& x) const;  // W [x_t; …; x_{t-k+1}]
   at::Tensor attention(const at::Tensor& x, int64_t block);
   at::Tensor positionBias(int64_t block, int64_t t) const;  // [heads, t, t], causal mask included
   at::Tensor mlp(const at::Tensor& x, int64_t block);  // before its output scale

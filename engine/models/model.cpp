@@ -18,6 +18,7 @@ const char* toString(Role r) {
     case Role::AttnOut: return "o";
     case Role::MlpIn: return "mlp_in";
     case Role::MlpOut: return "mlp_out";
+    case Role::InputConv: return "input_conv";
     case Role::Other: return "other";
   }
   return "?";

@@ -20,6 +20,7 @@ enum class Role {
   Head,       // final classifier / logit head
   Query, Key, Value, AttnOut,  // attention projections
   MlpIn, MlpOut,              // transformer MLP
+  InputConv,  // causal convolution over the embedded tokens (lipschitz_gpt model.input_conv)
   Other,      // non-matrix parameters (gains, biases)
 };
 

@@ -50,6 +50,13 @@ struct ModelConfig {
   // values with constant ||W_O|| ||W_V||, so eq. (15)'s 1/3 (the sensitivity to q, k and v)
   // is not needed.
   AttentionScores attentionScores = AttentionScores::Content;
+  // Width k of a causal convolution over the embedded tokens before the first block (0: none):
+  // z_t = W [x_t; x_{t-1}; …; x_{t-k+1}] with one d × kd matrix W (zeros before the start).
+  // In the ∞-RMS norm the stacked input's RMS is at most the largest token's, so the layer's
+  // constant is W's RMS(kd) → RMS(d) norm, which the constraint caps like any other matrix:
+  // k characters reach the blocks at once, each at gain up to 1/√k, where averaging attention
+  // gives a sum of weights ≤ 1 (RESULTS §5.8).
+  int64_t inputConv = 0;
   // How a block joins the stream: convex ((1 - a) x + a block(x), 000 App. D, the default) or
   // sum (x + block(x) with the attention's 1/3 dropped: what LT's code ran from 2025-05-07 to
   // -10, when its Mul was x · 1; docs/RESULTS.md §5.6). The sound bound follows either.

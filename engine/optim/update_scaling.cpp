@@ -29,7 +29,9 @@ std::vector<double> gptTargets(const std::vector<models::Param>& params, const M
     double t = 0.0;
     const bool attention = p.role == Role::Query || p.role == Role::Key || p.role == Role::Value || p.role == Role::AttnOut;
     const bool mlp = p.role == Role::MlpIn || p.role == Role::MlpOut;
-    if (p.role == Role::Embedding) {
+    // model.input_conv sits between the embedding and the blocks, with every residual layer
+    // after it: it takes the embedding's share (not in LT's GPT, which has no such layer).
+    if (p.role == Role::Embedding || p.role == Role::InputConv) {
       t = (1.0 / total) / blocksSensitivity;
     } else if (p.role == Role::Head) {
       t = 1.0 / total;

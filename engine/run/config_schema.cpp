@@ -77,6 +77,7 @@ std::vector<FormField> makeFields() {
       {"model.score_scale", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Score scale T"), T::Number, LWB_TR_NOOP("RunForm", "T/d_head inside the softmax (000: 1); the bound's attention term grows by T")},
       {"model.residual", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual"), T::Choice, LWB_TR_NOOP("RunForm", "convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), no 1/3 (LT's code in May 2025); the bound follows either")},
       {"model.attention_scores", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Attention scores"), T::Choice, LWB_TR_NOOP("RunForm", "content: q·k/d_head (000); content_position: plus a learned bias per offset i − j, bound unchanged; position: the bias alone, no W_Q, W_K and no 1/3")},
+      {"model.input_conv", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Input convolution k"), T::Integer, LWB_TR_NOOP("RunForm", "causal convolution over the last k embedded characters before the blocks (0: none); its d × kd matrix is capped like the others")},
       {"model.zero_init", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Zero init"), T::Choice, LWB_TR_NOOP("RunForm", "which output projections start at zero")},
       {"model.embed_dim", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Embedding dim"), T::Integer, ""},
       {"model.width", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Width"), T::Integer, ""},

@@ -149,6 +149,7 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
     }
   }
   in.embeddingRms = 1.0;  // rows RMS-normalised every step
+  if (gpt->shape().inputConv > 0) in.inputConv = byName["input_conv"];
   in.headNorm = byName["head"];
   in.logitScale = gpt->shape().finalLogitScale;
   in.dHead = static_cast<double>(gpt->shape().dModel / gpt->shape().heads);

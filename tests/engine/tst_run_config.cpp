@@ -23,7 +23,7 @@ const char* kEveryKey = R"({
   "checkpoint_every": 50, "keep_checkpoints": 2,
   "modulus": 97, "train_fraction": 0.5, "mnist_train_count": 500, "mask_rate": 0.3,
   "model": {"kind": "lipschitz_gpt", "widths": [64, 32], "d_model": 96, "blocks": 5, "heads": 6,
-            "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "residual_alpha": 0.3, "score_scale": 2.5, "residual": "sum", "attention_scores": "position", "standard": true, "zero_init": "none",
+            "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "residual_alpha": 0.3, "score_scale": 2.5, "residual": "sum", "attention_scores": "position", "input_conv": 3, "standard": true, "zero_init": "none",
             "embed_dim": 64, "width": 100,
             "layers": 3, "norm": "rms", "lipschitz": false, "attn_scale_third": false, "mlp_scale_third": false,
             "gain_cap": 3.0, "residual_count": "sublayers", "attention": "l2", "prox_steps": 5,
@@ -119,6 +119,8 @@ class TestRunConfig : public QObject {
     row("steps huge", R"({"steps": 2000000000})", "steps: must be <= 1000000000");
     row("steps overflowing", R"({"steps": 1e300})", "steps: must be <= 1000000000");
     row("batch zero", R"({"batch_size": 0})", "batch_size: must be >= 1");
+    row("input_conv too wide", R"({"model": {"input_conv": 65}})", "model.input_conv: must be <= 64");
+    row("input_conv negative", R"({"model": {"input_conv": -1}})", "model.input_conv: must be >= 0");
     row("seed negative", R"({"seed": -1})", "seed: must be >= 0");
     row("threads negative", R"({"threads": -1})", "threads: must be >= 0");
     row("eval_every zero", R"({"eval_every": 0})", "eval_every: must be >= 1");
