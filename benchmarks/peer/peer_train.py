@@ -7,7 +7,7 @@ way a PyTorch user would write it in eager mode (Debian python3-torch, the same 
 evaluation, spectra and logging only on the last step, and prints one JSON line.
 
 Supported: task mnist (model mlp) and chars (model lipschitz_gpt, content or position
-scores); optimizers muon and adamw; constraint none or spectral_soft_cap (alpha auto or a number). Anything else exits 2.
+scores, optionally model.input_conv); optimizers muon and adamw; constraint none or spectral_soft_cap (alpha auto or a number). Anything else exits 2.
 
     /usr/bin/python3 benchmarks/peer/peer_train.py --config resources/presets/mnist_adamw_wd.json \\
         --steps 200 --threads 1
@@ -163,6 +163,11 @@ class LipschitzGpt:
         rows = torch.randn(vocab, d, generator=gen)
         rows /= rows.square().mean(-1, keepdim=True).sqrt().clamp_min(1e-30)
         self.params = [dict(name="embed", role="embed", block=-1, t=param(rows))]
+        # model.input_conv = k: z_t = W [x_t; x_{t-1}; ...; x_{t-k+1}], W (d, k d) orthogonal.
+        self.conv = m.get("input_conv", 0)
+        if self.conv > 0:
+            self.params.append(dict(name="input_conv", role="input_conv", block=-1,
+                                    t=param(orthogonal_rms_unit(d, self.conv * d, gen))))
         for b in range(self.blocks):
             # The C++ model's parameter order (the same generator draws): q, k only for content
             # scores; position scores add a [heads, seq_len] bias per block, zero at the start.
@@ -211,6 +216,10 @@ class LipschitzGpt:
     def forward(self, tokens):
         a = self.alpha
         x = F.embedding(tokens, self.params[0]["t"])
+        if self.conv > 0:
+            t = x.shape[1]
+            taps = [x] + [F.pad(x[:, : t - o], (0, 0, o, 0)) if o < t else torch.zeros_like(x) for o in range(1, self.conv)]
+            x = F.linear(torch.cat(taps, -1), self.w[-1, "input_conv"])
         for blk in range(self.blocks):
             x = x * (1.0 - a) + self.attention(x, blk) * a
             hdn = F.gelu(F.linear(x, self.w[blk, "mlp_in"])) * (1.0 / GELU_MAX_SLOPE)
@@ -403,6 +412,9 @@ def main():
     except (OSError, ValueError) as e:
         fail(f"--config: {e}")
     torch.set_num_threads(a.threads if a.threads > 0 else os.cpu_count())
+    # The engine flushes float32 denormals (engine/common/float_env.h): the same here, so the
+    # comparison is of the two implementations, not of denormal handling.
+    torch.set_flush_denormal(True)
     seed = cfg.get("seed", 0)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
