@@ -1077,6 +1077,14 @@
         <translation>(1 − a)·x + a·Block(x); 0: 1/(2·Blöcke) wie in 000</translation>
     </message>
     <message>
+        <source>Logit bias</source>
+        <translation>Logit-Bias</translation>
+    </message>
+    <message>
+        <source>a learned vector added to the logits: the characters' overall frequencies, at no cost to the bound</source>
+        <translation>ein gelernter Vektor, der zu den Logits addiert wird: die Gesamthäufigkeiten der Zeichen, ohne Kosten für die Schranke</translation>
+    </message>
+    <message>
         <source>Input convolution k</source>
         <translation>Eingangsfaltung k</translation>
     </message>
@@ -1492,6 +1500,14 @@
 </context>
 <context>
     <name>lwb::app::RunForm</name>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
     <message>
         <source>CPU</source>
         <translation>CPU</translation>

@@ -7,7 +7,7 @@ way a PyTorch user would write it in eager mode (Debian python3-torch, the same 
 evaluation, spectra and logging only on the last step, and prints one JSON line.
 
 Supported: task mnist (model mlp) and chars (model lipschitz_gpt, content or position
-scores, optionally model.input_conv); optimizers muon and adamw; constraint none or spectral_soft_cap (alpha auto or a number). Anything else exits 2.
+scores, optionally model.input_conv and model.logit_bias); optimizers muon and adamw; constraint none or spectral_soft_cap (alpha auto or a number). Anything else exits 2.
 
     /usr/bin/python3 benchmarks/peer/peer_train.py --config resources/presets/mnist_adamw_wd.json \\
         --steps 200 --threads 1
@@ -181,6 +181,10 @@ class LipschitzGpt:
                 self.params.append(dict(name=f"blocks.{b}.{role}", role=role, block=b, t=param(t)))
         head = torch.zeros(vocab, d) if zero == "outputs_and_head" else orthogonal_rms_unit(vocab, d, gen)
         self.params.append(dict(name="head", role="head", block=self.blocks, t=param(head)))
+        # model.logit_bias: a [vocab] vector after the logit scale, zero at the start (Adam, as pos).
+        self.logit_bias = m.get("logit_bias", False)
+        if self.logit_bias:
+            self.params.append(dict(name="head.bias", role="bias", block=self.blocks, t=param(torch.zeros(vocab))))
         half = d // self.heads // 2
         inv = torch.pow(10000.0, torch.arange(half, dtype=torch.float32) * (-1.0 / half))
         angles = torch.outer(torch.arange(m["seq_len"], dtype=torch.float32), inv)
@@ -224,7 +228,8 @@ class LipschitzGpt:
             x = x * (1.0 - a) + self.attention(x, blk) * a
             hdn = F.gelu(F.linear(x, self.w[blk, "mlp_in"])) * (1.0 / GELU_MAX_SLOPE)
             x = x * (1.0 - a) + F.linear(hdn, self.w[blk, "mlp_out"]) * a
-        return F.linear(x, self.params[-1]["t"]) * self.scale
+        logits = F.linear(x, self.w[self.blocks, "head"]) * self.scale
+        return logits + self.w[self.blocks, "bias"] if self.logit_bias else logits
 
     def after_step(self):
         with torch.no_grad():
@@ -348,7 +353,7 @@ class Trainer:
 
     def update_bound(self, p, lr):
         w, eta = p["t"], lr * p["mult"]
-        if self.kind != "muon" or w.dim() != 2 or p["role"] == "pos":
+        if self.kind != "muon" or w.dim() != 2 or p["role"] in ("pos", "bias"):
             return -1.0
         if p["role"] == "embed":
             return -1.0 if self.opt.get("embed_update", "column_normalize") == "adamw" else eta
@@ -362,9 +367,9 @@ class Trainer:
             if g is None:
                 continue
             eta = lr * p["mult"]
-            if self.wd > 0 and p["role"] != "pos":
+            if self.wd > 0 and p["role"] not in ("pos", "bias"):
                 w.mul_(1.0 - eta * self.wd)
-            if self.kind == "adamw" or w.dim() != 2 or p["role"] == "pos" or (p["role"] == "embed" and self.opt.get("embed_update") == "adamw"):
+            if self.kind == "adamw" or w.dim() != 2 or p["role"] in ("pos", "bias") or (p["role"] == "embed" and self.opt.get("embed_update") == "adamw"):
                 self.adam_apply(p, g, eta)
                 continue
             buf = self.state.get(p["name"])
@@ -385,7 +390,7 @@ class Trainer:
             return
         for p in self.model.params:
             w = p["t"]
-            if w.dim() != 2 or p["role"] in ("embed", "pos"):
+            if w.dim() != 2 or p["role"] in ("embed", "pos", "bias"):
                 continue
             if self.alpha == "auto":
                 bound = self.update_bound(p, lr)

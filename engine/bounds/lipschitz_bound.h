@@ -44,7 +44,7 @@ struct TransformerBoundInput {
   double dHead = 64;           // d_Q per head
   double attnScale = 0;        // s_attn inside the softmax; 0 means 1/d_head
   double attnOutScale = 1.0 / 3.0;  // multiplier on the attention output
-  double gelu = 1.1289;        // MLP nonlinearity GeLU / gelu (max derivative of GeLU)
+  double gelu = 1.1289;        // MLP nonlinearity GeLU / gelu (000: GeLU's max slope, so 1-Lipschitz)
   // alpha of the residual (1 - alpha) x + alpha block(x); 0 means 1 / (2 * blocks).
   double residualAlpha = 0;
   // x + block(x) instead of the convex residual: a connection's constant is 1 + L_block and
@@ -59,15 +59,17 @@ struct TransformerBoundInput {
 //     concatenation, and s_attn != 1/d_head handled by max(1, c) max(1, c x), c = sqrt(s d).
 //   AppendixD: the paper's App. D as published (eq. 16, 20, 21 with whole-matrix norms),
 //     proved for a single head only: with several heads ||A x|| <= ||A||_inf-op ||x|| fails
-//     for the concatenation, so this is not an upper bound then.
+//     for the concatenation, so this is not an upper bound then; and its MLP constant
+//     ||W_out|| ||W_in|| / 1.1289 (Step 2) undercounts GeLU's slope, so not even for one head.
 enum class AttentionBound { MultiHead, AppendixD };
 
 // The two-pass algorithm of App. D: first activation-norm bounds a_i through every residual
 // connection (attention raises by attnOutScale ||W_O|| ||W_V||, the MLP by
-// ||W_out|| ||W_in|| / gelu), then L <- (1 - alpha) L + alpha L L_block with
+// ||W_out|| ||W_in|| / gelu, as |GeLU(x)| <= |x|), then L <- (1 - alpha) L + alpha L L_block with
 //   L_attn = attnOutScale ||W_O|| sqrt(s_attn d_head) max(1, ||v|| max(||q||, ||k||))
 //            (||W_Q|| + ||W_K|| + ||W_V||),      ||q|| = ||W_Q|| a_i, ... (Theorem D.1)
-//   L_mlp  = ||W_out|| ||W_in|| / gelu,
+//   L_mlp  = ||W_out|| ||W_in|| 1.1289 / gelu (GeLU's largest slope is 1.1289; App. D Step 2's
+//            published ||W_out|| ||W_in|| / 1.1289 is kept only for the AppendixD kind),
 // then the head: L ||W_head|| logitScale. Trace rows: block<i>.attn, block<i>.mlp, head.
 // The bound starts at L = 1 on the embedded input x0 (the embedding itself is not counted).
 // s_attn enters as the factor sqrt(s_attn d_head) of 000 eq. (20), as the paper states it;

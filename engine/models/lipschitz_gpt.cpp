@@ -78,7 +78,10 @@ LipschitzGpt::LipschitzGpt(const GptShape& s, at::Generator& gen, const at::Devi
     params_.push_back({"ln_f", Role::Other, asParameter(at::ones({d}, f32), device), -1});
     layerNormGains_.push_back(params_.back().tensor);
   }
+  headIndex_ = params_.size();
   params_.push_back({"head", Role::Head, init(s.vocab, d, s.zeroHead), static_cast<int>(s.blocks)});
+  if (s.logitBias)  // zeros: uniform over the characters at the start, as without the bias
+    params_.push_back({"head.bias", Role::Other, asParameter(at::zeros({s.vocab}, f32), device), static_cast<int>(s.blocks)});
 
   // Rotary tables for positions [0, seqLen) and d_head / 2 frequencies (base 10000).
   const int64_t half = d / s.heads / 2;
@@ -211,7 +214,8 @@ at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {
     if (stats) recordActivation(*stats, tag + ".mlp", x);
   }
   if (shape_.standard) x = ln(x, layerNormGains_.size() - 1);
-  return lwb::linear(x, params_.back().tensor) * shape_.finalLogitScale;
+  auto logits = lwb::linear(x, params_[headIndex_].tensor) * shape_.finalLogitScale;
+  return shape_.logitBias ? logits + params_[headIndex_ + 1].tensor : logits;
 }
 
 at::Tensor LipschitzGpt::forwardFromEmbeddings(const at::Tensor& x0) { return blocksForward(x0, nullptr); }
@@ -233,7 +237,7 @@ void LipschitzGpt::afterStep() {
   if (shape_.positionBias) {
     at::NoGradGuard noGrad;
     for (auto& p : params_)
-      if (p.role == Role::Other) p.tensor.clamp_(-kPositionBiasLimit, kPositionBiasLimit);
+      if (p.role == Role::Other && p.name.ends_with("attn.pos")) p.tensor.clamp_(-kPositionBiasLimit, kPositionBiasLimit);
   }
 }
 
@@ -266,6 +270,7 @@ std::unique_ptr<Model> buildLipschitzGpt(const ModelBuild& b) {
   if (s.inputConv > 0 && m.standard)
     throw InputError("model.input_conv: a Lipschitz-model option; the standard baseline has none");
   s.zeroHead = m.zeroInit == ZeroInit::OutputsAndHead;
+  s.logitBias = m.logitBias;
   if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)
     throw InputError("model.d_model: must split into model.heads heads of even size");
   return std::make_unique<LipschitzGpt>(s, b.gen, b.device);

@@ -33,6 +33,7 @@ struct GptShape {
   // zeroOutputs false they start orthogonal like the other projections.
   bool zeroOutputs = true, zeroHead = false;
   int64_t inputConv = 0;  // width k of the causal convolution before the blocks (0: none)
+  bool logitBias = false;  // a learned vector added to the scaled logits (head.bias)
 };
 
 class LipschitzGpt final : public Model {
@@ -58,6 +59,7 @@ class LipschitzGpt final : public Model {
   at::Tensor run(const at::Tensor& tokens, ActivationStats* stats);
   at::Tensor blocksForward(at::Tensor x, ActivationStats* stats);
   at::Tensor inputConv(const at::Tensor& x) const;  // W [x_t; …; x_{t-k+1}]
+  size_t headIndex_ = 0;  // params_[headIndex_] is the head; head.bias, if any, follows it
   at::Tensor attention(const at::Tensor& x, int64_t block);
   at::Tensor positionBias(int64_t block, int64_t t) const;  // [heads, t, t], causal mask included
   at::Tensor mlp(const at::Tensor& x, int64_t block);  // before its output scale

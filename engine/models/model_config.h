@@ -57,6 +57,11 @@ struct ModelConfig {
   // k characters reach the blocks at once, each at gain up to 1/√k, where averaging attention
   // gives a sum of weights ≤ 1 (RESULTS §5.8).
   int64_t inputConv = 0;
+  // A learned vector added to the logits after the logit scale (zeros at the start, Adam's
+  // side group like the other non-matrix parameters). An additive constant has Lipschitz
+  // constant 0, so the sound bound is unchanged, and the model no longer spends its logit
+  // budget (logit scale × head norm) on the characters' overall frequencies (RESULTS §5.9).
+  bool logitBias = false;
   // How a block joins the stream: convex ((1 - a) x + a block(x), 000 App. D, the default) or
   // sum (x + block(x) with the attention's 1/3 dropped: what LT's code ran from 2025-05-07 to
   // -10, when its Mul was x · 1; docs/RESULTS.md §5.6). The sound bound follows either.

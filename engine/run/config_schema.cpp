@@ -78,6 +78,7 @@ std::vector<FormField> makeFields() {
       {"model.residual", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual"), T::Choice, LWB_TR_NOOP("RunForm", "convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), no 1/3 (LT's code in May 2025); the bound follows either")},
       {"model.attention_scores", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Attention scores"), T::Choice, LWB_TR_NOOP("RunForm", "content: q·k/d_head (000); content_position: plus a learned bias per offset i − j, bound unchanged; position: the bias alone, no W_Q, W_K and no 1/3")},
       {"model.input_conv", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Input convolution k"), T::Integer, LWB_TR_NOOP("RunForm", "causal convolution over the last k embedded characters before the blocks (0: none); its d × kd matrix is capped like the others")},
+      {"model.logit_bias", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Logit bias"), T::Boolean, LWB_TR_NOOP("RunForm", "a learned vector added to the logits: the characters' overall frequencies, at no cost to the bound")},
       {"model.zero_init", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Zero init"), T::Choice, LWB_TR_NOOP("RunForm", "which output projections start at zero")},
       {"model.embed_dim", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Embedding dim"), T::Integer, ""},
       {"model.width", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Width"), T::Integer, ""},

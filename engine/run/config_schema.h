@@ -22,6 +22,7 @@ enum class FieldType {
   NumberOrAuto,  // constraint.alpha: a number or "auto"
   Path,          // data_path: a file or folder
   Device,        // filled from the devices LibTorch reports
+  Boolean,       // off | on (true / false in the config)
 };
 
 struct FormField {

@@ -56,6 +56,7 @@ void readModel(const json& j, models::ModelConfig& m) {
   optionChoice(r, "attention_scores", "model.attention_scores", m.attentionScores, models::kAttentionScores);
   r.integer("input_conv", m.inputConv, 0, 64);
   r.boolean("standard", m.standard);
+  r.boolean("logit_bias", m.logitBias);
   optionChoice(r, "zero_init", "model.zero_init", m.zeroInit, models::kZeroInits);
   r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
   r.integer("width", m.width, 1, kMaxWidth);
@@ -189,6 +190,9 @@ RunConfig parseRunConfig(const json& input) {
   if (c.optimizer.lrUnits == optim::LrUnits::Modula && c.model.attentionScores != models::AttentionScores::Content)
     fields::fail("model.attention_scores", std::string(choiceId(models::kAttentionScores, c.model.attentionScores)) + " adds position biases, which Modula's mass rule "
                  "does not cover; use optimizer.lr_units = plain");
+  if (c.optimizer.lrUnits == optim::LrUnits::Modula && c.model.logitBias)
+    fields::fail("model.logit_bias", "Modula's mass rule has no share for a bias (it would get lr × 0 and never move); "
+                 "use optimizer.lr_units = plain");
   return c;
 }
 
@@ -276,7 +280,7 @@ json toJson(const RunConfig& c) {
       {"model",
        {{"kind", models::toString(m.kind)}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
-        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", choiceId(models::kResiduals, m.residual)}, {"attention_scores", choiceId(models::kAttentionScores, m.attentionScores)}, {"input_conv", m.inputConv}, {"standard", m.standard}, {"zero_init", choiceId(models::kZeroInits, m.zeroInit)},
+        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", choiceId(models::kResiduals, m.residual)}, {"attention_scores", choiceId(models::kAttentionScores, m.attentionScores)}, {"input_conv", m.inputConv}, {"logit_bias", m.logitBias}, {"standard", m.standard}, {"zero_init", choiceId(models::kZeroInits, m.zeroInit)},
         {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", choiceId(models::kNorms, m.norm)},
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
         {"gain_cap", m.gainCap}, {"residual_count", choiceId(models::kResidualCounts, m.residualCount)}, {"attention", attention::toString(m.attention)},

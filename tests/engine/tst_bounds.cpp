@@ -70,13 +70,15 @@ class TestBounds : public QObject {
     //   q = 2, k = 1.5, v = 1 => max(1, v max(q, k)) = max(1, 2) = 2
     //   L_attn = (1/3) * 1.5 * 2 * (2 + 1.5 + 1) = 0.5 * 2 * 4.5 = 4.5
     //   L = 0.5 * 1 + 0.5 * 1 * 4.5 = 2.75
-    //   L_mlp = 2; L = 0.5 * 2.75 + 0.5 * 2.75 * 2 = 1.375 + 2.75 = 4.125
-    // Head: 3 * 0.5 = 1.5; L = 4.125 * 1.5 = 6.1875; activation 1.125 * 1.5 = 1.6875.
+    //   L_mlp = ||W_out|| ||W_in|| * 1.1289 / 1.1289 = 2 * 1.1289 = 2.2578 (GeLU / 1.1289 is
+    //   1-Lipschitz: the published Step 2 divides once more and gets 2)
+    //   L = 2.75 * (0.5 + 0.5 * 2.2578) = 2.75 * 1.6289 = 4.479475
+    // Head: 3 * 0.5 = 1.5; L = 4.479475 * 1.5 = 6.7192125; activation 1.125 * 1.5 = 1.6875.
     expectRow(t.layers[0], "block0.attn", 4.5, 2.75, 0.75);
-    expectRow(t.layers[1], "block0.mlp", 2.0, 4.125, 1.125);
-    expectRow(t.layers[2], "head", 1.5, 6.1875, 1.6875);
-    EXPECT_NEAR_REL(t.bound, 6.1875);
-    // One head at s_attn = 1/d_head: the sound bound is App. D's, reported beside it.
+    expectRow(t.layers[1], "block0.mlp", 2.2578, 4.479475, 1.125);
+    expectRow(t.layers[2], "head", 1.5, 6.7192125, 1.6875);
+    EXPECT_NEAR_REL(t.bound, 6.7192125);
+    // App. D as published beside it: L_mlp = 2, L = 2.75 * 1.5 = 4.125, head: 6.1875.
     EXPECT_NEAR_REL(t.singleHeadBound, 6.1875);
   }
 
@@ -117,8 +119,8 @@ class TestBounds : public QObject {
 
   void twoBlocksByHand() {
     TransformerBoundInput in;
-    in.blocks = {{0.25, 0.25, 0.5, 2.4, 1.0, 0.5 * kGelu},   // L_mlp = 0.5
-                 {1.0, 2.0, 2.0, 1.5, 2.0, 2.0 * kGelu}};   // L_mlp = 4
+    in.blocks = {{0.25, 0.25, 0.5, 2.4, 1.0, 0.5 * kGelu},   // growth 0.5, L_mlp 0.5 * 1.1289
+                 {1.0, 2.0, 2.0, 1.5, 2.0, 2.0 * kGelu}};   // growth 4, L_mlp 4 * 1.1289
     in.embeddingRms = 2.0;  // alpha = 1/(2*2) = 0.25, 1 - alpha = 0.75; no head
     const auto t = transformerBound(in);
     QCOMPARE(t.layers.size(), size_t(4));
@@ -133,19 +135,20 @@ class TestBounds : public QObject {
     //   block0.attn at a0 = 2: q = 0.5, k = 0.5, v = 1 => max(1, 1 * 0.5) = 1
     //     L_attn = (1/3) * 2.4 * 1 * (0.25 + 0.25 + 0.5) = 0.8
     //     L = 0.75 * 1 + 0.25 * 1 * 0.8 = 0.95
-    //   block0.mlp: L = 0.75 * 0.95 + 0.25 * 0.95 * 0.5 = 0.7125 + 0.11875 = 0.83125
+    //   block0.mlp: L_mlp = 0.5 * 1.1289 = 0.56445 (growth 0.5 above, constant 1.1289 x that)
+    //     L = 0.95 * (0.75 + 0.25 * 0.56445) = 0.95 * 0.8911125 = 0.846556875
     //   block1.attn at a2 = 1.4875: q = 1.4875, k = v = 2.975
     //     max(1, 2.975 * 2.975) = 8.850625
     //     L_attn = (1/3) * 1.5 * 8.850625 * (1 + 2 + 2) = 0.5 * 8.850625 * 5 = 22.1265625
-    //     L = 0.83125 * (0.75 + 0.25 * 22.1265625) = 0.83125 * 6.281640625
-    //   block1.mlp: L = L * (0.75 + 0.25 * 4) = 1.75 * L
-    const double afterAttn1 = 0.83125 * 6.281640625;
+    //     L = 0.846556875 * (0.75 + 0.25 * 22.1265625) = 0.846556875 * 6.281640625
+    //   block1.mlp: L_mlp = 4 * 1.1289 = 4.5156, L = L * (0.75 + 0.25 * 4.5156) = 1.8789 * L
+    const double afterAttn1 = 0.846556875 * 6.281640625;
     expectRow(t.layers[0], "block0.attn", 0.8, 0.95, 1.7);
-    expectRow(t.layers[1], "block0.mlp", 0.5, 0.83125, 1.4875);
+    expectRow(t.layers[1], "block0.mlp", 0.56445, 0.846556875, 1.4875);
     expectRow(t.layers[2], "block1.attn", 22.1265625, afterAttn1, 1.4875);
-    expectRow(t.layers[3], "block1.mlp", 4.0, 1.75 * afterAttn1, 2.603125);
-    EXPECT_NEAR_REL(t.bound, 1.75 * afterAttn1);
-    QVERIFY(close(t.bound, 9.137824096679687, 1e-14));  // the literal, once
+    expectRow(t.layers[3], "block1.mlp", 4.5156, 1.8789 * afterAttn1, 2.603125);
+    EXPECT_NEAR_REL(t.bound, 1.8789 * afterAttn1);
+    QVERIFY(close(t.bound, 9.991550645198217, 1e-12));  // the literal, once
   }
 
   void allNormsZero() {
@@ -205,10 +208,11 @@ class TestBounds : public QObject {
     // MLP growth 3 => a2 = 0.9 * 0.95 + 0.1 * 3 * 0.95 = 0.855 + 0.285 = 1.14
     // attention at a0 = 1: q = k = v = 0.5 => max(1, 0.25) = 1
     //   L_attn = 1 * 1 * 1 * 1.5 = 1.5; L = 0.9 + 0.1 * 1.5 = 1.05
-    // L_mlp = 3: L = 1.05 * (0.9 + 0.3) = 1.26; head 0.5 * 2 = 1: L = 1.26, a = 1.14
+    // L_mlp = 3 * 1.1289 (plain GeLU's slope) = 3.3867: L = 1.05 * (0.9 + 0.33867) = 1.3006035;
+    // head 0.5 * 2 = 1: L = 1.3006035, a = 1.14
     expectRow(t.layers[0], "block0.attn", 1.5, 1.05, 0.95);
-    expectRow(t.layers[1], "block0.mlp", 3.0, 1.26, 1.14);
-    expectRow(t.layers[2], "head", 1.0, 1.26, 1.14);
+    expectRow(t.layers[1], "block0.mlp", 3.3867, 1.3006035, 1.14);
+    expectRow(t.layers[2], "head", 1.0, 1.3006035, 1.14);
   }
 
   // x + block(x): a connection's constant is 1 + L_block, activations grow to a (1 + growth).
@@ -224,10 +228,10 @@ class TestBounds : public QObject {
     const auto t = transformerBound(in);
     // a0 = 1; attention growth 1 * 1 * 0.5 = 0.5 => a1 = 1.5; MLP growth 3 => a2 = 1.5 * 4 = 6
     // L_attn at a0 = 1: max(1, 0.25) (0.5 + 0.5 + 0.5) = 1.5 => L = 1 + 1.5 = 2.5
-    // L_mlp = 3 => L = 2.5 * 4 = 10; head 0.5 * 2 = 1 => 10
+    // L_mlp = 3 * 1.1289 = 3.3867 => L = 2.5 * 4.3867 = 10.96675; head 0.5 * 2 = 1
     expectRow(t.layers[0], "block0.attn", 1.5, 2.5, 1.5);
-    expectRow(t.layers[1], "block0.mlp", 3.0, 10.0, 6.0);
-    expectRow(t.layers[2], "head", 1.0, 10.0, 6.0);
+    expectRow(t.layers[1], "block0.mlp", 3.3867, 10.96675, 6.0);
+    expectRow(t.layers[2], "head", 1.0, 10.96675, 6.0);
   }
 
   void noBlocks() {

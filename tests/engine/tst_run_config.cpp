@@ -23,7 +23,7 @@ const char* kEveryKey = R"({
   "checkpoint_every": 50, "keep_checkpoints": 2,
   "modulus": 97, "train_fraction": 0.5, "mnist_train_count": 500, "mask_rate": 0.3,
   "model": {"kind": "lipschitz_gpt", "widths": [64, 32], "d_model": 96, "blocks": 5, "heads": 6,
-            "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "residual_alpha": 0.3, "score_scale": 2.5, "residual": "sum", "attention_scores": "position", "input_conv": 3, "standard": true, "zero_init": "none",
+            "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "residual_alpha": 0.3, "score_scale": 2.5, "residual": "sum", "attention_scores": "position", "input_conv": 3, "logit_bias": true, "standard": true, "zero_init": "none",
             "embed_dim": 64, "width": 100,
             "layers": 3, "norm": "rms", "lipschitz": false, "attn_scale_third": false, "mlp_scale_third": false,
             "gain_cap": 3.0, "residual_count": "sublayers", "attention": "l2", "prox_steps": 5,
@@ -104,6 +104,8 @@ class TestRunConfig : public QObject {
     row("number as string", R"({"optimizer": {"lr": "fast"}})", "optimizer.lr: expected a number, got string");
     row("integer as string", R"({"steps": "10"})", "steps: expected an integer, got string");
     row("bool as number", R"({"model": {"standard": 1}})", "model.standard: expected a boolean, got number");
+    row("logit_bias in modula units", R"({"model": {"logit_bias": true}, "optimizer": {"lr_units": "modula"}})", "model.logit_bias: Modula's mass rule has no share");
+    row("logit_bias as text", R"({"model": {"logit_bias": "yes"}})", "model.logit_bias: expected a boolean, got string");
     row("string as number", R"({"task": 3})", "task: expected a string, got number");
     row("section not object", R"({"model": 5})", "model: expected an object, got number");
     row("widths not array", R"({"model": {"widths": 256}})", "model.widths: expected an array, got number");

@@ -26,6 +26,7 @@ using nlohmann::json;
 namespace {
 
 QString valueText(const json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? QStringLiteral("true") : QStringLiteral("false");
   if (v.is_string()) return QString::fromStdString(v.get<std::string>());
   if (v.is_number_integer()) return QString::number(v.get<int64_t>());
   if (v.is_number_unsigned()) return QString::number(v.get<uint64_t>());
@@ -68,7 +69,7 @@ void RunForm::buildEditors() {
     e.spec = &spec;
     e.form = forms.at(spec.group);
     e.label = new QLabel(spec.label, this);
-    if (spec.kind == FieldKind::Choice || spec.kind == FieldKind::Device) {
+    if (spec.kind == FieldKind::Choice || spec.kind == FieldKind::Device || spec.kind == FieldKind::Boolean) {
       e.combo = new QComboBox(this);
       // Long ids (spectral_clipped_weight_decay, a GPU's name) must not widen the dock.
       e.combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -76,6 +77,10 @@ void RunForm::buildEditors() {
       for (qsizetype i = 0; i < spec.choices.size(); ++i) {
         e.combo->addItem(spec.choices[i], spec.choices[i]);
         if (!spec.choiceTips.value(i).isEmpty()) e.combo->setItemData(e.combo->count() - 1, spec.choiceTips[i], Qt::ToolTipRole);
+      }
+      if (spec.kind == FieldKind::Boolean) {  // the ids are the config's own values
+        e.combo->addItem(tr("off"), QStringLiteral("false"));
+        e.combo->addItem(tr("on"), QStringLiteral("true"));
       }
       // Until the device query answers (off the GUI thread), the CPU is always there.
       if (spec.kind == FieldKind::Device) e.combo->addItem(tr("CPU"), QStringLiteral("cpu"));
@@ -169,6 +174,7 @@ void RunForm::setDevices(const std::vector<DeviceChoice>& devices) {
 
 json RunForm::editorValue(const Editor& e, QString* error) const {
   const FieldSpec& spec = *e.spec;
+  if (e.combo && spec.kind == FieldKind::Boolean) return e.combo->currentData().toString() == QLatin1String("true");
   if (e.combo) return e.combo->currentData().toString().toStdString();
   const QString text = e.line->text().trimmed();
   // Config text is C-locale, and a comma is never a group separator: a German "0,003" must be
