@@ -1077,6 +1077,14 @@
         <translation>(1 − a)·x + a·Block(x); 0: 1/(2·Blöcke) wie in 000</translation>
     </message>
     <message>
+        <source>MLP activation</source>
+        <translation>MLP-Aktivierung</translation>
+    </message>
+    <message>
+        <source>gelu: GeLU/1.1289 (000); maxmin: sorts the hidden units in pairs, keeps norms, so the MLP uses all of the slope the bound charges</source>
+        <translation>gelu: GeLU/1,1289 (000); maxmin: sortiert die verborgenen Einheiten paarweise, erhält Normen, so nutzt das MLP die ganze Steigung, die die Schranke berechnet</translation>
+    </message>
+    <message>
         <source>Logit bias</source>
         <translation>Logit-Bias</translation>
     </message>

@@ -160,6 +160,10 @@ class LipschitzGpt:
         if zero not in ("outputs", "outputs_and_head"):
             fail(f"model.zero_init: '{zero}' is not in the peer (outputs, outputs_and_head)")
         self.alpha = m.get("residual_alpha", 0.0) or 1.0 / (2 * m["blocks"])
+        # model.mlp_activation: GeLU / 1.1289, or MaxMin over the pairs (h_i, h_{i + m/2}).
+        self.maxmin = m.get("mlp_activation", "gelu") == "maxmin"
+        if m.get("mlp_activation", "gelu") not in ("gelu", "maxmin"):
+            fail(f"model.mlp_activation: '{m['mlp_activation']}' is not in the peer (gelu, maxmin)")
         rows = torch.randn(vocab, d, generator=gen)
         rows /= rows.square().mean(-1, keepdim=True).sqrt().clamp_min(1e-30)
         self.params = [dict(name="embed", role="embed", block=-1, t=param(rows))]
@@ -226,7 +230,12 @@ class LipschitzGpt:
             x = F.linear(torch.cat(taps, -1), self.w[-1, "input_conv"])
         for blk in range(self.blocks):
             x = x * (1.0 - a) + self.attention(x, blk) * a
-            hdn = F.gelu(F.linear(x, self.w[blk, "mlp_in"])) * (1.0 / GELU_MAX_SLOPE)
+            pre = F.linear(x, self.w[blk, "mlp_in"])
+            if self.maxmin:
+                lo, hi = pre.chunk(2, -1)
+                hdn = torch.cat((torch.maximum(lo, hi), torch.minimum(lo, hi)), -1)
+            else:
+                hdn = F.gelu(pre) * (1.0 / GELU_MAX_SLOPE)
             x = x * (1.0 - a) + F.linear(hdn, self.w[blk, "mlp_out"]) * a
         logits = F.linear(x, self.w[self.blocks, "head"]) * self.scale
         return logits + self.w[self.blocks, "bias"] if self.logit_bias else logits

@@ -38,6 +38,7 @@ void validate(const TransformerBoundInput& in) {
   requireNonNegative(in.attnScale, "attention scale");
   requireNonNegative(in.attnOutScale, "attention output scale");
   requirePositive(in.gelu, "GeLU divisor");
+  requirePositive(in.activationSlope, "activation slope");
   requireNonNegative(in.residualAlpha, "residual alpha");
   if (in.residualAlpha > 1.0) throw std::invalid_argument("residual alpha must be <= 1");
   if (in.heads < 1) throw std::invalid_argument("heads must be >= 1");
@@ -98,23 +99,21 @@ double attentionGrowth(const TransformerBlockNorms& b, const TransformerBoundInp
   return in.attnOutScale * b.attnOut * values;
 }
 
-// GeLU's largest slope, at x = sqrt 2: Phi(sqrt 2) + sqrt 2 phi(sqrt 2) = 1.1289.
-constexpr double kGeluSlope = 1.1289;
-
 // The MLP's activation growth (App. D Step 4): |GeLU(x)| <= |x|, so W_out (GeLU / gelu) W_in
 // raises an activation bound by at most ||W_out|| ||W_in|| / gelu.
 double mlpGrowth(const TransformerBlockNorms& b, const TransformerBoundInput& in) {
   return b.mlpOut * b.mlpIn / in.gelu;
 }
 
-// The MLP's Lipschitz constant: GeLU / gelu is (1.1289 / gelu)-Lipschitz, so with 000's
-// gelu = 1.1289 it is ||W_out|| ||W_in||. App. D Step 2 as published divides by 1.1289 once
+// The MLP's Lipschitz constant: GeLU / gelu is (1.1289 / gelu)-Lipschitz (GeLU's largest slope,
+// at x = sqrt 2: Phi(sqrt 2) + sqrt 2 phi(sqrt 2) = 1.1289 = activationSlope), so with 000's
+// gelu = 1.1289 it is ||W_out|| ||W_in||; MaxMin's is 1 with gelu = 1. App. D Step 2 as published divides by 1.1289 once
 // more (||W_out|| ||W_in|| / 1.1289), which is the growth above, not the constant: GeLU's slope
 // reaches 1.1289 at x = sqrt 2, and tst_gpt_bound::mlpSlopeIsCharged builds a model whose
 // derivative exceeds that number (docs/DESIGN.md "The MLP's constant"). The sound bound uses the
 // constant; the App. D number beside it (AttentionBound::AppendixD) keeps the published formula.
 double mlpLipschitz(const TransformerBlockNorms& b, const TransformerBoundInput& in, AttentionBound kind) {
-  return kind == AttentionBound::AppendixD ? mlpGrowth(b, in) : mlpGrowth(b, in) * kGeluSlope;
+  return kind == AttentionBound::AppendixD ? mlpGrowth(b, in) : mlpGrowth(b, in) * in.activationSlope;
 }
 
 // L_attn for input activations bounded by a (Theorem D.1 composed as in eq. (15)):

@@ -45,6 +45,10 @@ struct TransformerBoundInput {
   double attnScale = 0;        // s_attn inside the softmax; 0 means 1/d_head
   double attnOutScale = 1.0 / 3.0;  // multiplier on the attention output
   double gelu = 1.1289;        // MLP nonlinearity GeLU / gelu (000: GeLU's max slope, so 1-Lipschitz)
+  // The raw nonlinearity's largest slope (GeLU 1.1289) and whether |act(x)| <= |x| per token
+  // in RMS (GeLU entrywise, MaxMin exactly): MaxMin (model.mlp_activation) is gelu = 1,
+  // activationSlope = 1.
+  double activationSlope = 1.1289;
   // alpha of the residual (1 - alpha) x + alpha block(x); 0 means 1 / (2 * blocks).
   double residualAlpha = 0;
   // x + block(x) instead of the convex residual: a connection's constant is 1 + L_block and
@@ -68,14 +72,14 @@ enum class AttentionBound { MultiHead, AppendixD };
 // ||W_out|| ||W_in|| / gelu, as |GeLU(x)| <= |x|), then L <- (1 - alpha) L + alpha L L_block with
 //   L_attn = attnOutScale ||W_O|| sqrt(s_attn d_head) max(1, ||v|| max(||q||, ||k||))
 //            (||W_Q|| + ||W_K|| + ||W_V||),      ||q|| = ||W_Q|| a_i, ... (Theorem D.1)
-//   L_mlp  = ||W_out|| ||W_in|| 1.1289 / gelu (GeLU's largest slope is 1.1289; App. D Step 2's
+//   L_mlp  = ||W_out|| ||W_in|| activationSlope / gelu (GeLU's largest slope is 1.1289; App. D Step 2's
 //            published ||W_out|| ||W_in|| / 1.1289 is kept only for the AppendixD kind),
 // then the head: L ||W_head|| logitScale. Trace rows: block<i>.attn, block<i>.mlp, head.
 // The bound starts at L = 1 on the embedded input x0 (the embedding itself is not counted).
 // s_attn enters as the factor sqrt(s_attn d_head) of 000 eq. (20), as the paper states it;
 // see lipschitz_bound.cpp for why that factor is only exact at s_attn = 1 / d_head.
 // With inputConv > 0 the first trace row is input_conv: L and a_0 start at its norm.
-// Throws std::invalid_argument for negative / non-finite inputs, d_head <= 0, gelu <= 0,
+// Throws std::invalid_argument for negative / non-finite inputs, d_head <= 0, gelu <= 0, activationSlope <= 0,
 // residualAlpha > 1, heads < 1 or per-head lists whose length is not `heads`.
 // With `kind` MultiHead (the default) the trace is the sound bound and its singleHeadBound
 // holds the App. D value beside it; with AppendixD, singleHeadBound equals bound.

@@ -10,7 +10,10 @@
 #include <ATen/ops/cross_entropy_loss.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
+#include <ATen/ops/cat.h>
 #include <ATen/ops/gelu.h>
+#include <ATen/ops/maximum.h>
+#include <ATen/ops/minimum.h>
 #include <ATen/ops/scalar_tensor.h>
 #include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -116,6 +119,66 @@ struct GeluFunction : torch::autograd::Function<GeluFunction> {
   }
 };
 
+// Rows [b, e) of h [N, 2 half]: (max, min) of the pairs (h_i, h_{i + half}).
+template <class T>
+LWB_VECTOR_CLONES void maxMinRows(const T* h, T* out, int64_t half, int64_t b, int64_t e) {
+  for (int64_t r = b; r < e; ++r) {
+    const T* a = h + r * 2 * half;
+    T* o = out + r * 2 * half;
+    for (int64_t i = 0; i < half; ++i) {
+      const T x = a[i], y = a[i + half];
+      o[i] = x >= y ? x : y;
+      o[i + half] = x >= y ? y : x;
+    }
+  }
+}
+
+// Backward: each output's gradient goes back to the unit it came from (ties to the first).
+template <class T>
+LWB_VECTOR_CLONES void maxMinBackRows(const T* h, const T* g, T* gh, int64_t half, int64_t b, int64_t e) {
+  for (int64_t r = b; r < e; ++r) {
+    const T* a = h + r * 2 * half;
+    const T* gr = g + r * 2 * half;
+    T* o = gh + r * 2 * half;
+    for (int64_t i = 0; i < half; ++i) {
+      const bool first = a[i] >= a[i + half];
+      o[i] = first ? gr[i] : gr[i + half];
+      o[i + half] = first ? gr[i + half] : gr[i];
+    }
+  }
+}
+
+struct MaxMinFunction : torch::autograd::Function<MaxMinFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& h) {
+    RECORD_FUNCTION("lwb::maxmin", std::vector<c10::IValue>{h});
+    const auto hc = h.contiguous();
+    auto out = at::empty_like(hc);
+    const int64_t half = hc.size(-1) / 2, rows = hc.numel() / std::max<int64_t>(2 * half, 1);
+    AT_DISPATCH_FLOATING_TYPES(hc.scalar_type(), "maxmin", [&] {
+      const scalar_t* ph = hc.data_ptr<scalar_t>();
+      scalar_t* po = out.data_ptr<scalar_t>();
+      at::parallel_for(0, rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(2 * half, 1)),
+                       [&](int64_t b, int64_t e) { maxMinRows<scalar_t>(ph, po, half, b, e); });
+    });
+    ctx->save_for_backward({hc});
+    return out;
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    RECORD_FUNCTION("lwb::maxmin_backward", std::vector<c10::IValue>{});
+    const auto h = ctx->get_saved_variables()[0];
+    const auto g = grads[0].contiguous();
+    auto gh = at::empty_like(h);
+    const int64_t half = h.size(-1) / 2, rows = h.numel() / std::max<int64_t>(2 * half, 1);
+    AT_DISPATCH_FLOATING_TYPES(h.scalar_type(), "maxmin_backward", [&] {
+      const scalar_t *ph = h.data_ptr<scalar_t>(), *pg = g.data_ptr<scalar_t>();
+      scalar_t* po = gh.data_ptr<scalar_t>();
+      at::parallel_for(0, rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(2 * half, 1)),
+                       [&](int64_t b, int64_t e) { maxMinBackRows<scalar_t>(ph, pg, po, half, b, e); });
+    });
+    return {gh};
+  }
+};
+
 // Rows [b, e) of z [N, C]: softmax into prob, −log softmax at the target into loss (0 for an
 // ignored row). Accumulation in double: C is small (65 for characters) and this is one pass.
 template <class T>
@@ -208,6 +271,16 @@ at::Tensor residualMix(const at::Tensor& x, const at::Tensor& y, double p, doubl
 at::Tensor gelu(const at::Tensor& x) {
   if (!x.defined() || !x.device().is_cpu() || x.scalar_type() != at::kFloat) return at::gelu(x);
   return GeluFunction::apply(x);
+}
+
+at::Tensor maxMin(const at::Tensor& h) {
+  if (h.dim() == 0 || h.size(-1) % 2 != 0) throw std::invalid_argument("maxMin needs an even last dimension");
+  if (!fusedOpsApply(h) || h.numel() == 0) {
+    const int64_t half = h.size(-1) / 2;
+    const auto a = h.narrow(-1, 0, half), b = h.narrow(-1, half, half);
+    return at::cat({at::maximum(a, b), at::minimum(a, b)}, -1);
+  }
+  return MaxMinFunction::apply(h);
 }
 
 at::Tensor crossEntropy(const at::Tensor& z, const at::Tensor& targets, int64_t ignoreIndex) {

@@ -20,6 +20,12 @@ at::Tensor residualMix(const at::Tensor& x, const at::Tensor& y, double p, doubl
 // and other devices take at::gelu.
 at::Tensor gelu(const at::Tensor& x);
 
+// MaxMin (GroupSort of size 2) over the pairs (h_i, h_{i + m/2}) of the last dimension m
+// (even): [max(h_i, h_{i+m/2}) | min(h_i, h_{i+m/2})]. One pass forward, one backward (the
+// gradient routed by the same comparison) instead of maximum, minimum and cat with their
+// masks; other devices take those ops.
+at::Tensor maxMin(const at::Tensor& h);
+
 // Mean cross-entropy of the rows of z [N, C] against targets [N] (int64 in [0, C), or
 // ignoreIndex for a row the mean skips), as at::cross_entropy_loss with that ignore_index.
 // Forward keeps softmax(z), so backward is one pass: ∂/∂z = (softmax − onehot)·g/count.

@@ -173,13 +173,17 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
 }
 
 at::Tensor LipschitzGpt::mlp(const at::Tensor& x, int64_t block) {
-  return lwb::linear(models::gelu(lwb::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
+  const auto h = lwb::linear(x, w(block, Role::MlpIn));
+  if (!shape_.maxMin) return lwb::linear(models::gelu(h), w(block, Role::MlpOut));
+  // MaxMin over the pairs (h_i, h_{i + m/2}): halves rather than neighbours, so both are
+  // contiguous slices; which units pair up is arbitrary (W_in's rows can be permuted).
+  return lwb::linear(models::maxMin(h), w(block, Role::MlpOut));
 }
 
 double LipschitzGpt::mlpOutScale() const {
   // GELU's 1/max-slope, applied after the output projection (linear, so the same function up
   // to rounding) and folded into the residual mix: no pass over the 4x wider hidden ones.
-  return shape_.standard ? 1.0 : 1.0 / kGeluMaxSlope;
+  return shape_.standard || shape_.maxMin ? 1.0 : 1.0 / kGeluMaxSlope;
 }
 
 at::Tensor LipschitzGpt::inputConv(const at::Tensor& x) const {
@@ -271,6 +275,9 @@ std::unique_ptr<Model> buildLipschitzGpt(const ModelBuild& b) {
     throw InputError("model.input_conv: a Lipschitz-model option; the standard baseline has none");
   s.zeroHead = m.zeroInit == ZeroInit::OutputsAndHead;
   s.logitBias = m.logitBias;
+  s.maxMin = m.mlpActivation == MlpActivation::MaxMin;
+  if (s.maxMin && m.standard)
+    throw InputError("model.mlp_activation: maxmin is a Lipschitz-model option; the standard baseline uses GeLU");
   if (s.dModel % s.heads != 0 || (s.dModel / s.heads) % 2 != 0)
     throw InputError("model.d_model: must split into model.heads heads of even size");
   return std::make_unique<LipschitzGpt>(s, b.gen, b.device);

@@ -1,7 +1,7 @@
 // `lipschitz_gpt`: character-level decoder without LayerNorm (000 §4.1, App. F):
 // RMS-normalised embedding rows, attention with 1/d_head inside the softmax and 1/3 on the
 // output, causal mask, rotary positions (orthogonal, so norms and the bound are unchanged),
-// MLP GeLU/1.1289, residuals (N-1)/N x + 1/N block over N = 2 * blocks connections,
+// MLP GeLU/1.1289 (or MaxMin), residuals (N-1)/N x + 1/N block over N = 2 * blocks connections,
 // orthogonal init, zero-initialised out-projections (and optionally head), a final logit scale,
 // optionally a learned relative-position bias in the scores (part of the mask: bound unchanged)
 // and a causal convolution over the embedded tokens before the first block.
@@ -34,6 +34,7 @@ struct GptShape {
   bool zeroOutputs = true, zeroHead = false;
   int64_t inputConv = 0;  // width k of the causal convolution before the blocks (0: none)
   bool logitBias = false;  // a learned vector added to the scaled logits (head.bias)
+  bool maxMin = false;     // MLP nonlinearity MaxMin (pairs sorted) instead of GeLU / 1.1289
 };
 
 class LipschitzGpt final : public Model {
@@ -63,7 +64,7 @@ class LipschitzGpt final : public Model {
   at::Tensor attention(const at::Tensor& x, int64_t block);
   at::Tensor positionBias(int64_t block, int64_t t) const;  // [heads, t, t], causal mask included
   at::Tensor mlp(const at::Tensor& x, int64_t block);  // before its output scale
-  double mlpOutScale() const;                           // 1/1.1289 (GELU's slope), or 1 (standard)
+  double mlpOutScale() const;                           // 1/1.1289 (GELU's slope), or 1 (standard, MaxMin)
   at::Tensor rotary(const at::Tensor& x) const;  // x [B, h, T, dh]
   const at::Tensor& w(int64_t block, Role role) const;
 

@@ -23,6 +23,8 @@ inline constexpr std::array<Choice<AttentionScores>, 3> kAttentionScores{
 enum class ZeroInit { Outputs, OutputsAndHead, None };
 inline constexpr std::array<Choice<ZeroInit>, 3> kZeroInits{
     {{ZeroInit::Outputs, "outputs"}, {ZeroInit::OutputsAndHead, "outputs_and_head"}, {ZeroInit::None, "none"}}};
+enum class MlpActivation { Gelu, MaxMin };
+inline constexpr std::array<Choice<MlpActivation>, 2> kMlpActivations{{{MlpActivation::Gelu, "gelu"}, {MlpActivation::MaxMin, "maxmin"}}};
 enum class Norm { None, Rms };
 inline constexpr std::array<Choice<Norm>, 2> kNorms{{{Norm::None, "none"}, {Norm::Rms, "rms"}}};
 enum class ResidualCount { Layers, Sublayers };
@@ -62,6 +64,13 @@ struct ModelConfig {
   // constant 0, so the sound bound is unchanged, and the model no longer spends its logit
   // budget (logit scale × head norm) on the characters' overall frequencies (RESULTS §5.9).
   bool logitBias = false;
+  // The MLP's nonlinearity. gelu: GeLU / 1.1289 (000), 1-Lipschitz but with slope 0.44 at 0
+  // and 0 for negative inputs, so the MLP realises a fraction of the ||W_out|| ||W_in|| the
+  // bound charges it. maxmin: the hidden units in pairs (a, b) -> (max(a, b), min(a, b))
+  // (Anil et al. 2019's GroupSort of size 2): a permutation of each pair, so it keeps every
+  // token's norm and its Jacobian is a permutation almost everywhere — 1-Lipschitz with the
+  // full slope used (RESULTS §5.10). The hidden width is even (d_model is: heads of even size).
+  MlpActivation mlpActivation = MlpActivation::Gelu;
   // How a block joins the stream: convex ((1 - a) x + a block(x), 000 App. D, the default) or
   // sum (x + block(x) with the attention's 1/3 dropped: what LT's code ran from 2025-05-07 to
   // -10, when its Mul was x · 1; docs/RESULTS.md §5.6). The sound bound follows either.

@@ -20,7 +20,7 @@ const std::vector<ModelRow>& rows() {
       {ModelKind::LipschitzGpt,
        {"lipschitz_gpt", LWB_TR_NOOP("Registry", "Lipschitz transformer"),
         {"model.d_model", "model.blocks", "model.heads", "model.seq_len", "model.mlp_ratio", "model.final_logit_scale",
-         "model.residual_alpha", "model.residual", "model.score_scale", "model.attention_scores", "model.input_conv", "model.logit_bias", "model.standard", "model.zero_init"},
+         "model.residual_alpha", "model.residual", "model.score_scale", "model.attention_scores", "model.input_conv", "model.logit_bias", "model.mlp_activation", "model.standard", "model.zero_init"},
         LWB_TR_NOOP("Registry", "000 §4: convex residuals, 1/d_head attention, GeLU/1.1289")},
        I::NextToken, ModelBound::Transformer, "", 1.0, ModulaMass::ResidualBlocks, buildLipschitzGpt, lipschitzGptWeights,
        lipschitzGptActivations},

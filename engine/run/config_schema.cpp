@@ -79,6 +79,7 @@ std::vector<FormField> makeFields() {
       {"model.attention_scores", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Attention scores"), T::Choice, LWB_TR_NOOP("RunForm", "content: q·k/d_head (000); content_position: plus a learned bias per offset i − j, bound unchanged; position: the bias alone, no W_Q, W_K and no 1/3")},
       {"model.input_conv", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Input convolution k"), T::Integer, LWB_TR_NOOP("RunForm", "causal convolution over the last k embedded characters before the blocks (0: none); its d × kd matrix is capped like the others")},
       {"model.logit_bias", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Logit bias"), T::Boolean, LWB_TR_NOOP("RunForm", "a learned vector added to the logits: the characters' overall frequencies, at no cost to the bound")},
+      {"model.mlp_activation", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "MLP activation"), T::Choice, LWB_TR_NOOP("RunForm", "gelu: GeLU/1.1289 (000); maxmin: sorts the hidden units in pairs, keeps norms, so the MLP uses all of the slope the bound charges")},
       {"model.zero_init", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Zero init"), T::Choice, LWB_TR_NOOP("RunForm", "which output projections start at zero")},
       {"model.embed_dim", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Embedding dim"), T::Integer, ""},
       {"model.width", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Width"), T::Integer, ""},
@@ -158,6 +159,7 @@ std::vector<std::string_view> choicesFor(std::string_view key) {
   if (key == "optimizer.embed_update") return choiceIds(optim::kEmbedUpdates);
   if (key == "optimizer.lr_units") return choiceIds(optim::kLrUnits);
   if (key == "model.zero_init") return choiceIds(models::kZeroInits);
+  if (key == "model.mlp_activation") return choiceIds(models::kMlpActivations);
   if (key == "model.residual") return choiceIds(models::kResiduals);
   if (key == "model.attention_scores") return choiceIds(models::kAttentionScores);
   if (key == "optimizer.mode") return choiceIds(optim::kDualModes);

@@ -158,6 +158,7 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
   in.sumResidual = gpt->shape().sumResidual;
   in.attnOutScale = gpt->attentionOutScale();
   in.heads = static_cast<int>(gpt->shape().heads);
+  if (gpt->shape().maxMin) in.gelu = in.activationSlope = 1.0;  // norm-preserving, 1-Lipschitz
   return bounds::transformerBound(in);  // sound multi-head bound, App. D value beside it
 }
 

@@ -57,6 +57,7 @@ void readModel(const json& j, models::ModelConfig& m) {
   r.integer("input_conv", m.inputConv, 0, 64);
   r.boolean("standard", m.standard);
   r.boolean("logit_bias", m.logitBias);
+  optionChoice(r, "mlp_activation", "model.mlp_activation", m.mlpActivation, models::kMlpActivations);
   optionChoice(r, "zero_init", "model.zero_init", m.zeroInit, models::kZeroInits);
   r.integer("embed_dim", m.embedDim, 1, kMaxWidth);
   r.integer("width", m.width, 1, kMaxWidth);
@@ -280,7 +281,7 @@ json toJson(const RunConfig& c) {
       {"model",
        {{"kind", models::toString(m.kind)}, {"widths", m.widths}, {"d_model", m.dModel}, {"blocks", m.blocks},
         {"heads", m.heads}, {"seq_len", m.seqLen}, {"mlp_ratio", m.mlpRatio},
-        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", choiceId(models::kResiduals, m.residual)}, {"attention_scores", choiceId(models::kAttentionScores, m.attentionScores)}, {"input_conv", m.inputConv}, {"logit_bias", m.logitBias}, {"standard", m.standard}, {"zero_init", choiceId(models::kZeroInits, m.zeroInit)},
+        {"final_logit_scale", m.finalLogitScale}, {"residual_alpha", m.residualAlpha}, {"score_scale", m.scoreScale}, {"residual", choiceId(models::kResiduals, m.residual)}, {"attention_scores", choiceId(models::kAttentionScores, m.attentionScores)}, {"input_conv", m.inputConv}, {"logit_bias", m.logitBias}, {"mlp_activation", choiceId(models::kMlpActivations, m.mlpActivation)}, {"standard", m.standard}, {"zero_init", choiceId(models::kZeroInits, m.zeroInit)},
         {"embed_dim", m.embedDim}, {"width", m.width}, {"layers", m.layers}, {"norm", choiceId(models::kNorms, m.norm)},
         {"lipschitz", m.lipschitz}, {"attn_scale_third", m.attnScaleThird}, {"mlp_scale_third", m.mlpScaleThird},
         {"gain_cap", m.gainCap}, {"residual_count", choiceId(models::kResidualCounts, m.residualCount)}, {"attention", attention::toString(m.attention)},

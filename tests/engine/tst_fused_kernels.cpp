@@ -199,6 +199,50 @@ class TstFusedKernels : public QObject {
     QVERIFY(at::equal(models::gelu(xd), at::gelu(xd)));
   }
 
+  // MaxMin over the pairs (h_i, h_{i+m/2}) against a loop over the pairs in float64: values
+  // exact (a selection), the gradient routed to the unit each output came from. Ties (the
+  // exact repeats below) go to the first of the pair. Odd widths are refused.
+  void maxMinMatchesTheLoop_data() {
+    QTest::addColumn<int>("dtype");
+    QTest::newRow("f32") << static_cast<int>(at::kFloat);
+    QTest::newRow("f64") << static_cast<int>(at::kDouble);
+  }
+  void maxMinMatchesTheLoop() {
+    QFETCH(int, dtype);
+    const auto type = static_cast<at::ScalarType>(dtype);
+    const int64_t rows = 300, m = 34, half = m / 2;
+    auto h0 = at::randn({3, rows / 3, m}, type);
+    h0.select(-1, half).copy_(h0.select(-1, 0));  // a tie in every row: pair (0, half)
+    const auto h = h0.requires_grad_(true);
+    const auto out = models::maxMin(h);
+    const auto g = at::randn(out.sizes(), type);
+    (out * g).sum().backward();
+    const auto hd = h.detach().to(at::kDouble).reshape({rows, m}), gd = g.to(at::kDouble).reshape({rows, m});
+    auto ref = at::empty_like(hd), gref = at::empty_like(hd);
+    const auto ha = hd.accessor<double, 2>(), ga = gd.accessor<double, 2>();
+    auto ra = ref.accessor<double, 2>(), gra = gref.accessor<double, 2>();
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t i = 0; i < half; ++i) {
+        const double a = ha[r][i], b = ha[r][i + half];
+        const bool first = a >= b;
+        ra[r][i] = first ? a : b;
+        ra[r][i + half] = first ? b : a;
+        gra[r][i] = first ? ga[r][i] : ga[r][i + half];
+        gra[r][i + half] = first ? ga[r][i + half] : ga[r][i];
+      }
+    QVERIFY(at::equal(out.detach().to(at::kDouble).reshape({rows, m}), ref));
+    QVERIFY(at::equal(h.grad().to(at::kDouble).reshape({rows, m}), gref));
+    // Each token's norm is kept (a permutation of every pair).
+    QVERIFY(maxRel(out.detach().square().sum(-1), hd.square().sum(-1).reshape({3, rows / 3})) < 1e-6);
+    bool refused = false;
+    try {
+      models::maxMin(at::randn({4, 5}, type));
+    } catch (const std::invalid_argument&) {
+      refused = true;
+    }
+    QVERIFY(refused);
+  }
+
   void crossEntropyMatchesUnfused_data() {
     QTest::addColumn<int>("dtype");
     QTest::addColumn<bool>("ignoreSome");

@@ -248,6 +248,7 @@ class TestHostileFiles : public QObject {
     QTest::newRow("lipschitz_gpt") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "blocks": 2, "heads": 2, "seq_len": 8}})" << 8 << 30;
     for (const char* scores : {"content_position", "position"})
       QTest::newRow(scores) << QString(R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "blocks": 2, "heads": 2, "seq_len": 8, "attention_scores": "%1"}})").arg(scores) << 8 << 30;
+    QTest::newRow("gpt maxmin") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "blocks": 2, "heads": 2, "seq_len": 8, "mlp_activation": "maxmin"}})" << 8 << 30;
     QTest::newRow("gpt standard") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "blocks": 2, "heads": 2, "seq_len": 8, "standard": true}})" << 8 << 30;
     QTest::newRow("icl") << R"({"task": "icl_least_squares", "model": {"kind": "icl_transformer", "d_model": 16, "layers": 2, "heads": 2}})" << 7 << 1;
     QTest::newRow("icl gains") << R"({"task": "icl_least_squares", "model": {"kind": "icl_transformer", "d_model": 16, "layers": 2, "heads": 2, "gain_cap": 2}})" << 7 << 1;
@@ -262,6 +263,31 @@ class TestHostileFiles : public QObject {
     auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
     const auto model = models::makeModel(cfg.model, {inputDim, classes}, run::modelContext(cfg), gen, at::Device(at::kCPU));
     QCOMPARE(run::estimateParameters(cfg, inputDim, classes), parameterCount(*model));  // the model is the reference
+  }
+
+  // model.mlp_activation: the standard baseline (which keeps GeLU) and an unknown activation
+  // are refused with the key named. (The hidden width d_model × mlp_ratio is even whenever
+  // d_model splits into heads of even size, which the model requires.)
+  void mlpActivationRefusals_data() {
+    QTest::addColumn<QString>("config");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("standard") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "heads": 2, "seq_len": 8, "standard": true, "mlp_activation": "maxmin"}})"
+                              << "model.mlp_activation: maxmin is a Lipschitz-model option";
+    QTest::newRow("unknown") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "mlp_activation": "relu"}})"
+                             << "model.mlp_activation: must be one of gelu, maxmin; got 'relu'";
+  }
+  void mlpActivationRefusals() {
+    QFETCH(QString, config);
+    QFETCH(QString, message);
+    QString got;
+    try {
+      const run::RunConfig cfg = run::parseRunConfig(json::parse(config.toStdString()));
+      auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
+      models::makeModel(cfg.model, {8, 30}, run::modelContext(cfg), gen, at::Device(at::kCPU));
+    } catch (const std::exception& e) {
+      got = QString::fromStdString(e.what());
+    }
+    QVERIFY2(got.contains(message), qPrintable(got));
   }
 
   void overTheLimitIsRefusedAndOverridable() {

@@ -23,7 +23,7 @@ const char* kEveryKey = R"({
   "checkpoint_every": 50, "keep_checkpoints": 2,
   "modulus": 97, "train_fraction": 0.5, "mnist_train_count": 500, "mask_rate": 0.3,
   "model": {"kind": "lipschitz_gpt", "widths": [64, 32], "d_model": 96, "blocks": 5, "heads": 6,
-            "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "residual_alpha": 0.3, "score_scale": 2.5, "residual": "sum", "attention_scores": "position", "input_conv": 3, "logit_bias": true, "standard": true, "zero_init": "none",
+            "seq_len": 32, "mlp_ratio": 2, "final_logit_scale": 0.5, "residual_alpha": 0.3, "score_scale": 2.5, "residual": "sum", "attention_scores": "position", "input_conv": 3, "logit_bias": true, "mlp_activation": "maxmin", "standard": true, "zero_init": "none",
             "embed_dim": 64, "width": 100,
             "layers": 3, "norm": "rms", "lipschitz": false, "attn_scale_third": false, "mlp_scale_third": false,
             "gain_cap": 3.0, "residual_count": "sublayers", "attention": "l2", "prox_steps": 5,
