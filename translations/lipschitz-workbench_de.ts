@@ -1061,6 +1061,14 @@
         <translation>&gt; 0: ‖W^h‖_F jedes Kopfes höchstens dieser Wert (beschränkt κ); 0: frei</translation>
     </message>
     <message>
+        <source>Prox relaxation α</source>
+        <translation>Prox-Relaxation α</translation>
+    </message>
+    <message>
+        <source>block x + α(prox(x) − x): 1-Lipschitz for α ≤ 2; 1: 004&apos;s AttLip</source>
+        <translation>Block x + α(prox(x) − x): 1-Lipschitz für α ≤ 2; 1: AttLip aus 004</translation>
+    </message>
+    <message>
         <source>Logit scale</source>
         <translation>Logit-Skala</translation>
     </message>

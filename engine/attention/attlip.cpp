@@ -278,6 +278,11 @@ ProxMovementParts proxMovementParts(const at::Tensor& x, const at::Tensor& y, co
   return out;
 }
 
+at::Tensor relaxProx(const at::Tensor& x, const at::Tensor& proxOfX, double alpha) {
+  if (!(alpha > 0 && alpha <= 2)) throw std::invalid_argument("AttLip: the relaxation must be in (0, 2]");
+  return alpha == 1 ? proxOfX : x + alpha * (proxOfX - x);
+}
+
 at::Tensor attlipInitWeights(int64_t dim, int64_t heads, uint64_t seed, at::ScalarType dtype) {
   const int64_t dh = headDim(dim, heads);
   auto gen = seededGenerator(seed);

@@ -78,6 +78,14 @@ struct ProxMovementParts {
 };
 ProxMovementParts proxMovementParts(const at::Tensor& x, const at::Tensor& y, const at::Tensor& w, double eta);
 
+// The relaxed prox x + α(prox(x) − x) (DESIGN.md "AttLip: the relaxed prox"). The prox is
+// firmly non-expansive (Thm 4), so 2·prox − I is non-expansive and, for α ∈ [0, 2], the
+// relaxed map (1 − α/2)·I + (α/2)·(2·prox − I) is a convex combination of non-expansive maps:
+// 1-Lipschitz. α = 1 is 004's AttLip; α = 2 reflects where the prox only shrinks (along a
+// curvature μ of η∇²f the prox keeps 1/(1 + μ) of a change, the reflection (1 − μ)/(1 + μ)).
+// Throws std::invalid_argument for α outside (0, 2].
+at::Tensor relaxProx(const at::Tensor& x, const at::Tensor& proxOfX, double alpha);
+
 // Upper bound on the Lipschitz constant of ∇f (the largest Hessian eigenvalue) over the
 // ball ‖Y‖_F ≤ radius for `tokens` tokens (a rigorous form of the C.3 heuristic, derived in
 // attlip.cpp): L_f ≤ Σ_h (N + 1)(2‖A^h‖₂ + 16‖A^h‖₂² R² / τ).

@@ -139,7 +139,7 @@ at::Tensor AttLipModel::attentionOnly(const at::Tensor& x, const attention::Prox
   switch (shape_.attention) {
     case AttentionKind::AttLip: {
       auto r = attention::attlipProx(x, as(attlipWeights(), dtype, detachWeights), options);
-      at::Tensor y = r.output;
+      at::Tensor y = attention::relaxProx(x, r.output, shape_.relaxation);
       if (prox) *prox = std::move(r);
       return y;
     }
@@ -195,6 +195,7 @@ std::unique_ptr<Model> buildAttLip(const ModelBuild& b) {
   s.eta = m.proxEta;
   s.wCap = m.proxWCap;
   s.tokenNorm = m.tokenNorm;
+  s.relaxation = m.proxRelaxation;
   s.rule = m.proxStepRule;
   return std::make_unique<AttLipModel>(s, b.gen, b.device);
 }

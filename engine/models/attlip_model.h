@@ -40,6 +40,7 @@ struct AttLipShape {
   double eta = 1.0;          // η of prox_{ηf}
   double wCap = 0;           // > 0: W^h scaled to ‖W^h‖_F ≤ wCap in the forward (bounds κ)
   bool tokenNorm = false;    // attention input rows scaled to unit ℓ2 norm
+  double relaxation = 1.0;   // α of attention::relaxProx (1: 004's AttLip)
 };
 
 // What the last AttLip call reported (absent for other attention kinds).

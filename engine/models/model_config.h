@@ -99,6 +99,9 @@ struct ModelConfig {
   double proxEta = 1.0;                // η of prox_{ηf} (004 §5: 1)
   double proxWCap = 0;                 // > 0: each head's W^h scaled to ‖W^h‖_F ≤ cap in the forward
   bool tokenNorm = false;              // rows of the attention input scaled to unit ℓ2 norm
+  // α of the relaxed prox x + α(prox(x) − x), 1-Lipschitz for α ∈ (0, 2] (attention::relaxProx);
+  // 1 is 004's AttLip.
+  double proxRelaxation = 1.0;
 };
 
 // What building a model needs besides its own section (run::modelContext fills it from a

@@ -39,7 +39,7 @@ const std::vector<ModelRow>& rows() {
       {ModelKind::AttLip,
        {"attlip", LWB_TR_NOOP("Registry", "one-block masked LM (AttLip, ℓ2, standard or no attention)"),
         {"model.attention", "model.prox_steps", "model.prox_step_rule", "model.prox_steps_eval", "model.prox_tol", "model.prox_eta",
-         "model.prox_w_cap", "model.token_norm", "model.d_model", "model.heads", "model.seq_len", "model.mlp_ratio"},
+         "model.prox_w_cap", "model.token_norm", "model.prox_relaxation", "model.d_model", "model.heads", "model.seq_len", "model.mlp_ratio"},
         LWB_TR_NOOP("Registry", "seed 004 §5.2: embedding + positions → attention → x + MLP(x) → unembedding, no norm")},
        I::MaskedToken, ModelBound::AttLip, "", 1.0, ModulaMass::None, buildAttLip, attLipWeights, attLipActivations},
   };

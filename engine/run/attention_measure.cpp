@@ -48,7 +48,8 @@ void measureAttentionBlock(models::Model& model, const data::Dataset& dataset, u
   const bool attlip = m->shape().attention == models::AttentionKind::AttLip;
   const auto w = attlip ? m->attlipWeights().detach().to(at::kDouble) : at::Tensor();
   const auto f = [&](const at::Tensor& x) {
-    if (attlip && !certifiedStep) return attention::attlipProxImplicit(x, w, converged);
+    if (attlip && !certifiedStep)
+      return attention::relaxProx(x, attention::attlipProxImplicit(x, w, converged), m->shape().relaxation);
     return m->attentionOnly(x, converged, true);
   };
   const auto r = bounds::pgdLipschitz(f, x0, o);

@@ -77,6 +77,14 @@ void readModel(const json& j, models::ModelConfig& m) {
   r.number("prox_eta", m.proxEta, {0.0, 100.0, true});
   r.number("prox_w_cap", m.proxWCap, {0.0, kMaxNorm});
   r.boolean("token_norm", m.tokenNorm);
+  r.number("prox_relaxation", m.proxRelaxation, {0.0, 2.0, true});
+  // α ≤ 1 mixes the identity in and keeps any 1-Lipschitz map so; beyond 1 the argument needs
+  // firm non-expansiveness, which the converged prox has (Thm 4) and the fixed rule's K-step
+  // map is not shown to have.
+  if (m.proxRelaxation > 1 && m.proxStepRule == attention::ProxRule::Fixed)
+    fields::fail("model.prox_relaxation", "above 1 needs prox_step_rule armijo (the converged prox): the fixed rule's "
+                                          "K-step map is not shown firmly non-expansive, so its relaxation has no "
+                                          "certificate, got " + fields::numberText(m.proxRelaxation));
   if (m.dModel % m.heads != 0)
     fields::fail("model.heads", "must divide model.d_model (" + std::to_string(m.dModel) + "), got " +
                                     std::to_string(m.heads));
@@ -287,7 +295,7 @@ json toJson(const RunConfig& c) {
         {"gain_cap", m.gainCap}, {"residual_count", choiceId(models::kResidualCounts, m.residualCount)}, {"attention", attention::toString(m.attention)},
         {"prox_steps", m.proxSteps}, {"prox_step_rule", choiceId(attention::kProxRules, m.proxStepRule)}, {"prox_steps_eval", m.proxStepsEval},
         {"prox_tol", m.proxTol}, {"prox_eta", m.proxEta}, {"prox_w_cap", m.proxWCap},
-        {"token_norm", m.tokenNorm}}},
+        {"token_norm", m.tokenNorm}, {"prox_relaxation", m.proxRelaxation}}},
       {"icl",
        {{"pairs", c.icl.pairs}, {"dim", c.icl.dim}, {"order", choiceId(kIclOrders, c.icl.order)}, {"noise", c.icl.noise},
         {"max_cond", c.icl.maxCond}, {"bias_feature", c.icl.biasFeature}}},

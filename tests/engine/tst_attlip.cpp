@@ -173,6 +173,32 @@ class TestAttLip : public QObject {
     QVERIFY((lhs <= rhs + 1e-9).all().item<bool>());
   }
 
+  // The relaxed prox x + α(prox(x) − x) is 1-Lipschitz up to α = 2 (firm non-expansiveness),
+  // and not beyond: with η = 3 the prox has curvature directions μ > 4, where α = 2.5 maps a
+  // change to 1 − α + α/(1 + μ) < −1 of itself, so some pair moves apart.
+  void relaxedProxIsOneLipschitzUpToTwo() {
+    const auto w = attlipInitWeights(16, 4, 61);
+    const auto x = gaussian({60, 8, 16}, 62, 0.3);
+    auto y = gaussian({60, 8, 16}, 63, 0.3);
+    y.narrow(0, 0, 30).copy_(x.narrow(0, 0, 30) + 1e-3 * y.narrow(0, 0, 30));
+    ProxOptions o = converged(1e-9);
+    o.maxSteps = 5000;
+    o.eta = 3;
+    const auto px = attlipProx(x, w, o), py = attlipProx(y, w, o);
+    QVERIFY2(px.converged && py.converged, qPrintable(QString::number(std::max(px.residual, py.residual))));
+    // Written out here (relaxProx refuses α > 2); relaxProx itself is compared below.
+    const auto worst = [&](double alpha) {
+      const auto d = (x + alpha * (px.output - x)) - (y + alpha * (py.output - y));
+      return (d.norm(2, {1, 2}) / (x - y).norm(2, {1, 2})).max().item<double>();
+    };
+    QVERIFY(fro(relaxProx(x, px.output, 2.0) - (2 * px.output - x)) <= 1e-12 * fro(x));
+    QVERIFY(relaxProx(x, px.output, 1.0).equal(px.output));
+    for (double alpha : {0.5, 1.0, 1.5, 2.0}) QVERIFY2(worst(alpha) <= 1 + 1e-9, qPrintable(QString::number(alpha)));
+    QVERIFY2(worst(2.5) > 1.01, qPrintable(QString::number(worst(2.5), 'g', 8)));
+    QCOMPARE(worst(2.0) > worst(1.0), true);  // the reflection keeps what the prox shrinks
+    for (double alpha : {0.0, -1.0, 2.0001, std::nan("")}) QVERIFY_THROWS_EXCEPTION(std::invalid_argument, relaxProx(x, px.output, alpha));
+  }
+
   void jacobianNormAtConvergedPoint() {
     for (const auto& [n, d, h] : {std::tuple{8, 16, 2}, std::tuple{16, 32, 4}}) {
       const auto w = attlipInitWeights(d, h, 31);

@@ -268,15 +268,23 @@ class TestHostileFiles : public QObject {
   // model.mlp_activation: the standard baseline (which keeps GeLU) and an unknown activation
   // are refused with the key named. (The hidden width d_model × mlp_ratio is even whenever
   // d_model splits into heads of even size, which the model requires.)
-  void mlpActivationRefusals_data() {
+  void modelOptionRefusals_data() {
     QTest::addColumn<QString>("config");
     QTest::addColumn<QString>("message");
     QTest::newRow("standard") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "d_model": 16, "heads": 2, "seq_len": 8, "standard": true, "mlp_activation": "maxmin"}})"
                               << "model.mlp_activation: maxmin is a Lipschitz-model option";
     QTest::newRow("unknown") << R"({"task": "chars", "model": {"kind": "lipschitz_gpt", "mlp_activation": "relu"}})"
                              << "model.mlp_activation: must be one of gelu, maxmin; got 'relu'";
+    // The relaxed prox is 1-Lipschitz for α ∈ (0, 2] and, beyond 1, only for the converged prox.
+    QTest::newRow("relaxation 2.5") << R"({"task": "chars_masked", "model": {"kind": "attlip", "prox_relaxation": 2.5}})"
+                                    << "model.prox_relaxation: must be <= 2, got 2.5";
+    QTest::newRow("relaxation 0") << R"({"task": "chars_masked", "model": {"kind": "attlip", "prox_relaxation": 0}})"
+                                  << "model.prox_relaxation: must be > 0, got 0";
+    QTest::newRow("relaxation with the fixed rule")
+        << R"({"task": "chars_masked", "model": {"kind": "attlip", "prox_step_rule": "fixed", "prox_relaxation": 2}})"
+        << "model.prox_relaxation: above 1 needs prox_step_rule armijo";
   }
-  void mlpActivationRefusals() {
+  void modelOptionRefusals() {
     QFETCH(QString, config);
     QFETCH(QString, message);
     QString got;

@@ -263,10 +263,12 @@ class TestMaskedLm : public QObject {
     QTest::addColumn<QString>("certificate");
     // Armijo whose evaluation solve stops short of prox_tol: no certificate.
     QTest::newRow("none") << QStringList{"model.prox_steps_eval=1", "model.prox_tol=1e-9"} << QStringLiteral("none");
-    // The fixed certified step on unit-norm tokens: 1-Lipschitz for every K.
+    // The fixed certified step on unit-norm tokens: 1-Lipschitz for every K (unrelaxed: the
+    // preset's α = 2 needs the converged prox).
     QTest::newRow("certified_step") << QStringList{"model.prox_step_rule=fixed", "model.token_norm=true",
-                                                   "model.prox_steps_eval=3"}
+                                                   "model.prox_steps_eval=3", "model.prox_relaxation=1"}
                                     << QStringLiteral("certified_step");
+    // With the preset's relaxation α = 2: PGD measures the relaxed block.
     QTest::newRow("converged") << QStringList{"model.prox_eta=0.3", "model.prox_w_cap=3", "model.token_norm=true",
                                               "model.prox_steps_eval=500"}
                                << QStringLiteral("converged");

@@ -28,7 +28,7 @@ const char* kEveryKey = R"({
             "layers": 3, "norm": "rms", "lipschitz": false, "attn_scale_third": false, "mlp_scale_third": false,
             "gain_cap": 3.0, "residual_count": "sublayers", "attention": "l2", "prox_steps": 5,
             "prox_step_rule": "fixed", "prox_steps_eval": 40, "prox_tol": 1e-4, "prox_eta": 0.5,
-            "prox_w_cap": 2.0, "token_norm": true},
+            "prox_w_cap": 2.0, "token_norm": true, "prox_relaxation": 0.75},
   "icl": {"pairs": 16, "dim": 4, "order": "x_first", "noise": 0.0, "max_cond": 100.0, "bias_feature": false},
   "optimizer": {"kind": "adamw", "lr": 0.003, "weight_decay": 0.1, "beta1": 0.8, "beta2": 0.99,
                 "eps": 1e-6, "bias_correction": true, "momentum": 0.9, "nesterov": false,
