@@ -1061,6 +1061,14 @@
         <translation>&gt; 0: ‖W^h‖_F jedes Kopfes höchstens dieser Wert (beschränkt κ); 0: frei</translation>
     </message>
     <message>
+        <source>Unit-norm tokens</source>
+        <translation>Token-Zeilen mit Norm 1</translation>
+    </message>
+    <message>
+        <source>attention input rows scaled to ‖x_i‖ = 1: bounds the potential&apos;s curvature; the fixed rule is certified only with it</source>
+        <translation>Eingabezeilen der Attention auf ‖x_i‖ = 1 skaliert: begrenzt die Krümmung des Potentials; die feste Regel ist nur damit zertifiziert</translation>
+    </message>
+    <message>
         <source>Prox relaxation α</source>
         <translation>Prox-Relaxation α</translation>
     </message>

@@ -92,6 +92,7 @@ std::vector<FormField> makeFields() {
       {"model.prox_tol", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox tolerance (evaluation)"), T::Number, LWB_TR_NOOP("RunForm", "stop at ‖g‖ ≤ tol·‖g⁰‖")},
       {"model.prox_eta", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox η"), T::Number, LWB_TR_NOOP("RunForm", "AttLip is prox of η·f; smaller η: better conditioned, smaller moves")},
       {"model.prox_w_cap", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "AttLip head cap"), T::Number, LWB_TR_NOOP("RunForm", "> 0: each head's ‖W^h‖_F at most this (bounds κ); 0: free")},
+      {"model.token_norm", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Unit-norm tokens"), T::Boolean, LWB_TR_NOOP("RunForm", "attention input rows scaled to ‖x_i‖ = 1: bounds the potential's curvature; the fixed rule is certified only with it")},
       {"model.prox_relaxation", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox relaxation α"), T::Number, LWB_TR_NOOP("RunForm", "block x + α(prox(x) − x): 1-Lipschitz for α ≤ 2; 1: 004's AttLip")},
       {"optimizer.kind", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Optimizer"), T::Choice, ""},
       {"optimizer.lr", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Learning rate η"), T::Number, ""},

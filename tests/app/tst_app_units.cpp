@@ -312,6 +312,16 @@ void TestAppUnits::formShowsOnlyApplicableFields() {
   form.setConfig(json::parse(R"({"task": "modular_addition", "device": "cuda"})"));
   QVERIFY(qobject_cast<QComboBox*>(form.editor(QStringLiteral("device")))->currentText().contains(QLatin1String("not available")));
   QVERIFY2(form.validationError().startsWith(QLatin1String("device: cuda is not available")), qPrintable(form.validationError()));
+  // AttLip's options come with its model kind: unit-norm tokens and the relaxation are
+  // editable there (an off / on choice and a number) and nowhere else.
+  form.setConfig(json::parse(R"({"task": "chars_masked", "model": {"kind": "attlip", "token_norm": true, "prox_relaxation": 2}})"));
+  QVERIFY(form.isFieldVisible(QStringLiteral("model.token_norm")));
+  QVERIFY(form.isFieldVisible(QStringLiteral("model.prox_relaxation")));
+  QCOMPARE(form.fieldText(QStringLiteral("model.prox_relaxation")), QStringLiteral("2"));
+  QVERIFY(form.setFieldText(QStringLiteral("model.token_norm"), QStringLiteral("false")));
+  QCOMPARE(form.config()["model"]["token_norm"].get<bool>(), false);
+  form.setConfig(json::parse(R"({"task": "modular_addition", "model": {"kind": "mlp"}})"));
+  QVERIFY(!form.isFieldVisible(QStringLiteral("model.token_norm")));
 }
 
 // The Sweeps page's estimate (sweep_estimate.h) against sums written out by hand: 10 points
