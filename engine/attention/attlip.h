@@ -112,9 +112,9 @@ at::Tensor proxJacobianProduct(const at::Tensor& y, const at::Tensor& w, double 
 
 // The converged prox with the exact backward of C.2 ("optional exact backward"): the value
 // is attlipProx(x, w, options).output (options should ask for a tolerance), the gradient
-// w.r.t. x is the vector–Jacobian product with J (proxJacobianProduct; J is symmetric).
-// W is treated as a constant (no gradient flows to it). `info`, if given, receives the
-// solver's result. Memory does not grow with the number of solver steps.
+// w.r.t. x is the vector–Jacobian product with J (proxJacobianProduct; J is symmetric), and
+// w.r.t. W (when w requires grad) −η ∂_W⟨J·ḡ, ∇f_W(y*)⟩ at y* fixed. `info`, if given,
+// receives the solver's result. Memory does not grow with the number of solver steps.
 at::Tensor attlipProxImplicit(const at::Tensor& x, const at::Tensor& w, const ProxOptions& options,
                               ProxResult* info = nullptr);
 

@@ -11,6 +11,7 @@
 #include <ATen/ops/randn.h>
 #include <ATen/ops/where.h>
 #include <ATen/ops/zeros_like.h>
+#include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <cmath>
@@ -71,8 +72,19 @@ struct ImplicitProx : public torch::autograd::Function<ImplicitProx> {
                                                  torch::autograd::variable_list grads) {
     const auto saved = ctx->get_saved_variables();
     const double eta = ctx->saved_data["eta"].toDouble();
-    const auto gx = proxJacobianProduct(saved[0], saved[1], eta, grads[0]);
-    return {gx, at::Tensor(), at::Tensor(), at::Tensor()};
+    const auto& y = saved[0];
+    const auto& w = saved[1];
+    const auto gx = proxJacobianProduct(y, w, eta, grads[0]);
+    // y* solves y − x + η∇f_W(y) = 0, so dy = J(dx − η ∂_W∇f_W(y) dW) and the W-gradient
+    // is −η ∂_W ⟨J·ḡ, ∇f_W(y)⟩ at y fixed: one more pass through the closed-form ∇f.
+    at::Tensor gw;
+    if (ctx->needs_input_grad(1)) {
+      at::AutoGradMode enable(true);
+      const auto wd = w.detach().requires_grad_(true);
+      const auto inner = (attlipGradient(y.detach(), wd) * gx.detach()).sum();
+      gw = -eta * torch::autograd::grad({inner}, {wd})[0];
+    }
+    return {gx, gw, at::Tensor(), at::Tensor()};
   }
 };
 
@@ -116,7 +128,7 @@ at::Tensor attlipProxImplicit(const at::Tensor& x, const at::Tensor& w, const Pr
   }
   const auto y = r.output;
   if (info) *info = std::move(r);
-  return ImplicitProx::apply(x, w.detach(), options.eta, y);
+  return ImplicitProx::apply(x, w, options.eta, y);
 }
 
 }  // namespace lwb::attention
