@@ -67,6 +67,10 @@
         <source>no</source>
         <translation>nein</translation>
     </message>
+    <message>
+        <source>AttLip&apos;s block x + α(prox(x) − x); 1 is 004&apos;s AttLip. The prox is firmly non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1.</source>
+        <translation>AttLips Block x + α(prox(x) − x); 1 ist AttLip aus 004. Der Prox ist fest nicht-expansiv, daher ist der Block bis α = 2 1-Lipschitz; oberhalb von 2 ist seine Schranke α − 1.</translation>
+    </message>
 </context>
 <context>
     <name>AttentionLabPresets</name>
@@ -117,6 +121,14 @@
     <message>
         <source>004 Table 1 in small (d 16, H 2): points arrive per N. AttLip&apos;s estimate sits just below its bound 1; ℓ2&apos;s bound grows like √N·log N while its estimate stays flat. The dotted lines are the paper&apos;s numbers at d 512, H 8 (its ℓ2 line is Eq. 6 as printed, not a bound).</source>
         <translation>004 Tabelle 1 im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8 (ihre ℓ2-Linie ist Gl. 6 wie gedruckt, keine Schranke).</translation>
+    </message>
+    <message>
+        <source>7 · The relaxed prox: 1-Lipschitz up to α = 2, not beyond</source>
+        <translation>7 · Der relaxierte Prox: 1-Lipschitz bis α = 2, nicht darüber</translation>
+    </message>
+    <message>
+        <source>The block x + α(prox(x) − x), which masked_chars_attlip_cpu trains with α = 2. The prox is firmly non-expansive, so the block is 1-Lipschitz for α ≤ 2; here α = 3, its bound is α − 1 = 2 and PGD finds pairs that move apart. Set α to 2 and press Run: the estimate drops below 1.</source>
+        <translation>Der Block x + α(prox(x) − x), den masked_chars_attlip_cpu mit α = 2 trainiert. Der Prox ist fest nicht-expansiv, daher ist der Block für α ≤ 2 1-Lipschitz; hier ist α = 3, seine Schranke α − 1 = 2, und PGD findet Paare, die auseinanderrücken. Setzen Sie α auf 2 und drücken Sie Starten: die Schätzung fällt unter 1.</translation>
     </message>
 </context>
 <context>
@@ -1105,7 +1117,7 @@
         <translation>Logit-Bias</translation>
     </message>
     <message>
-        <source>a learned vector added to the logits: the characters' overall frequencies, at no cost to the bound</source>
+        <source>a learned vector added to the logits: the characters&apos; overall frequencies, at no cost to the bound</source>
         <translation>ein gelernter Vektor, der zu den Logits addiert wird: die Gesamthäufigkeiten der Zeichen, ohne Kosten für die Schranke</translation>
     </message>
     <message>
@@ -2521,6 +2533,14 @@
         <source>Fixed step: largest %L1.</source>
         <translation>Feste Schrittweite: größtes %L1.</translation>
     </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>These are the relaxed maps x + α(y_K − x) with α = %L1: only the converged prox&apos;s relaxation is certified (bound max(1, α − 1)).</source>
+        <translation>Das sind die relaxierten Abbildungen x + α(y_K − x) mit α = %L1: zertifiziert ist nur die Relaxation des konvergierten Prox (Schranke max(1, α − 1)).</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::HistoryPanel</name>
@@ -3103,6 +3123,10 @@
         <source>paper · ℓ2 Eq. 6 as printed</source>
         <translation>Veröffentlichung · ℓ2 Gl. 6 wie gedruckt</translation>
     </message>
+    <message>
+        <source>AttLip α</source>
+        <translation>AttLip-α</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::MatrixSourcePanel</name>
@@ -3510,14 +3534,6 @@
         <translation>AttLip ist der Prox von η·f: κ = 1 + η·L_f, ein kleineres η konvergiert also in weniger Schritten</translation>
     </message>
     <message>
-        <source>Movement ‖y_k − X‖ / ‖X‖: how far the block has moved its input</source>
-        <translation>Bewegung ‖y_k − X‖ / ‖X‖: wie weit der Block seine Eingabe bewegt hat</translation>
-    </message>
-    <message>
-        <source>‖y_k − X‖ / ‖X‖</source>
-        <translation>‖y_k − X‖ / ‖X‖</translation>
-    </message>
-    <message>
         <source>η</source>
         <translation>η</translation>
     </message>
@@ -3528,6 +3544,18 @@
     <message>
         <source>&lt;br&gt;&lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt; after K = %3: ‖AttLip(X) − X‖/‖X‖ = %L4, λ mean %L5, min %L6, ‖g_K‖/‖g_0‖ = %L7</source>
         <translation>&lt;br&gt;&lt;span style=&apos;color:%1&apos;&gt;%2&lt;/span&gt; nach K = %3: ‖AttLip(X) − X‖/‖X‖ = %L4, λ Mittel %L5, Minimum %L6, ‖g_K‖/‖g_0‖ = %L7</translation>
+    </message>
+    <message>
+        <source>Movement α‖y_k − X‖ / ‖X‖: how far the block x + α(y_k − x) has moved its input</source>
+        <translation>Bewegung α‖y_k − X‖ / ‖X‖: wie weit der Block x + α(y_k − x) seine Eingabe bewegt hat</translation>
+    </message>
+    <message>
+        <source>α‖y_k − X‖ / ‖X‖</source>
+        <translation>α‖y_k − X‖ / ‖X‖</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
     </message>
 </context>
 <context>

@@ -279,8 +279,13 @@ ProxMovementParts proxMovementParts(const at::Tensor& x, const at::Tensor& y, co
 }
 
 at::Tensor relaxProx(const at::Tensor& x, const at::Tensor& proxOfX, double alpha) {
-  if (!(alpha > 0 && alpha <= 2)) throw std::invalid_argument("AttLip: the relaxation must be in (0, 2]");
+  if (!(alpha > 0 && std::isfinite(alpha))) throw std::invalid_argument("AttLip: the relaxation must be finite and > 0");
   return alpha == 1 ? proxOfX : x + alpha * (proxOfX - x);
+}
+
+double relaxedProxBound(double alpha) {
+  if (!(alpha > 0 && std::isfinite(alpha))) throw std::invalid_argument("AttLip: the relaxation must be finite and > 0");
+  return std::max(1.0, alpha - 1.0);
 }
 
 at::Tensor attlipInitWeights(int64_t dim, int64_t heads, uint64_t seed, at::ScalarType dtype) {

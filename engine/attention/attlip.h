@@ -83,8 +83,14 @@ ProxMovementParts proxMovementParts(const at::Tensor& x, const at::Tensor& y, co
 // relaxed map (1 − α/2)·I + (α/2)·(2·prox − I) is a convex combination of non-expansive maps:
 // 1-Lipschitz. α = 1 is 004's AttLip; α = 2 reflects where the prox only shrinks (along a
 // curvature μ of η∇²f the prox keeps 1/(1 + μ) of a change, the reflection (1 − μ)/(1 + μ)).
-// Throws std::invalid_argument for α outside (0, 2].
+// Above 2 the same decomposition bounds it by relaxedProxBound(α) = α − 1 only (the model
+// refuses α > 2; the Attention Lab shows the certificate ending there). Throws
+// std::invalid_argument unless α is finite and > 0.
 at::Tensor relaxProx(const at::Tensor& x, const at::Tensor& proxOfX, double alpha);
+
+// Lipschitz bound of the relaxed prox for α > 0: |1 − α/2| + α/2 = max(1, α − 1). Tight in
+// the limit of large curvature, where a change is mapped to 1 − α + α/(1 + μ) → 1 − α of itself.
+double relaxedProxBound(double alpha);
 
 // Upper bound on the Lipschitz constant of ∇f (the largest Hessian eigenvalue) over the
 // ball ‖Y‖_F ≤ radius for `tokens` tokens (a rigorous form of the C.3 heuristic, derived in

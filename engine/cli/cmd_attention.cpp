@@ -24,6 +24,7 @@ namespace {
 struct AttentionArgs {
   std::string kind, tokens, proxRule{attention::toString(attention::ProxRule::Armijo)}, device = "cpu";
   int dim = 0, heads = 0, pgdIters = 30, restarts = 3;
+  double relaxation = 1.0;
   uint64_t seed = 0;
   bool json = false;
 };
@@ -47,8 +48,9 @@ std::vector<int> parseTokens(const std::string& text) {
   return out;
 }
 
-nlohmann::json toJson(const std::string& kind, const lab::TokensPoint& p) {
+nlohmann::json toJson(const std::string& kind, double relaxation, const lab::TokensPoint& p) {
   nlohmann::json j{{"kind", kind}, {"tokens", p.tokens}, {"pgd_estimate", p.pgdEstimate}};
+  if (attention::attentionKindFromString(kind) == attention::AttentionKind::AttLip) j["relaxation"] = relaxation;
   j["bound"] = p.bound ? nlohmann::json(*p.bound) : nlohmann::json(nullptr);
   if (p.eq6AsPrinted) j["eq6_as_printed"] = *p.eq6AsPrinted;  // 004's formula, not a bound
   if (p.residual) {
@@ -62,12 +64,14 @@ nlohmann::json toJson(const std::string& kind, const lab::TokensPoint& p) {
 int runAttention(const AttentionArgs& a) {
   const auto tokens = parseTokens(a.tokens);
   if (a.dim % a.heads != 0) throw InputError("--heads: must divide --dim");
+  if (!(a.relaxation > 0)) throw InputError("--relaxation: must be > 0 (the block is x + a(prox(x) - x))");
   lab::AttentionBlockSpec spec;
   spec.kind = a.kind;
   spec.dim = a.dim;
   spec.heads = a.heads;
   spec.seed = a.seed;
   spec.proxRule = *choiceValue(attention::kProxRules, a.proxRule);
+  spec.relaxation = a.relaxation;
   spec.device = a.device;
   lab::validateBlockSpec(spec);  // before the table's header: a bad device is one clean line
   lab::PgdSettings pgd;
@@ -80,6 +84,8 @@ int runAttention(const AttentionArgs& a) {
   std::signal(SIGINT, onAttentionSignal);
   std::signal(SIGTERM, onAttentionSignal);
   if (!a.json) {
+    if (attention::attentionKindFromString(a.kind) == attention::AttentionKind::AttLip && a.relaxation != 1)
+      std::printf("# AttLip relaxed: x + %g(prox(x) - x); bound max(1, a - 1) (1-Lipschitz up to a = 2)\n", a.relaxation);
     if (attention::attentionKindFromString(a.kind) == attention::AttentionKind::L2)
       std::printf("# bound: Kim et al.'s (||W_Q^h||^2 per head); eq6_as_printed: 004 Eq. 6 as printed, "
                   "NOT a bound (||W_Q^h|| once)\n");
@@ -110,7 +116,7 @@ int runAttention(const AttentionArgs& a) {
                      "the estimate is not of a 1-Lipschitz map\n", n, *p.residual);
     }
     if (a.json) {
-      printJson(toJson(a.kind, p));
+      printJson(toJson(a.kind, a.relaxation, p));
     } else {
       const std::string bound = p.bound ? std::to_string(*p.bound) : "none";
       const std::string printed = p.eq6AsPrinted ? std::to_string(*p.eq6AsPrinted) : "-";
@@ -141,6 +147,9 @@ Command addAttentionCommand(CLI::App& app) {
   sub->add_option("--restarts", a->restarts, "PGD restarts (default 3)")->check(CLI::Range(1, 1000));
   sub->add_option("--prox-rule", a->proxRule, "AttLip inner step rule: armijo (default) | fixed")
       ->check(CLI::IsMember(choiceIdStrings(attention::kProxRules)));
+  sub->add_option("--relaxation", a->relaxation,
+                  "AttLip's block x + a(prox(x) - x), a in (0, 4] (default 1): bound 1 up to 2, a - 1 above")
+      ->check(CLI::Range(0.0, 4.0));
   sub->add_option("--device", a->device, "cpu (default) or cuda: where the block and the PGD search run")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_flag("--json", a->json, "print one JSON object per N instead of a table");

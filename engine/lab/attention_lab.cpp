@@ -39,6 +39,7 @@ void validate(const AttentionBlockSpec& s) {
   if (s.dim < 2 || s.dim > 512) throw InputError("dim: must be in 2..512");
   if (s.heads < 1 || s.heads > s.dim || s.dim % s.heads != 0) throw InputError("heads: must divide dim");
   if (!(s.eta > 0 && s.eta <= 10)) throw InputError("η: must be in (0, 10]");
+  if (!(s.relaxation > 0 && s.relaxation <= 4)) throw InputError("α: must be in (0, 4]");
   if (s.device != "cpu" && s.device.rfind("cuda", 0) != 0)
     throw InputError("device: expected cpu or cuda, got '" + s.device + "'");
   if (s.device != "cpu" && !at::hasCUDA())
@@ -135,9 +136,12 @@ TokensPoint lipschitzAtTokens(const AttentionBlockSpec& spec, int tokens, const 
       }
       const auto options = convergedProx(spec, fixedStep);
       const auto r = bounds::pgdLipschitz(
-          [&](const at::Tensor& x) { return attention::attlipProxImplicit(x, w, options); }, x0, po);
+          [&](const at::Tensor& x) {
+            return attention::relaxProx(x, attention::attlipProxImplicit(x, w, options), spec.relaxation);
+          },
+          x0, po);
       p.pgdEstimate = r.best;
-      p.bound = 1.0;
+      p.bound = attention::relaxedProxBound(spec.relaxation);
       // The residual at the estimate's pair, so an unconverged solve is never taken as a certificate.
       at::NoGradGuard ng;
       const auto check = attention::attlipProx(at::stack({r.x, r.y}), w, options);
@@ -185,8 +189,11 @@ ProxTraceResult proxTrace(const AttentionBlockSpec& spec, int tokens, double inp
     o.recordTrace = true;
     if (rule == ProxRule::Fixed) o.fixedStep = attention::safeFixedStep(w, tokens, x.norm().item<double>(), spec.eta);
     const auto r = attention::attlipProx(x, w, o);
+    // The block's output at iterate k is x + α(y_k − x): it moves α times as far as y_k.
+    auto movement = r.movementTrace;
+    for (double& m : movement) m *= spec.relaxation;
     result.runs.push_back({std::string(attention::toString(rule)), rule == ProxRule::Fixed ? o.fixedStep : o.eta,
-                           r.residualTrace, r.potentialTrace, r.stepTrace, r.movementTrace, r.stepMean, r.stepMin,
+                           r.residualTrace, r.potentialTrace, r.stepTrace, movement, r.stepMean, r.stepMin,
                            r.residualRatio});
   }
   return result;
@@ -205,7 +212,8 @@ std::vector<FiniteKRow> finiteKRatios(const AttentionBlockSpec& spec, int tokens
   const double fixedStep = attention::safeFixedStep(w, tokens, radius, spec.eta);
   at::NoGradGuard ng;
   auto maxRatio = [&](const ProxOptions& o) {
-    const auto fx = attention::attlipProx(x, w, o).output, fy = attention::attlipProx(y, w, o).output;
+    const auto fx = attention::relaxProx(x, attention::attlipProx(x, w, o).output, spec.relaxation);
+    const auto fy = attention::relaxProx(y, attention::attlipProx(y, w, o).output, spec.relaxation);
     return ((fx - fy).norm(2, {1, 2}) / (x - y).norm(2, {1, 2})).max().item<double>();
   };
   std::vector<FiniteKRow> rows;

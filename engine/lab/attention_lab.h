@@ -24,6 +24,9 @@ struct AttentionBlockSpec {
   int dim = 32, heads = 4;          // d and H; d_h = d / H
   uint64_t seed = 0;                // weights
   double eta = 1.0;                 // AttLip's η
+  // AttLip's relaxation α: the block x + α(prox(x) − x) (attention::relaxProx). 1 is 004's
+  // AttLip; 1-Lipschitz up to 2, (α − 1)-Lipschitz above — the lab goes to 4 to show that.
+  double relaxation = 1.0;
   attention::ProxRule proxRule = attention::ProxRule::Armijo;  // AttLip's inner step rule
   std::string device = "cpu";       // where the block and the PGD search run: "cpu" | "cuda[:i]"
 };
@@ -38,7 +41,7 @@ struct PgdSettings {
 struct TokensPoint {
   int tokens = 0;
   double pgdEstimate = 0;
-  std::optional<double> bound;     // 1 (AttLip), Kim's ℓ2 bound (‖W_Q‖² per head), none (standard)
+  std::optional<double> bound;     // max(1, α − 1) (AttLip), Kim's ℓ2 bound (‖W_Q‖² per head), none (standard)
   // ℓ2 only: 004 Eq. 6 as printed, the paper's number for Table 1. NOT a bound (it charges
   // ‖W_Q^h‖ once; attention::l2AttentionBoundAsPrinted).
   std::optional<double> eq6AsPrinted;
@@ -61,8 +64,9 @@ struct ProxTraceRun {
   std::string rule;  // "armijo" | "fixed"
   double lambda = 0; // fixed: the λ used; armijo: λ_init
   std::vector<double> residual, potential, step;  // per inner iteration k (step: size k−1)
-  // ‖y_k − X‖_F/‖X‖_F per k (is the block more than the identity? issue 26), and over the
-  // whole solve: the accepted λ (mean, min) and ‖g_K‖/‖g_0‖.
+  // The block's movement α·‖y_k − X‖_F/‖X‖_F per k (is the block more than the identity?
+  // issue 26; α = spec.relaxation), and over the whole solve: the accepted λ (mean, min) and
+  // ‖g_K‖/‖g_0‖.
   std::vector<double> movement;
   double stepMean = 0, stepMin = 0, residualRatio = 0;
 };
@@ -79,7 +83,9 @@ struct FiniteKRow {
   double armijoRatio = 0, fixedRatio = 0;  // max over the pairs of ‖f(x) − f(y)‖/‖x − y‖
 };
 // C.4: `pairs` random near pairs (x ~ N(0,1), y = x + 1e−3·z), AttLip with K = 1..Kmax
-// steps and no tolerance stop, Armijo vs the fixed safe step.
+// steps and no tolerance stop, Armijo vs the fixed safe step; the relaxed K-step map
+// x + α(y_K − x) when spec.relaxation ≠ 1 (the fixed rule's K-step map is non-expansive but
+// not shown firmly so, which is why the model refuses α > 1 with it).
 std::vector<FiniteKRow> finiteKRatios(const AttentionBlockSpec& spec, int tokens, int pairs, int kMax = 5,
                                       const CancelFlag* cancel = nullptr);
 

@@ -40,6 +40,9 @@ AttLipModel::AttLipModel(const AttLipShape& s, at::Generator& gen, const at::Dev
   if (s.vocab < 2 || s.seqLen < 1 || s.dModel < 1 || s.heads < 1 || s.dModel % s.heads != 0 || s.mlpRatio < 1 ||
       s.proxSteps < 1 || s.proxStepsEval < 1 || !(s.eta > 0) || !(s.wCap >= 0))
     throw std::invalid_argument("attlip: bad shape (heads must divide d_model; counts >= 1)");
+  // Above 2 the relaxed prox is only (α − 1)-Lipschitz (attention::relaxedProxBound): the
+  // model's attention bound 1 would be false.
+  if (!(s.relaxation > 0 && s.relaxation <= 2)) throw std::invalid_argument("attlip: the prox relaxation must be in (0, 2]");
   const int64_t d = s.dModel, hidden = s.mlpRatio * d;
   // Token rows of unit ℓ2 norm (entries ~ N(0, 1/d), Table 1's input scale): AttLip's
   // potential has curvature growing with ‖x‖² (C.3), and with RMS-1 rows (‖x_i‖ = √d) the

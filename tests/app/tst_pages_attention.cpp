@@ -18,6 +18,7 @@
 #include "lab/lab.h"
 #include "support/scratch_home.h"
 
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -163,6 +164,62 @@ class TestPagesAttention : public QObject {
     QVERIFY(QFile::exists(dir.filePath(QStringLiteral("table1-lipschitz.png"))));
   }
 
+  // AttLip's α field (each view has one, the same tooltip): the typed value reaches the engine,
+  // the Length view's bound curve follows max(1, α − 1), the finite-K view says which maps
+  // it measured, and the prox view's movement is the block's (α times the iterate's).
+  void relaxationFieldReachesTheEngine() {
+    LengthView view;
+    view.resize(1400, 800);
+    view.show();
+    LengthRequest r = smallTable1();
+    r.kinds = {attLipId()};
+    r.tokens = {6};
+    view.setRequest(r);
+    auto* alpha = view.findChild<QDoubleSpinBox*>(QStringLiteral("lengthRelaxation"));
+    QVERIFY(alpha);
+    QCOMPARE(alpha->value(), 1.0);
+    alpha->setValue(3.5);
+    LengthRequest read;
+    QString error;
+    QVERIFY2(view.request(&read, &error), qPrintable(error));
+    QCOMPARE(read.block.relaxation, 3.5);
+    QSignalSpy finished(&view, &LengthView::finished);
+    view.run();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    QCOMPARE(view.points().size(), size_t{1});
+    QCOMPARE(*view.points()[0].point.bound, 2.5);
+    QCOMPARE(view.plot()->curveData(QStringLiteral("AttLip · bound")).second, (std::vector<double>{2.5}));
+    QVERIFY2(view.points()[0].point.pgdEstimate > 1.001, qPrintable(QString::number(view.points()[0].point.pgdEstimate)));
+
+    FiniteKView k;
+    FiniteKRequest kr;
+    kr.block = r.block;  // d 8, H 2
+    kr.block.relaxation = 2;
+    kr.tokens = 6;
+    kr.pairs = 3;
+    kr.kMax = 2;
+    k.setRequest(kr);
+    QCOMPARE(k.findChild<QDoubleSpinBox*>(QStringLiteral("finiteKRelaxation"))->value(), 2.0);
+    k.recompute();
+    QTRY_VERIFY_WITH_TIMEOUT(k.hasResult() && !k.runner()->busy(), kTimeoutMs);
+    QVERIFY2(k.infoText().contains(QLatin1String("relaxed maps")), qPrintable(k.infoText()));
+
+    ProxView prox;
+    ProxRequest pr;
+    pr.block = r.block;
+    pr.block.relaxation = 1;
+    pr.tokens = 6;
+    pr.maxSteps = 5;
+    prox.setRequest(pr);
+    prox.recompute();
+    QTRY_VERIFY_WITH_TIMEOUT(prox.hasResult() && !prox.runner()->busy(), kTimeoutMs);
+    const double plain = prox.result().runs[0].movement.back();
+    prox.findChild<QDoubleSpinBox*>(QStringLiteral("proxRelaxation"))->setValue(2.0);
+    prox.recompute();
+    QTRY_VERIFY_WITH_TIMEOUT(!prox.runner()->busy() && prox.result().runs[0].movement.back() != plain, kTimeoutMs);
+    QCOMPARE(prox.result().runs[0].movement.back(), 2 * plain);
+  }
+
   void cancelStopsALongRun() {
     LengthView view;
     view.show();
@@ -225,7 +282,17 @@ class TestPagesAttention : public QObject {
       page.lengthView()->cancel();  // table1 starts its run
     }
     QTRY_VERIFY_WITH_TIMEOUT(!page.lengthView()->isBusy(), kTimeoutMs);
-    // The last preset (Armijo with small K) is on its tab and computes there.
+    // The relaxed-prox preset puts α = 3 and AttLip alone into the Length view's fields.
+    QVERIFY(page.applyPreset(QStringLiteral("relaxed_prox")));
+    page.lengthView()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!page.lengthView()->isBusy(), kTimeoutMs);
+    QCOMPARE(page.tabs()->currentWidget(), page.lengthView());
+    LengthRequest relaxed;
+    QVERIFY2(page.lengthView()->request(&relaxed, &error), qPrintable(error));
+    QCOMPARE(relaxed.block.relaxation, 3.0);
+    QCOMPARE(relaxed.kinds, std::vector<std::string>{attLipId()});
+    // Armijo with small K is on its tab and computes there.
+    QVERIFY(page.applyPreset(QStringLiteral("armijo_small_k")));
     QCOMPARE(page.tabs()->currentWidget(), page.finiteKView());
     FiniteKView* k = page.finiteKView();
     QTRY_VERIFY_WITH_TIMEOUT(k->hasResult() && !k->runner()->busy(), kTimeoutMs);

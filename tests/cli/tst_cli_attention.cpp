@@ -110,6 +110,23 @@ class TestCliAttention : public QObject {
     QVERIFY2(ok.err.isEmpty(), ok.err.constData());
   }
 
+  // The relaxed block's bound is max(1, α − 1): 1 at α = 2 (estimate ≤ 1), 2.5 at α = 3.5,
+  // where PGD finds pairs moving apart (the certificate ends at 2).
+  void relaxedAttLipBound() {
+    for (const auto& [alpha, bound] : {std::pair{"2", 1.0}, std::pair{"3.5", 2.5}}) {
+      const auto r = runCli({"--kind", "attlip", "--tokens", "6", "--dim", "8", "--heads", "2", "--pgd-iters", "8",
+                             "--restarts", "2", "--relaxation", alpha, "--json"});
+      QVERIFY2(r.code == 0, r.err.constData());
+      const auto lines = jsonLines(r.out);
+      QCOMPARE(lines.size(), 1);
+      QCOMPARE(lines[0].value("relaxation").toDouble(), QString::fromLatin1(alpha).toDouble());
+      QCOMPARE(lines[0].value("bound").toDouble(), bound);
+      const double pgd = lines[0].value("pgd_estimate").toDouble();
+      QVERIFY2(pgd <= bound + 1e-6, qPrintable(QString::number(pgd, 'g', 12)));
+      if (bound > 1) QVERIFY2(pgd > 1.001, qPrintable(QString::number(pgd, 'g', 12)));
+    }
+  }
+
   void badFlagsExitTwoNamingTheFlag() {
     const QList<QPair<QStringList, QByteArray>> cases = {
         {{"--kind", "l2", "--tokens", "0", "--dim", "8", "--heads", "2"}, "--tokens"},
@@ -118,6 +135,8 @@ class TestCliAttention : public QObject {
         {{"--kind", "foo", "--tokens", "8", "--dim", "8", "--heads", "2"}, "--kind"},
         {{"--kind", "l2", "--dim", "8", "--heads", "2"}, "--tokens"},
         {{"--kind", "l2", "--tokens", "8", "--dim", "8", "--heads", "2", "--device", "tpu"}, "--device"},
+        {{"--kind", "attlip", "--tokens", "8", "--dim", "8", "--heads", "2", "--relaxation", "0"}, "--relaxation"},
+        {{"--kind", "attlip", "--tokens", "8", "--dim", "8", "--heads", "2", "--relaxation", "4.5"}, "--relaxation"},
     };
     for (const auto& [args, flag] : cases) {
       const auto r = runCli(args);

@@ -6,10 +6,30 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace lwb;
 using namespace lwb::lab;
+
+namespace {
+
+// d 8, H 2: seconds per PGD estimate at N ≤ 8.
+AttentionBlockSpec smallBlock() {
+  AttentionBlockSpec spec;
+  spec.dim = 8;
+  spec.heads = 2;
+  return spec;
+}
+
+PgdSettings shortPgd() {
+  PgdSettings pgd;
+  pgd.iters = 8;
+  pgd.restarts = 2;
+  return pgd;
+}
+
+}  // namespace
 
 class TestAttentionLab : public QObject {
   Q_OBJECT
@@ -18,12 +38,8 @@ class TestAttentionLab : public QObject {
   void kinds() { QCOMPARE(attentionKindIds(), (std::vector<std::string>{"attlip", "l2", "standard"})); }
 
   void lipschitzAtTokensPerKind() {
-    AttentionBlockSpec spec;
-    spec.dim = 8;
-    spec.heads = 2;
-    PgdSettings pgd;
-    pgd.iters = 8;
-    pgd.restarts = 2;
+    AttentionBlockSpec spec = smallBlock();
+    PgdSettings pgd = shortPgd();
     int calls = 0;
     const auto a = lipschitzAtTokens(spec, 6, pgd, nullptr, [&](int done, int total) {
       ++calls;
@@ -99,6 +115,35 @@ class TestAttentionLab : public QObject {
     QVERIFY2(worstArmijo > 1.001, qPrintable(QString::number(worstArmijo)));
   }
 
+  // The relaxed block x + α(prox(x) − x): certified 1 up to α = 2 and measured ≤ 1 there;
+  // above 2 the bound is α − 1 and PGD finds pairs that move apart (so the check can fail).
+  void relaxedBlockUpToTwoAndBeyond() {
+    AttentionBlockSpec spec = smallBlock();
+    const PgdSettings pgd = shortPgd();
+    spec.relaxation = 2;
+    const auto two = lipschitzAtTokens(spec, 6, pgd);
+    QCOMPARE(*two.bound, 1.0);
+    QVERIFY2(two.pgdEstimate <= 1 + 1e-6 && two.converged, qPrintable(QString::number(two.pgdEstimate, 'g', 10)));
+    spec.relaxation = 3.5;
+    const auto beyond = lipschitzAtTokens(spec, 6, pgd);
+    QCOMPARE(*beyond.bound, 2.5);
+    QVERIFY2(beyond.pgdEstimate > 1.001 && beyond.pgdEstimate <= 2.5 + 1e-6, qPrintable(QString::number(beyond.pgdEstimate, 'g', 10)));
+    // The trace's movement is the block's: α times the iterate's.
+    spec.dim = 16;
+    spec.relaxation = 1;
+    const auto plain = proxTrace(spec, 8, 1.0, 10);
+    spec.relaxation = 2;
+    const auto relaxed = proxTrace(spec, 8, 1.0, 10);
+    QCOMPARE(relaxed.runs[0].movement.back(), 2 * plain.runs[0].movement.back());
+    QCOMPARE(relaxed.runs[0].residual, plain.runs[0].residual);  // the solve itself is the same
+    // Unconverged, the relaxation amplifies C.4's caveat: Armijo's K-step map relaxed by 2
+    // moved near pairs 2.1–2.7× apart here (K 1–4), so the certificate is the converged prox's.
+    const auto rows = finiteKRatios(spec, 8, 5, 4);
+    double worstArmijo = 0;
+    for (const auto& r : rows) worstArmijo = std::max(worstArmijo, r.armijoRatio);
+    QVERIFY2(worstArmijo > 1.5, qPrintable(QString::number(worstArmijo)));
+  }
+
   void planePictureRatios() {
     const auto p = planePicture(6, 2, 1, 0.3);
     QCOMPARE(p.input.size(), size_t{6});
@@ -134,6 +179,11 @@ class TestAttentionLab : public QObject {
     expectError([&] { lipschitzAtTokens(spec, 4, pgd); }, "norm");
     expectError([&] { planePicture(6, 3, 0, 0.1); }, "heads");
     expectError([&] { finiteKRatios(spec, 4, 0); }, "pairs");
+    for (double alpha : {0.0, 4.5, std::nan("")}) {
+      spec.relaxation = alpha;
+      expectError([&] { lipschitzAtTokens(spec, 4, pgd); }, "α");
+    }
+    spec.relaxation = 1;
     CancelFlag cancel{true};
     pgd.norm = "l2";
     QVERIFY_THROWS_EXCEPTION(Cancelled, lipschitzAtTokens(spec, 4, pgd, &cancel));

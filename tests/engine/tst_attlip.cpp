@@ -14,6 +14,7 @@
 #include "support/random_tensors.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 using namespace lwb;
@@ -186,7 +187,7 @@ class TestAttLip : public QObject {
     o.eta = 3;
     const auto px = attlipProx(x, w, o), py = attlipProx(y, w, o);
     QVERIFY2(px.converged && py.converged, qPrintable(QString::number(std::max(px.residual, py.residual))));
-    // Written out here (relaxProx refuses α > 2); relaxProx itself is compared below.
+    // Written out here; relaxProx itself is compared below.
     const auto worst = [&](double alpha) {
       const auto d = (x + alpha * (px.output - x)) - (y + alpha * (py.output - y));
       return (d.norm(2, {1, 2}) / (x - y).norm(2, {1, 2})).max().item<double>();
@@ -196,7 +197,18 @@ class TestAttLip : public QObject {
     for (double alpha : {0.5, 1.0, 1.5, 2.0}) QVERIFY2(worst(alpha) <= 1 + 1e-9, qPrintable(QString::number(alpha)));
     QVERIFY2(worst(2.5) > 1.01, qPrintable(QString::number(worst(2.5), 'g', 8)));
     QCOMPARE(worst(2.0) > worst(1.0), true);  // the reflection keeps what the prox shrinks
-    for (double alpha : {0.0, -1.0, 2.0001, std::nan("")}) QVERIFY_THROWS_EXCEPTION(std::invalid_argument, relaxProx(x, px.output, alpha));
+    // Beyond 2 the bound is α − 1 (relaxedProxBound), and the measured ratio stays below it.
+    for (double alpha : {2.5, 3.0, 4.0}) {
+      QVERIFY(fro(relaxProx(x, px.output, alpha) - (x + alpha * (px.output - x))) <= 1e-12 * fro(x));
+      QVERIFY2(worst(alpha) <= relaxedProxBound(alpha) + 1e-9, qPrintable(QString::number(alpha)));
+    }
+    QCOMPARE(relaxedProxBound(0.5), 1.0);
+    QCOMPARE(relaxedProxBound(2.0), 1.0);
+    QCOMPARE(relaxedProxBound(3.5), 2.5);
+    for (double alpha : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, relaxProx(x, px.output, alpha));
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, relaxedProxBound(alpha));
+    }
   }
 
   void jacobianNormAtConvergedPoint() {

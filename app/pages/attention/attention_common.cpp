@@ -6,6 +6,7 @@
 
 #include <QBoxLayout>
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -77,6 +78,19 @@ QSpinBox* makeSpin(int lo, int hi, int value, const char* objectName, QWidget* p
   s->setRange(lo, hi);
   s->setValue(value);
   s->setObjectName(QLatin1String(objectName));
+  return s;
+}
+
+QDoubleSpinBox* makeRelaxationSpin(const char* objectName, QWidget* parent) {
+  auto* s = new QDoubleSpinBox(parent);
+  s->setRange(0.05, 4.0);
+  s->setSingleStep(0.25);
+  s->setDecimals(2);
+  s->setValue(1.0);
+  s->setObjectName(QLatin1String(objectName));
+  s->setToolTip(QCoreApplication::translate("AttentionLab",
+                                            "AttLip's block x + α(prox(x) − x); 1 is 004's AttLip. The prox is firmly "
+                                            "non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1."));
   return s;
 }
 

@@ -16,6 +16,7 @@
 class QBoxLayout;
 class QLabel;
 class QPushButton;
+class QDoubleSpinBox;
 class QSpinBox;
 class QWidget;
 
@@ -45,6 +46,9 @@ std::optional<std::vector<int>> parseTokenList(const QString& text, int maxToken
 
 // A spin box over [lo, hi] named `objectName` (tests find fields by name).
 QSpinBox* makeSpin(int lo, int hi, int value, const char* objectName, QWidget* parent);
+// AttLip's relaxation α (lab::AttentionBlockSpec::relaxation): 0.05 … 4 in steps of 0.25,
+// default 1 (004's block), with the tooltip that says where the certificate ends.
+QDoubleSpinBox* makeRelaxationSpin(const char* objectName, QWidget* parent);
 // A label (its buddy the field, so "&N" focuses it with Alt+N) and the field, appended to `row`.
 void addField(QBoxLayout* row, const QString& label, QWidget* field);
 

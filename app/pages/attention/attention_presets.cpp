@@ -1,5 +1,7 @@
 #include "app/pages/attention/attention_presets.h"
 
+#include "app/pages/attention/attention_common.h"
+
 #include "lab/lab.h"
 
 #include <QCoreApplication>
@@ -96,6 +98,18 @@ std::vector<AttentionPreset> build() {
     r.block.dim = 64;
     r.block.heads = 4;
     x.finiteK = r;
+    p.push_back(x);
+  }
+  {
+    AttentionPreset x = preset("relaxed_prox", QCoreApplication::translate("AttentionLabPresets", "7 · The relaxed prox: 1-Lipschitz up to α = 2, not beyond"),
+                               QCoreApplication::translate("AttentionLabPresets", "The block x + α(prox(x) − x), which masked_chars_attlip_cpu trains with α = 2. "
+                                   "The prox is firmly non-expansive, so the block is 1-Lipschitz for α ≤ 2; here α = 3, its bound is "
+                                   "α − 1 = 2 and PGD finds pairs that move apart. Set α to 2 and press Run: the estimate drops below 1."),
+                               AttentionTab::Length);
+    x.length = length(16, 2, {8, 32}, 15, 2);
+    x.length->kinds = {attLipId()};
+    x.length->block.relaxation = 3;
+    x.runNow = true;
     p.push_back(x);
   }
   return p;

@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -26,6 +27,7 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   pairs_ = makeSpin(1, 200, 5, "finiteKPairs", this);
   kMax_ = makeSpin(1, 20, 5, "finiteKMax", this);
   seed_ = makeSpin(0, 1000000, 0, "finiteKSeed", this);
+  relaxation_ = makeRelaxationSpin("finiteKRelaxation", this);
   cancel_ = new QPushButton(tr("&Cancel"), this);
   cancel_->setEnabled(false);
   auto* why = new QLabel(tr("<b>Why:</b> the step λ that Armijo's backtracking accepts jumps between β-powers as the input moves, so "
@@ -51,6 +53,7 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   addField(controls, tr("&pairs"), pairs_);
   addField(controls, tr("K up to"), kMax_);
   addField(controls, tr("seed"), seed_);
+  addField(controls, tr("α"), relaxation_);
   controls->addWidget(cancel_);
   addExportButtons(controls, this, QStringLiteral("attention_finite_k"), false,
                    [this](const QString& path, QString* error) { return savePlot(path, error); },
@@ -70,6 +73,7 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   fields_.bind(pairs_, [](auto& r) -> auto& { return r.pairs; });
   fields_.bind(kMax_, [](auto& r) -> auto& { return r.kMax; });
   fields_.bind(seed_, [](auto& r) -> auto& { return r.block.seed; });
+  fields_.bind(relaxation_, [](auto& r) -> auto& { return r.block.relaxation; });
   fields_.onChange(this, [this] { fieldsChanged(); });
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m)); });
   followRunner(runner_, info_, cancel_, &invalid_);
@@ -102,9 +106,10 @@ void FiniteKView::recompute() {
   info_->setText(tr("Measuring %1 pairs at K = 1 … %2…").arg(r.pairs).arg(r.kMax));
   runner_->submit([this, r](const CancelFlag& cancel) -> LatestWins::Continuation {
     auto rows = lab::finiteKRatios(r.block, r.tokens, r.pairs, r.kMax, &cancel);
-    return [this, rows = std::move(rows)]() mutable {
+    return [this, rows = std::move(rows), relaxation = r.block.relaxation]() mutable {
       if (invalid_) return;
       rows_ = std::move(rows);
+      shownRelaxation_ = relaxation;
       hasResult_ = true;
       showRows();
       Q_EMIT ratiosReady();
@@ -134,7 +139,12 @@ void FiniteKView::showRows() {
   info_->setText((above.isEmpty() ? tr("Armijo stays ≤ 1 on these pairs (largest %L1); try more pairs, larger N or another seed.")
                                         .arg(widgets::displayNumber(worstArmijo, 'g', 4))
                                   : tr("Armijo exceeds 1 at K = %1 (largest %L2).").arg(above.join(QStringLiteral(", "))).arg(widgets::displayNumber(worstArmijo, 'g', 4))) +
-                 QLatin1Char(' ') + tr("Fixed step: largest %L1.").arg(widgets::displayNumber(worstFixed, 'g', 7)));
+                 QLatin1Char(' ') + tr("Fixed step: largest %L1.").arg(widgets::displayNumber(worstFixed, 'g', 7)) +
+                 (shownRelaxation_ == 1.0
+                      ? QString()
+                      : QLatin1Char(' ') + tr("These are the relaxed maps x + α(y_K − x) with α = %L1: only the converged "
+                                              "prox's relaxation is certified (bound max(1, α − 1)).")
+                                               .arg(shownRelaxation_)));
 }
 
 bool FiniteKView::exportCsv(const QString& path, QString* error) const {

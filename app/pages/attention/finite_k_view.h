@@ -14,6 +14,7 @@
 
 class QLabel;
 class QPushButton;
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace lwb::widgets {
@@ -64,6 +65,8 @@ class FiniteKView : public LiveView {
   QSpinBox* pairs_ = nullptr;
   QSpinBox* kMax_ = nullptr;
   QSpinBox* seed_ = nullptr;
+  QDoubleSpinBox* relaxation_ = nullptr;
+  double shownRelaxation_ = 1.0;  // α of the rows shown
   QPushButton* cancel_ = nullptr;
   QLabel* info_ = nullptr;
   widgets::CurvePlot* plot_ = nullptr;

@@ -9,6 +9,7 @@
 #include "widgets/palette.h"
 
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QCoreApplication>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -71,6 +72,7 @@ void LengthView::createFields() {
   restarts_->setToolTip(tr("PGD restarts, run as one batch"));
   seed_ = makeSpin(0, 1000000, 0, "lengthSeed", this);
   seed_->setToolTip(tr("Seed of the weights (the same for every N) and of the inputs x₀ ~ N(0, 1)"));
+  relaxation_ = makeRelaxationSpin("lengthRelaxation", this);
   for (const std::string& kind : lab::attentionKindIds()) {
     auto* box = new QCheckBox(attentionKindTitle(kind), this);
     box->setChecked(true);
@@ -132,6 +134,7 @@ void LengthView::layOut() {
   addField(pgd, tr("PGD iterations"), iters_);
   addField(pgd, tr("restarts"), restarts_);
   addField(pgd, tr("seed"), seed_);
+  addField(pgd, tr("AttLip α"), relaxation_);
   pgd->addWidget(run_);
   pgd->addWidget(cancel_);
   pgd->addWidget(progress_, 1);
@@ -183,6 +186,7 @@ bool LengthView::request(LengthRequest* out, QString* error) const {
   r.pgd.iters = iters_->value();
   r.pgd.restarts = restarts_->value();
   r.pgd.seed = r.block.seed;
+  r.block.relaxation = relaxation_->value();
   *out = r;
   return true;
 }
@@ -196,6 +200,7 @@ void LengthView::setRequest(const LengthRequest& r) {
   iters_->setValue(r.pgd.iters);
   restarts_->setValue(r.pgd.restarts);
   seed_->setValue(static_cast<int>(r.block.seed));
+  relaxation_->setValue(r.block.relaxation);
   for (QCheckBox* b : kindBoxes_)
     b->setChecked(std::find(r.kinds.begin(), r.kinds.end(), b->property("kind").toString().toStdString()) != r.kinds.end());
 }

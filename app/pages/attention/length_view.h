@@ -18,6 +18,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QDoubleSpinBox;
 class QSpinBox;
 class QTableWidget;
 
@@ -86,6 +87,7 @@ class LengthView : public QWidget {
   QSpinBox* iters_ = nullptr;
   QSpinBox* restarts_ = nullptr;
   QSpinBox* seed_ = nullptr;
+  QDoubleSpinBox* relaxation_ = nullptr;
   std::vector<QCheckBox*> kindBoxes_;
   QCheckBox* paper_ = nullptr;
   QPushButton* run_ = nullptr;

@@ -67,6 +67,7 @@ void ProxView::createFields() {
   eta_->setRange(0.001, 10);
   eta_->setValue(1.0);
   eta_->setToolTip(tr("AttLip is the prox of η·f: κ = 1 + η·L_f, so a smaller η converges in fewer steps"));
+  relaxation_ = makeRelaxationSpin("proxRelaxation", this);
   player_ = new StepPlayer(this);
   player_->setObjectName(QStringLiteral("proxStepPlayer"));
   cancel_ = new QPushButton(tr("&Cancel"), this);
@@ -91,8 +92,8 @@ void ProxView::createPlots() {
   potential_->setLegendColumns(3);
   movement_ = new widgets::CurvePlot(this);
   movement_->setObjectName(QStringLiteral("proxMovementPlot"));
-  movement_->setTitle(tr("Movement ‖y_k − X‖ / ‖X‖: how far the block has moved its input"));
-  movement_->setAxisLabels(tr("inner iteration k"), tr("‖y_k − X‖ / ‖X‖"));
+  movement_->setTitle(tr("Movement α‖y_k − X‖ / ‖X‖: how far the block x + α(y_k − x) has moved its input"));
+  movement_->setAxisLabels(tr("inner iteration k"), tr("α‖y_k − X‖ / ‖X‖"));
   movement_->setLegendColumns(3);
 }
 
@@ -104,6 +105,7 @@ void ProxView::layOut() {
   add(tr("H"), heads_);
   add(tr("input &scale"), scale_);
   add(tr("η"), eta_);
+  add(tr("α"), relaxation_);
   add(tr("steps K"), steps_);
   add(tr("seed"), seed_);
   controls->addWidget(cancel_);
@@ -134,6 +136,7 @@ void ProxView::connectFields() {
   fields_.bind(seed_, [](auto& r) -> auto& { return r.block.seed; });
   fields_.bind(scale_, [](auto& r) -> auto& { return r.inputScale; });
   fields_.bind(eta_, [](auto& r) -> auto& { return r.block.eta; });
+  fields_.bind(relaxation_, [](auto& r) -> auto& { return r.block.relaxation; });
   fields_.onChange(this, [this] { fieldsChanged(); });
   connect(player_, &StepPlayer::valueChanged, this, &ProxView::showStep);
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { info_->setText(tr("Cannot run: %1").arg(m.toHtmlEscaped())); });

@@ -77,6 +77,7 @@ class ProxView : public LiveView {
   QSpinBox* heads_ = nullptr;
   QDoubleSpinBox* scale_ = nullptr;
   QDoubleSpinBox* eta_ = nullptr;
+  QDoubleSpinBox* relaxation_ = nullptr;
   QSpinBox* steps_ = nullptr;
   QSpinBox* seed_ = nullptr;
   StepPlayer* player_ = nullptr;
