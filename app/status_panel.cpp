@@ -64,6 +64,9 @@ void StatusPanel::createWidgets(QStatusBar* bar) {
   state_ = new QLabel(bar);
   state_->setObjectName(QStringLiteral("runStateLabel"));
   state_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // A finished run's line can be long (figures, attention): it is cut at the window's edge,
+  // never widens the window; the tooltip and the run's summary.json hold everything.
+  state_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   progress_ = new QProgressBar(bar);
   progress_->setObjectName(QStringLiteral("runProgress"));
   progress_->setRange(0, 1000);
@@ -120,6 +123,15 @@ void StatusPanel::showRun(RunSession* s) {
     if (std::isfinite(e.valLoss)) text += tr(" · val loss %L1").arg(widgets::displayNumber(e.valLoss, 'g', 4));
     if (std::isfinite(e.valAcc)) text += tr(" · val acc %L1").arg(widgets::displayNumber(e.valAcc, 'g', 3));
     if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1 (a product over the layers)").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
+    // Seed 004's masked LM (issue 26): what the end of the run measured of its attention block.
+    if (std::isfinite(e.attentionPgdEstimate)) {
+      text += tr(" · attention PGD %L1").arg(widgets::displayNumber(e.attentionPgdEstimate, 'g', 4));
+      if (std::isfinite(e.attentionBound)) text += tr(" (bound %L1)").arg(widgets::displayNumber(e.attentionBound, 'g', 4));
+      if (!e.attentionCertificate.empty()) text += QStringLiteral(" %1").arg(QString::fromStdString(e.attentionCertificate));
+    }
+    if (std::isfinite(e.attentionMixingMovement))
+      text += tr(" · mixing %L1 / self %L2")
+                  .arg(widgets::displayNumber(e.attentionMixingMovement, 'g', 3), widgets::displayNumber(e.attentionSelfMovement, 'g', 3));
   }
   // A start warning shows while the run trains (the end message repeats it afterwards).
   const bool warn = !s->warnings().isEmpty() && !s->end();
@@ -130,7 +142,14 @@ void StatusPanel::showRun(RunSession* s) {
   state_->setToolTip(s->runDir() + QLatin1Char('\n') +
                      (s->warnings().isEmpty() ? QString() : QStringLiteral("⚠ ") + s->warnings().join(QStringLiteral("\n⚠ ")) + QLatin1Char('\n')) +
                      tr("The Lipschitz bound multiplies every layer's factor: each matrix is held at σmax, so the bound "
-                        "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part."));
+                        "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part.") +
+                     (s->end() && std::isfinite(s->end()->attentionMixingMovement)
+                          ? QLatin1Char('\n') +
+                                tr("Attention (measured at the end on the first validation sequence): PGD estimate of the evaluated block "
+                                   "against its bound; converged = the prox reached its tolerance, so the bound holds. Mixing / "
+                                   "self: how far the converged prox moves the tokens, ÷‖X‖, by what other tokens contribute and "
+                                   "by what each token contributes itself — mixing near 0 means the block barely attends.")
+                          : QString()));
   const bool bad = s->state() == RunState::Diverged || s->state() == RunState::Failed;
   state_->setStyleSheet(bad ? QStringLiteral("color: #d55e00; font-weight: bold;")
                             : warn ? QStringLiteral("color: #b35900;") : QString());

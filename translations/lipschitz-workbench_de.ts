@@ -1782,6 +1782,22 @@
             <numerusform> · %n Prozesse</numerusform>
         </translation>
     </message>
+    <message>
+        <source> · attention PGD %L1</source>
+        <translation> · Attention-PGD %L1</translation>
+    </message>
+    <message>
+        <source> (bound %L1)</source>
+        <translation> (Schranke %L1)</translation>
+    </message>
+    <message>
+        <source> · mixing %L1 / self %L2</source>
+        <translation> · Mischung %L1 / selbst %L2</translation>
+    </message>
+    <message>
+        <source>Attention (measured at the end on the first validation sequence): PGD estimate of the evaluated block against its bound; converged = the prox reached its tolerance, so the bound holds. Mixing / self: how far the converged prox moves the tokens, ÷‖X‖, by what other tokens contribute and by what each token contributes itself — mixing near 0 means the block barely attends.</source>
+        <translation>Attention (am Ende auf der ersten Validierungssequenz gemessen): PGD-Schätzung des ausgewerteten Blocks gegen seine Schranke; converged = der Prox hat seine Toleranz erreicht, die Schranke gilt also. Mischung / selbst: wie weit der konvergierte Prox die Tokens bewegt, ÷‖X‖, durch den Beitrag anderer Tokens und durch den Beitrag jedes Tokens selbst — Mischung nahe 0 heißt, der Block achtet kaum auf andere Tokens.</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::TourOverlay</name>
@@ -2311,6 +2327,26 @@
     <message>
         <source>Val loss (full split)</source>
         <translation>Val.-Verlust (ganzer Split)</translation>
+    </message>
+    <message>
+        <source>Where the converged prox moves the tokens, ÷‖X‖: %1 made of other tokens (mixing), %2 of each token itself</source>
+        <translation>Wohin der konvergierte Prox die Tokens bewegt, ÷‖X‖: %1 aus anderen Tokens (Mischung), %2 aus jedem Token selbst</translation>
+    </message>
+    <message>
+        <source>Certificate of the evaluated attention: converged (the prox reached its tolerance), certified_step (a step rule 1-Lipschitz for every K) or none</source>
+        <translation>Zertifikat der ausgewerteten Attention: converged (der Prox hat seine Toleranz erreicht), certified_step (eine Schrittregel, 1-Lipschitz für jedes K) oder none</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>Attention PGD</source>
+        <translation>Attention-PGD</translation>
+    </message>
+    <message>
+        <source>Attention bound</source>
+        <translation>Attention-Schranke</translation>
     </message>
 </context>
 <context>

@@ -290,6 +290,16 @@ class TestPagesCompare : public QObject {
     QTemporaryDir tmp;
     const QDir root(tmp.path());
     writeRuns(root);
+    // Seed 004's masked LM: the attention kind, its certificate and what the run measured.
+    QVERIFY(root.mkpath(QStringLiteral("run_c")));
+    const QDir c(root.filePath(QStringLiteral("run_c")));
+    write(c.filePath(QStringLiteral("config.json")),
+          R"({"task": "chars_masked", "model": {"kind": "attlip", "attention": "attlip", "prox_relaxation": 2},
+              "optimizer": {"kind": "adamw", "lr": 0.01}, "constraint": {"method": "none"}})");
+    write(c.filePath(QStringLiteral("metrics.jsonl")), "{\"step\": 10, \"train_loss\": 3.5}\n");
+    write(c.filePath(QStringLiteral("summary.json")),
+          R"({"status": "finished", "steps": 10, "val_loss": 3.1, "attention_pgd_estimate": 0.998, "attention_bound": 1.0,
+              "attention_mixing_movement": 0.05, "attention_self_movement": 0.25, "attention_certificate": "converged"})");
     ComparePage page;
     page.resize(1200, 800);
     page.show();
@@ -302,11 +312,20 @@ class TestPagesCompare : public QObject {
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split(QLatin1Char('\n'));
-    QCOMPARE(lines.size(), 3);
-    QCOMPARE(lines[0], QStringLiteral("run,dir,status,method,parameters,optimizer,steps,val_loss,val_loss_paper,val_loss_full,val_acc,lipschitz_bound,max_act_entry,max_act_rms,steps_per_s"));
-    QVERIFY2(lines[1].startsWith(QStringLiteral("run_a,")) && lines[1].endsWith(QStringLiteral(",finished,spectral_soft_cap,\"σmax = 2, α = auto\",muon lr 0.1,30,0.5,0.45,0.52,0.9,8,3.5,1.25,40")),
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines[0], QStringLiteral("run,dir,status,method,parameters,optimizer,attention,attention_certificate,steps,val_loss,"
+                                      "val_loss_paper,val_loss_full,val_acc,lipschitz_bound,max_act_entry,max_act_rms,steps_per_s,"
+                                      "attention_pgd_estimate,attention_bound,attention_mixing_movement,attention_self_movement"));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("run_a,")) && lines[1].endsWith(QStringLiteral(",finished,spectral_soft_cap,\"σmax = 2, α = auto\",muon lr 0.1,,,30,0.5,0.45,0.52,0.9,8,3.5,1.25,40,,,,")),
              qPrintable(lines[1]));
-    QVERIFY(lines[2].endsWith(QStringLiteral(",running,weight_decay,,adamw lr 0.001 wd 0.1,20,0.7,0.66,,0.8,120,9,2,110")));
+    QVERIFY(lines[2].endsWith(QStringLiteral(",running,weight_decay,,adamw lr 0.001 wd 0.1,,,20,0.7,0.66,,0.8,120,9,2,110,,,,")));
+    QVERIFY2(lines[3].endsWith(QStringLiteral(",finished,none,,adamw lr 0.01,attlip,converged,10,3.1,,,,,,,,0.998,1,0.05,0.25")), qPrintable(lines[3]));
+    // On screen: the kind with its certificate, the numbers in their own sortable columns.
+    QCOMPARE(cell(page, 2, CompareTableModel::Attention), QStringLiteral("attlip · converged"));
+    QCOMPARE(cell(page, 2, CompareTableModel::AttentionPgd), QStringLiteral("0.998"));
+    QCOMPARE(cell(page, 2, CompareTableModel::AttentionBound), QStringLiteral("1"));
+    QVERIFY(page.tableModel()->index(2, CompareTableModel::Attention).data(Qt::ToolTipRole).toString().contains(QStringLiteral("0.05")));
+    QVERIFY(cell(page, 0, CompareTableModel::Attention).isEmpty());  // not the masked LM
 
     QString error;
     QVERIFY2(page.savePlots(root.filePath(QStringLiteral("cmp.png")), &error), qPrintable(error));

@@ -21,6 +21,8 @@ std::optional<double> numberOf(const RunRecord& r, int column) {
     case CompareTableModel::MaxActEntry: return r.maxActEntry;
     case CompareTableModel::MaxActRms: return r.maxActRms;
     case CompareTableModel::StepsPerSecond: return r.stepsPerSecond;
+    case CompareTableModel::AttentionPgd: return r.attentionPgd;
+    case CompareTableModel::AttentionBound: return r.attentionBound;
     default: return std::nullopt;
   }
 }
@@ -56,6 +58,8 @@ QString CompareTableModel::text(const RunRecord& r, int column) const {
     case Method: return r.method;
     case Parameters: return r.parameters;
     case Optimizer: return r.optimizer;
+    case Attention:
+      return r.attentionCertificate.isEmpty() ? r.attention : QStringLiteral("%1 · %2").arg(r.attention, r.attentionCertificate);
     default: {
       const auto v = numberOf(r, column);
       return v ? widgets::displayNumber(*v, 'g', column == Steps ? 12 : 5) : QString();
@@ -80,6 +84,12 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
       if (col == Run) return r.dir;
       if (col == Status) return r.statusMessage;
+      if (col == Attention && r.attentionMixing)
+        return tr("Where the converged prox moves the tokens, ÷‖X‖: %1 made of other tokens (mixing), %2 of each token itself")
+            .arg(widgets::displayNumber(*r.attentionMixing, 'g', 3), widgets::displayNumber(r.attentionSelf.value_or(0), 'g', 3));
+      if (col == Attention && !r.attentionCertificate.isEmpty())
+        return tr("Certificate of the evaluated attention: converged (the prox reached its tolerance), certified_step "
+                  "(a step rule 1-Lipschitz for every K) or none");
       return {};
     default: return {};
   }
@@ -102,6 +112,9 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
     case MaxActEntry: return tr("Max act entry");
     case MaxActRms: return tr("Max act RMS");
     case StepsPerSecond: return tr("Steps/s");
+    case Attention: return tr("Attention");
+    case AttentionPgd: return tr("Attention PGD");
+    case AttentionBound: return tr("Attention bound");
   }
   return {};
 }
@@ -109,16 +122,17 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
 widgets::CsvTable CompareTableModel::toCsvTable() const {
   widgets::CsvTable t;
   t.header = {QStringLiteral("run"), QStringLiteral("dir"), QStringLiteral("status"), QStringLiteral("method"),
-              QStringLiteral("parameters"), QStringLiteral("optimizer"), QStringLiteral("steps"), QStringLiteral("val_loss"),
+              QStringLiteral("parameters"), QStringLiteral("optimizer"), QStringLiteral("attention"),
+              QStringLiteral("attention_certificate"), QStringLiteral("steps"), QStringLiteral("val_loss"),
               QStringLiteral("val_loss_paper"), QStringLiteral("val_loss_full"), QStringLiteral("val_acc"), QStringLiteral("lipschitz_bound"), QStringLiteral("max_act_entry"),
-              QStringLiteral("max_act_rms"), QStringLiteral("steps_per_s")};
+              QStringLiteral("max_act_rms"), QStringLiteral("steps_per_s"), QStringLiteral("attention_pgd_estimate"),
+              QStringLiteral("attention_bound"), QStringLiteral("attention_mixing_movement"), QStringLiteral("attention_self_movement")};
   if (!runs_) return t;
+  const auto cell = [](const std::optional<double>& v) { return v ? widgets::csvNumber(*v) : QString(); };
   for (const RunRecord& r : *runs_) {
-    QStringList row = {r.name, r.dir, r.status, r.method, r.parameters, r.optimizer};
-    for (int col = Steps; col < ColumnCount; ++col) {
-      const auto v = numberOf(r, col);
-      row << (v ? widgets::csvNumber(*v) : QString());
-    }
+    QStringList row = {r.name, r.dir, r.status, r.method, r.parameters, r.optimizer, r.attention, r.attentionCertificate};
+    for (int col = Steps; col < ColumnCount; ++col) row << cell(numberOf(r, col));
+    row << cell(r.attentionMixing) << cell(r.attentionSelf);
     t.rows.push_back(row);
   }
   return t;

@@ -16,7 +16,10 @@ class CompareTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Run, Status, Method, Parameters, Optimizer, Steps, ValLoss, ValLossPaper, ValLossFull, ValAcc, Bound, MaxActEntry, MaxActRms, StepsPerSecond, ColumnCount };
+  // Attention and after it are seed 004's masked-LM figures (empty for other models): the
+  // attention kind with the evaluated forward's certificate, then its PGD estimate and bound.
+  enum Column { Run, Status, Method, Parameters, Optimizer, Attention, Steps, ValLoss, ValLossPaper, ValLossFull, ValAcc, Bound,
+                MaxActEntry, MaxActRms, StepsPerSecond, AttentionPgd, AttentionBound, ColumnCount };
 
   explicit CompareTableModel(QObject* parent = nullptr);
 

@@ -99,6 +99,10 @@ void describeConfig(RunRecord& r, const json& config) {
   if (o.contains("weight_decay")) r.optimizer += QStringLiteral(" wd %1").arg(str(o, "weight_decay"));
   r.model = str(member(config, "model"), "kind");
   r.task = str(config, "task");
+  if (r.model == QLatin1String("attlip")) {
+    r.attention = str(member(config, "model"), "attention");
+    if (r.attention.isEmpty()) r.attention = QStringLiteral("attlip");  // the model kind's default (model_config.h)
+  }
 }
 
 std::optional<double> finiteValue(double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; }
@@ -202,6 +206,13 @@ RunRecord loadRunRecord(const QString& dir) {
   r.valLossPaper = pickOptional(&run::RunSummary::valLossPaper, "val_loss_paper");
   r.valLossFull = pickOptional(&run::RunSummary::valLossFull, "val_loss_full");
   if (summary && summary->steps > 0) r.steps = summary->steps;
+  if (summary) {
+    r.attentionCertificate = QString::fromStdString(summary->attentionCertificate);
+    r.attentionPgd = finiteValue(summary->attentionPgdEstimate);
+    r.attentionBound = finiteValue(summary->attentionBound);
+    r.attentionMixing = finiteValue(summary->attentionMixingMovement);
+    r.attentionSelf = finiteValue(summary->attentionSelfMovement);
+  }
 
   if (const auto status = reader.status()) {
     r.status = QString::fromLatin1(run::toString(status->status));

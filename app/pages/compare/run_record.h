@@ -37,6 +37,12 @@ struct RunRecord {
   // Task chars: 000's validation window and the full split (run_results.h); absent for runs
   // read from a run index, which has no columns for them.
   std::optional<double> valLossPaper, valLossFull;
+  // The one-block masked LM's attention (model.attention: attlip | l2 | standard | none; empty
+  // for other models) and what the end of the run measured of it (summary.json, issue 26): the
+  // certificate of the evaluated forward, its PGD estimate and bound, and how much of the
+  // prox's movement is made of other tokens.
+  QString attention, attentionCertificate;
+  std::optional<double> attentionPgd, attentionBound, attentionMixing, attentionSelf;
   long long steps = 0;
   std::map<QString, MetricSeries> series;  // "val_loss", "train_loss", "rms_norms.layers.0", ...
   nlohmann::json config = nlohmann::json::object();  // config.json (colour by any key, seed groups)
