@@ -122,16 +122,17 @@ void StatusPanel::showRun(RunSession* s) {
     const run::RunSummary& e = *s->end();
     if (std::isfinite(e.valLoss)) text += tr(" · val loss %L1").arg(widgets::displayNumber(e.valLoss, 'g', 4));
     if (std::isfinite(e.valAcc)) text += tr(" · val acc %L1").arg(widgets::displayNumber(e.valAcc, 'g', 3));
-    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1 (a product over the layers)").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
     // Seed 004's masked LM (issue 26): what the end of the run measured of its attention block.
     if (std::isfinite(e.attentionPgdEstimate)) {
-      text += tr(" · attention PGD %L1").arg(widgets::displayNumber(e.attentionPgdEstimate, 'g', 4));
+      text += tr(" · attention PGD %L1").arg(widgets::displayNumber(e.attentionPgdEstimate, 'g', 3));
       if (std::isfinite(e.attentionBound)) text += tr(" (bound %L1)").arg(widgets::displayNumber(e.attentionBound, 'g', 4));
       if (!e.attentionCertificate.empty()) text += QStringLiteral(" %1").arg(QString::fromStdString(e.attentionCertificate));
     }
     if (std::isfinite(e.attentionMixingMovement))
       text += tr(" · mixing %L1 / self %L2")
                   .arg(widgets::displayNumber(e.attentionMixingMovement, 'g', 3), widgets::displayNumber(e.attentionSelfMovement, 'g', 3));
+    // Last: the longest part, so a narrow window cuts it rather than the attention figures.
+    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1 (a product over the layers)").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
   }
   // A start warning shows while the run trains (the end message repeats it afterwards).
   const bool warn = !s->warnings().isEmpty() && !s->end();
@@ -139,7 +140,7 @@ void StatusPanel::showRun(RunSession* s) {
   state_->setText(text);
   // Why an enforced-bound run can end with a bound of 10⁶: σmax holds each matrix, the
   // network's bound multiplies them (issue 32).
-  state_->setToolTip(s->runDir() + QLatin1Char('\n') +
+  state_->setToolTip(text + QLatin1Char('\n') + s->runDir() + QLatin1Char('\n') +
                      (s->warnings().isEmpty() ? QString() : QStringLiteral("⚠ ") + s->warnings().join(QStringLiteral("\n⚠ ")) + QLatin1Char('\n')) +
                      tr("The Lipschitz bound multiplies every layer's factor: each matrix is held at σmax, so the bound "
                         "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part.") +

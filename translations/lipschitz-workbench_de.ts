@@ -1006,7 +1006,7 @@
     </message>
     <message>
         <source>Prox steps K (training)</source>
-        <translation>Prox-Schritte K (Training)</translation>
+        <translation>Prox-K (Training)</translation>
     </message>
     <message>
         <source>reached by the schedule 1 → K over the run</source>
@@ -1022,11 +1022,11 @@
     </message>
     <message>
         <source>Prox steps K (evaluation)</source>
-        <translation>Prox-Schritte K (Auswertung)</translation>
+        <translation>Prox-K (Auswertung)</translation>
     </message>
     <message>
         <source>Prox tolerance (evaluation)</source>
-        <translation>Prox-Toleranz (Auswertung)</translation>
+        <translation>Prox-Toleranz (Ausw.)</translation>
     </message>
     <message>
         <source>stop at ‖g‖ ≤ tol·‖g⁰‖</source>

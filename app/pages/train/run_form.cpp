@@ -73,7 +73,7 @@ void RunForm::buildEditors() {
       e.combo = new QComboBox(this);
       // Long ids (spectral_clipped_weight_decay, a GPU's name) must not widen the dock.
       e.combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-      e.combo->setMinimumContentsLength(10);
+      e.combo->setMinimumContentsLength(8);
       for (qsizetype i = 0; i < spec.choices.size(); ++i) {
         e.combo->addItem(spec.choices[i], spec.choices[i]);
         if (!spec.choiceTips.value(i).isEmpty()) e.combo->setItemData(e.combo->count() - 1, spec.choiceTips[i], Qt::ToolTipRole);

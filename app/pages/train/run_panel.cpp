@@ -31,7 +31,9 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   scroll->setWidget(form_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // A form wider than the dock (German labels beside the combos) scrolls instead of hiding
+  // its right edge under the vertical scroll bar.
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
 
   verdict_ = new QLabel(this);
   verdict_->setObjectName(QStringLiteral("formVerdict"));
