@@ -1389,16 +1389,8 @@
         <translation>‖g_K‖/‖g_0‖ bei der Auswertung</translation>
     </message>
     <message>
-        <source>AttLip solver (log)</source>
-        <translation>AttLip-Löser (log)</translation>
-    </message>
-    <message>
         <source>AttLip solver</source>
         <translation>AttLip-Löser</translation>
-    </message>
-    <message>
-        <source>AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, in training and at evaluation.</source>
-        <translation>AttLip: wie weit der Block seine Eingabe bewegt (‖AttLip(X) − X‖/‖X‖; nahe 0 heißt fast die Identität), die akzeptierten Schrittweiten λ und das Residuenverhältnis ‖g_K‖/‖g_0‖ der Prox-Lösung, im Training und bei der Auswertung.</translation>
     </message>
     <message>
         <source> (own cap: rows; not held to σmax)</source>
@@ -1411,6 +1403,18 @@
     <message>
         <source>The network&apos;s certified Lipschitz bound over steps: no change of the embedded input by δ (RMS per token) moves the logits by more than bound × δ. Every matrix stays at σmax, but the bound is the product of the per-layer factors in the trace beside it (hover a layer for the arithmetic), so a few layers slightly above 1 multiply into a large number; σmax, the final logit scale and the number of heads set it.</source>
         <translation>Die zertifizierte Lipschitz-Schranke des Netzes über die Schritte: Keine Änderung der eingebetteten Eingabe um δ (RMS je Token) bewegt die Logits um mehr als Schranke × δ. Jede Matrix bleibt bei σmax, aber die Schranke ist das Produkt der schichtweisen Faktoren in der Spur daneben (Maus über eine Schicht zeigt die Rechnung), daher multiplizieren sich einige Schichten knapp über 1 zu einer großen Zahl; σmax, der Logit-Skalenfaktor und die Zahl der Köpfe bestimmen sie.</translation>
+    </message>
+    <message>
+        <source>movement, λ, ‖g_K‖/‖g_0‖ (log)</source>
+        <translation>Bewegung, λ, ‖g_K‖/‖g_0‖ (log)</translation>
+    </message>
+    <message>
+        <source>With the Armijo rule, training runs K ≤ model.prox_steps steps from the input: that forward is not 1-Lipschitz (Attention Lab, &quot;Why Armijo with small K…&quot;). The certificate belongs to the evaluation forward, solved until ‖g_K‖/‖g_0‖ ≤ model.prox_tol (the &quot;at evaluation&quot; lines); the fixed rule with unit-norm tokens is certified at every K. λ mean / min: the accepted step sizes.</source>
+        <translation>Mit der Armijo-Regel rechnet das Training K ≤ model.prox_steps Schritte ab der Eingabe: dieser Vorwärtslauf ist nicht 1-Lipschitz (Attention-Labor, „Warum Armijo mit kleinem K …“). Das Zertifikat gehört zum Vorwärtslauf der Auswertung, gelöst bis ‖g_K‖/‖g_0‖ ≤ model.prox_tol (die Linien „bei der Auswertung“); die feste Regel mit Token-Zeilen der Norm 1 ist für jedes K zertifiziert. λ Mittel / Minimum: die akzeptierten Schrittweiten.</translation>
+    </message>
+    <message>
+        <source>AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, in training and at evaluation. With the Armijo rule only the evaluation forward, solved to tolerance, is certified 1-Lipschitz; the training forward&apos;s few steps are not.</source>
+        <translation>AttLip: wie weit der Block seine Eingabe bewegt (‖AttLip(X) − X‖/‖X‖; nahe 0 heißt fast die Identität), die akzeptierten Schrittweiten λ und das Residuenverhältnis ‖g_K‖/‖g_0‖ der Prox-Lösung, im Training und bei der Auswertung. Mit der Armijo-Regel ist nur der bis zur Toleranz gelöste Vorwärtslauf der Auswertung 1-Lipschitz zertifiziert, die wenigen Schritte des Trainings nicht.</translation>
     </message>
 </context>
 <context>

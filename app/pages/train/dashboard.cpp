@@ -131,8 +131,12 @@ void Dashboard::createPlots(QWidget* plotParent) {
   actRms_->setValueLabel(tr("mean token RMS of the module output"));
   actRms_->setLogY(true);
   attention_ = new widgets::WeightNormPlot(plotParent);
-  attention_->setValueLabel(tr("AttLip solver (log)"));
+  attention_->setValueLabel(tr("movement, λ, ‖g_K‖/‖g_0‖ (log)"));
   attention_->setLogY(true);
+  attention_->setToolTip(tr("With the Armijo rule, training runs K ≤ model.prox_steps steps from the input: that forward "
+                            "is not 1-Lipschitz (Attention Lab, \"Why Armijo with small K…\"). The certificate belongs to the "
+                            "evaluation forward, solved until ‖g_K‖/‖g_0‖ ≤ model.prox_tol (the \"at evaluation\" lines); the "
+                            "fixed rule with unit-norm tokens is certified at every K. λ mean / min: the accepted step sizes."));
   // `what` is the Help → Tour's one-line answer to "what am I looking at".
   panels_ = {{QStringLiteral("loss"), tr("Loss and accuracy"), loss_,
               tr("Training and validation loss (and accuracy) of every run over steps: is it learning?")},
@@ -165,7 +169,8 @@ void Dashboard::createPlots(QWidget* plotParent) {
              {QStringLiteral("attention"), tr("AttLip solver"), attention_,
               tr("AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the "
                  "identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, "
-                 "in training and at evaluation.")}};
+                 "in training and at evaluation. With the Armijo rule only the evaluation forward, solved to "
+                 "tolerance, is certified 1-Lipschitz; the training forward's few steps are not.")}};
   for (const Panel& p : panels_) p.plot->setObjectName(p.id + QStringLiteral("_plot"));
 
   // Plots over steps share their x range when the user zooms one of them.
