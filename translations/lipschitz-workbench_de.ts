@@ -1651,6 +1651,10 @@
         <source>Remove from list</source>
         <translation>Aus der Liste entfernen</translation>
     </message>
+    <message>
+        <source>Use its settings for a new run</source>
+        <translation>Seine Einstellungen für einen neuen Lauf verwenden</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::RunManager</name>
@@ -1708,6 +1712,18 @@
     <message>
         <source>Processes</source>
         <translation>Prozesse</translation>
+    </message>
+    <message>
+        <source>Cannot use the run&apos;s settings: %1</source>
+        <translation>Die Einstellungen des Laufs sind nicht verwendbar: %1</translation>
+    </message>
+    <message>
+        <source>Cannot use the run&apos;s settings: %1 is not a JSON object</source>
+        <translation>Die Einstellungen des Laufs sind nicht verwendbar: %1 ist kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>(settings of %1)</source>
+        <translation>(Einstellungen von %1)</translation>
     </message>
 </context>
 <context>
@@ -1919,6 +1935,14 @@
     <message>
         <source>Hidden until Run ▸ Generate text… (character runs): text from the run&apos;s newest checkpoint, at a temperature you choose.</source>
         <translation>Verborgen bis Lauf ▸ Text erzeugen… (Zeichenläufe): Text aus dem neuesten Checkpoint des Laufs, bei einer Temperatur Ihrer Wahl.</translation>
+    </message>
+    <message>
+        <source>&amp;Use the selected run&apos;s settings</source>
+        <translation>Einstellungen des gewählten Laufs &amp;verwenden</translation>
+    </message>
+    <message>
+        <source>Load the selected run&apos;s config.json into Run setup, to start a new run with the same settings</source>
+        <translation>Lädt die config.json des gewählten Laufs in die Laufeinstellungen, um einen neuen Lauf mit denselben Einstellungen zu starten</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,8 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTreeWidget>
+#include <QComboBox>
+#include <QFile>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -73,6 +75,7 @@ class TestAppWindow : public QObject {
   void startWarningShowsWhileTraining();
   void runThatCannotWriteItsDirectoryFails();
   void presetFromTheCommandLine();
+  void aRunsSettingsForANewRun();
   void closingMidRunStopsTheWorkerCleanly();
   void layoutIsRememberedBetweenLaunches();
 
@@ -242,6 +245,55 @@ void TestAppWindow::runThatCannotWriteItsDirectoryFails() {
 }
 
 // --preset ID [--set ...] --start, routed by the window to the Train page.
+// Issue 26 review: an opened run's settings were nowhere in Run setup. "Use the selected run's
+// settings" loads its config.json (the preset box names the run); a bad file is refused with
+// the reason in the status bar and the form left as it was.
+void TestAppWindow::aRunsSettingsForANewRun() {
+  MainWindow w;
+  TrainPage* page = w.page<TrainPage>();
+  RunPanel* panel = page->runPanel();
+  QTemporaryDir dir;
+  const QDir root(dir.path());
+  QVERIFY(root.mkpath(QStringLiteral("masked")));
+  const QString run = root.filePath(QStringLiteral("masked"));
+  {
+    QFile f(QDir(run).filePath(QStringLiteral("config.json")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"task": "chars_masked", "data_path": "@data/tinyshakespeare/input.txt", "steps": 123,
+                "model": {"kind": "attlip", "attention": "l2", "d_model": 32, "heads": 2}})");
+  }
+  const QString before = panel->form()->fieldText(QStringLiteral("task"));
+  page->useRunSettings(run);
+  QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("123"));
+  QCOMPARE(panel->form()->fieldText(QStringLiteral("model.attention")), QStringLiteral("l2"));
+  QVERIFY2(panel->canStart(), qPrintable(panel->validationError()));
+  auto* box = panel->findChild<QComboBox*>(QStringLiteral("presetBox"));
+  QCOMPARE(box->currentText(), QStringLiteral("(settings of masked)"));
+  QCOMPARE(panel->runLabel(), QStringLiteral("chars_masked"));  // not a preset id
+  // Choosing the entry again restores the run's settings after an edit.
+  QVERIFY(panel->form()->setFieldText(QStringLiteral("steps"), QStringLiteral("7")));
+  Q_EMIT box->activated(box->currentIndex());
+  QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("123"));
+  // Refusals name the file and keep the form.
+  auto* state = w.findChild<QLabel*>(QStringLiteral("runStateLabel"));
+  QVERIFY(state);
+  page->useRunSettings(root.filePath(QStringLiteral("absent")));
+  QVERIFY2(state->text().contains(QLatin1String("absent")) && state->text().startsWith(QLatin1String("Cannot use")), qPrintable(state->text()));
+  QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("123"));
+  QVERIFY(root.mkpath(QStringLiteral("array")));
+  {
+    QFile f(root.filePath(QStringLiteral("array/config.json")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("[1, 2]");
+  }
+  page->useRunSettings(root.filePath(QStringLiteral("array")));
+  QVERIFY2(state->text().contains(QLatin1String("not a JSON object")), qPrintable(state->text()));
+  QVERIFY(root.mkpath(QStringLiteral("dir/config.json")));  // a folder named like the file
+  page->useRunSettings(root.filePath(QStringLiteral("dir")));
+  QVERIFY2(state->text().contains(QLatin1String("config.json")), qPrintable(state->text()));
+  QVERIFY(!before.isEmpty());
+}
+
 void TestAppWindow::presetFromTheCommandLine() {
   MainWindow w;
   w.show();

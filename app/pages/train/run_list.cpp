@@ -114,6 +114,8 @@ void RunList::showContextMenu(const QPoint& pos) {
       ->setEnabled(isActive(st) && st != RunState::Stopping);
   menu.addSeparator();
   menu.addAction(tr("Open run folder"), this, [s] { QDesktopServices::openUrl(QUrl::fromLocalFile(s->runDir())); });
+  menu.addAction(tr("Use its settings for a new run"), this, [this, s] { Q_EMIT settingsRequested(s->runDir()); })
+      ->setEnabled(!s->runDir().isEmpty());
   menu.addAction(tr("Remove from list"), this, [this, s] {
     if (runs_) runs_->removeRun(s);
   });

@@ -25,6 +25,10 @@ class RunList : public QWidget {
   void setCurrentRun(RunSession* session);
   QTreeWidget* tree() const { return tree_; }
 
+ Q_SIGNALS:
+  // "Use its settings for a new run" on a run's context menu.
+  void settingsRequested(const QString& runDir);
+
  private:
   void addRun(RunSession* session);
   void removeRun(RunSession* session);

@@ -2,9 +2,13 @@
 
 #include "app/device_query.h"
 #include "io/input_error.h"
+#include "io/json_read.h"
 #include "run/run_config.h"
+#include "run/run_layout.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -16,6 +20,12 @@
 #include <algorithm>
 
 namespace lwb::app {
+namespace {
+
+// The preset box's entry for settings taken from a run directory (not a preset id).
+const QString kRunSettingsId = QStringLiteral("@run");
+
+}  // namespace
 
 RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), catalog_(std::move(catalog)) {
   presets_ = new QComboBox(this);
@@ -72,6 +82,7 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   connect(presets_, &QComboBox::activated, this, [this] {
     const QString id = presets_->currentData().toString();
     if (id.isEmpty()) form_->setConfig(run::toJson(run::RunConfig{}));
+    else if (id == kRunSettingsId) form_->setConfig(runSettings_);
     else selectPreset(id);
   });
   connect(form_, &RunForm::validityChanged, this, [this](bool valid, const QString& error) {
@@ -93,11 +104,38 @@ bool RunPanel::selectPreset(const QString& id) {
   return true;
 }
 
+QString RunPanel::loadRunSettings(const QString& runDir) {
+  const QString path = QDir(runDir).filePath(QString::fromLatin1(run::layout::kConfigFile));
+  nlohmann::json config;
+  try {
+    // A directory, FIFO, missing, unreadable or oversized file is refused naming the path.
+    config = jsonio::readFile(path.toStdString(), uint64_t{1} << 20);
+  } catch (const InputError& e) {
+    return tr("Cannot use the run's settings: %1").arg(QString::fromStdString(e.what()));
+  }
+  if (!config.is_object()) return tr("Cannot use the run's settings: %1 is not a JSON object").arg(path);
+  runSettings_ = config;
+  const QString label = tr("(settings of %1)").arg(QFileInfo(runDir).fileName());
+  int at = presets_->findData(kRunSettingsId);
+  if (at < 0) {
+    presets_->insertItem(1, label, kRunSettingsId);
+    at = 1;
+  }
+  presets_->setItemText(at, label);
+  presets_->setItemData(at, QDir::toNativeSeparators(runDir), Qt::ToolTipRole);
+  presets_->setCurrentIndex(at);
+  form_->setConfig(runSettings_);  // validated at once; a run of an older version may be refused, with the reason shown
+  return {};
+}
+
 int RunPanel::processes() const { return processes_->value(); }
 
 void RunPanel::setProcesses(int n) { processes_->setValue(n); }
 
-QString RunPanel::presetId() const { return presets_->currentData().toString(); }
+QString RunPanel::presetId() const {
+  const QString id = presets_->currentData().toString();
+  return id == kRunSettingsId ? QString() : id;
+}
 
 QString RunPanel::applyOverrides(const QStringList& assignments) {
   nlohmann::json cfg = form_->config();

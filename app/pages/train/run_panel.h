@@ -30,6 +30,9 @@ class RunPanel : public QWidget {
   // Applies "key=value" assignments (config keys, dots for nesting, values as JSON) on
   // top of the form, as lipschitz-cli's --set does. Returns the first error, or empty.
   QString applyOverrides(const QStringList& assignments);
+  // Loads RUN_DIR/config.json into the form, for a new run with the same settings; the preset
+  // box then names the run. Returns why it could not (the form is left as it was), or empty.
+  QString loadRunSettings(const QString& runDir);
 
   RunForm* form() const { return form_; }
   // Local processes (data-parallel ranks) for the next run: 1 trains inside the app.
@@ -59,6 +62,7 @@ class RunPanel : public QWidget {
 
   PresetCatalog catalog_;
   QComboBox* presets_ = nullptr;
+  nlohmann::json runSettings_;  // what the "(settings of RUN)" entry of presets_ holds
   RunForm* form_ = nullptr;
   QLabel* verdict_ = nullptr;
   QPushButton* start_ = nullptr;

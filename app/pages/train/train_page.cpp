@@ -61,6 +61,7 @@ void TrainPage::createPanels(const PageServices& services) {
   dashboard_ = new Dashboard(runs_, this);
   runPanel_ = new RunPanel(services.presets, this);
   runList_ = new RunList(runs_, this);
+  connect(runList_, &RunList::settingsRequested, this, &TrainPage::useRunSettings);
   addDock(QStringLiteral("run_setup"), tr("Run setup"), runPanel_);
   addDock(QStringLiteral("runs"), tr("Runs"), runList_);
   for (const auto& panel : dashboard_->panels()) addDock(panel.id, panel.title, panel.plot);
@@ -97,6 +98,13 @@ void TrainPage::createActions() {
     if (RunSession* s = runs_->currentRun()) runs_->removeRun(s);
   });
 
+  settingsAction_ = new QAction(tr("&Use the selected run's settings"), this);
+  settingsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U));
+  settingsAction_->setToolTip(tr("Load the selected run's config.json into Run setup, to start a new run with the same settings"));
+  connect(settingsAction_, &QAction::triggered, this, [this] {
+    if (const RunSession* s = runs_->currentRun()) useRunSettings(s->runDir());
+  });
+
   sampleAction_ = new QAction(tr("&Generate text…"), this);
   sampleAction_->setToolTip(tr("Sample text from the selected character-level run's newest checkpoint (prompt, length, temperature)"));
   connect(sampleAction_, &QAction::triggered, this, &TrainPage::showTextSample);
@@ -107,8 +115,20 @@ void TrainPage::createActions() {
   runMenu_->addAction(stopAction_);
   runMenu_->addSeparator();
   runMenu_->addAction(sampleAction_);
+  runMenu_->addAction(settingsAction_);
   runMenu_->addSeparator();
   runMenu_->addAction(removeAction_);
+}
+
+void TrainPage::useRunSettings(const QString& runDir) {
+  const QString error = runPanel_->loadRunSettings(runDir);
+  if (!error.isEmpty()) {
+    status_->showMessage(error);
+    return;
+  }
+  QDockWidget* d = dock(QStringLiteral("run_setup"));
+  d->show();
+  d->raise();
 }
 
 bool TrainPage::currentRunIsChars() {
@@ -197,6 +217,7 @@ void TrainPage::updateActions() {
   stopAction_->setEnabled(current && isActive(st) && st != RunState::Stopping);
   stopAction_->setText(current && current->isFollowing() ? tr("S&top following") : tr("S&top"));
   removeAction_->setEnabled(current != nullptr);
+  settingsAction_->setEnabled(current && !current->runDir().isEmpty());
   sampleAction_->setEnabled(currentRunIsChars());
 }
 

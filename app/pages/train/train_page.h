@@ -77,6 +77,9 @@ class TrainPage : public QMainWindow, public Page {
   // Run ▸ Generate text…: enabled for a run of a text task (data::generatesText); shows the
   // "Generate text" dock sampling the run's newest checkpoint (issue 29 §4).
   QAction* sampleAction() const { return sampleAction_; }
+  QAction* settingsAction() const { return settingsAction_; }
+  // Loads RUN_DIR's settings into Run setup (the reason in the status bar when it cannot).
+  void useRunSettings(const QString& runDir);
   pages::TextSamplePanel* samplePanel() const { return sample_; }
 
  protected:
@@ -115,6 +118,7 @@ class TrainPage : public QMainWindow, public Page {
   QAction* stopAction_ = nullptr;
   QAction* removeAction_ = nullptr;
   QAction* sampleAction_ = nullptr;
+  QAction* settingsAction_ = nullptr;  // the selected run's config.json into Run setup
   pages::TextSamplePanel* sample_ = nullptr;
   QHash<QString, bool> charsRuns_;
   std::function<void(const QString&)> showPage_;  // Start shows this page, from any page
