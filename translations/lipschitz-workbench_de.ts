@@ -71,6 +71,10 @@
         <source>AttLip&apos;s block x + α(prox(x) − x); 1 is 004&apos;s AttLip. The prox is firmly non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1.</source>
         <translation>AttLips Block x + α(prox(x) − x); 1 ist AttLip aus 004. Der Prox ist fest nicht-expansiv, daher ist der Block bis α = 2 1-Lipschitz; oberhalb von 2 ist seine Schranke α − 1.</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
 </context>
 <context>
     <name>AttentionLabPresets</name>

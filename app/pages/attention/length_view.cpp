@@ -39,7 +39,8 @@ QStringList cells(const LengthPoint& p, bool full) {
   return {QString::number(p.point.tokens),
           full ? QString::fromStdString(p.kind) : attentionKindTitle(p.kind),
           num(p.point.pgdEstimate),
-          opt(p.point.bound),
+          // Standard attention has no global bound (004): said on screen, empty in the CSV.
+          p.point.bound || full ? opt(p.point.bound) : QCoreApplication::translate("AttentionLab", "none"),
           opt(p.point.eq6AsPrinted),
           opt(p.point.residual),
           p.kind != attLipId() ? QString()
