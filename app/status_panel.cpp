@@ -70,7 +70,7 @@ void StatusPanel::createWidgets(QStatusBar* bar) {
   progress_ = new QProgressBar(bar);
   progress_->setObjectName(QStringLiteral("runProgress"));
   progress_->setRange(0, 1000);
-  progress_->setMinimumWidth(360);
+  progress_->setMinimumWidth(260);
   progress_->setTextVisible(true);
   device_ = new QLabel(bar);
   memory_ = new QLabel(bar);
@@ -112,7 +112,7 @@ void StatusPanel::showRun(RunSession* s) {
   }
   progress_->setFormat(format);
   // Wide enough for its text ("step 790 / 1500 · 15,3 steps/s · ETA 0:46" was cut).
-  progress_->setMinimumWidth(std::max(360, progress_->fontMetrics().horizontalAdvance(format) + 40));
+  progress_->setMinimumWidth(std::max(260, progress_->fontMetrics().horizontalAdvance(format) + 40));
 
   QString text = QStringLiteral("%1 — %2").arg(s->label(), toDisplayString(s->state()));
   if (s->processes() > 1) text += tr(" · %n processes", nullptr, s->processes());
@@ -125,14 +125,16 @@ void StatusPanel::showRun(RunSession* s) {
     // Seed 004's masked LM (issue 26): what the end of the run measured of its attention block.
     if (std::isfinite(e.attentionPgdEstimate)) {
       text += tr(" · attention PGD %L1").arg(widgets::displayNumber(e.attentionPgdEstimate, 'g', 3));
-      if (std::isfinite(e.attentionBound)) text += tr(" (bound %L1)").arg(widgets::displayNumber(e.attentionBound, 'g', 4));
-      if (!e.attentionCertificate.empty()) text += QStringLiteral(" %1").arg(QString::fromStdString(e.attentionCertificate));
+      // The estimate is a lower estimate of the block's constant, the bound an upper one.
+      if (std::isfinite(e.attentionBound)) text += QStringLiteral(" ≤ %1").arg(widgets::displayNumber(e.attentionBound, 'g', 4));
+      if (!e.attentionCertificate.empty()) text += QStringLiteral(" %1").arg(attentionCertificateText(QString::fromStdString(e.attentionCertificate)));
     }
     if (std::isfinite(e.attentionMixingMovement))
       text += tr(" · mixing %L1 / self %L2")
-                  .arg(widgets::displayNumber(e.attentionMixingMovement, 'g', 3), widgets::displayNumber(e.attentionSelfMovement, 'g', 3));
+                  .arg(widgets::displayNumber(e.attentionMixingMovement, 'g', 2), widgets::displayNumber(e.attentionSelfMovement, 'g', 2));
     // Last: the longest part, so a narrow window cuts it rather than the attention figures.
-    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1 (a product over the layers)").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
+    // "(a product over the layers)" is in the tooltip: the line must keep the number.
+    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
   }
   // A start warning shows while the run trains (the end message repeats it afterwards).
   const bool warn = !s->warnings().isEmpty() && !s->end();
@@ -142,7 +144,7 @@ void StatusPanel::showRun(RunSession* s) {
   // network's bound multiplies them (issue 32).
   state_->setToolTip(text + QLatin1Char('\n') + s->runDir() + QLatin1Char('\n') +
                      (s->warnings().isEmpty() ? QString() : QStringLiteral("⚠ ") + s->warnings().join(QStringLiteral("\n⚠ ")) + QLatin1Char('\n')) +
-                     tr("The Lipschitz bound multiplies every layer's factor: each matrix is held at σmax, so the bound "
+                     tr("The Lipschitz bound is a product over the layers: it multiplies every layer's factor: each matrix is held at σmax, so the bound "
                         "can still grow with depth. The Lipschitz bound panel's trace shows each layer's part.") +
                      (s->end() && std::isfinite(s->end()->attentionMixingMovement)
                           ? QLatin1Char('\n') +

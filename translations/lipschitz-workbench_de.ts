@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AttentionCertificate</name>
+    <message>
+        <source>converged</source>
+        <translation>konvergiert</translation>
+    </message>
+    <message>
+        <source>certified step</source>
+        <translation>zertifizierter Schritt</translation>
+    </message>
+    <message>
+        <source>not certified</source>
+        <translation>nicht zertifiziert</translation>
+    </message>
+</context>
+<context>
     <name>AttentionLab</name>
     <message>
         <source>AttLip</source>
@@ -68,12 +83,12 @@
         <translation>nein</translation>
     </message>
     <message>
-        <source>AttLip&apos;s block x + α(prox(x) − x); 1 is 004&apos;s AttLip. The prox is firmly non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1.</source>
-        <translation>AttLips Block x + α(prox(x) − x); 1 ist AttLip aus 004. Der Prox ist fest nicht-expansiv, daher ist der Block bis α = 2 1-Lipschitz; oberhalb von 2 ist seine Schranke α − 1.</translation>
-    </message>
-    <message>
         <source>none</source>
         <translation>keine</translation>
+    </message>
+    <message>
+        <source>AttLip&apos;s block x + α(prox(x) − x) (a run&apos;s model.prox_relaxation); 1 is 004&apos;s AttLip. The prox is firmly non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1.</source>
+        <translation>AttLips Block x + α(prox(x) − x) (model.prox_relaxation eines Laufs); 1 ist AttLip aus 004. Der Prox ist fest nicht-expansiv, daher ist der Block bis α = 2 1-Lipschitz; oberhalb von 2 ist seine Schranke α − 1.</translation>
     </message>
 </context>
 <context>
@@ -131,8 +146,8 @@
         <translation>7 · Der relaxierte Prox: 1-Lipschitz bis α = 2, nicht darüber</translation>
     </message>
     <message>
-        <source>The block x + α(prox(x) − x), which masked_chars_attlip_cpu trains with α = 2. The prox is firmly non-expansive, so the block is 1-Lipschitz for α ≤ 2; here α = 3, its bound is α − 1 = 2 and PGD finds pairs that move apart. Set α to 2 and press Run: the estimate drops below 1.</source>
-        <translation>Der Block x + α(prox(x) − x), den masked_chars_attlip_cpu mit α = 2 trainiert. Der Prox ist fest nicht-expansiv, daher ist der Block für α ≤ 2 1-Lipschitz; hier ist α = 3, seine Schranke α − 1 = 2, und PGD findet Paare, die auseinanderrücken. Setzen Sie α auf 2 und drücken Sie Starten: die Schätzung fällt unter 1.</translation>
+        <source>The block x + α(prox(x) − x), which masked_chars_attlip_cpu trains with α = 2. The prox is firmly non-expansive, so the block is 1-Lipschitz for α ≤ 2; here α = 3, its bound is α − 1 = 2 and PGD finds pairs that move apart. Set α to 2 and press Run: the bound is 1 again and the estimate stays at or below it.</source>
+        <translation>Der Block x + α(prox(x) − x), den masked_chars_attlip_cpu mit α = 2 trainiert. Der Prox ist fest nicht-expansiv, daher ist der Block für α ≤ 2 1-Lipschitz; hier ist α = 3, seine Schranke α − 1 = 2, und PGD findet Paare, die auseinanderrücken. Setzen Sie α auf 2 und drücken Sie Starten: die Schranke ist wieder 1, und die Schätzung bleibt bei oder unter ihr.</translation>
     </message>
 </context>
 <context>
@@ -1791,14 +1806,6 @@
         <source>GPU %1 free of %2</source>
         <translation>GPU %1 von %2 frei</translation>
     </message>
-    <message>
-        <source> · Lipschitz bound %L1 (a product over the layers)</source>
-        <translation> · Lipschitz-Schranke %L1 (ein Produkt über die Schichten)</translation>
-    </message>
-    <message>
-        <source>The Lipschitz bound multiplies every layer&apos;s factor: each matrix is held at σmax, so the bound can still grow with depth. The Lipschitz bound panel&apos;s trace shows each layer&apos;s part.</source>
-        <translation>Die Lipschitz-Schranke multipliziert die Faktoren aller Schichten: Jede Matrix wird bei σmax gehalten, die Schranke kann daher trotzdem mit der Tiefe wachsen. Der Verlauf je Schicht im Bereich „Lipschitz-Schranke“ zeigt den Anteil jeder Schicht.</translation>
-    </message>
     <message numerus="yes">
         <source> · %n processes</source>
         <translation>
@@ -1811,16 +1818,20 @@
         <translation> · Attention-PGD %L1</translation>
     </message>
     <message>
-        <source> (bound %L1)</source>
-        <translation> (Schranke %L1)</translation>
-    </message>
-    <message>
         <source> · mixing %L1 / self %L2</source>
         <translation> · Mischung %L1 / selbst %L2</translation>
     </message>
     <message>
         <source>Attention (measured at the end on the first validation sequence): PGD estimate of the evaluated block against its bound; converged = the prox reached its tolerance, so the bound holds. Mixing / self: how far the converged prox moves the tokens, ÷‖X‖, by what other tokens contribute and by what each token contributes itself — mixing near 0 means the block barely attends.</source>
         <translation>Attention (am Ende auf der ersten Validierungssequenz gemessen): PGD-Schätzung des ausgewerteten Blocks gegen seine Schranke; converged = der Prox hat seine Toleranz erreicht, die Schranke gilt also. Mischung / selbst: wie weit der konvergierte Prox die Tokens bewegt, ÷‖X‖, durch den Beitrag anderer Tokens und durch den Beitrag jedes Tokens selbst — Mischung nahe 0 heißt, der Block achtet kaum auf andere Tokens.</translation>
+    </message>
+    <message>
+        <source> · Lipschitz bound %L1</source>
+        <translation> · Lipschitz-Schranke %L1</translation>
+    </message>
+    <message>
+        <source>The Lipschitz bound is a product over the layers: it multiplies every layer&apos;s factor: each matrix is held at σmax, so the bound can still grow with depth. The Lipschitz bound panel&apos;s trace shows each layer&apos;s part.</source>
+        <translation>Die Lipschitz-Schranke ist ein Produkt über die Schichten: Sie multipliziert die Faktoren aller Schichten; jede Matrix wird bei σmax gehalten, die Schranke kann daher trotzdem mit der Tiefe wachsen. Der Verlauf je Schicht im Bereich „Lipschitz-Schranke“ zeigt den Anteil jeder Schicht.</translation>
     </message>
 </context>
 <context>
@@ -2379,6 +2390,10 @@
     <message>
         <source>Attention bound</source>
         <translation>Attention-Schranke</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
     </message>
 </context>
 <context>

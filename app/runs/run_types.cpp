@@ -55,6 +55,13 @@ QString statusWord(const QString& word) {
 
 QString unknownStatusWord() { return QString::fromLatin1(kUnknownWord); }
 
+QString attentionCertificateText(const QString& id) {
+  if (id == QLatin1String("converged")) return QCoreApplication::translate("AttentionCertificate", "converged");
+  if (id == QLatin1String("certified_step")) return QCoreApplication::translate("AttentionCertificate", "certified step");
+  if (id == QLatin1String("none")) return QCoreApplication::translate("AttentionCertificate", "not certified");
+  return id;
+}
+
 bool isActive(RunState s) { return row(s).active; }
 
 RunState runState(run::RunStatus s) {

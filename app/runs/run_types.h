@@ -30,6 +30,9 @@ QString toDisplayString(run::RunStatus s);
 QString statusWord(const QString& word);
 // The word the app shows for a run whose status cannot be read (no summary, not being written).
 QString unknownStatusWord();
+// summary.json's attention_certificate ("converged" | "certified_step" | "none") in the
+// user's language; another word unchanged.
+QString attentionCertificateText(const QString& id);
 bool isActive(RunState s);  // Starting, Running, Paused, Stopping, Following
 // The session state of an engine status (Pending, which no session has, reads as Starting).
 RunState runState(run::RunStatus s);

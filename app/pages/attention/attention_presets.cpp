@@ -104,7 +104,7 @@ std::vector<AttentionPreset> build() {
     AttentionPreset x = preset("relaxed_prox", QCoreApplication::translate("AttentionLabPresets", "7 · The relaxed prox: 1-Lipschitz up to α = 2, not beyond"),
                                QCoreApplication::translate("AttentionLabPresets", "The block x + α(prox(x) − x), which masked_chars_attlip_cpu trains with α = 2. "
                                    "The prox is firmly non-expansive, so the block is 1-Lipschitz for α ≤ 2; here α = 3, its bound is "
-                                   "α − 1 = 2 and PGD finds pairs that move apart. Set α to 2 and press Run: the estimate drops below 1."),
+                                   "α − 1 = 2 and PGD finds pairs that move apart. Set α to 2 and press Run: the bound is 1 again and the estimate stays at or below it."),
                                AttentionTab::Length);
     x.length = length(16, 2, {8, 32}, 15, 2);
     x.length->kinds = {attLipId()};

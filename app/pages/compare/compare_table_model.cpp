@@ -59,7 +59,11 @@ QString CompareTableModel::text(const RunRecord& r, int column) const {
     case Parameters: return r.parameters;
     case Optimizer: return r.optimizer;
     case Attention:
-      return r.attentionCertificate.isEmpty() ? r.attention : QStringLiteral("%1 · %2").arg(r.attention, r.attentionCertificate);
+      return r.attentionCertificate.isEmpty() ? r.attention
+                                              : QStringLiteral("%1 · %2").arg(r.attention, attentionCertificateText(r.attentionCertificate));
+    case AttentionBound:  // measured, and no bound exists (standard attention): said, not left blank
+      if (!r.attentionBound && r.attentionPgd) return tr("none");
+      [[fallthrough]];
     default: {
       const auto v = numberOf(r, column);
       return v ? widgets::displayNumber(*v, 'g', column == Steps ? 12 : 5) : QString();
