@@ -93,7 +93,8 @@ void StatusPanel::setDevices(const std::vector<DeviceInfo>& devices) {
 void StatusPanel::showRun(RunSession* s) {
   run_ = s;
   if (!s) {
-    state_->setText(tr("No run selected: choose a preset and press Start (F5), or open a run folder (Ctrl+O)."));
+    // The status bar is the window's, so the hint reads right on every page (Ctrl+1: Train).
+    state_->setText(tr("No run selected: start one from the Train page's preset (F5), or open a run folder (Ctrl+O)."));
     state_->setStyleSheet(QString());
     progress_->setValue(0);
     progress_->setFormat(tr("idle"));

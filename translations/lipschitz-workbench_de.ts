@@ -1767,8 +1767,8 @@
 <context>
     <name>lwb::app::StatusPanel</name>
     <message>
-        <source>No run selected: choose a preset and press Start (F5), or open a run folder (Ctrl+O).</source>
-        <translation>Kein Lauf ausgewählt: Vorlage wählen und Start drücken (F5) oder einen Laufordner öffnen (Strg+O).</translation>
+        <source>No run selected: start one from the Train page&apos;s preset (F5), or open a run folder (Ctrl+O).</source>
+        <translation>Kein Lauf ausgewählt: einen mit der Vorlage der Trainingsseite starten (F5) oder einen Laufordner öffnen (Strg+O).</translation>
     </message>
     <message>
         <source>idle</source>
