@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -77,6 +78,13 @@ void applyIntraOpThreads(int threads) {
   (void)at::get_num_threads();  // ATen's once-per-thread initialisation first, so it cannot undo n
   if (ompSet) ompSet(n);
   else at::set_num_threads(n);
+}
+
+int parallelForTeamSize() {
+  // One bit per thread that ran a chunk; a grain of 1 over 64 items gives every thread one.
+  std::atomic<uint64_t> seen{0};
+  at::parallel_for(0, 64, 1, [&](int64_t, int64_t) { seen.fetch_or(uint64_t{1} << (at::get_thread_num() % 64)); });
+  return __builtin_popcountll(seen.load());
 }
 
 void reexecWithOpenMpWaitPolicy(char** argv) {

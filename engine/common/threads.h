@@ -35,6 +35,13 @@ int intraOpThreadsCeiling();
 // the OpenMP count only). OpenMP's count is per calling thread: call it on the thread that trains.
 void applyIntraOpThreads(int threads);
 
+// How many threads at::parallel_for spreads a range over in the engine's own code, at the
+// calling thread's current count. parallel_for is a template in ATen's headers whose
+// `#pragma omp parallel` is compiled into our translation units: built without OpenMP it runs
+// every range on the calling thread, however many threads are set (engine/CMakeLists.txt,
+// LWB_OPENMP). Tests and benchmarks check it.
+int parallelForTeamSize();
+
 // ---- The start environment (common/start_env.h: OpenMP wait policy, OpenBLAS kernels, glog).
 // First thing in main(): when startEnvironment(getenv, the loaded OpenBLAS core) is not
 // empty, sets those variables and re-executes /proc/self/exe with the same argv, once
