@@ -14,8 +14,6 @@
 
 #include <QtTest/QtTest>
 
-#include <thread>
-
 using namespace lwb;
 
 namespace {
@@ -106,19 +104,6 @@ class TstBatchedGemm : public QObject {
     QVERIFY(relError(batchedGemm(a, b, rowBias, 1.0), loopReference(a, b, rowBias.expand({4, 5}), 1.0)) < 2e-6);
     QCOMPARE(batchedGemm(at::randn({0, 4, 2}), at::randn({0, 2, 5}), at::Tensor(), 1.0).size(0), int64_t{0});
     QVERIFY(!batchedGemmUsesBlas(at::randn({3, 4, 2}, at::kHalf), at::randn({3, 2, 5}, at::kHalf)));
-  }
-
-  // The engine's own parallel loops (this product's batch, the fused kernels, inspect's
-  // matrices) run on the intra-op team, not serially on the calling thread: at::parallel_for
-  // is compiled into the engine's translation units and needs them built with OpenMP. Seen
-  // failing (2 threads set, a team of 1) with threads.cpp compiled without -fopenmp.
-  void parallelForUsesTheTeam() {
-    if (std::thread::hardware_concurrency() < 2) QSKIP("one hardware thread: no team to use");
-    const int previous = setIntraOpThreads(2);
-    QCOMPARE(parallelForTeamSize(), 2);
-    setIntraOpThreads(1);
-    QCOMPARE(parallelForTeamSize(), 1);
-    setIntraOpThreads(previous);
   }
 
   // The comparison can fail: a product with one matrix's operands swapped is caught.

@@ -1,6 +1,6 @@
 // The thread policy's decisions (common/threads.h, common/thread_tuner.h): which OpenMP
 // variables a start sets, and which count the tuner keeps for given step times. Synthetic
-// step times only: nothing here is timed.
+// step times only: nothing here is timed. And that the engine's own loops use the team.
 #include "common/thread_tuner.h"
 #include "common/blas_core.h"
 #include "common/threads.h"
@@ -8,6 +8,7 @@
 #include <QtTest/QtTest>
 
 #include <functional>
+#include <thread>
 #include <map>
 #include <string>
 
@@ -51,6 +52,19 @@ class TestThreadPolicy : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // The engine's own parallel loops (this product's batch, the fused kernels, inspect's
+  // matrices) run on the intra-op team, not serially on the calling thread: at::parallel_for
+  // is compiled into the engine's translation units and needs them built with OpenMP. Seen
+  // failing (2 threads set, a team of 1) with threads.cpp compiled without -fopenmp.
+  void parallelForUsesTheTeam() {
+    if (std::thread::hardware_concurrency() < 2) QSKIP("one hardware thread: no team to use");
+    const int previous = setIntraOpThreads(2);
+    QCOMPARE(parallelForTeamSize(), 2);
+    setIntraOpThreads(1);
+    QCOMPARE(parallelForTeamSize(), 1);
+    setIntraOpThreads(previous);
+  }
+
   void waitPolicySetOnce() {
     const auto vars = openMpWaitEnvToSet(envOf({}));
     std::map<std::string, std::string> set(vars.begin(), vars.end());
