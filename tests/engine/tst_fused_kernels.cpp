@@ -3,6 +3,7 @@
 // float32 and float64.
 #include "common/blas_fns.h"
 #include "common/linear.h"
+#include "common/threads.h"
 #include "models/attention_ops.h"
 #include "models/fused_ops.h"
 #include "models/position_attention.h"
@@ -34,6 +35,8 @@
 #include <torch/csrc/autograd/autograd.h>
 
 #include <QtTest/QtTest>
+
+#include <thread>
 
 #include <atomic>
 #include <cmath>
@@ -79,7 +82,7 @@ at::Tensor positionAttentionAten(const at::Tensor& pos, int64_t t) {
   return at::softmax(at::stack(rows, 1), -1);
 }
 
-// The OpenMP runtime LibTorch loaded (the test is built without OpenMP flags, as the engine).
+// The OpenMP runtime LibTorch loaded, looked up as the engine's thread policy does.
 int ompMaxThreads() {
   static const auto get = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
   return get ? get() : 1;
@@ -95,6 +98,13 @@ class TstFusedKernels : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // Every kernel's parallel loop on a team of two (Debian's LibTorch starts with one intra-op
+  // thread): the chunked paths are the ones checked, as the CLI's 2-thread runs use them.
+  void initTestCase() {
+    setIntraOpThreads(2);
+    if (std::thread::hardware_concurrency() >= 2) QCOMPARE(parallelForTeamSize(), 2);
+  }
+
   void positionAttentionMatchesUnfused_data() {
     QTest::addColumn<int>("dtype");
     QTest::addColumn<int>("heads");

@@ -1,5 +1,6 @@
 // Optimizer invariants: Muon's update norm bound, AdamW/SGD hand-computed steps, decoupled
 // decay, embedding column normalisation, schedules, per-group lr, and the constraint step.
+#include "common/threads.h"
 #include "models/init.h"
 #include "optim/adamw.h"
 #include "optim/constraint_step.h"
@@ -45,6 +46,10 @@ class TestOptim : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // The optimizers' own parallel loops (AdamW's update, Muon's momentum blocks) on a team of
+  // two, as in the CLI's 2-thread runs (Debian's LibTorch starts with one intra-op thread).
+  void initTestCase() { setIntraOpThreads(2); }
+
   void nsInflation() {
     const double k = spectral::nsMaxInflation(spectral::NewtonSchulzConfig::muon());
     qInfo("jordan5 x5 max inflation %.5f", k);
