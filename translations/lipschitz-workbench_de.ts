@@ -2312,6 +2312,14 @@
             <numerusform>%1 (Mittel über %n Seeds)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>what differs (auto)</source>
+        <translation>was sich unterscheidet (auto)</translation>
+    </message>
+    <message>
+        <source>Colouring by %1: the first of method, optimizer and the run settings that differs among the shown runs</source>
+        <translation>Farbe nach %1: das Erste aus Methode, Optimierer und den Run-Einstellungen, das sich zwischen den gezeigten Runs unterscheidet</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::CompareTableModel</name>

@@ -163,6 +163,55 @@ class TestPagesCompare : public QObject {
     QCOMPARE(page.tableModel()->rowCount(), 2);
   }
 
+  // Colour by "what differs (auto)", the default: runs with one method and optimizer that
+  // differ in the attention are coloured by model.attention; runs that differ only by seed
+  // fall back to the method (the seed is "Group seeds"' business).
+  void colourByFollowsWhatDiffers() {
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    const auto addRun = [&](const QString& name, const QString& attention, int seed) {
+      QVERIFY(root.mkpath(name));
+      const QDir d(root.filePath(name));
+      write(d.filePath(QStringLiteral("config.json")),
+            QStringLiteral(R"({"task": "chars_masked", "seed": %1, "model": {"kind": "attlip", "attention": "%2"},
+                "optimizer": {"kind": "adamw", "lr": 0.01}, "constraint": {"method": "none"}})")
+                .arg(seed)
+                .arg(attention)
+                .toUtf8());
+      write(d.filePath(QStringLiteral("summary.json")), R"({"status": "finished", "steps": 10, "val_loss": 3.0, "lipschitz_bound": 5.0})");
+      write(d.filePath(QStringLiteral("status")), "finished\n");
+    };
+    addRun(QStringLiteral("mc_standard"), QStringLiteral("standard"), 0);
+    addRun(QStringLiteral("mc_attlip"), QStringLiteral("attlip"), 0);
+    ComparePage page;
+    QSignalSpy changed(&page, &ComparePage::runsChanged);
+    page.addRunDirectories({root.filePath(QStringLiteral("mc_standard")), root.filePath(QStringLiteral("mc_attlip"))});
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 1 && !page.isLoading(), kTimeoutMs);
+    QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("colorBy"))->currentData().toString(), QStringLiteral("auto"));
+    QSet<QString> groups;
+    for (const auto& p : page.scatterPlot()->points()) groups.insert(p.group);
+    QCOMPARE(groups, (QSet<QString>{QStringLiteral("model.attention = standard"), QStringLiteral("model.attention = attlip")}));
+    page.setColorBy(QStringLiteral("method"));  // the user's choice still applies
+    QCOMPARE(page.scatterPlot()->points().front().group, QStringLiteral("none"));
+
+    QTemporaryDir tmp2;
+    const QDir seeds(tmp2.path());
+    for (int seed = 0; seed < 2; ++seed) {
+      const QString name = QStringLiteral("seed%1").arg(seed);
+      QVERIFY(seeds.mkpath(name));
+      const QDir d(seeds.filePath(name));
+      write(d.filePath(QStringLiteral("config.json")),
+            QStringLiteral(R"({"task": "mnist", "seed": %1, "optimizer": {"kind": "adamw"}, "constraint": {"method": "none"}})").arg(seed).toUtf8());
+      write(d.filePath(QStringLiteral("summary.json")), R"({"status": "finished", "steps": 10, "val_loss": 1.0, "lipschitz_bound": 5.0})");
+    }
+    ComparePage bySeed;
+    QSignalSpy changed2(&bySeed, &ComparePage::runsChanged);
+    bySeed.addRunDirectories({seeds.filePath(QStringLiteral("seed0")), seeds.filePath(QStringLiteral("seed1"))});
+    QTRY_VERIFY_WITH_TIMEOUT(changed2.count() == 1 && !bySeed.isLoading(), kTimeoutMs);
+    QCOMPARE(bySeed.scatterPlot()->points().size(), size_t{2});
+    for (const auto& p : bySeed.scatterPlot()->points()) QCOMPARE(p.group, QStringLiteral("none"));
+  }
+
   // A metric spanning more than four decades (a 10x-lr run that blew up) opens on a log axis;
   // the ordinary runs of writeRuns (0.55 … 2.2) stay linear.
   void blownUpRunOpensOnALogAxis() {

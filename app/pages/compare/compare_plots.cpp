@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
+#include <QSet>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -61,6 +62,9 @@ QWidget* ComparePlots::createScatterPane() {
   scatter_->setLogX(true);
   colorBy_ = new QComboBox(this);
   colorBy_->setObjectName(QStringLiteral("colorBy"));
+  // Default: whatever setting tells the shown runs apart (four masked-character runs share
+  // the method "none" and differ in model.attention).
+  colorBy_->addItem(tr("what differs (auto)"), QStringLiteral("auto"));
   colorBy_->addItem(tr("method"), QStringLiteral("method"));
   colorBy_->addItem(tr("optimizer / method"), QStringLiteral("optimizer/method"));
   colorBy_->addItem(tr("optimizer"), QStringLiteral("optimizer"));
@@ -123,14 +127,25 @@ void ComparePlots::setMetricNames(const QStringList& names) {
   showMetric();
 }
 
-QString ComparePlots::colorKeyOf(const RunRecord& r) const {
-  const QString key = colorBy_->currentData().toString();
+QString ComparePlots::colorKeyOf(const RunRecord& r, const QString& key) const {
   if (key == QLatin1String("method")) return r.method;
   const QString optimizer = configValue(r, QStringLiteral("optimizer.kind"));
   if (key == QLatin1String("optimizer")) return optimizer;
   if (key == QLatin1String("optimizer/method")) return optimizer + QStringLiteral(" / ") + r.method;
   const QString v = configValue(r, key);
   return key + QStringLiteral(" = ") + (v.isEmpty() ? QStringLiteral("—") : v);
+}
+
+QString ComparePlots::autoColorKey(const std::vector<const RunRecord*>& runs) const {
+  QStringList candidates{QStringLiteral("method"), QStringLiteral("optimizer")};
+  for (const run::FormField& f : run::formFields())
+    if (f.key != "seed" && f.key != "threads" && f.group != "Logging") candidates << QString::fromStdString(f.key);
+  for (const QString& key : candidates) {
+    QSet<QString> groups;
+    for (const RunRecord* r : runs) groups.insert(colorKeyOf(*r, key));
+    if (groups.size() > 1) return key;
+  }
+  return QStringLiteral("method");
 }
 
 // One point per run, or with "Group seeds" one per group of runs that differ only by seed
@@ -140,18 +155,29 @@ void ComparePlots::showFrontier(const std::vector<size_t>& shown) {
   QHash<QString, int> groupAt;
   std::vector<std::vector<std::pair<double, double>>> members;
   const bool grouped = groupSeeds_->isChecked();
+  std::vector<const RunRecord*> plotted;
   for (size_t index : shown) {
     const RunRecord& r = (*runs_)[index];
-    if (!r.lipschitzBound || !r.valLoss || *r.lipschitzBound <= 0) continue;
+    if (r.lipschitzBound && r.valLoss && *r.lipschitzBound > 0) plotted.push_back(&r);
+  }
+  QString key = colorBy_->currentData().toString();
+  if (key == QLatin1String("auto")) {
+    key = autoColorKey(plotted);
+    colorBy_->setToolTip(tr("Colouring by %1: the first of method, optimizer and the run settings that differs among the shown runs").arg(key));
+  } else {
+    colorBy_->setToolTip(QString());
+  }
+  for (const RunRecord* rp : plotted) {
+    const RunRecord& r = *rp;
     if (!grouped) {
-      points.push_back({colorKeyOf(r), r.name, *r.lipschitzBound, *r.valLoss, 0, r.task});
+      points.push_back({colorKeyOf(r, key), r.name, *r.lipschitzBound, *r.valLoss, 0, r.task});
       continue;
     }
     const QString key = seedGroupKey(r);
     auto it = groupAt.find(key);
     if (it == groupAt.end()) {
       it = groupAt.insert(key, static_cast<int>(points.size()));
-      points.push_back({colorKeyOf(r), r.name, 0, 0, 0, r.task});
+      points.push_back({colorKeyOf(r, key), r.name, 0, 0, 0, r.task});
       members.emplace_back();
     }
     members[static_cast<size_t>(*it)].push_back({*r.lipschitzBound, *r.valLoss});

@@ -57,7 +57,11 @@ class ComparePlots : public QWidget {
   QWidget* createMetricPane();
   QWidget* createScatterPane();
   void connectOptions();
-  QString colorKeyOf(const RunRecord& r) const;
+  // The run's colour group under `key` (a colour-by item's data, never "auto").
+  QString colorKeyOf(const RunRecord& r, const QString& key) const;
+  // "auto": the first of method, optimizer and the form's settings (not the seed, which "Group
+  // seeds" handles, nor logging) whose groups differ among these runs; method when none does.
+  QString autoColorKey(const std::vector<const RunRecord*>& runs) const;
   void addMeanCurve(const std::vector<size_t>& members, const QString& name);
   void openOnLogAxisIfBlownUp(const std::vector<size_t>& shown, const QString& name);
 
