@@ -5,11 +5,16 @@
 #include "app/app_options.h"
 #include "app/pages/page_registry.h"
 #include "app/main_window.h"
+#include "app/pages/train/run_list.h"
 #include "app/pages/train/train_page.h"
+#include "app/runs/run_manager.h"
 #include "support/scratch_home.h"
 #include "support/train_page_host.h"
 
 #include <QDockWidget>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTreeWidget>
 #include <QSettings>
 #include <QtTest>
 
@@ -176,6 +181,30 @@ class TestAppLayout : public QObject {
     showAt1600x1000(again);
     QVERIFY(!again.page<TrainPage>()->dock(QStringLiteral("activations"))->isVisible());  // not reset
     QVERIFY(again.page<TrainPage>()->layoutIsUsable());
+  }
+
+  // The Runs dock at its default width shows every visible column whole, with no horizontal
+  // scroll bar (the folder column was cut to "Fo" and pushed one in); the folder is the
+  // name's tooltip and a column the header's menu can show.
+  void runListColumnsFitTheDock() {
+    MainWindow w;
+    showAt1600x1000(w);
+    const QString dir = home_.path() + QStringLiteral("/runs/20261127-110000-mnist_muon_softcap");
+    QVERIFY(QDir().mkpath(dir));
+    w.runs()->addRun(QStringLiteral("mnist_muon_softcap"), dir);
+    QCoreApplication::processEvents();
+    QTreeWidget* tree = w.page<TrainPage>()->runList()->tree();
+    const QHeaderView* header = tree->header();
+    QVERIFY(tree->isVisible());
+    for (int c = 0; c < tree->columnCount(); ++c) {
+      if (tree->isColumnHidden(c)) continue;
+      const int need = header->fontMetrics().horizontalAdvance(tree->headerItem()->text(c));
+      QVERIFY2(header->sectionSize(c) >= need, qPrintable(QStringLiteral("column %1 '%2': %3 px of %4")
+                                                              .arg(c).arg(tree->headerItem()->text(c))
+                                                              .arg(header->sectionSize(c)).arg(need)));
+    }
+    QVERIFY2(!tree->horizontalScrollBar()->isVisible(), "horizontal scroll bar in the Runs dock");
+    QCOMPARE(tree->topLevelItem(0)->toolTip(0), dir);
   }
 
   void resetLayoutRestoresTheDefaults() {

@@ -41,8 +41,16 @@ RunList::RunList(RunManager* runs, QWidget* parent) : QWidget(parent), runs_(run
   tree_->setRootIsDecorated(false);
   tree_->setUniformRowHeights(true);
   tree_->setContextMenuPolicy(Qt::CustomContextMenu);
-  tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  tree_->header()->setStretchLastSection(true);
+  // The name takes what the dock has left; the numbers keep their width. The folder column
+  // starts hidden (the full path is the name's tooltip): in a dock of usual width it was cut
+  // to two letters and pushed a horizontal scroll bar in. The header's menu shows it.
+  QHeaderView* header = tree_->header();
+  header->setSectionResizeMode(QHeaderView::ResizeToContents);
+  header->setSectionResizeMode(Name, QHeaderView::Stretch);
+  header->setStretchLastSection(false);
+  tree_->setColumnHidden(Folder, true);
+  header->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(header, &QHeaderView::customContextMenuRequested, this, &RunList::showHeaderMenu);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tree_);
@@ -64,6 +72,7 @@ void RunList::addRun(RunSession* s) {
   auto* item = new QTreeWidgetItem(tree_);
   item->setIcon(Name, swatch(s->color()));
   item->setText(Name, s->label());
+  item->setToolTip(Name, s->runDir());
   // The folder's own name (the runs folder is the same for every run); the path in full in
   // the tooltip. The whole path was always cut.
   item->setText(Folder, QFileInfo(s->runDir()).fileName());
@@ -99,6 +108,17 @@ void RunList::refresh(RunSession* s) {
 
 void RunList::setCurrentRun(RunSession* s) {
   if (QTreeWidgetItem* item = items_.value(s)) tree_->setCurrentItem(item);
+}
+
+void RunList::showHeaderMenu(const QPoint& pos) {
+  QMenu menu(this);
+  for (int c = State; c < ColumnCount; ++c) {
+    QAction* a = menu.addAction(tree_->headerItem()->text(c));
+    a->setCheckable(true);
+    a->setChecked(!tree_->isColumnHidden(c));
+    connect(a, &QAction::toggled, this, [this, c](bool on) { tree_->setColumnHidden(c, !on); });
+  }
+  menu.exec(tree_->header()->viewport()->mapToGlobal(pos));
 }
 
 void RunList::showContextMenu(const QPoint& pos) {

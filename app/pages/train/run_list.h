@@ -1,7 +1,7 @@
-// The run list: one row per run in its colour, with state, progress, speed and where it
-// writes. The selected row is the RunManager's current run (status bar, σmax lines, f(σ));
-// the context menu pauses, resumes, stops, removes or reveals a run. It follows the
-// RunManager by itself.
+// The run list: one row per run in its colour, with state, progress, speed and (a column
+// the header's menu shows; the name's tooltip) where it writes. The selected row is the
+// RunManager's current run (status bar, σmax lines, f(σ)); the context menu pauses, resumes,
+// stops, removes or reveals a run. It follows the RunManager by itself.
 #pragma once
 
 #include <QHash>
@@ -34,6 +34,7 @@ class RunList : public QWidget {
   void removeRun(RunSession* session);
   void refresh(RunSession* session);  // state, step, speed
   void showContextMenu(const QPoint& pos);
+  void showHeaderMenu(const QPoint& pos);  // which columns show (all but the name)
 
   QPointer<RunManager> runs_;  // the window deletes its runs before its pages
   QTreeWidget* tree_ = nullptr;
