@@ -118,10 +118,6 @@
         <translation>4 · Im Inneren des Prox: Das Residuum fällt schnell</translation>
     </message>
     <message>
-        <source>004 Fig. 1 in small: one head of width 64, inputs of size 1/√d. Armijo&apos;s residual ‖g‖ falls by orders of magnitude in 20 steps; the fixed safe step, certified but tiny, barely moves. Press Play and watch φ decrease.</source>
-        <translation>004 Fig. 1 im Kleinen: ein Kopf der Breite 64, Eingaben der Größe 1/√d. Das Residuum ‖g‖ von Armijo fällt in 20 Schritten um Größenordnungen; die feste sichere Schrittweite, zertifiziert, aber winzig, bewegt sich kaum. Klicken Sie auf Abspielen und beobachten Sie, wie φ sinkt.</translation>
-    </message>
-    <message>
         <source>5 · Inside the prox: large inputs, a bumpy residual</source>
         <translation>5 · Im Inneren des Prox: große Eingaben, ein holpriges Residuum</translation>
     </message>
@@ -138,16 +134,20 @@
         <translation>Nahe Eingabepaare durch K = 1 … 5 Prox-Schritte: Mit Armijo kann das Verhältnis 1 übersteigen (der akzeptierte Schritt springt mit der Eingabe); die feste sichere Schrittweite tut das nie.</translation>
     </message>
     <message>
-        <source>004 Table 1 in small (d 16, H 2): points arrive per N. AttLip&apos;s estimate sits just below its bound 1; ℓ2&apos;s bound grows like √N·log N while its estimate stays flat. The dotted lines are the paper&apos;s numbers at d 512, H 8 (its ℓ2 line is Eq. 6 as printed, not a bound).</source>
-        <translation>004 Tabelle 1 im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8 (ihre ℓ2-Linie ist Gl. 6 wie gedruckt, keine Schranke).</translation>
-    </message>
-    <message>
         <source>7 · The relaxed prox: 1-Lipschitz up to α = 2, not beyond</source>
         <translation>7 · Der relaxierte Prox: 1-Lipschitz bis α = 2, nicht darüber</translation>
     </message>
     <message>
         <source>The block x + α(prox(x) − x), which masked_chars_attlip_cpu trains with α = 2. The prox is firmly non-expansive, so the block is 1-Lipschitz for α ≤ 2; here α = 3, its bound is α − 1 = 2 and PGD finds pairs that move apart. Set α to 2 and press Run: the bound is 1 again and the estimate stays at or below it.</source>
         <translation>Der Block x + α(prox(x) − x), den masked_chars_attlip_cpu mit α = 2 trainiert. Der Prox ist fest nicht-expansiv, daher ist der Block für α ≤ 2 1-Lipschitz; hier ist α = 3, seine Schranke α − 1 = 2, und PGD findet Paare, die auseinanderrücken. Setzen Sie α auf 2 und drücken Sie Starten: die Schranke ist wieder 1, und die Schätzung bleibt bei oder unter ihr.</translation>
+    </message>
+    <message>
+        <source>The AttLip paper&apos;s Table 1 in small (d 16, H 2): points arrive per N. AttLip&apos;s estimate sits just below its bound 1; ℓ2&apos;s bound grows like √N·log N while its estimate stays flat. The dotted lines are the paper&apos;s numbers at d 512, H 8 (its ℓ2 line is Eq. 6 as printed, not a bound).</source>
+        <translation>Tabelle 1 der AttLip-Veröffentlichung im Kleinen (d 16, H 2): Die Punkte erscheinen je N. Die Schätzung von AttLip liegt knapp unter ihrer Schranke 1; die Schranke von ℓ2 wächst wie √N·log N, während ihre Schätzung flach bleibt. Die gepunkteten Linien sind die Werte der Veröffentlichung bei d 512, H 8 (ihre ℓ2-Linie ist Gl. 6 wie gedruckt, keine Schranke).</translation>
+    </message>
+    <message>
+        <source>The AttLip paper&apos;s Fig. 1 in small: one head of width 64, inputs of size 1/√d. Armijo&apos;s residual ‖g‖ falls by orders of magnitude in 20 steps; the fixed safe step, certified but tiny, barely moves. Press Play and watch φ decrease.</source>
+        <translation>Abb. 1 der AttLip-Veröffentlichung im Kleinen: ein Kopf der Breite 64, Eingaben der Größe 1/√d. Das Residuum ‖g‖ von Armijo fällt in 20 Schritten um Größenordnungen; die feste sichere Schrittweite, zertifiziert, aber winzig, bewegt sich kaum. Klicken Sie auf Abspielen und beobachten Sie, wie φ sinkt.</translation>
     </message>
 </context>
 <context>
@@ -205,10 +205,6 @@
         <translation>7 · Verschachtelt vs. anti-blockdiagonal, σ₁ bis 1000</translation>
     </message>
     <message>
-        <source>001 §6.1: hard cap of matrices with growing σ₁ in every implementation. In bfloat16 the error grows like eps·σ₁; compare the implementations, then rerun in float32.</source>
-        <translation>001 §6.1: harte Kappung von Matrizen mit wachsendem σ₁ in jeder Implementierung. In bfloat16 wächst der Fehler wie eps·σ₁; vergleichen Sie die Implementierungen und wiederholen Sie dann in float32.</translation>
-    </message>
-    <message>
         <source>8 · Weight decay pulls σ₁ to 1/λ</source>
         <translation>8 · Gewichtsabnahme zieht σ₁ auf 1/λ</translation>
     </message>
@@ -239,6 +235,10 @@
     <message>
         <source>Manifold Muon retracts W − ηA with msign: only Polar Express puts every σ back on 1 (to ~1e−7); Jordan&apos;s quintic (Muon&apos;s msign) leaves them far off 1 (here ≈ 0.7).</source>
         <translation>Manifold Muon retrahiert W − ηA mit msign: nur Polar Express bringt jedes σ zurück auf 1 (bis auf ~1e−7); Jordans Polynom fünften Grades (das msign von Muon) lässt sie weit neben 1 (hier ≈ 0,7).</translation>
+    </message>
+    <message>
+        <source>The spectral-clipping paper, §6.1: hard cap of matrices with growing σ₁ in every implementation. In bfloat16 the error grows like eps·σ₁; compare the implementations, then rerun in float32.</source>
+        <translation>Veröffentlichung zum Spectral Clipping, §6.1: harte Kappung von Matrizen mit wachsendem σ₁ in jeder Implementierung. In bfloat16 wächst der Fehler wie eps·σ₁; vergleichen Sie die Implementierungen und wiederholen Sie dann in float32.</translation>
     </message>
 </context>
 <context>
@@ -2212,10 +2212,6 @@
         <translation>Demo zur Lernraten-Robustheit</translation>
     </message>
     <message>
-        <source>Seed 002 Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best learning rate and at 10×, trained now and compared here</source>
-        <translation>Seed 002 Abb. 2: AdamW, Muon und Manifold Muon auf den CPU-ICL-Vorlagen mit ihrer besten Lernrate und mit 10×, jetzt trainiert und hier verglichen</translation>
-    </message>
-    <message>
         <source>A run index</source>
         <translation>Ein Laufindex</translation>
     </message>
@@ -2246,6 +2242,10 @@
     <message>
         <source>Not a regular expression: %1</source>
         <translation>Kein regulärer Ausdruck: %1</translation>
+    </message>
+    <message>
+        <source>The Manifold Muon paper&apos;s Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best learning rate and at 10×, trained now and compared here</source>
+        <translation>Abb. 2 der Manifold-Muon-Veröffentlichung: AdamW, Muon und Manifold Muon auf den CPU-ICL-Vorlagen mit ihrer besten Lernrate und mit 10×, jetzt trainiert und hier verglichen</translation>
     </message>
 </context>
 <context>
@@ -3057,10 +3057,6 @@
         <translation>Tabelle 1 der &amp;Veröffentlichung</translation>
     </message>
     <message>
-        <source>004 Table 1 (d 512, H 8, AttLip K = 20) as dotted lines</source>
-        <translation>004 Tabelle 1 (d 512, H 8, AttLip K = 20) als gepunktete Linien</translation>
-    </message>
-    <message>
         <source>R&amp;un</source>
         <translation>&amp;Starten</translation>
     </message>
@@ -3149,14 +3145,6 @@
         <translation>Fertig: %1 Punkte.</translation>
     </message>
     <message>
-        <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1</source>
-        <translation>004 Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke 1</translation>
-    </message>
-    <message>
-        <source>004 Table 1 has no row for standard attention</source>
-        <translation>004 Tabelle 1 enthält keine Zeile für Standard-Attention</translation>
-    </message>
-    <message>
         <source>%1 · PGD estimate</source>
         <translation>%1 · PGD-Schätzung</translation>
     </message>
@@ -3195,14 +3183,6 @@
 (keine Schranke)</translation>
     </message>
     <message>
-        <source>004&apos;s Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this number can be below the true Lipschitz constant; the bound column is Kim et al.&apos;s, with ‖W_Q‖².</source>
-        <translation>Gl. 6 aus 004 wie gedruckt: ‖W_Q‖ einmal je Kopf. Der Block enthält W_Q zweimal (A_h = W_Q W_Qᵀ/√d_h), daher kann dieser Wert unter der wahren Lipschitz-Konstante liegen; die Spalte „Schranke“ ist die von Kim et al., mit ‖W_Q‖².</translation>
-    </message>
-    <message>
-        <source>004 Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)</source>
-        <translation>004 Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Gl. 6 wie gedruckt %L3 (keine Schranke)</translation>
-    </message>
-    <message>
         <source>%1 · bound, Kim ‖W_Q‖² (∝ √N·log N)</source>
         <translation>%1 · Schranke, Kim ‖W_Q‖² (∝ √N·log N)</translation>
     </message>
@@ -3217,6 +3197,26 @@
     <message>
         <source>AttLip α</source>
         <translation>AttLip-α</translation>
+    </message>
+    <message>
+        <source>The AttLip paper&apos;s Table 1 (d 512, H 8, AttLip K = 20) as dotted lines</source>
+        <translation>Tabelle 1 der AttLip-Veröffentlichung (d 512, H 8, AttLip K = 20) als gepunktete Linien</translation>
+    </message>
+    <message>
+        <source>The AttLip paper&apos;s Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this number can be below the true Lipschitz constant; the bound column is Kim et al.&apos;s, with ‖W_Q‖².</source>
+        <translation>Gl. 6 der AttLip-Veröffentlichung wie gedruckt: ‖W_Q‖ einmal je Kopf. Der Block enthält W_Q zweimal (A_h = W_Q W_Qᵀ/√d_h), daher kann dieser Wert unter der wahren Lipschitz-Konstante liegen; die Spalte „Schranke“ ist die von Kim et al., mit ‖W_Q‖².</translation>
+    </message>
+    <message>
+        <source>AttLip paper, Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1</source>
+        <translation>AttLip-Veröffentlichung, Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Schranke 1</translation>
+    </message>
+    <message>
+        <source>AttLip paper, Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)</source>
+        <translation>AttLip-Veröffentlichung, Tabelle 1 bei N = %1 (d 512, H 8): PGD %L2, Gl. 6 wie gedruckt %L3 (keine Schranke)</translation>
+    </message>
+    <message>
+        <source>The AttLip paper&apos;s Table 1 has no row for standard attention</source>
+        <translation>Tabelle 1 der AttLip-Veröffentlichung enthält keine Zeile für Standard-Attention</translation>
     </message>
 </context>
 <context>

@@ -54,7 +54,7 @@ std::vector<AttentionPreset> build() {
   }
   {
     AttentionPreset x = preset("table1", QCoreApplication::translate("AttentionLabPresets", "2 · Lipschitz vs N: AttLip stays at 1, ℓ2's bound grows"),
-                               QCoreApplication::translate("AttentionLabPresets", "004 Table 1 in small (d 16, H 2): points arrive per N. AttLip's estimate sits just "
+                               QCoreApplication::translate("AttentionLabPresets", "The AttLip paper's Table 1 in small (d 16, H 2): points arrive per N. AttLip's estimate sits just "
                                    "below its bound 1; ℓ2's bound grows like √N·log N while its estimate stays flat. The dotted "
                                    "lines are the paper's numbers at d 512, H 8 (its ℓ2 line is Eq. 6 as printed, not a bound)."),
                                AttentionTab::Length);
@@ -74,7 +74,7 @@ std::vector<AttentionPreset> build() {
   }
   {
     AttentionPreset x = preset("prox_fig1", QCoreApplication::translate("AttentionLabPresets", "4 · Inside the prox: the residual falls fast"),
-                               QCoreApplication::translate("AttentionLabPresets", "004 Fig. 1 in small: one head of width 64, inputs of size 1/√d. Armijo's residual "
+                               QCoreApplication::translate("AttentionLabPresets", "The AttLip paper's Fig. 1 in small: one head of width 64, inputs of size 1/√d. Armijo's residual "
                                    "‖g‖ falls by orders of magnitude in 20 steps; the fixed safe step, certified but tiny, barely moves. "
                                    "Press Play and watch φ decrease."),
                                AttentionTab::Prox);

@@ -81,7 +81,7 @@ void LengthView::createFields() {
     kindBoxes_.push_back(box);
   }
   paper_ = new QCheckBox(tr("&Paper's Table 1"), this);
-  paper_->setToolTip(tr("004 Table 1 (d 512, H 8, AttLip K = 20) as dotted lines"));
+  paper_->setToolTip(tr("The AttLip paper's Table 1 (d 512, H 8, AttLip K = 20) as dotted lines"));
   run_ = new QPushButton(tr("R&un"), this);
   run_->setObjectName(QStringLiteral("lengthRun"));
   cancel_ = new QPushButton(tr("&Cancel"), this);
@@ -114,7 +114,7 @@ void LengthView::createResults() {
   table_->setHorizontalHeaderLabels({tr("N"), tr("kind"), tr("PGD estimate"), tr("bound"), tr("Eq. 6 as printed\n(not a bound)"),
                                      tr("prox residual"), tr("converged"), tr("seconds")});
   table_->horizontalHeaderItem(4)->setToolTip(
-      tr("004's Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this "
+      tr("The AttLip paper's Eq. 6 as printed: ‖W_Q‖ once per head. The block carries W_Q twice (A_h = W_Q W_Qᵀ/√d_h), so this "
          "number can be below the true Lipschitz constant; the bound column is Kim et al.'s, with ‖W_Q‖²."));
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -268,10 +268,10 @@ void LengthView::addPoint(int generation, const LengthPoint& p) {
   for (int c = 0; c < text.size(); ++c) table_->setItem(row, c, new QTableWidgetItem(text[c]));
   table_->item(row, 1)->setForeground(attentionKindColor(p.kind));
   if (const auto paper = paperTable1At(p.point.tokens)) {
-    const QString tip = p.kind == attLipId() ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1").arg(paper->tokens).arg(paper->attlipPgd)
-                        : p.kind == l2Id()   ? tr("004 Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)")
+    const QString tip = p.kind == attLipId() ? tr("AttLip paper, Table 1 at N = %1 (d 512, H 8): PGD %L2, bound 1").arg(paper->tokens).arg(paper->attlipPgd)
+                        : p.kind == l2Id()   ? tr("AttLip paper, Table 1 at N = %1 (d 512, H 8): PGD %L2, Eq. 6 as printed %L3 (not a bound)")
                                                    .arg(paper->tokens).arg(paper->l2Pgd).arg(paper->l2Eq6AsPrinted)
-                                           : tr("004 Table 1 has no row for standard attention");
+                                           : tr("The AttLip paper's Table 1 has no row for standard attention");
     for (int c = 0; c < text.size(); ++c) table_->item(row, c)->setToolTip(tip);
   }
   if (p.kind == attLipId() && !p.point.converged) table_->item(row, 6)->setForeground(QColor(0xb0, 0x00, 0x20));

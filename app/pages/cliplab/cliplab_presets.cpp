@@ -103,7 +103,7 @@ std::vector<ClipLabPreset> build() {
   }
   {
     ClipLabPreset x = preset(QStringLiteral("nested_vs_abd"), QCoreApplication::translate("ClipLabPresets", "7 · Nested vs anti-block-diagonal, σ₁ up to 1000"),
-                    QCoreApplication::translate("ClipLabPresets", "001 §6.1: hard cap of matrices with growing σ₁ in every implementation. In bfloat16 the error grows "
+                    QCoreApplication::translate("ClipLabPresets", "The spectral-clipping paper, §6.1: hard cap of matrices with growing σ₁ in every implementation. In bfloat16 the error grows "
                        "like eps·σ₁; compare the implementations, then rerun in float32."),
                     ClipLabTab::CapSweep);
     x.sweep = lab::CapSweepRequest{};

@@ -74,7 +74,7 @@ QHBoxLayout* ComparePage::createButtonBar() {
   auto* savePlotsButton = new QPushButton(tr("Save plots…"), this);
   auto* demo = new QPushButton(tr("Learning-rate robustness demo"), this);
   demo->setObjectName(QStringLiteral("lrDemoButton"));
-  demo->setToolTip(tr("Seed 002 Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best "
+  demo->setToolTip(tr("The Manifold Muon paper's Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best "
                       "learning rate and at 10×, trained now and compared here"));
   demo->setEnabled(sessionRuns_ != nullptr);
   auto* bar = new QHBoxLayout;
