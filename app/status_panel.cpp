@@ -106,10 +106,11 @@ void StatusPanel::showRun(RunSession* s) {
   const double p = s->progress();
   progress_->setValue(p < 0 ? 0 : static_cast<int>(std::lround(p * 1000)));
   QString format = total ? tr("step %1 / %2").arg(step).arg(*total) : tr("step %1").arg(step);
-  if (isActive(s->state()) && latest && latest->stepsPerSecond > 0) {
-    format += tr(" · %L1 steps/s · ETA %2").arg(widgets::displayNumber(latest->stepsPerSecond, 'f', 1)).arg(formatDuration(latest->etaSeconds));
-  } else if (s->end() && s->end()->stepsPerSecond > 0) {
-    format += tr(" · %L1 steps/s · %2").arg(widgets::displayNumber(s->end()->stepsPerSecond, 'f', 1)).arg(formatDuration(s->end()->seconds));
+  const double speed = s->stepsPerSecond();
+  if (isActive(s->state()) && latest && speed > 0) {
+    format += tr(" · %L1 steps/s · ETA %2").arg(widgets::displayNumber(speed, 'f', 1)).arg(formatDuration(latest->etaSeconds));
+  } else if (s->end() && speed > 0) {
+    format += tr(" · %L1 steps/s · %2").arg(widgets::displayNumber(speed, 'f', 1)).arg(formatDuration(s->end()->seconds));
   }
   progress_->setFormat(format);
   // Wide enough for its text ("step 790 / 1500 · 15,3 steps/s · ETA 0:46" was cut).

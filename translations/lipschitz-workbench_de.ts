@@ -4417,6 +4417,18 @@ p(korrekt) %L4</translation>
         <source>per-layer trace at step %1 (hover a layer: how it grows the bound)</source>
         <translation>Faktoren je Schicht bei Schritt %1 (Maus über eine Schicht: ihr Anteil)</translation>
     </message>
+    <message>
+        <source>bound</source>
+        <translation>Schranke</translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation>Faktor</translation>
+    </message>
+    <message>
+        <source>so far</source>
+        <translation>bisher</translation>
+    </message>
 </context>
 <context>
     <name>lwb::widgets::LossAccuracyPlot</name>

@@ -37,7 +37,7 @@ QString traceRowExplanation(const std::vector<TraceFactor>& rows, std::size_t i)
 LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   QCustomPlot* p = customPlot();
   p->xAxis->setLabel(tr("step"));
-  p->yAxis->setLabel(tr("Lipschitz bound"));
+  setAxisLabel(p->yAxis, tr("Lipschitz bound"), tr("bound"));
 
   traceRect_ = new QCPAxisRect(p);
   p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, traceRect_);
@@ -51,8 +51,8 @@ LipschitzBoundPlot::LipschitzBoundPlot(QWidget* parent) : MultiRunPlot(parent) {
   traceX->setTickLabelRotation(35);
   traceX->setSubTicks(false);
   traceX->grid()->setVisible(false);
-  traceFactor->setLabel(tr("factor (bars)"));
-  traceBound->setLabel(tr("bound so far (line)"));
+  setAxisLabel(traceFactor, tr("factor (bars)"), tr("factor"));
+  setAxisLabel(traceBound, tr("bound so far (line)"), tr("so far"));
   traceBound->setScaleType(QCPAxis::stLogarithmic);
   // 10ᵏ labels in every language, and labelled ticks on short ranges too (log_ticker.h).
   traceBound->setTicker(QSharedPointer<QCPAxisTicker>(new AdaptiveLogTicker));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace lwb::widgets {
 
@@ -69,12 +70,26 @@ void AdaptiveLogTicker::generate(const QCPRange& range, const QLocale& locale, Q
       for (double v : ticksFrom({2, 3, 4, 5, 6, 7, 8, 9}, range)) *subTicks << v;
   }
   if (!powers) {
-    for (const QVector<double>& set : {QVector<double>{1, 2, 5}, QVector<double>{1, 1.5, 2, 3, 5, 7},
-                                       QVector<double>{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}}) {
-      ticks = ticksFrom(set, range);
-      if (ticks.size() >= kMinMantissaTicks) break;
+    // A short axis asks for fewer ticks (PlotView sets tickCount() from the rect's height):
+    // the coarsest set that gives that many, so labels never stand in each other's lines.
+    const int wanted = std::clamp(tickCount(), 2, kMinMantissaTicks);
+    // The 1…9 set crowds its ticks where the mantissa is large (25, 30, 40 within 10 px on a
+    // 40-px axis): a short axis goes to the linear ticks below instead.
+    const std::vector<QVector<double>> sets{QVector<double>{1, 2, 5}, QVector<double>{1, 1.5, 2, 3, 5, 7},
+                                            QVector<double>{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}};
+    for (std::size_t i = 0; i < (wanted < kMinMantissaTicks ? 2 : sets.size()); ++i) {
+      ticks = ticksFrom(sets[i], range);
+      if (ticks.size() >= wanted) break;
     }
-    if (ticks.size() < kMinMantissaTicks) {
+    // Still more than a short axis holds (5, 10, 20 on 38 px): every other one, ends kept.
+    if (wanted < kMinMantissaTicks)
+      while (ticks.size() > wanted) {
+        QVector<double> thinned;
+        for (qsizetype i = 0; i < ticks.size(); i += 2) thinned << ticks[i];
+        if (ticks.size() % 2 == 0) thinned << ticks.back();
+        ticks = thinned;
+      }
+    if (ticks.size() < wanted) {
       // A few percent of range: plain linear ticks read best, with as many digits as the
       // step needs to tell neighbours apart (issue 32: σ ∈ [1 − 2·10⁻⁷, 1] read "1" on every
       // tick at 4 significant digits).

@@ -52,10 +52,18 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
     // A log axis over less than a decade falls back to linear ticks (log_ticker.h); on a short
     // axis rect their default count ran the labels into each other (the dashboard's bound
     // panel at 60 px: 7.75 … 9.25 every 0.25). About one label per 30 px.
+    // Linear value axes the same: the bound panel's per-layer trace, about 50 px tall, printed
+    // "5 4 3 2 1" beside "30 25 … 5" in each other's lines. Tall axes keep QCP's default 5.
+    // Ticks are made before layout, so a changed count shows from the next replot: queue it.
+    bool changed = false;
     for (QCPAxisRect* rect : plot_->axisRects())
-      for (QCPAxis* axis : rect->axes(QCPAxis::atLeft | QCPAxis::atRight))
-        if (auto* log = dynamic_cast<AdaptiveLogTicker*>(axis->ticker().data()))
-          log->setTickCount(std::clamp(rect->height() / 30, 2, 5));
+      for (QCPAxis* axis : rect->axes(QCPAxis::atLeft | QCPAxis::atRight)) {
+        const int count = std::clamp(rect->height() / 30, 2, 5);
+        if (qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker()) || axis->ticker()->tickCount() == count) continue;
+        axis->ticker()->setTickCount(count);
+        changed = true;
+      }
+    if (fitAxisLabels() || changed) plot_->replot(QCustomPlot::rpQueuedReplot);
   });
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { dragging_ = e->button() == Qt::LeftButton; });
   connect(plot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent*) { dragging_ = false; });
@@ -74,6 +82,30 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
 }
 
 PlotView::~PlotView() = default;
+
+void PlotView::setAxisLabel(QCPAxis* axis, const QString& full, const QString& shortForm) {
+  axisLabels_.insert(axis, {full, shortForm});
+  axis->setLabel(full);
+}
+
+// Runs inside replot, after layout; true when a label changed (the caller queues the replot
+// that draws it). A label changes only text along the axis (the margin follows the font's
+// height, not the text's length), so that replot lays out the same and settles.
+bool PlotView::fitAxisLabels() {
+  bool changed = false;
+  for (auto it = axisLabels_.cbegin(); it != axisLabels_.cend(); ++it) {
+    QCPAxis* axis = it.key();
+    const QCPAxisRect* rect = axis->axisRect();
+    const int room = axis->orientation() == Qt::Vertical ? rect->height() : rect->width();
+    const bool fits = QFontMetrics(axis->labelFont()).horizontalAdvance(it.value().first) <= room;
+    const QString& want = fits ? it.value().first : it.value().second;
+    if (axis->label() != want) {
+      axis->setLabel(want);
+      changed = true;
+    }
+  }
+  return changed;
+}
 
 void PlotView::setEmptyText(const QString& text) {
   emptyText_ = text;

@@ -182,9 +182,15 @@ class PlotView : public QWidget {
   enum class LegendPlace { None, Right, Below };
   void placeLegend(LegendPlace place, int wrap = 4);
 
+  // An axis label with a short form for when the long one does not fit along its axis
+  // rect (a value axis of a short panel cut "Lipschitz bound" to "Lipschitz bour"). Chosen
+  // at every layout; the short form is used only while the long one would overflow.
+  void setAxisLabel(QCPAxis* axis, const QString& full, const QString& shortForm);
+
   void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
+  bool fitAxisLabels();
   void pushGraph(QCPGraph* graph, const XYData& source);
   void pushAllGraphs();
   void redecimate();
@@ -210,6 +216,7 @@ class PlotView : public QWidget {
   std::unordered_map<QCPGraph*, XYData> sources_;
   QHash<QCPGraph*, QSharedPointer<QCPScatterStyle>> vectorScatters_;  // setFastScatter's graphs
   QHash<QCPAxis*, QSharedPointer<QCPAxisTicker>> linearTickers_;  // restored when log goes off
+  QHash<QCPAxis*, QPair<QString, QString>> axisLabels_;             // setAxisLabel: full, short
   QString title_;
   QCPTextElement* titleElement_ = nullptr;
   QString emptyText_;

@@ -192,6 +192,12 @@ double RunSession::progress() const {
   return std::clamp(static_cast<double>(done) / static_cast<double>(*total), 0.0, 1.0);
 }
 
+double RunSession::stepsPerSecond() const {
+  const run::StepMetrics* latest = history_.latest();
+  if (!isActive(state_) && end_ && end_->stepsPerSecond > 0) return end_->stepsPerSecond;
+  return latest && latest->stepsPerSecond > 0 ? latest->stepsPerSecond : 0.0;
+}
+
 RunDelta RunSession::takeDelta() {
   RunDelta d = mailbox_->take();
   // The follower of a run this session launched reports a run it trains, not one it watches.

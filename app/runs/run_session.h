@@ -73,6 +73,10 @@ class RunSession : public QObject {
   bool threadRunning() const;
   // Progress in [0, 1], or -1 when the total is unknown.
   double progress() const;
+  // Speed to show: the last logged interval's while the run is active, the whole run's
+  // (its summary's) once it ended; 0 when unknown. The run list and the status bar both
+  // show this one number (they once showed 61.2 and 53.8 for the same finished run).
+  double stepsPerSecond() const;
 
   // The producer's end: what a worker, a follower (or a test) posts to.
   std::shared_ptr<Mailbox> mailbox() const { return mailbox_; }

@@ -135,7 +135,9 @@ void TestAppDashboard::attlipSolverPanel() {
 
 // Issue 32: "stopped: stopped at step 145" pushed the run list's columns out and the Folder
 // column was always cut. The state word stays in the column, the message in its tooltip;
-// the folder shows its own name, the full path in the tooltip.
+// the folder shows its own name, the full path in the tooltip. Steps/s is the status bar's
+// number: the last interval's while running, the whole run's once ended (the list once kept
+// the last interval's 61.2 beside the status bar's 53.8).
 void TestAppDashboard::runListKeepsItsColumnsReadable() {
   test::TrainPageHost host;
   host.page->resize(1600, 1000);
@@ -143,14 +145,23 @@ void TestAppDashboard::runListKeepsItsColumnsReadable() {
   RunSession* s = host.runs->addRun(QStringLiteral("chars"), QStringLiteral("/data/lwb/runs/chars_small_cpu-20261125-1"));
   Mailbox& box = *s->mailbox();
   box.postState(RunState::Running);
+  run::StepMetrics last;
+  last.step = 140;
+  last.trainLoss = 1.0;
+  last.stepsPerSecond = 61.2;  // the last logged interval
+  box.postStep(last);
+  QTreeWidget* tree = host.page->runList()->tree();
+  QTRY_COMPARE(tree->topLevelItem(0)->text(3), QStringLiteral("61.2"));
   run::RunSummary end;
   end.status = run::RunStatus::Stopped;
   end.steps = 145;
+  end.stepsPerSecond = 53.8;  // the whole run: what the status bar shows once it ended
   end.message = "stopped at step 145";
   box.postEnd(end);
   box.postState(RunState::Stopped);
-  QTreeWidget* tree = host.page->runList()->tree();
   QTRY_COMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("stopped"));
+  QCOMPARE(s->stepsPerSecond(), 53.8);
+  QCOMPARE(tree->topLevelItem(0)->text(3), QStringLiteral("53.8"));
   QVERIFY(tree->topLevelItem(0)->toolTip(1).contains(QStringLiteral("stopped at step 145")));
   QCOMPARE(tree->topLevelItem(0)->text(4), QStringLiteral("chars_small_cpu-20261125-1"));
   QCOMPARE(tree->topLevelItem(0)->toolTip(4), s->runDir());

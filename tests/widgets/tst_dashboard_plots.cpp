@@ -265,6 +265,45 @@ class TestDashboardPlots : public QObject {
     QCOMPARE(appD->pen().color(), QColor(Qt::darkCyan));
   }
 
+  // The bound panel in a dock of the default dashboard (about 545 × 270) has two short axis
+  // rects: "Lipschitz bound" was cut to "Lipschitz bour" and the trace's left and right tick
+  // labels ran into each other. Every value axis's label fits its rect (the short form where
+  // the long one cannot), ticks are a label's height apart, and a tall panel keeps the long
+  // labels.
+  void boundPanelAxesReadableInADock() {
+    LipschitzBoundPlot plot;
+    plot.setRun(QStringLiteral("a"), QStringLiteral("run A"), Qt::darkCyan);
+    for (int s = 1; s <= 20; ++s) plot.appendBound(QStringLiteral("a"), s * 10, 20.0 + s);
+    plot.setTrace(QStringLiteral("a"), 200,
+                  {{QStringLiteral("layers.0"), 4.8, 4.8}, {QStringLiteral("head"), 4.9, 23.5}});
+    const QList<QCPAxisRect*> rects{plot.customPlot()->axisRect(), plot.traceAxisRect()};
+    for (const QSize size : {QSize(545, 270), QSize(900, 800)}) {
+      plot.resize(size);
+      plot.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&plot));
+      plot.replotNow();
+      QCoreApplication::processEvents();  // the queued replot with the chosen labels and ticks
+      for (QCPAxisRect* rect : rects)
+        for (QCPAxis* axis : rect->axes(QCPAxis::atLeft | QCPAxis::atRight)) {
+          if (!axis->visible() || axis->label().isEmpty()) continue;
+          const int need = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+          QVERIFY2(need <= rect->height(), qPrintable(QStringLiteral("%1×%2: '%3' needs %4 px of %5")
+                                                          .arg(size.width()).arg(size.height()).arg(axis->label())
+                                                          .arg(need).arg(rect->height())));
+          const QVector<double> ticks = axis->tickVector();
+          const int lineHeight = QFontMetrics(axis->tickLabelFont()).height();
+          for (int i = 1; i < ticks.size(); ++i) {
+            const double gap = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+            QVERIFY2(gap >= lineHeight, qPrintable(QStringLiteral("%1×%2: '%3' ticks %4 and %5 are %6 px apart (rect %7 px, range %8 … %9)")
+                                                       .arg(size.width()).arg(size.height()).arg(axis->label())
+                                                       .arg(ticks[i - 1]).arg(ticks[i]).arg(gap).arg(rect->height())
+                                                       .arg(axis->range().lower).arg(axis->range().upper) + QStringLiteral(" count %1").arg(axis->ticker()->tickCount())));
+          }
+        }
+    }
+    QCOMPARE(plot.customPlot()->yAxis->label(), LipschitzBoundPlot::tr("Lipschitz bound"));
+  }
+
   void activationLimitsFollowTheData() {
     ActivationPlot plot;
     const QStringList blocks = {QStringLiteral("b0"), QStringLiteral("b1")};

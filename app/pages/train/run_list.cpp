@@ -101,7 +101,8 @@ void RunList::refresh(RunSession* s) {
   const int64_t step = s->end() && s->end()->steps > 0 ? s->end()->steps : (latest ? latest->step : 0);
   const auto total = s->history().totalSteps();
   item->setText(Step, total ? QStringLiteral("%1 / %2").arg(step).arg(*total) : QString::number(step));
-  item->setText(Speed, latest && latest->stepsPerSecond > 0 ? widgets::displayNumber(latest->stepsPerSecond, 'f', 1) : QString());
+  const double speed = s->stepsPerSecond();  // the status bar's number
+  item->setText(Speed, speed > 0 ? widgets::displayNumber(speed, 'f', 1) : QString());
   const bool bad = s->state() == RunState::Diverged || s->state() == RunState::Failed;
   item->setForeground(State, bad ? QBrush(QColor(0xd5, 0x5e, 0x00)) : QBrush());
 }
