@@ -32,8 +32,10 @@ void printValues(const char* label, const std::vector<double>& s) {
 int runDemo(const DemoArgs& a) {
   if (a.rows < 2 || a.cols < 2 || a.rows > 4096 || a.cols > 4096)
     throw std::invalid_argument("--rows and --cols must be in [2, 4096]");
-  if (!(a.sigma1 > 0.01) || !(a.sigmaMax > 0))
-    throw std::invalid_argument("--sigma1 must be > 0.01 and --sigma-max > 0");
+  // Bounded above too: the matrix is float32, and σ₁ = inf or 1e300 reached LibTorch's SVD
+  // as non-finite entries ("the algorithm failed to converge").
+  if (!(a.sigma1 > 0.01 && a.sigma1 <= 1e6) || !(a.sigmaMax > 0 && a.sigmaMax <= 1e6))
+    throw std::invalid_argument("--sigma1 must be in (0.01, 1e6] and --sigma-max in (0, 1e6]");
   const auto spectrum = spectral::logSpacedSpectrum(std::min(a.rows, a.cols), a.sigma1, 1e-2);
   const auto w64 = spectral::matrixWithSpectrum(a.rows, a.cols, spectrum, a.seed);
   const auto w = w64.to(at::kFloat);

@@ -112,7 +112,12 @@ Checkpoint checkpointFrom(const io::TensorFile& f, const std::string& what) {
 }
 
 void pruneCheckpoints(const fs::path& dir, int64_t keep) {
-  const auto all = listCheckpoints(dir);
+  std::vector<CheckpointFile> all;
+  try {
+    all = listCheckpoints(dir);
+  } catch (const std::exception&) {
+    return;  // pruning is housekeeping: a folder that cannot be listed never stops training
+  }
   std::error_code ec;
   for (size_t i = 0; i + static_cast<size_t>(std::max<int64_t>(keep, 1)) < all.size(); ++i) fs::remove(all[i].path, ec);
 }

@@ -187,7 +187,12 @@ std::vector<SpectraRecord> RunDirectoryReader::spectraSince(int64_t afterStep) c
 std::vector<CheckpointFile> listCheckpoints(const fs::path& dir) {
   std::vector<CheckpointFile> out;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+  fs::directory_iterator it(dir, ec);
+  // A folder that is there but cannot be listed says so: "no checkpoints" would send the
+  // user looking for files that exist (permission denied is not "not found").
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    throw InputError(dir.string() + ": cannot list the checkpoints (" + ec.message() + ")");
+  for (const auto& entry : it) {
     const auto name = entry.path().filename().string();
     constexpr std::string_view prefix = layout::kCheckpointPrefix, suffix = layout::kCheckpointSuffix;
     if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||

@@ -115,7 +115,8 @@ class RunDirectoryReader {
   std::filesystem::path dir_;
 };
 
-// step_N.safetensors files of a checkpoints folder (RUN_DIR/checkpoints), oldest first.
+// step_N.safetensors files of a checkpoints folder (RUN_DIR/checkpoints), oldest first;
+// none when the folder is absent, InputError when it is there but cannot be listed.
 std::vector<CheckpointFile> listCheckpoints(const std::filesystem::path& checkpointsDir);
 
 }  // namespace lwb::run

@@ -25,6 +25,7 @@ inline constexpr char kSweepSlurmDir[] = "slurm";
 inline constexpr char kSweepAttemptsDir[] = "attempts";  // attempts/<point>.<n>: retired runs
 inline constexpr char kSweepSpecFile[] = "spec.json";
 inline constexpr char kSweepPointsFile[] = "points.json";
+inline constexpr char kSweepSpecInputFile[] = "spec.input.json";  // the app's spec, written before it launches
 inline constexpr char kSweepLockFile[] = ".lock";
 inline constexpr char kIndexFile[] = "index.sqlite";     // the run index (sweep/run_index.h)
 

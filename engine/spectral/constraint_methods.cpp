@@ -158,6 +158,12 @@ void validate(const ConstraintSettings& s, const SettingNamer& name) {
   if (s.alpha) checkNumber(*s.alpha, name("alpha"), kAlphaRange);
   checkNumber(s.lambda, name("lambda"), t.lambdaIsFraction ? kFractionRange : kLambdaRange);
   checkNumber(s.lr, name("lr"), kLrRange);
+  // Decoupled decay multiplies by 1 − λ·η: at λ·η ≥ 1 it flips or zeroes every matrix (and
+  // α* of App. B has no meaning). Checked where both are read, with the numbers in the message.
+  if ((t.reads & kLambda) && (t.reads & kLr) && !t.lambdaIsFraction && s.lambda * s.lr >= 1.0)
+    fields::fail(name("lambda"), "times " + name("lr") + " must be < 1 (the decay factor 1 − λ·η is " +
+                                     fields::numberText(1.0 - s.lambda * s.lr) + " at λ = " + fields::numberText(s.lambda) +
+                                     ", η = " + fields::numberText(s.lr) + ")");
   if (s.updateNorm >= 0) checkNumber(s.updateNorm, name("update_norm"), {0.0, kMaxRate});
   fields::readInteger(s.ns.steps, name("ns_steps"), 0, kMaxNsSteps);
   fields::readInteger(s.ns.polishSteps, name("ns_polish_steps"), 0, kMaxNsSteps);

@@ -42,6 +42,8 @@ double softCapAlphaStar(double sigmaMax, double lr, double weightDecay, double u
   requireFinite(weightDecay, "weight decay", false);
   if (updateNorm < 0.0) updateNorm = lr;
   requireFinite(updateNorm, "update norm", false);
+  if (weightDecay * lr >= 1.0)
+    throw std::invalid_argument("weight decay times lr must be < 1 (the decay factor 1 - lambda*lr would be <= 0)");
   const double k = softCapWorstCaseK(sigmaMax, lr, weightDecay, updateNorm);
   if (k <= sigmaMax) return 0.0;
   // With t = alpha k^2 the equation reads f(t) = (1 - t)(1 + t (1 - t)^2) = sigmaMax / k.

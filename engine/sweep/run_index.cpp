@@ -6,11 +6,14 @@
 #include "run/run_layout.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -307,6 +310,8 @@ IndexRow rowFromRunDirectory(const fs::path& dir) {
 RunIndex::RunIndex(const fs::path& file, Access access, int busyTimeoutMs)
     : file_(file), busyMs_(std::max(0, busyTimeoutMs)), base_(indexPath(fs::path(file).parent_path())) {
   std::error_code ec;
+  // SQLite opens "" as a private temporary database: everything indexed would be thrown away.
+  if (file.empty()) throw InputError("the run index file name is empty");
   if (fs::is_directory(file, ec)) throw InputError(file.string() + ": is a folder, not a run index file");
   if (access == Access::ReadOnly && !fs::exists(file, ec)) throw InputError(file.string() + ": no such run index");
   open(access == Access::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -591,11 +596,20 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
   };
   for (const fs::path& root : roots) {
     std::error_code ec;
-    if (!fs::is_directory(root, ec)) throw InputError(root.string() + ": no such folder");
+    if (!fs::is_directory(root, ec)) {
+      if (ec && ec != std::errc::no_such_file_or_directory)
+        throw InputError(root.string() + ": cannot read (" + ec.message() + ")");
+      std::error_code ex;
+      throw InputError(root.string() + (fs::exists(root, ex) ? ": is a file, not a folder of runs" : ": no such folder"));
+    }
     if (run::RunDirectoryReader::isRunDirectory(root)) {
       visit(root);
       continue;
     }
+    // A root that cannot be read is an error (an index of nothing would read as "no runs");
+    // folders below it that cannot be read are skipped and named in `problems`.
+    if (::access(root.c_str(), R_OK | X_OK) != 0)
+      throw InputError(root.string() + ": cannot read the folder (" + std::strerror(errno) + ")");
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
     if (ec) throw InputError(root.string() + ": cannot read the folder (" + ec.message() + ")");
     for (; it != end; it.increment(ec)) {
@@ -604,6 +618,9 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
       if (!it->is_directory(dec) || it->is_symlink(dec)) continue;
       if (run::RunDirectoryReader::isRunDirectory(it->path())) {
         visit(it->path());
+        it.disable_recursion_pending();
+      } else if (::access(it->path().c_str(), R_OK | X_OK) != 0) {
+        report.problems.push_back(it->path().string() + ": cannot read the folder (" + std::strerror(errno) + ")");
         it.disable_recursion_pending();
       }
     }
@@ -729,7 +746,12 @@ std::string RunIndex::discard(const fs::path& file) {
     if (ec) throw InputError(file.string() + ": cannot delete (" + ec.message() + ")");
     return {};
   }
-  const fs::path aside = file.string() + ".bak";
+  // FILE.bak, or FILE.bak.2, .3 … when an earlier one is there: a backup is never replaced.
+  fs::path aside = file.string() + ".bak";
+  for (int n = 2; fs::exists(aside, ec) || fs::exists(aside.string() + "-wal", ec); ++n) {
+    if (n > 1000) throw InputError(file.string() + ": cannot move it aside (" + aside.string() + " and 999 more exist)");
+    aside = file.string() + ".bak." + std::to_string(n);
+  }
   fs::rename(file, aside, ec);
   std::error_code walEc;  // its journal travels with it
   if (!ec) fs::rename(file.string() + "-wal", aside.string() + "-wal", walEc);

@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -45,6 +46,30 @@ json pointsJson(const std::vector<SweepPoint>& points) {
   return out;
 }
 
+// Why an existing folder without points.json must not become a sweep, or "" when it may: a
+// run directory's or any other files would be mixed with the sweep's, and a run found in
+// runs/<id> would count as that point's result whatever config it ran. A folder of the
+// sweep's own names with an empty runs/ is a sweep killed while it was being written.
+std::string notASweep(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec) || fs::exists(dir / run::layout::kSweepPointsFile, ec)) return {};
+  const std::set<std::string> own{run::layout::kSweepRunsDir,  run::layout::kSweepConfigsDir, run::layout::kSweepLogsDir,
+                                  run::layout::kSweepSlurmDir, run::layout::kSweepSpecFile,   run::layout::kSweepLockFile,
+                                  run::layout::kSweepSpecInputFile, run::layout::kIndexFile};
+  fs::directory_iterator it(dir, ec);
+  if (ec) return "cannot be listed (" + ec.message() + ")";
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) return "cannot be listed (" + ec.message() + ")";
+    const std::string name = it->path().filename().string();
+    const bool temp = name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0;
+    const bool journal = name.rfind(std::string(run::layout::kIndexFile) + "-", 0) == 0;  // -wal, -shm
+    if (!own.count(name) && !temp && !journal) return "holds '" + name + "' and no sweep (no points.json)";
+  }
+  if (!fs::is_empty(dir / run::layout::kSweepRunsDir, ec) && !ec)
+    return "has runs/ but no sweep (no points.json)";
+  return {};
+}
+
 }  // namespace
 
 
@@ -57,6 +82,8 @@ SweepDirectory::~SweepDirectory() {
 void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
   std::error_code ec;
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": exists and is not a folder");
+  if (const std::string why = notASweep(dir_); !why.empty())
+    throw InputError(dir_.string() + ": " + why + "; choose an empty or new --out");
   for (const char* sub : {run::layout::kSweepRunsDir, run::layout::kSweepConfigsDir, run::layout::kSweepLogsDir}) {
     fs::create_directories(dir_ / sub, ec);
     if (ec) throw InputError((dir_ / sub).string() + ": cannot create (" + ec.message() + ")");

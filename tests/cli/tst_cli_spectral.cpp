@@ -224,6 +224,12 @@ class TestCliSpectral : public QObject {
     QTest::newRow("demo cols huge") << QStringList{"demo", "--cols", "100000"} << "--cols";
     QTest::newRow("demo sigma-max 0") << QStringList{"demo", "--sigma-max", "0"} << "--sigma-max";
     QTest::newRow("demo sigma1 nan") << QStringList{"demo", "--sigma1", "nan"} << "--sigma1";
+    QTest::newRow("demo sigma1 inf") << QStringList{"demo", "--sigma1", "inf"} << "--sigma1 must be in (0.01, 1e6]";
+    QTest::newRow("demo sigma-max huge") << QStringList{"demo", "--sigma1", "10", "--sigma-max", "1e300"} << "--sigma-max in (0, 1e6]";
+    // Decoupled decay 1 − λ·η ≤ 0 flips the weights: refused wherever λ and η are both read.
+    QTest::newRow("alpha decay past 1") << QStringList{"softcap-alpha", "--sigma-max", "2", "--lr", "0.1", "--wd", "100"} << "decay factor";
+    QTest::newRow("weight decay past 1") << QStringList{"spectral", "--op", "weight_decay", "--in", good_, "--out", path("x.npy"), "--lambda", "100", "--lr", "0.1"} << "--lambda: times --lr must be < 1";
+    QTest::newRow("soft cap decay past 1") << QStringList{"spectral", "--op", "spectral_soft_cap", "--in", good_, "--out", path("x.npy"), "--lambda", "10", "--lr", "0.1"} << "decay factor 1 − λ·η is 0";
     QTest::newRow("demo rows text") << QStringList{"demo", "--rows", "many"} << "rows";
     QTest::newRow("bench no presets dir") << QStringList{"bench", "--presets", path("no_such_dir")} << "is not a directory";
     QTest::newRow("bench steps 1") << QStringList{"bench", "--steps", "1", path("cfg.json")} << "steps";

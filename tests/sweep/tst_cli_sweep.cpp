@@ -282,6 +282,14 @@ class TestCliSweep : public QObject {
     QTest::newRow("index hostile db") << QStringList{"index", "@ROOT", "--db", "@HOSTILE"} << "not a SQLite database";
     QTest::newRow("index missing root") << QStringList{"index", "/nonexistent/runs", "--db", "@NEWDB"}
                                         << "/nonexistent/runs: no such folder";
+    QTest::newRow("index a file") << QStringList{"index", "@GOOD", "--db", "@NEWDB"} << "good.json: is a file, not a folder of runs";
+    QTest::newRow("index empty db name") << QStringList{"index", "@ROOT", "--db", ""} << "the run index file name is empty";
+    // A folder that is not a sweep: its runs/<id> would count as the points' results whatever
+    // they ran, and a run directory would get a sweep's files mixed into it.
+    QTest::newRow("out is a run directory") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@RUNDIR"}
+                                            << "holds 'config.json' and no sweep (no points.json)";
+    QTest::newRow("out holds foreign runs") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@FOREIGN"}
+                                            << "has runs/ but no sweep (no points.json)";
   }
   void badInputExitsTwoWithOneLine() {
     QFETCH(QStringList, args);
@@ -291,7 +299,11 @@ class TestCliSweep : public QObject {
     test::writeFile(tmp.path() + "/bad.json", R"({"base": "base.json", "grid": {"optimizer.lrr": [1]}})");
     test::writeFile(tmp.path() + "/good.json", R"({"base": "base.json", "grid": {"optimizer.lr": [0.1]}})");
     test::writeFile(tmp.path() + "/hostile.sqlite", std::string(3000, '\x7f'));
+    QVERIFY(QDir().mkpath(tmp.path() + "/rundir") && QDir().mkpath(tmp.path() + "/foreign/runs/0000"));
+    test::writeFile(tmp.path() + "/rundir/config.json", test::tinyConfig(10).dump());
+    test::writeFile(tmp.path() + "/foreign/runs/0000/config.json", test::tinyConfig(5).dump());
     for (QString& a : args) {
+      a.replace("@RUNDIR", tmp.path() + "/rundir").replace("@FOREIGN", tmp.path() + "/foreign");
       a.replace("@BADKEY", tmp.path() + "/bad.json").replace("@GOOD", tmp.path() + "/good.json");
       a.replace("@ROOT", tmp.path()).replace("@HOSTILE", tmp.path() + "/hostile.sqlite");
       a.replace("@NEWDB", tmp.path() + "/new.sqlite");
@@ -467,6 +479,16 @@ class TestCliSweep : public QObject {
     j = json::parse(r.out.toStdString());
     QCOMPARE(j["runs"], json(2));
     QCOMPARE(j["moved_aside"], json((db + ".bak").toStdString()));
+    // A second damaged file goes beside the first backup, never over it.
+    test::writeFile(db, std::string(5000, 'y'));
+    QFile::remove(db + "-wal");
+    QFile::remove(db + "-shm");
+    r = test::runCli({"index", out + "/runs", "--db", db, "--rebuild"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(json::parse(r.out.toStdString())["moved_aside"], json((db + ".bak.2").toStdString()));
+    QFile first(db + ".bak");
+    QVERIFY(first.open(QIODevice::ReadOnly));
+    QCOMPARE(first.readAll(), QByteArray(5000, 'x'));
   }
 };
 

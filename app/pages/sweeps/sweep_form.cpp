@@ -3,6 +3,7 @@
 #include "app/pages/sweeps/sweep_spec_text.h"
 #include "io/json_read.h"
 #include "run/config_schema.h"
+#include "run/run_layout.h"
 #include "sweep/sweep_spec.h"
 
 #include <QComboBox>
@@ -200,7 +201,7 @@ long long SweepForm::pointCount(QString* error) const { return static_cast<long 
 
 QStringList SweepForm::cliArgs(bool withBackendOptions) const {
   const QString dir = outputFolder();
-  QStringList args{QStringLiteral("--spec"), dir + QStringLiteral("/spec.input.json"), QStringLiteral("--out"), dir,
+  QStringList args{QStringLiteral("--spec"), dir + QLatin1Char('/') + QLatin1String(run::layout::kSweepSpecInputFile), QStringLiteral("--out"), dir,
                    QStringLiteral("--backend"), backend_->currentData().toString()};
   if (jobs_->value() > 0) args << QStringLiteral("--jobs") << QString::number(jobs_->value());
   if (withBackendOptions && !local())
@@ -216,7 +217,7 @@ bool SweepForm::writeSpecFile(QString* error) const {
     if (error) *error = tr("Cannot create the sweep folder '%1'").arg(dir);
     return false;
   }
-  QSaveFile f(dir + QStringLiteral("/spec.input.json"));
+  QSaveFile f(dir + QLatin1Char('/') + QLatin1String(run::layout::kSweepSpecInputFile));
   const QByteArray bytes = QByteArray::fromStdString(s->dump(2) + "\n");
   if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
     if (error) *error = tr("Cannot write %1: %2").arg(f.fileName(), f.errorString());
