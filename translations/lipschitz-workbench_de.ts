@@ -87,8 +87,8 @@
         <translation>keine</translation>
     </message>
     <message>
-        <source>AttLip&apos;s block x + α(prox(x) − x) (a run&apos;s model.prox_relaxation); 1 is 004&apos;s AttLip. The prox is firmly non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1.</source>
-        <translation>AttLips Block x + α(prox(x) − x) (model.prox_relaxation eines Laufs); 1 ist AttLip aus 004. Der Prox ist fest nicht-expansiv, daher ist der Block bis α = 2 1-Lipschitz; oberhalb von 2 ist seine Schranke α − 1.</translation>
+        <source>AttLip&apos;s block x + α(prox(x) − x) (a run&apos;s model.prox_relaxation); 1 is the paper&apos;s AttLip. The prox is firmly non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1.</source>
+        <translation>AttLips Block x + α(prox(x) − x) (model.prox_relaxation eines Laufs); 1 ist das AttLip der Veröffentlichung. Der Prox ist fest nicht-expansiv, daher ist der Block bis α = 2 1-Lipschitz; oberhalb von 2 ist seine Schranke α − 1.</translation>
     </message>
 </context>
 <context>
@@ -108,10 +108,6 @@
     <message>
         <source>3 · Table 1 at d 32, H 4 (the CPU reproduction)</source>
         <translation>3 · Tabelle 1 bei d 32, H 4 (die CPU-Reproduktion)</translation>
-    </message>
-    <message>
-        <source>The setting of docs/RESULTS.md: N = 16 … 128 with PGD 30 × 3. Press Run: it takes minutes on two cores; Cancel keeps the points already computed.</source>
-        <translation>Die Einstellung aus docs/RESULTS.md: N = 16 … 128 mit PGD 30 × 3. Klicken Sie auf Starten: Auf zwei Kernen dauert es Minuten; Abbrechen behält die bereits berechneten Punkte.</translation>
     </message>
     <message>
         <source>4 · Inside the prox: the residual falls fast</source>
@@ -148,6 +144,10 @@
     <message>
         <source>The AttLip paper&apos;s Fig. 1 in small: one head of width 64, inputs of size 1/√d. Armijo&apos;s residual ‖g‖ falls by orders of magnitude in 20 steps; the fixed safe step, certified but tiny, barely moves. Press Play and watch φ decrease.</source>
         <translation>Abb. 1 der AttLip-Veröffentlichung im Kleinen: ein Kopf der Breite 64, Eingaben der Größe 1/√d. Das Residuum ‖g‖ von Armijo fällt in 20 Schritten um Größenordnungen; die feste sichere Schrittweite, zertifiziert, aber winzig, bewegt sich kaum. Klicken Sie auf Abspielen und beobachten Sie, wie φ sinkt.</translation>
+    </message>
+    <message>
+        <source>The CPU reproduction&apos;s setting: N = 16 … 128 with PGD 30 × 3. Press Run: it takes minutes on two cores; Cancel keeps the points already computed.</source>
+        <translation>Die Einstellung der CPU-Reproduktion: N = 16 … 128 mit PGD 30 × 3. Klicken Sie auf Starten: Auf zwei Kernen dauert es Minuten; Abbrechen behält die bereits berechneten Punkte.</translation>
     </message>
 </context>
 <context>
@@ -1380,10 +1380,6 @@
         <translation>Aktivierungs-RMS</translation>
     </message>
     <message>
-        <source>Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps (seed 002 Fig. 3).</source>
-        <translation>Mittlerer Token-RMS des Embeddings und jeder Attention- und MLP-Ausgabe über die Auswertungsschritte (seed 002 Abb. 3).</translation>
-    </message>
-    <message>
         <source>movement ‖AttLip(X) − X‖/‖X‖</source>
         <translation>Bewegung ‖AttLip(X) − X‖/‖X‖</translation>
     </message>
@@ -1434,6 +1430,10 @@
     <message>
         <source>AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, in training and at evaluation. With the Armijo rule only the evaluation forward, solved to tolerance, is certified 1-Lipschitz; the training forward&apos;s few steps are not.</source>
         <translation>AttLip: wie weit der Block seine Eingabe bewegt (‖AttLip(X) − X‖/‖X‖; nahe 0 heißt fast die Identität), die akzeptierten Schrittweiten λ und das Residuenverhältnis ‖g_K‖/‖g_0‖ der Prox-Lösung, im Training und bei der Auswertung. Mit der Armijo-Regel ist nur der bis zur Toleranz gelöste Vorwärtslauf der Auswertung 1-Lipschitz zertifiziert, die wenigen Schritte des Trainings nicht.</translation>
+    </message>
+    <message>
+        <source>Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps (the Manifold Muon paper&apos;s Fig. 3).</source>
+        <translation>Mittlerer Token-RMS des Embeddings und jeder Attention- und MLP-Ausgabe über die Auswertungsschritte (Abb. 3 der Manifold-Muon-Veröffentlichung).</translation>
     </message>
 </context>
 <context>
@@ -2002,10 +2002,6 @@
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <source>Hard cap of matrices whose singular values are log-spaced from σ₁ down to 0.01, in every implementation (jordan5 schedule). 001 §4: the nested form must cancel ½W with low-precision products.</source>
-        <translation>Harte Kappung von Matrizen, deren Singulärwerte logarithmisch von σ₁ bis hinab zu 0,01 verteilt sind, in jeder Implementierung (jordan5-Schema). 001 §4: die verschachtelte Form muss ½W mit Produkten geringer Präzision auslöschen.</translation>
-    </message>
-    <message>
         <source>σ₁ after the hard cap</source>
         <translation>σ₁ nach der harten Kappung</translation>
     </message>
@@ -2064,6 +2060,10 @@
     <message>
         <source>%1×%2 in %3: σ₁ of the result / σmax at σ₁ = %L4 σmax: %5. The exact answer is 1.</source>
         <translation>%1×%2 in %3: σ₁ des Ergebnisses / σmax bei σ₁ = %L4 σmax: %5. Die exakte Antwort ist 1.</translation>
+    </message>
+    <message>
+        <source>Hard cap of matrices whose singular values are log-spaced from σ₁ down to 0.01, in every implementation (jordan5 schedule). The spectral-clipping paper, §4: the nested form must cancel ½W with low-precision products.</source>
+        <translation>Harte Kappung von Matrizen, deren Singulärwerte logarithmisch von σ₁ bis hinab zu 0,01 verteilt sind, in jeder Implementierung (jordan5-Schema). Veröffentlichung zum Spectral Clipping, §4: die verschachtelte Form muss ½W mit Produkten geringer Präzision auslöschen.</translation>
     </message>
 </context>
 <context>
@@ -2919,10 +2919,6 @@
         <translation>Eine obere Schranke für das größte Token-RMS der Aktivierung nach dieser Schicht.</translation>
     </message>
     <message>
-        <source>How the previous row&apos;s L and this row&apos;s L block give L after: composition multiplies; a residual block mixes, L ← (1 − α)·L + α·L·L_block (000 App. D eq. 14).</source>
-        <translation>Wie L der vorigen Zeile und L Block dieser Zeile L danach ergeben: Hintereinanderausführung multipliziert; ein Residualblock mischt, L ← (1 − α)·L + α·L·L_Block (000 Anh. D Gl. 14).</translation>
-    </message>
-    <message>
         <source>Dashed σmax line: σmax %1 (RMS→RMS) = σ₁ %2 for this %3 matrix (÷ √(d_in/d_out) = %4, %5); it moves with the shape.</source>
         <translation>Gestrichelte σmax-Linie: σmax %1 (RMS→RMS) = σ₁ %2 für diese %3-Matrix (÷ √(d_in/d_out) = %4, %5); sie wandert mit der Form.</translation>
     </message>
@@ -3017,6 +3013,10 @@
     <message>
         <source>A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards; or a run directory: its checkpoints as a history</source>
         <translation>Ein Hugging-Face-Modellordner: model.safetensors.index.json (oder pytorch_model.bin.index.json) und seine Teildateien; oder ein Laufverzeichnis: seine Checkpoints als Verlauf</translation>
+    </message>
+    <message>
+        <source>How the previous row&apos;s L and this row&apos;s L block give L after: composition multiplies; a residual block mixes, L ← (1 − α)·L + α·L·L_block (the Lipschitz-transformers paper, App. D eq. 14).</source>
+        <translation>Wie L der vorigen Zeile und L Block dieser Zeile L danach ergeben: Hintereinanderausführung multipliziert; ein Residualblock mischt, L ← (1 − α)·L + α·L·L_Block (Veröffentlichung zu Lipschitz-Transformern, Anh. D Gl. 14).</translation>
     </message>
 </context>
 <context>
@@ -3173,10 +3173,6 @@
         <translation>Sekunden</translation>
     </message>
     <message>
-        <source>PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct AttLip stays ≤ 1 at every N; the ℓ2 bound (Kim et al., ‖W_Q‖² per head) grows as √N·log N while its estimate stays small. 004&apos;s Eq. 6 as printed charges ‖W_Q‖ once: it is the paper&apos;s number, not a bound.</source>
-        <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Kim et al., ‖W_Q‖² je Kopf) wächst wie √N·log N, während ihre Schätzung klein bleibt. Gl. 6 aus 004 wie gedruckt zählt ‖W_Q‖ nur einmal: Sie ist der Wert der Veröffentlichung, keine Schranke.</translation>
-    </message>
-    <message>
         <source>Eq. 6 as printed
 (not a bound)</source>
         <translation>Gl. 6 wie gedruckt
@@ -3217,6 +3213,10 @@
     <message>
         <source>The AttLip paper&apos;s Table 1 has no row for standard attention</source>
         <translation>Tabelle 1 der AttLip-Veröffentlichung enthält keine Zeile für Standard-Attention</translation>
+    </message>
+    <message>
+        <source>PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct AttLip stays ≤ 1 at every N; the ℓ2 bound (Kim et al., ‖W_Q‖² per head) grows as √N·log N while its estimate stays small. The AttLip paper&apos;s Eq. 6 as printed charges ‖W_Q‖ once: it is the paper&apos;s number, not a bound.</source>
+        <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Kim et al., ‖W_Q‖² je Kopf) wächst wie √N·log N, während ihre Schätzung klein bleibt. Gl. 6 der AttLip-Veröffentlichung wie gedruckt zählt ‖W_Q‖ nur einmal: Sie ist der Wert der Veröffentlichung, keine Schranke.</translation>
     </message>
 </context>
 <context>

@@ -89,7 +89,7 @@ QDoubleSpinBox* makeRelaxationSpin(const char* objectName, QWidget* parent) {
   s->setValue(1.0);
   s->setObjectName(QLatin1String(objectName));
   s->setToolTip(QCoreApplication::translate("AttentionLab",
-                                            "AttLip's block x + α(prox(x) − x) (a run's model.prox_relaxation); 1 is 004's AttLip. The "
+                                            "AttLip's block x + α(prox(x) − x) (a run's model.prox_relaxation); 1 is the paper's AttLip. The "
                                             "prox is firmly non-expansive, so the block is 1-Lipschitz up to α = 2; above 2 its bound is α − 1."));
   return s;
 }

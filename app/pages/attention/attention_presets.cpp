@@ -65,7 +65,7 @@ std::vector<AttentionPreset> build() {
   }
   {
     AttentionPreset x = preset("table1_cpu", QCoreApplication::translate("AttentionLabPresets", "3 · Table 1 at d 32, H 4 (the CPU reproduction)"),
-                               QCoreApplication::translate("AttentionLabPresets", "The setting of docs/RESULTS.md: N = 16 … 128 with PGD 30 × 3. Press Run: it takes "
+                               QCoreApplication::translate("AttentionLabPresets", "The CPU reproduction's setting: N = 16 … 128 with PGD 30 × 3. Press Run: it takes "
                                    "minutes on two cores; Cancel keeps the points already computed."),
                                AttentionTab::Length);
     x.length = length(32, 4, {16, 32, 64, 128}, 30, 3);

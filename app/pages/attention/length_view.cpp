@@ -91,7 +91,7 @@ void LengthView::createFields() {
   progress_->setValue(0);
   message_ = new QLabel(tr("PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct "
                            "AttLip stays ≤ 1 at every N; the ℓ2 bound (Kim et al., ‖W_Q‖² per head) grows as √N·log N while its "
-                           "estimate stays small. 004's Eq. 6 as printed charges ‖W_Q‖ once: it is the paper's number, not a bound."),
+                           "estimate stays small. The AttLip paper's Eq. 6 as printed charges ‖W_Q‖ once: it is the paper's number, not a bound."),
                         this);
   message_->setWordWrap(true);
 }

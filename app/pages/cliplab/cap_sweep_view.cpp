@@ -42,7 +42,7 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
   progress_->setRange(0, 1);
   progress_->setValue(0);
   info_ = new QLabel(tr("Hard cap of matrices whose singular values are log-spaced from σ₁ down to 0.01, in every implementation "
-                        "(jordan5 schedule). 001 §4: the nested form must cancel ½W with low-precision products."),
+                        "(jordan5 schedule). The spectral-clipping paper, §4: the nested form must cancel ½W with low-precision products."),
                      this);
   info_->setWordWrap(true);
 

@@ -181,7 +181,7 @@ QWidget* InspectorPage::createTensorTable() {
                          tr("The bound of the network up to and including this layer (RMS→RMS)."),
                          tr("An upper bound on the largest token RMS of the activation after this layer."),
                          tr("How the previous row's L and this row's L block give L after: composition multiplies; a "
-                            "residual block mixes, L ← (1 − α)·L + α·L·L_block (000 App. D eq. 14).")};
+                            "residual block mixes, L ← (1 − α)·L + α·L·L_block (the Lipschitz-transformers paper, App. D eq. 14).")};
   for (int c = 0; c < tips.size(); ++c) trace_->horizontalHeaderItem(c)->setToolTip(tips[c]);
   trace_->verticalHeader()->setVisible(false);
   trace_->horizontalHeader()->setStretchLastSection(true);

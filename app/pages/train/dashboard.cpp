@@ -165,7 +165,7 @@ void Dashboard::createPlots(QWidget* plotParent) {
               tr("Manifold Muon: how far each matrix's update direction is from the tangent space, rms(WᵀM + MᵀW).")},
              {QStringLiteral("activation_rms"), tr("Activation RMS"), actRms_,
               tr("Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps "
-                 "(seed 002 Fig. 3).")},
+                 "(the Manifold Muon paper's Fig. 3).")},
              {QStringLiteral("attention"), tr("AttLip solver"), attention_,
               tr("AttLip: how far the block moves its input (‖AttLip(X) − X‖/‖X‖; near 0 means nearly the "
                  "identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, "
