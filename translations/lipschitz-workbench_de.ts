@@ -3018,6 +3018,10 @@
         <source>How the previous row&apos;s L and this row&apos;s L block give L after: composition multiplies; a residual block mixes, L ← (1 − α)·L + α·L·L_block (the Lipschitz-transformers paper, App. D eq. 14).</source>
         <translation>Wie L der vorigen Zeile und L Block dieser Zeile L danach ergeben: Hintereinanderausführung multipliziert; ein Residualblock mischt, L ← (1 − α)·L + α·L·L_Block (Veröffentlichung zu Lipschitz-Transformern, Anh. D Gl. 14).</translation>
     </message>
+    <message>
+        <source>Generate text</source>
+        <translation>Text erzeugen</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::LecturePresetBar</name>

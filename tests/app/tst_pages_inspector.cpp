@@ -27,6 +27,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTabWidget>
 #include <QtTest/QtTest>
 
 #include <nlohmann/json.hpp>
@@ -357,7 +358,8 @@ class TestPagesInspector : public QObject {
     QVERIFY2(!checkpoints.isEmpty(), qPrintable(run));
     QVERIFY2(load(page, run + QStringLiteral("/checkpoints/") + checkpoints.front()), qPrintable(page.errorText()));
     TextSamplePanel* panel = page.samplePanel();
-    QVERIFY(panel->isVisible());
+    QTabWidget* tools = page.toolTabs();
+    QVERIFY(tools->isTabVisible(tools->indexOf(panel)));  // offered beside What if
     QCOMPARE(panel->temperatureBox()->count(), 3);  // the presets 0.2, 0.5, 1.0
     panel->temperatureBox()->setEditText(QStringLiteral("-1"));
     panel->generate();
@@ -375,9 +377,9 @@ class TestPagesInspector : public QObject {
     panel->generate();
     QVERIFY(done.wait(kTimeoutMs));
     QVERIFY2(panel->message()->text().contains(QStringLiteral("'x'")), qPrintable(panel->message()->text()));
-    // A file of another kind hides the panel.
+    // A file of another kind hides the panel's tab.
     QVERIFY(load(page, kFixtures + QStringLiteral("/attention.safetensors")));
-    QVERIFY(!panel->isVisible());
+    QVERIFY(!tools->isTabVisible(tools->indexOf(panel)));
   }
 
   void workbenchCheckpointShowsItsBound() {

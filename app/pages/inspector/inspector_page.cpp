@@ -184,6 +184,9 @@ QWidget* InspectorPage::createTensorTable() {
                             "residual block mixes, L ← (1 − α)·L + α·L·L_block (the Lipschitz-transformers paper, App. D eq. 14).")};
   for (int c = 0; c < tips.size(); ++c) trace_->horizontalHeaderItem(c)->setToolTip(tips[c]);
   trace_->verticalHeader()->setVisible(false);
+  // Numbers and their headers whole ("activation bound" was cut to "tivierungsschrar" in
+  // German); the explanation takes the rest.
+  for (int c = 0; c < 4; ++c) trace_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   trace_->horizontalHeader()->setStretchLastSection(true);
   trace_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   auto* left = new QWidget(this);
@@ -219,9 +222,20 @@ QWidget* InspectorPage::createPlots() {
   barsRow->addWidget(barMetric_, 1);
   barsLayout->addLayout(barsRow);
   barsLayout->addWidget(bars_, 1);
+  // What if and Generate text share one place as tabs: stacked under the two plots they left
+  // the spectrum 40 px tall at 1600 × 1000. The text tab is offered for character-level runs.
   whatIf_ = new WhatIfPanel(this);
   sample_ = new TextSamplePanel(this);
-  sample_->setVisible(false);
+  tools_ = new QTabWidget(this);
+  tools_->setObjectName(QStringLiteral("inspectorTools"));
+  tools_->setDocumentMode(true);
+  const QString whatIfTitle = whatIf_->title(), sampleTitle = sample_->title();
+  whatIf_->setTitle(QString());  // the tab says it
+  sample_->setTitle(QString());
+  tools_->addTab(whatIf_, whatIfTitle);
+  tools_->addTab(sample_, tr("Generate text"));
+  tools_->setTabToolTip(1, sampleTitle);
+  tools_->setTabVisible(1, false);
   lineNote_ = new QLabel(this);
   lineNote_->setObjectName(QStringLiteral("sigmaMaxNote"));
   lineNote_->setWordWrap(true);
@@ -233,9 +247,8 @@ QWidget* InspectorPage::createPlots() {
   auto* right = new QSplitter(Qt::Vertical, this);
   right->addWidget(spectrumBox);
   right->addWidget(barsBox);
-  right->addWidget(whatIf_);
-  right->addWidget(sample_);
-  right->setSizes({420, 300, 230, 0});
+  right->addWidget(tools_);
+  right->setSizes({420, 300, 260});
   return right;
 }
 
@@ -444,14 +457,7 @@ void InspectorPage::showFile(InspectedFile file) {
   trace_->setVisible(!file_.trace.empty());
   const bool chars = file_.workbenchCheckpoint && data::generatesText(file_.task.toStdString());
   sample_->setCheckpoint(chars ? file_.path : QString());
-  sample_->setVisible(chars);
-  // A panel shown after the splitter laid out gets no height: give it room from the spectrum.
-  auto* plots = qobject_cast<QSplitter*>(sample_->parentWidget());  // spectrum, bars, what if, text
-  if (QList<int> sizes = plots ? plots->sizes() : QList<int>(); chars && sizes.size() == 4 && sizes[3] < 160) {
-    sizes[3] = 240;
-    sizes[0] = std::max(200, sizes[0] - 240);
-    plots->setSizes(sizes);
-  }
+  tools_->setTabVisible(tools_->indexOf(sample_), chars);
   updateBars();
   whatIf_->clearTensor();
   selected_.clear();

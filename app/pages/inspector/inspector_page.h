@@ -75,6 +75,8 @@ class InspectorPage : public QWidget, public Page {
   WhatIfPanel* whatIf() const { return whatIf_; }
   // Shown for character-level workbench checkpoints (issue 29 §4).
   TextSamplePanel* samplePanel() const { return sample_; }
+  // What if and Generate text (the latter offered for character-level checkpoints only).
+  QTabWidget* toolTabs() const { return tools_; }
   // A run directory's checkpoints over steps and two checkpoints' deltas (issue 29 §2);
   // openFile(RUN_DIR) fills it and shows its tab.
   HistoryPanel* historyPanel() const { return history_; }
@@ -147,6 +149,7 @@ class InspectorPage : public QWidget, public Page {
   widgets::BarChartPlot* bars_ = nullptr;
   WhatIfPanel* whatIf_ = nullptr;
   TextSamplePanel* sample_ = nullptr;
+  QTabWidget* tools_ = nullptr;
   HistoryPanel* history_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QString selected_;

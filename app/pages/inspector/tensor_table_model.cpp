@@ -61,7 +61,9 @@ QString TensorTableModel::columnKey(int column) {
 bool TensorTableModel::shownByDefault(int column) {
   if (column < FirstMetric || column == noteColumn()) return true;
   const QString key = columnKey(column);
-  return key == QLatin1String("stable_rank") || key == QLatin1String("alpha") || key == QLatin1String("spectral_norm");
+  // Not λmax = σ₁² (WeightWatcher's "spectral norm"): σ₁ is there, and its 100-px column
+  // left the name 70 px ("par…n.o") in the pane's default width.
+  return key == QLatin1String("stable_rank") || key == QLatin1String("alpha");
 }
 
 TensorTableModel::TensorTableModel(QObject* parent) : QAbstractTableModel(parent) {}

@@ -22,7 +22,7 @@ class TensorTableModel : public QAbstractTableModel {
   static int noteColumn() { return FirstMetric + metricCount(); }
   // The JSON/CSV key of a column ("sigma1", "alpha", ...).
   static QString columnKey(int column);
-  // Columns shown before the user picks (σ₁, RMS→RMS, Frobenius, stable rank, α, λmax).
+  // Columns shown before the user picks (σ₁, RMS→RMS, Frobenius, stable rank, α).
   static bool shownByDefault(int column);
 
   explicit TensorTableModel(QObject* parent = nullptr);
