@@ -136,7 +136,7 @@ void StatusPanel::showRun(RunSession* s) {
                   .arg(widgets::displayNumber(e.attentionMixingMovement, 'g', 2), widgets::displayNumber(e.attentionSelfMovement, 'g', 2));
     // Last: the longest part, so a narrow window cuts it rather than the attention figures.
     // "(a product over the layers)" is in the tooltip: the line must keep the number.
-    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound %L1").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
+    if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound (RMS→RMS) %L1").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
   }
   // A start warning shows while the run trains (the end message repeats it afterwards).
   const bool warn = !s->warnings().isEmpty() && !s->end();

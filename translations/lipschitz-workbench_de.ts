@@ -1308,10 +1308,6 @@
         <translation>Singulärwerte</translation>
     </message>
     <message>
-        <source>Lipschitz bound</source>
-        <translation>Lipschitz-Schranke</translation>
-    </message>
-    <message>
         <source>Activations</source>
         <translation>Aktivierungen</translation>
     </message>
@@ -1434,6 +1430,10 @@
     <message>
         <source>Mean token RMS of the embedding and of every attention and MLP output over the evaluation steps (the Manifold Muon paper&apos;s Fig. 3).</source>
         <translation>Mittlerer Token-RMS des Embeddings und jeder Attention- und MLP-Ausgabe über die Auswertungsschritte (Abb. 3 der Manifold-Muon-Veröffentlichung).</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound (RMS→RMS)</source>
+        <translation>Lipschitz-Schranke (RMS→RMS)</translation>
     </message>
 </context>
 <context>
@@ -1826,12 +1826,12 @@
         <translation>Attention (am Ende auf der ersten Validierungssequenz gemessen): PGD-Schätzung des ausgewerteten Blocks gegen seine Schranke; converged = der Prox hat seine Toleranz erreicht, die Schranke gilt also. Mischung / selbst: wie weit der konvergierte Prox die Tokens bewegt, ÷‖X‖, durch den Beitrag anderer Tokens und durch den Beitrag jedes Tokens selbst — Mischung nahe 0 heißt, der Block achtet kaum auf andere Tokens.</translation>
     </message>
     <message>
-        <source> · Lipschitz bound %L1</source>
-        <translation> · Lipschitz-Schranke %L1</translation>
-    </message>
-    <message>
         <source>The Lipschitz bound is a product over the layers: it multiplies every layer&apos;s factor: each matrix is held at σmax, so the bound can still grow with depth. The Lipschitz bound panel&apos;s trace shows each layer&apos;s part.</source>
         <translation>Die Lipschitz-Schranke ist ein Produkt über die Schichten: Sie multipliziert die Faktoren aller Schichten; jede Matrix wird bei σmax gehalten, die Schranke kann daher trotzdem mit der Tiefe wachsen. Der Verlauf je Schicht im Bereich „Lipschitz-Schranke“ zeigt den Anteil jeder Schicht.</translation>
+    </message>
+    <message>
+        <source> · Lipschitz bound (RMS→RMS) %L1</source>
+        <translation> · Lipschitz-Schranke (RMS→RMS) %L1</translation>
     </message>
 </context>
 <context>
@@ -2259,10 +2259,6 @@
         <translation>Schranke vs. Validierungsverlust (bester je Intervall umkreist)</translation>
     </message>
     <message>
-        <source>Lipschitz upper bound</source>
-        <translation>obere Lipschitz-Schranke</translation>
-    </message>
-    <message>
         <source>final validation loss</source>
         <translation>finaler Validierungsverlust</translation>
     </message>
@@ -2320,6 +2316,10 @@
         <source>Colouring by %1: the first of method, optimizer and the run settings that differs among the shown runs</source>
         <translation>Farbe nach %1: das Erste aus Methode, Optimierer und den Run-Einstellungen, das sich zwischen den gezeigten Runs unterscheidet</translation>
     </message>
+    <message>
+        <source>Lipschitz upper bound (RMS→RMS)</source>
+        <translation>obere Lipschitz-Schranke (RMS→RMS)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::CompareTableModel</name>
@@ -2354,10 +2354,6 @@
     <message>
         <source>Val acc</source>
         <translation>Val.-Genauigkeit</translation>
-    </message>
-    <message>
-        <source>Lipschitz bound</source>
-        <translation>Lipschitz-Schranke</translation>
     </message>
     <message>
         <source>Max act entry</source>
@@ -2402,6 +2398,10 @@
     <message>
         <source>none</source>
         <translation>keine</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound (RMS→RMS)</source>
+        <translation>Lipschitz-Schranke (RMS→RMS)</translation>
     </message>
 </context>
 <context>
@@ -4060,8 +4060,8 @@ p(korrekt) %L4</translation>
         <translation>Val.-Verlust</translation>
     </message>
     <message>
-        <source>Lipschitz bound</source>
-        <translation>Lipschitz-Schranke</translation>
+        <source>Lipschitz bound (RMS→RMS)</source>
+        <translation>Lipschitz-Schranke (RMS→RMS)</translation>
     </message>
 </context>
 <context>

@@ -58,7 +58,7 @@ QWidget* ComparePlots::createScatterPane() {
   scatter_ = new widgets::FrontierScatterPlot(this);
   scatter_->setObjectName(QStringLiteral("frontierPlot"));
   scatter_->setTitle(tr("Lipschitz bound vs validation loss (best loss per bound bin ringed)"));
-  scatter_->setAxisLabels(tr("Lipschitz upper bound"), tr("final validation loss"));
+  scatter_->setAxisLabels(tr("Lipschitz upper bound (RMS→RMS)"), tr("final validation loss"));
   scatter_->setLogX(true);
   colorBy_ = new QComboBox(this);
   colorBy_->setObjectName(QStringLiteral("colorBy"));

@@ -112,7 +112,7 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
     case ValLossPaper: return tr("Val loss (paper window)");
     case ValLossFull: return tr("Val loss (full split)");
     case ValAcc: return tr("Val acc");
-    case Bound: return tr("Lipschitz bound");
+    case Bound: return tr("Lipschitz bound (RMS→RMS)");
     case MaxActEntry: return tr("Max act entry");
     case MaxActRms: return tr("Max act RMS");
     case StepsPerSecond: return tr("Steps/s");

@@ -98,7 +98,7 @@ QVariant SweepPointsModel::headerData(int section, Qt::Orientation o, int role) 
     case Status: return tr("Status");
     case Progress: return tr("Steps");
     case ValLoss: return tr("Val loss");
-    case Bound: return tr("Lipschitz bound");
+    case Bound: return tr("Lipschitz bound (RMS→RMS)");
     default: return {};
   }
 }

@@ -146,7 +146,7 @@ void Dashboard::createPlots(QWidget* plotParent) {
              {QStringLiteral("spectrum"), tr("Singular values"), spectrum_,
               tr("The singular values of one layer, before and after the constraint step; the scrubber walks "
                  "through the recorded steps.")},
-             {QStringLiteral("bound"), tr("Lipschitz bound"), bound_,
+             {QStringLiteral("bound"), tr("Lipschitz bound (RMS→RMS)"), bound_,
               tr("The network's certified Lipschitz bound over steps: no change of the embedded input by δ (RMS "
                  "per token) moves the logits by more than bound × δ. Every matrix stays at σmax, but the bound is "
                  "the product of the per-layer factors in the trace beside it (hover a layer for the arithmetic), so "
