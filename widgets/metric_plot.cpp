@@ -13,6 +13,7 @@ namespace lwb::widgets {
 namespace {
 const QString kKey;  // one series per run: CSV columns are named by the run alone
 constexpr int kRawAlpha = 60;
+constexpr std::size_t kMarkedPoints = 30;  // series this short show their points
 }  // namespace
 
 MetricPlot::MetricPlot(QWidget* parent) : MultiRunPlot(parent) {
@@ -78,6 +79,11 @@ void MetricPlot::pushSeries(const QString&, const QString&, LiveSeries& s) {
     setGraphData(s.graphs[0], {}, {});
     assignGraphData(s.graphs[1], s.buffer);
   }
+  // A sparse series (a metric logged at each evaluation: two points in a short run) is drawn
+  // with its points: a bare line between two evaluations read as a measured straight curve.
+  const bool sparse = graphSource(s.graphs[1]) && graphSource(s.graphs[1])->xs.size() <= kMarkedPoints;
+  if (sparse != (s.graphs[1]->scatterStyle().shape() != QCPScatterStyle::ssNone))
+    s.graphs[1]->setScatterStyle(sparse ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
 }
 
 }  // namespace lwb::widgets

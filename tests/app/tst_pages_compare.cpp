@@ -10,6 +10,7 @@
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
 
+#include <QTableView>
 #include <QComboBox>
 #include <QDir>
 #include <QTemporaryDir>
@@ -138,6 +139,11 @@ class TestPagesCompare : public QObject {
     QCOMPARE(cell(page, 1, C::Bound), QStringLiteral("120"));
     QCOMPARE(cell(page, 1, C::Steps), QStringLiteral("20"));     // the torn row is ignored
     QCOMPARE(cell(page, 1, C::StepsPerSecond), QStringLiteral("110"));
+    // Columns no run fills are hidden (neither run has attention figures); filled ones show.
+    QVERIFY(page.table()->isColumnHidden(C::Attention));
+    QVERIFY(page.table()->isColumnHidden(C::AttentionPgd));
+    QVERIFY(!page.table()->isColumnHidden(C::ValLossFull));  // run_a has one
+    QVERIFY(!page.table()->isColumnHidden(C::Bound));
 
     const auto& points = page.scatterPlot()->points();
     QCOMPARE(points.size(), size_t{2});

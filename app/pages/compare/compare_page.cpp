@@ -355,6 +355,15 @@ void ComparePage::rebuild() {
   colors_.clear();
   for (size_t i = 0; i < runs_.size(); ++i) colors_.push_back(widgets::runColor(static_cast<int>(i)));
   model_->refresh();
+  // Columns no run fills (attention figures of MLP runs, paper-window losses of runs that
+  // have none) are hidden: three empty columns pushed the bound and speed out of view. The
+  // CSV export keeps every column.
+  for (int c = CompareTableModel::Optimizer; c < CompareTableModel::ColumnCount; ++c) {
+    bool any = false;
+    for (int r = 0; r < model_->rowCount() && !any; ++r)
+      any = !model_->data(model_->index(r, c), Qt::DisplayRole).toString().isEmpty();
+    table_->setColumnHidden(c, !any && model_->rowCount() > 0);
+  }
   if (runs_.size() <= 500) table_->resizeColumnsToContents();  // it measures every row
 
   plots_->setMetricNames(metricNames(runs_));
