@@ -112,7 +112,15 @@ void MainWindow::createMenus() {
     QMessageBox::about(this, tr("About Lipschitz Workbench"),
                        tr("<b>Lipschitz Workbench</b> %1<br>Training neural networks with enforced Lipschitz bounds, "
                           "and seeing why it works.<br>Headless runs: <tt>lipschitz-cli train</tt>.")
-                           .arg(QApplication::applicationVersion()));
+                               .arg(QApplication::applicationVersion()) +
+                           // Tooltips and descriptions cite the papers by these numbers ("000 §4").
+                           tr("<p>Papers cited by number in tooltips and descriptions:<br>"
+                              "<b>000</b> Training Transformers with Enforced Lipschitz Bounds<br>"
+                              "<b>001</b> F. L. Cesista, Fast, Numerically Stable, and Auto-Differentiable Spectral Clipping "
+                              "via Newton–Schulz Iteration (2025)<br>"
+                              "<b>002</b> R. Bir, M. Mok et al., Replacing Normalization in Deep Transformers with Lipschitz "
+                              "and Manifold Geometry (Manifold Muon)<br>"
+                              "<b>004</b> Globally 1-Lipschitz Attention without Sequence-Length Dependence (AttLip)</p>"));
   });
 
   QToolBar* runBar = addToolBar(tr("Run"));

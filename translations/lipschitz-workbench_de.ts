@@ -1556,6 +1556,10 @@
         <source>Stop and quit</source>
         <translation>Anhalten und beenden</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Papers cited by number in tooltips and descriptions:&lt;br&gt;&lt;b&gt;000&lt;/b&gt; Training Transformers with Enforced Lipschitz Bounds&lt;br&gt;&lt;b&gt;001&lt;/b&gt; F. L. Cesista, Fast, Numerically Stable, and Auto-Differentiable Spectral Clipping via Newton–Schulz Iteration (2025)&lt;br&gt;&lt;b&gt;002&lt;/b&gt; R. Bir, M. Mok et al., Replacing Normalization in Deep Transformers with Lipschitz and Manifold Geometry (Manifold Muon)&lt;br&gt;&lt;b&gt;004&lt;/b&gt; Globally 1-Lipschitz Attention without Sequence-Length Dependence (AttLip)&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Mit Nummer zitierte Veröffentlichungen in Tooltips und Beschreibungen:&lt;br&gt;&lt;b&gt;000&lt;/b&gt; Training Transformers with Enforced Lipschitz Bounds&lt;br&gt;&lt;b&gt;001&lt;/b&gt; F. L. Cesista, Fast, Numerically Stable, and Auto-Differentiable Spectral Clipping via Newton–Schulz Iteration (2025)&lt;br&gt;&lt;b&gt;002&lt;/b&gt; R. Bir, M. Mok et al., Replacing Normalization in Deep Transformers with Lipschitz and Manifold Geometry (Manifold Muon)&lt;br&gt;&lt;b&gt;004&lt;/b&gt; Globally 1-Lipschitz Attention without Sequence-Length Dependence (AttLip)&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::RunForm</name>
