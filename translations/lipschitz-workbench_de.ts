@@ -2759,6 +2759,10 @@
             <numerusform>Form geändert: %n Schichten</numerusform>
         </translation>
     </message>
+    <message>
+        <source> — a history needs two: train with checkpoint_every (e.g. 100) and keep_checkpoints (e.g. 20)</source>
+        <translation> — ein Verlauf braucht zwei: mit checkpoint_every (z. B. 100) und keep_checkpoints (z. B. 20) trainieren</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::InspectorPage</name>

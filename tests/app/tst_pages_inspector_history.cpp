@@ -150,8 +150,15 @@ void TestPagesInspectorHistory::corruptAndEmptyRuns() {
   panel.openRun(QString::fromStdString(run.string()));
   QVERIFY(waitLoaded(&panel));
   QCOMPARE(panel.checkpointA()->count(), 2);
+  QVERIFY(!panel.titleLabel()->text().contains(QStringLiteral("checkpoint_every")));
   QVERIFY(panel.skippedLabel()->isVisibleTo(&panel));
   QVERIFY2(panel.skippedLabel()->text().contains(QStringLiteral("step_2.safetensors")), qPrintable(panel.skippedLabel()->text()));
+
+  // One checkpoint (what a run with the defaults keeps): the title says how to keep a history.
+  QTemporaryDir single;
+  panel.openRun(QString::fromStdString(makeRun(single, {4}).string()));
+  QVERIFY(waitLoaded(&panel));
+  QVERIFY2(panel.titleLabel()->text().contains(QStringLiteral("checkpoint_every")), qPrintable(panel.titleLabel()->text()));
 
   const fs::path empty = fs::path(dir.path().toStdString()) / "empty";
   fs::create_directories(empty / "checkpoints");

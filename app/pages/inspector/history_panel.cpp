@@ -194,7 +194,11 @@ void HistoryPanel::showError(const QString& message) {
 
 void HistoryPanel::showHistory(std::shared_ptr<const inspect::CheckpointHistory> h) {
   history_ = std::move(h);
-  title_->setText(tr("%1: %n checkpoint(s)", nullptr, static_cast<int>(history_->checkpoints.size())).arg(QDir::toNativeSeparators(runDir_)));
+  QString title = tr("%1: %n checkpoint(s)", nullptr, static_cast<int>(history_->checkpoints.size())).arg(QDir::toNativeSeparators(runDir_));
+  // One checkpoint (a run with the defaults keeps only its last): every Δ would read 0.
+  if (history_->checkpoints.size() == 1)
+    title += tr(" — a history needs two: train with checkpoint_every (e.g. 100) and keep_checkpoints (e.g. 20)");
+  title_->setText(title);
   QStringList skipped;
   for (const auto& s : history_->skipped) skipped << tr("step %1 skipped: %2").arg(s.step).arg(QString::fromStdString(s.error));
   skipped_->setText(skipped.join(QLatin1Char('\n')));

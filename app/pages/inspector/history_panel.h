@@ -53,6 +53,7 @@ class HistoryPanel : public QWidget {
   QTableWidget* deltaTable() const { return delta_; }
   QLabel* message() const { return message_; }
   QLabel* skippedLabel() const { return skipped_; }
+  QLabel* titleLabel() const { return title_; }
 
   enum DeltaColumn { Layer, Shape, Sigma1A, Sigma1B, DeltaSigma1, DeltaAlpha, RelativeChange, DeltaColumns };
 
