@@ -12,6 +12,7 @@
 #include "support/tiny_run.h"
 #include "widgets/frontier_scatter_plot.h"
 
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -61,7 +62,10 @@ class TestPagesSweeps : public QObject {
     QString error;
     QCOMPARE(page.form()->pointCount(&error), 0LL);
     QVERIFY2(error.contains("grid: empty"), qPrintable(error));
+    auto* launch = page.findChild<QPushButton*>(QStringLiteral("sweepLaunch"));
+    QVERIFY(launch && !launch->isEnabled());  // nothing to launch: the preview line says why
     page.form()->addGridRow("optimizer.lr", "0.05, 0.1, 0.2");
+    QVERIFY(launch->isEnabled());
     page.form()->addGridRow("constraint.sigma_max", "1..4 x4");
     page.form()->setSeeds("0, 1");
     QCOMPARE(page.form()->pointCount(&error), 24LL);

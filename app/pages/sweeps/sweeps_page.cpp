@@ -101,12 +101,12 @@ QWidget* SweepsPage::createFormPane(const PageServices& services) {
   preview_ = new QLabel(pane);
   preview_->setObjectName(QStringLiteral("sweepPreview"));
   preview_->setWordWrap(true);
-  auto* previewButton = new QPushButton(tr("Preview points"), pane);
+  auto* previewButton = previewButton_ = new QPushButton(tr("Preview points"), pane);
   launch_ = new QPushButton(tr("Launch"), pane);
   launch_->setObjectName(QStringLiteral("sweepLaunch"));
   stop_ = new QPushButton(tr("Stop"), pane);
   stop_->setEnabled(false);
-  auto* exportButton = new QPushButton(tr("Export batch script…"), pane);
+  auto* exportButton = exportButton_ = new QPushButton(tr("Export batch script…"), pane);
   auto* open = new QPushButton(tr("Open sweep folder…"), pane);
   auto* actions = new QHBoxLayout;
   for (auto* b : {previewButton, launch_, stop_, exportButton, open}) actions->addWidget(b);
@@ -142,7 +142,7 @@ void SweepsPage::connectProcess() {
   connect(process_, &SweepProcess::finished, this, [this](int code, const QString& err) {
     poll_->stop();
     pollIndex();
-    launch_->setEnabled(true);
+    launch_->setEnabled(specValid_);
     stop_->setEnabled(false);
     if (code != 0 && code != 130 && !err.isEmpty()) showError(err.section(QLatin1Char('\n'), -1));
     Q_EMIT sweepFinished(code);
@@ -179,6 +179,9 @@ QWidget* SweepsPage::createPoints() {
 void SweepsPage::updatePreview() {
   QString error;
   const std::vector<sweep::SweepPoint> points = form_->points(&error);
+  specValid_ = !points.empty();
+  for (QPushButton* b : {previewButton_, exportButton_}) b->setEnabled(specValid_);
+  launch_->setEnabled(specValid_ && !process_->isRunning());
   if (points.empty()) {
     ++previewGeneration_;
     preview_->setText(tr("Spec: %1").arg(error));

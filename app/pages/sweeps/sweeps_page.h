@@ -80,6 +80,11 @@ class SweepsPage : public QWidget, public Page {
   QLabel* message_ = nullptr;
   QLabel* progress_ = nullptr;
   QProgressBar* bar_ = nullptr;
+  // Preview, Launch and Export stay off while the spec does not expand (the preview line
+  // says why); Launch also while a sweep runs.
+  QPushButton* previewButton_ = nullptr;
+  QPushButton* exportButton_ = nullptr;
+  bool specValid_ = false;
   QPushButton* launch_ = nullptr;
   QPushButton* stop_ = nullptr;
   QTableView* table_ = nullptr;
