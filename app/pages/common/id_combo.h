@@ -14,6 +14,9 @@ namespace lwb::app::pages {
 
 inline QString fromView(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
+// A registry's English text, translated in the "Registry" context (engine/common/tr_noop.h).
+inline QString registryText(std::string_view text) { return QCoreApplication::translate("Registry", std::string(text).c_str()); }
+
 inline QComboBox* idCombo(const std::vector<std::string>& ids, QWidget* parent) {
   auto* box = new QComboBox(parent);
   for (const auto& id : ids) box->addItem(QString::fromStdString(id), QString::fromStdString(id));
@@ -25,7 +28,7 @@ template <class Table>
 QComboBox* registryCombo(const Table& table, QWidget* parent, bool titled) {
   auto* box = new QComboBox(parent);
   for (const auto& row : table)
-    box->addItem(titled ? QCoreApplication::translate("Registry", std::string(row.title).c_str()) : fromView(row.key),
+    box->addItem(titled ? registryText(row.title) : fromView(row.key),
                  fromView(row.key));
   return box;
 }

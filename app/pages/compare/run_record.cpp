@@ -1,6 +1,8 @@
 #include "app/pages/compare/run_record.h"
 
+#include "app/pages/common/id_combo.h"
 #include "app/runs/run_types.h"
+#include "widgets/number_format.h"
 #include "io/json_read.h"
 #include "io/input_error.h"
 #include "io/tfevents.h"
@@ -58,7 +60,11 @@ QString describeParameters(const json& c) {
     if (method && !spectral::readsSetting(*method, key)) continue;
     if (method && std::string_view(key) == "lambda" && spectral::traits(*method).lambdaFromOptimizer) continue;
     any = true;
-    if (c.contains(key)) parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(spectral::settingLabel(key)), str(c, key));
+    // Numbers in the locale's own form (5, not 5.0; 0,5 in German); labels translated.
+    const auto v = c.find(key);
+    if (v == c.end()) continue;
+    const QString value = v->is_number() ? widgets::displayNumber(v->get<double>(), 'g', 6) : str(c, key);
+    parts << QStringLiteral("%1 = %2").arg(registryText(spectral::settingLabel(key)), value);
   }
   if (c.contains("norm") && str(c, "norm") != QLatin1String("rms") && any) parts << QStringLiteral("norm = %1").arg(str(c, "norm"));
   return parts.join(QStringLiteral(", "));

@@ -1,5 +1,6 @@
 #include "app/pages/inspector/history_panel.h"
 
+#include "app/pages/common/id_combo.h"
 #include "widgets/curve_plot.h"
 #include "app/pages/common/latest_wins.h"
 #include "inspect/checkpoint_history.h"
@@ -25,8 +26,6 @@
 
 namespace lwb::app::pages {
 namespace {
-
-QString registryText(std::string_view text) { return QCoreApplication::translate("Registry", std::string(text).c_str()); }
 
 // Progress from a worker to a bar on the GUI thread (the bar may be gone by then).
 std::function<void(size_t, size_t)> reportTo(QProgressBar* bar) {

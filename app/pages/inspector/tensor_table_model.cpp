@@ -1,5 +1,6 @@
 #include "app/pages/inspector/tensor_table_model.h"
 
+#include "app/pages/common/id_combo.h"
 #include "inspect/spectral_metrics.h"
 #include "widgets/number_format.h"
 
@@ -22,9 +23,6 @@ const inspect::SpectralMetricInfo* metricOf(int column) {
   const int i = column - TensorTableModel::FirstMetric;
   return i >= 0 && i < static_cast<int>(table.size()) ? &table[static_cast<size_t>(i)] : nullptr;
 }
-
-// The registry's English text, translated in the "Registry" context (engine/common/tr_noop.h).
-QString registryText(std::string_view text) { return QCoreApplication::translate("Registry", std::string(text).c_str()); }
 
 QString csvField(const QString& s) {
   if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))) return s;
