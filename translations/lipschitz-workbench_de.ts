@@ -1435,6 +1435,10 @@
         <source>Lipschitz bound (RMS→RMS)</source>
         <translation>Lipschitz-Schranke (RMS→RMS)</translation>
     </message>
+    <message>
+        <source>No run yet (F5 starts one)</source>
+        <translation>Noch kein Lauf (F5 startet einen)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::DeviceQuery</name>
@@ -2324,6 +2328,10 @@
         <source>Lipschitz upper bound (RMS→RMS)</source>
         <translation>obere Lipschitz-Schranke (RMS→RMS)</translation>
     </message>
+    <message>
+        <source>No runs yet (Add run folder…)</source>
+        <translation>Noch keine Läufe (Laufordner hinzufügen…)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::CompareTableModel</name>
@@ -3029,6 +3037,10 @@
     <message>
         <source>Generate text</source>
         <translation>Text erzeugen</translation>
+    </message>
+    <message>
+        <source>Nothing open (Open file… or drop one here)</source>
+        <translation>Nichts geöffnet (Datei öffnen… oder hierher ziehen)</translation>
     </message>
 </context>
 <context>
@@ -3834,6 +3846,10 @@ p(korrekt) %L4</translation>
     <message>
         <source>&amp;Robustness</source>
         <translation>&amp;Robustheit</translation>
+    </message>
+    <message>
+        <source>No points yet (add runs, then Compute)</source>
+        <translation>Noch keine Punkte (Läufe hinzufügen, dann Berechnen)</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,11 @@
 
 namespace lwb::app::pages {
 
+namespace {
+// Both plots' text while no run is loaded: empty axes from 0 to 5 read as data.
+QString emptyText() { return ComparePlots::tr("No runs yet (Add run folder…)"); }
+}  // namespace
+
 ComparePlots::ComparePlots(const std::vector<RunRecord>* runs, const std::vector<QColor>* colors, QWidget* parent)
     : QWidget(parent), runs_(runs), colors_(colors) {
   QSplitter* plots = twoPanes(Qt::Horizontal, createMetricPane(), createScatterPane(), this);
@@ -47,6 +52,7 @@ QWidget* ComparePlots::createMetricPane() {
   metricBox_->setObjectName(QStringLiteral("metricBox"));
   metricBox_->setMinimumContentsLength(18);
   metric_ = new widgets::MetricPlot(this);
+  metric_->setEmptyText(emptyText());
   metric_->setObjectName(QStringLiteral("compareMetricPlot"));
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Metric"), this));
@@ -56,6 +62,7 @@ QWidget* ComparePlots::createMetricPane() {
 
 QWidget* ComparePlots::createScatterPane() {
   scatter_ = new widgets::FrontierScatterPlot(this);
+  scatter_->setEmptyText(emptyText());
   scatter_->setObjectName(QStringLiteral("frontierPlot"));
   scatter_->setTitle(tr("Lipschitz bound vs validation loss (best loss per bound bin ringed)"));
   scatter_->setAxisLabels(tr("Lipschitz upper bound (RMS→RMS)"), tr("final validation loss"));

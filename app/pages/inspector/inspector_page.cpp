@@ -207,6 +207,8 @@ QWidget* InspectorPage::createPlots() {
   spectrum_->setLogY(true);
   spectrum_->setStepControlsVisible(false);
   bars_ = new widgets::BarChartPlot(this);
+  for (widgets::PlotView* p : std::initializer_list<widgets::PlotView*>{spectrum_, bars_})
+    p->setEmptyText(tr("Nothing open (Open file… or drop one here)"));
   bars_->setObjectName(QStringLiteral("inspectorBars"));
   barMetric_ = new QComboBox(this);
   barMetric_->setObjectName(QStringLiteral("barMetricBox"));

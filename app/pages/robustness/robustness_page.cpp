@@ -141,6 +141,8 @@ QWidget* RobustnessPage::createContent() {
   accuracy_->setAxisLabels(tr("ε (ℓ2, pixels in [0, 1])"), tr("accuracy"));
   accuracy_->setLegendColumns(2);  // one row per run: PGD, certified
   pCorrect_ = new widgets::CurvePlot(this);
+  for (widgets::PlotView* p : std::initializer_list<widgets::PlotView*>{accuracy_, pCorrect_})
+    p->setEmptyText(tr("No points yet (add runs, then Compute)"));
   pCorrect_->setObjectName(QStringLiteral("robustnessPCorrectPlot"));
   pCorrect_->setTitle(tr("Mean probability of the correct class under attack"));
   pCorrect_->setAxisLabels(tr("ε (ℓ2, pixels in [0, 1])"), tr("mean p(correct)"));

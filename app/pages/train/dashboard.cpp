@@ -171,7 +171,11 @@ void Dashboard::createPlots(QWidget* plotParent) {
                  "identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, "
                  "in training and at evaluation. With the Armijo rule only the evaluation forward, solved to "
                  "tolerance, is certified 1-Lipschitz; the training forward's few steps are not.")}};
-  for (const Panel& p : panels_) p.plot->setObjectName(p.id + QStringLiteral("_plot"));
+  for (const Panel& p : panels_) {
+    p.plot->setObjectName(p.id + QStringLiteral("_plot"));
+    // Empty axes from 0 to 5 read as data; say what fills them.
+    p.plot->setEmptyText(tr("No run yet (F5 starts one)"));
+  }
 
   // Plots over steps share their x range when the user zooms one of them.
   linker_ = new widgets::PlotLinker(this);
