@@ -47,6 +47,11 @@ const CLI::Validator& unsignedInteger() {
   return v;
 }
 
+const CLI::Validator& nonEmpty() {
+  static const CLI::Validator v([](std::string& s) -> std::string { return s.empty() ? "must not be empty" : ""; }, "TEXT");
+  return v;
+}
+
 const CLI::Validator& finiteNonNegative() {
   // A namespace-scope object would be constructed before main for every TU; this is the
   // CLI's only static and holds no state.

@@ -32,4 +32,7 @@ const CLI::Validator& finiteNonNegative();
 // uint64_t by wrapping it to 2^64 - 1 without a word.
 const CLI::Validator& unsignedInteger();
 
+// CLI11 validator: a value that is not empty ("--delta ''" was taken as "no --delta").
+const CLI::Validator& nonEmpty();
+
 }  // namespace lwb::cli

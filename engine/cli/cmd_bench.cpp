@@ -101,6 +101,7 @@ int runBench(const BenchArgs& a) {
     if (!std::filesystem::is_directory(a.presets)) throw InputError("--presets: " + a.presets + " is not a directory");
     for (const auto& e : std::filesystem::directory_iterator(a.presets))
       if (e.path().extension() == ".json") files.push_back(e.path().string());
+    if (files.empty()) throw InputError("--presets: " + a.presets + " holds no .json configs");
     std::sort(files.begin(), files.end());
   }
   // Every config is read and checked before anything is printed: a bad one is one line on
@@ -184,6 +185,7 @@ Command addBenchCommand(CLI::App& app) {
   sub->add_option("--presets", args->presets, "preset folder (default resources/presets)");
   sub->add_option("--steps", args->steps, "steps per config (default 30)")->check(CLI::Range(int64_t{2}, int64_t{100000}));
   sub->add_option("--max-seconds", args->maxSeconds, "stop each config after this many seconds (at least one step; default: no limit)")
+      ->check(finiteNonNegative())
       ->check(CLI::Range(0.0, 86400.0));
   sub->add_flag("--json", args->json, "one JSON object per config instead of a Markdown table");
   sub->add_flag("--roofline", args->roofline,

@@ -49,7 +49,7 @@ Command addIndexCommand(CLI::App& app) {
   auto args = std::make_shared<IndexArgs>();
   auto* sub = app.add_subcommand("index", "add or refresh every run directory under the folders in a SQLite run index");
   sub->add_option("roots", args->roots, "folders holding run directories (searched recursively)")->required();
-  sub->add_option("--db", args->db, "the run index file (created if absent)")->required();
+  sub->add_option("--db", args->db, "the run index file (created if absent)")->required()->check(nonEmpty());
   sub->add_flag("--rebuild", args->rebuild,
                 "start the index afresh from the run directories (an unreadable or foreign file is moved to FILE.bak)");
   return {sub, [args] { return runIndex(*args); }};

@@ -130,7 +130,8 @@ Command addInspectCommand(CLI::App& app) {
   sub->add_option("file", args->file, "checkpoint or array file, or a Hugging Face model folder (index.json + shards)")->required();
   sub->add_flag("--full", args->full, "also print all singular values of every matrix");
   sub->add_flag("--history", args->history, "FILE is a run directory: every checkpoints/step_N.safetensors, per-layer metrics over steps");
-  sub->add_option("--delta", args->delta, "a second checkpoint: per-layer delta_sigma1, delta_alpha and ||W_B - W_A||_F / ||W_A||_F from FILE to it");
+  sub->add_option("--delta", args->delta, "a second checkpoint: per-layer delta_sigma1, delta_alpha and ||W_B - W_A||_F / ||W_A||_F from FILE to it")
+      ->check(nonEmpty());
   return {sub, [args] { return runInspect(*args); }};
 }
 

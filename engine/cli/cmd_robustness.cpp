@@ -124,7 +124,7 @@ Command addRobustnessCommand(CLI::App& app) {
   auto* sub = app.add_subcommand("robustness", "PGD-l2 and certified accuracy vs eps of an image classifier (000 Fig. 3)");
   sub->add_option("target", a->target, "run directory (newest checkpoint) or checkpoint .safetensors file")->required();
   sub->add_option("--data", a->data, "data folder (default: the run's data_path)");
-  sub->add_option("--eps", a->eps, "comma-separated l2 radii in pixel units (default 0,0.25,0.5,1,1.5,2,3)");
+  sub->add_option("--eps", a->eps, "comma-separated l2 radii in pixel units (default 0,0.25,0.5,1,1.5,2,3)")->check(nonEmpty());
   sub->add_option("--examples", a->examples, "number of examples: the last N of the validation split (default 2000)")
       ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
   sub->add_option("--attack-steps", a->attackSteps, "PGD steps (default 50; step size 2.5 eps / steps)")->check(CLI::Range(1, 100000));

@@ -140,6 +140,11 @@ std::string firstDifference(const nlohmann::json& a, const nlohmann::json& b, co
 // cannot be read (truncated, checksum mismatch) is skipped for the one before it; one whose
 // config is not the run's (copied in from another run) is refused.
 std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
+  {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(a.resume, ec))
+      throw InputError(a.resume + (std::filesystem::exists(a.resume, ec) ? ": not a run directory (a file)" : ": no such run directory"));
+  }
   const run::RunDirectoryReader reader(a.resume);
   const auto files = reader.checkpoints();
   if (files.empty()) throw InputError(a.resume + ": no checkpoints/step_N.safetensors to resume from");

@@ -4,7 +4,9 @@
 
 #include <zlib.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -45,7 +47,7 @@ uint64_t checkedFileSize(const std::string& path, uint64_t maxBytes) {
 
 void readExactly(const std::string& path, void* dst, uint64_t size) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open for reading");
+  if (!in) fail(path, std::string("cannot open for reading (") + std::strerror(errno) + ")");  // e.g. permission denied
   in.read(static_cast<char*>(dst), static_cast<std::streamsize>(size));
   if (static_cast<uint64_t>(in.gcount()) != size)
     fail(path, "short read: expected " + std::to_string(size) + " bytes, got " +

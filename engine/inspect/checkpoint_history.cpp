@@ -89,7 +89,8 @@ CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
                                     const CancelFlag* cancel) {
   std::error_code ec;
   if (!std::filesystem::is_directory(runDir, ec))
-    throw InputError(runDir.string() + ": not a folder (a run directory holds checkpoints/step_N.safetensors)");
+    throw InputError(runDir.string() + (std::filesystem::exists(runDir, ec) ? ": not a folder" : ": no such folder") +
+                     " (a run directory holds checkpoints/step_N.safetensors)");
   const auto dir = runDir / run::layout::kCheckpointsDir;
   if (!std::filesystem::is_directory(dir, ec))
     throw InputError(runDir.string() + ": no checkpoints folder (not a run directory, or the run saved no checkpoints)");

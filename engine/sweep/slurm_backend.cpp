@@ -98,8 +98,13 @@ void requireSlurm() {
 
 std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::string>& ids, const SweepOptions& options) {
   for (const std::string& a : options.slurmArgs)
-    if (a.empty() || a[0] != '-' || a.find_first_of("\n\r") != std::string::npos)
-      throw InputError("--slurm-arg '" + a + "': expected one sbatch option such as --partition=gpu or --time=01:00:00");
+    if (a.empty() || a[0] != '-' || a.find_first_of("\n\r") != std::string::npos) {
+      // Shown on one line: a newline in the argument (an injected #SBATCH line) is written \n.
+      std::string shown;
+      for (char c : a) shown += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
+      throw InputError("--slurm-arg '" + shown + "': expected one sbatch option such as --partition=gpu or --time=01:00:00" +
+                       (shown != a ? " (no line breaks)" : ""));
+    }
   std::ostringstream s;
   s << "#!/bin/bash\n"
     << "# Lipschitz Workbench sweep " << dir.path().string() << ": " << ids.size() << " points, one array task each\n"

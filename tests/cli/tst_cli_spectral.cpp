@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QJsonArray>
 #include <QProcess>
+#include <QDir>
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -51,6 +52,7 @@ class TestCliSpectral : public QObject {
   void initTestCase() {
     QVERIFY(dir_.isValid());
     good_ = path("w.npy");
+    QVERIFY(QDir().mkpath(path("empty_presets")));
     io::writeNpy(good_.toStdString(), test::spectrumMatrix(48, 80, 10.0, 0.01, 5).to(at::kFloat));
     // Bad files for the error paths.
     io::writeNpy(path("rank3.npy").toStdString(), at::zeros({2, 3, 4}));
@@ -232,6 +234,13 @@ class TestCliSpectral : public QObject {
     QTest::newRow("soft cap decay past 1") << QStringList{"spectral", "--op", "spectral_soft_cap", "--in", good_, "--out", path("x.npy"), "--lambda", "10", "--lr", "0.1"} << "decay factor 1 − λ·η is 0";
     QTest::newRow("demo rows text") << QStringList{"demo", "--rows", "many"} << "rows";
     QTest::newRow("bench no presets dir") << QStringList{"bench", "--presets", path("no_such_dir")} << "is not a directory";
+    // Hostile values once taken silently (a helper's review, 2026-11-27).
+    QTest::newRow("bench empty presets dir") << QStringList{"bench", "--presets", dir_.path() + "/empty_presets"} << "holds no .json configs";
+    QTest::newRow("bench max-seconds nan") << QStringList{"bench", "--max-seconds", "nan", good_} << "--max-seconds: must be a finite number";
+    QTest::newRow("sample seed -1") << QStringList{"sample", path("nope"), "--seed", "-1"} << "--seed: must be an integer >= 0";
+    QTest::newRow("inspect empty delta") << QStringList{"inspect", good_, "--delta", ""} << "--delta: must not be empty";
+    QTest::newRow("robustness empty eps") << QStringList{"robustness", path("nope"), "--eps", ""} << "--eps: must not be empty";
+    QTest::newRow("resume missing run") << QStringList{"train", "--resume", path("no_such_run")} << "no_such_run: no such run directory";
     QTest::newRow("bench steps 1") << QStringList{"bench", "--steps", "1", path("cfg.json")} << "steps";
     QTest::newRow("bench negative seconds") << QStringList{"bench", "--max-seconds", "-1", path("cfg.json")} << "max-seconds";
     QTest::newRow("bench missing config") << QStringList{"bench", path("nope.json")} << "nope.json";

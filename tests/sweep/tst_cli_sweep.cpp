@@ -278,12 +278,15 @@ class TestCliSweep : public QObject {
     QTest::newRow("bad slurm arg") << QStringList{"sweep", "--spec", "@GOOD", "--out", "X", "--backend", "slurm",
                                                   "--dry-run", "--slurm-arg=partition"}
                                    << "--slurm-arg 'partition'";
+    QTest::newRow("slurm arg with a line break") << QStringList{"sweep", "--spec", "@GOOD", "--out", "X", "--backend", "slurm",
+                                                                "--dry-run", "--slurm-arg=--x\n#SBATCH --evil"}
+                                                 << "--slurm-arg '--x\\n#SBATCH --evil': expected one sbatch option";
     QTest::newRow("bad backend") << QStringList{"sweep", "--spec", "@GOOD", "--out", "X", "--backend", "pbs"} << "backend";
     QTest::newRow("index hostile db") << QStringList{"index", "@ROOT", "--db", "@HOSTILE"} << "not a SQLite database";
     QTest::newRow("index missing root") << QStringList{"index", "/nonexistent/runs", "--db", "@NEWDB"}
                                         << "/nonexistent/runs: no such folder";
     QTest::newRow("index a file") << QStringList{"index", "@GOOD", "--db", "@NEWDB"} << "good.json: is a file, not a folder of runs";
-    QTest::newRow("index empty db name") << QStringList{"index", "@ROOT", "--db", ""} << "the run index file name is empty";
+    QTest::newRow("index empty db name") << QStringList{"index", "@ROOT", "--db", ""} << "--db: must not be empty";
     // A folder that is not a sweep: its runs/<id> would count as the points' results whatever
     // they ran, and a run directory would get a sweep's files mixed into it.
     QTest::newRow("out is a run directory") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@RUNDIR"}
