@@ -91,6 +91,12 @@ int runSpectral(const SpectralArgs& a) {
   const auto outDir = std::filesystem::absolute(a.out).parent_path();
   if (!std::filesystem::is_directory(outDir))
     throw InputError("--out: directory " + outDir.string() + " does not exist");
+  {
+    std::error_code ec;
+    if (std::filesystem::is_directory(a.out, ec)) throw InputError("--out: " + a.out + " is a folder, not a file name");
+    if (std::filesystem::equivalent(a.in, a.out, ec))
+      throw InputError("--out: " + a.out + " is the input file: the input would be overwritten; choose another --out");
+  }
   const at::Tensor input = io::readNpy(a.in);
   if (input.dim() != 2)
     throw InputError(a.in + ": expected a 2-D matrix, got rank " + std::to_string(input.dim()));

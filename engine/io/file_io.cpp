@@ -30,6 +30,15 @@ struct Fd {
 
 std::string errnoText() { return std::strerror(errno); }
 
+// A target the user named that cannot be written (permission, a folder, a read-only file
+// system, a missing folder) is bad input, exit 2; anything else (disk full, I/O) stays a
+// runtime failure.
+[[noreturn]] void throwWriteError(const std::string& message, int err) {
+  if (err == EACCES || err == EPERM || err == EROFS || err == EISDIR || err == ENOENT || err == ENOTDIR)
+    throw InputError(message);
+  throw std::runtime_error(message);
+}
+
 // Below this, a plain string; above, an anonymous mapping populated in one system call.
 constexpr uint64_t kMapThreshold = uint64_t{1} << 20;
 
@@ -113,14 +122,18 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
   // A per-process suffix keeps two writers of the same target from sharing a temp file.
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   auto failWrite = [&](const std::string& what) {
+    const int err = errno;
     const std::string why = errnoText();
     ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": " + what + " (" + why + ")");
+    throwWriteError(path + ": " + what + " (" + why + ")", err);
   };
   {
     Fd f;
     f.fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (f.fd < 0) throw std::runtime_error(path + ": cannot open for writing (" + errnoText() + ")");
+    if (f.fd < 0) {
+      const int err = errno;
+      throwWriteError(path + ": cannot open for writing (" + std::strerror(err) + ")", err);
+    }
     size_t done = 0;
     while (done < bytes.size()) {
       const ssize_t n = ::write(f.fd, bytes.data() + done, bytes.size() - done);

@@ -252,7 +252,8 @@ class TestCheckpoint : public QObject {
     QVERIFY(ra == rb);
     QVERIFY(runCli({"train", "--resume", b}, 2).contains("already completed"));
     QVERIFY(runCli({"train", "--resume", b, "--out", a}, 2).contains("cannot be combined"));
-    QVERIFY(runCli({"train", "--resume", tmp_.filePath(QStringLiteral("cfg.json"))}, 2).contains("no checkpoints"));
+    QVERIFY(runCli({"train", "--resume", tmp_.filePath(QStringLiteral("cfg.json"))}, 2).contains("not a run directory (a file)"));
+    QVERIFY(runCli({"train", "--resume", tmp_.filePath(QStringLiteral("nowhere"))}, 2).contains("no such run directory"));
 
     const auto bound = nlohmann::json::parse(runCli({"bound", a}, 0).toStdString());
     QCOMPARE(bound["step"].get<int>(), 40);

@@ -211,7 +211,7 @@ void TestCheckpointHistory::deltaListsUnmatchedLayers() {
 void TestCheckpointHistory::hostileRunDirectories() {
   QTemporaryDir dir;
   const fs::path run = dir.path().toStdString();
-  QVERIFY(messageOf([&] { inspect::checkpointHistory(run / "nowhere"); }).contains("not a folder"));
+  QVERIFY(messageOf([&] { inspect::checkpointHistory(run / "nowhere"); }).contains("nowhere: no such folder"));
   QVERIFY(messageOf([&] { inspect::checkpointHistory(run); }).contains("no checkpoints folder"));
   fs::create_directories(run / "checkpoints");
   QVERIFY(messageOf([&] { inspect::checkpointHistory(run); }).contains("no step_N.safetensors"));
