@@ -81,6 +81,10 @@ class ConsoleSink final : public run::MetricsSink {
 };
 
 run::RunConfig configFromFile(const TrainArgs& a) {
+  // Two flags for one key: which one wins was silent (--steps did).
+  for (const auto& s : a.sets)
+    if (a.steps && s.rfind("steps=", 0) == 0)
+      throw InputError("--steps and --set " + s + " both set steps; give one");
   // The shared reader refuses a directory or FIFO (never blocks), deep nesting and 1e999.
   nlohmann::json j = jsonio::readFile(a.config);
   if (!j.is_object()) throw InputError(a.config + ": the config must be a JSON object");

@@ -242,6 +242,7 @@ class TestCliSpectral : public QObject {
     QTest::newRow("robustness empty eps") << QStringList{"robustness", path("nope"), "--eps", ""} << "--eps: must not be empty";
     QTest::newRow("out is a folder") << QStringList{"spectral", "--op", "none", "--in", good_, "--out", dir_.path()} << "is a folder, not a file name";
     QTest::newRow("out is the input") << QStringList{"spectral", "--op", "none", "--in", good_, "--out", good_} << "is the input file";
+    QTest::newRow("steps twice") << QStringList{"train", "--config", good_, "--out", path("steps_twice"), "--steps", "2", "--set", "steps=4"} << "--steps and --set steps=4 both set steps";
     QTest::newRow("resume missing run") << QStringList{"train", "--resume", path("no_such_run")} << "no_such_run: no such run directory";
     QTest::newRow("bench steps 1") << QStringList{"bench", "--steps", "1", path("cfg.json")} << "steps";
     QTest::newRow("bench negative seconds") << QStringList{"bench", "--max-seconds", "-1", path("cfg.json")} << "max-seconds";
