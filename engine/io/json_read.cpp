@@ -58,6 +58,10 @@ json parse(std::string_view text, const std::string& what, int maxDepth) {
       throw TooDeep{};
     return true;
   };
+  // nlohmann's lexer takes a NUL byte for the end of input: `{"steps":2}\0garbage` parsed
+  // as valid and a leading NUL read as "unexpected end of input".
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    throw InputError(what + ": not valid JSON at " + lineColumn(text, nul + 1) + " (a NUL byte: not a text file)");
   try {
     return json::parse(text.begin(), text.end(), limit);
   } catch (const TooDeep&) {

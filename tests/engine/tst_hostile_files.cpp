@@ -156,6 +156,9 @@ class TestHostileFiles : public QObject {
     // 10. 1e999 overflows a double: one line naming the file, never a raw json.exception.
     const QString big = test::inputErrorOf([] { jsonio::parse(R"({"steps": 1e999})", "big.json"); });
     QVERIFY2(big.startsWith("big.json: not valid JSON") && !big.contains("[json.exception"), qPrintable(big));
+    // A NUL byte ended nlohmann's input: what followed it was never read.
+    const QString nul = test::inputErrorOf([] { jsonio::parse(std::string("{\"steps\": 2}\0garbage", 20), "nul.json"); });
+    QVERIFY2(nul.contains("nul.json: not valid JSON at line 1, column 13 (a NUL byte"), qPrintable(nul));
     const QString syntax = test::inputErrorOf([] { jsonio::parse("{\n \"a\": ]", "s.json"); });
     QVERIFY2(syntax.contains("s.json: not valid JSON at line 2, column 7") && !syntax.contains("[json"), qPrintable(syntax));
   }
