@@ -127,6 +127,12 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
     ::unlink(tmp.c_str());
     throwWriteError(path + ": " + what + " (" + why + ")", err);
   };
+  // The rename below would replace a file the user cannot write (mode 0444, another owner's)
+  // without a word: refuse it as writing it in place would be refused.
+  if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0) {
+    const int err = errno;
+    throwWriteError(path + ": cannot replace it (" + std::strerror(err) + ")", err);
+  }
   {
     Fd f;
     f.fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -77,12 +78,21 @@ std::vector<fs::path> presetDirs() {
   return out;
 }
 
+// A value listed twice would run the same point twice under two ids.
+void requireDistinct(const std::string& key, const std::vector<json>& values) {
+  std::set<json> seen;
+  for (const json& v : values)
+    if (!seen.insert(v).second) throw InputError(key + ": value " + v.dump() + " appears more than once");
+}
+
 std::vector<json> gridValues(const std::string& key, const json& entry) {
   if (entry.is_array()) {
     if (entry.empty()) throw InputError(key + ": empty list of values");
     for (const json& v : entry)
       if (v.is_null()) throw InputError(key + ": null is not a value");
-    return {entry.begin(), entry.end()};
+    std::vector<json> out(entry.begin(), entry.end());
+    requireDistinct(key, out);
+    return out;
   }
   if (!entry.is_object())
     throw InputError(key + ": expected a list of values or a range {\"from\", \"to\", \"count\", \"scale\"}");
@@ -114,6 +124,7 @@ std::vector<json> gridValues(const std::string& key, const json& entry) {
     s << v;
     out.push_back(std::stod(s.str()));
   }
+  requireDistinct(key, out);  // from = to, or a range finer than 6 digits
   return out;
 }
 
@@ -151,6 +162,8 @@ SweepSpec parseSweepSpec(const json& spec, const fs::path& specDir) {
         throw InputError("seeds: " + v.dump() + " is not an integer ≥ 0");
       s.seeds.push_back(v.get<uint64_t>());
     }
+    if (std::set<uint64_t>(s.seeds.begin(), s.seeds.end()).size() != s.seeds.size())
+      throw InputError("seeds: a seed appears more than once");
   }
   // A grid axis "seed" and "seeds" would both set the seed, and seeds would silently win.
   for (const Grid& g : s.grids)

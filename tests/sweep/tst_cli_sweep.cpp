@@ -281,6 +281,8 @@ class TestCliSweep : public QObject {
     QTest::newRow("slurm arg with a line break") << QStringList{"sweep", "--spec", "@GOOD", "--out", "X", "--backend", "slurm",
                                                                 "--dry-run", "--slurm-arg=--x\n#SBATCH --evil"}
                                                  << "--slurm-arg '--x\\n#SBATCH --evil': expected one sbatch option";
+    QTest::newRow("grid value twice") << QStringList{"sweep", "--spec", "@DUPVALUE", "--out", "X"} << "grid.optimizer.lr: value 0.1 appears more than once";
+    QTest::newRow("seed twice") << QStringList{"sweep", "--spec", "@DUPSEED", "--out", "X"} << "seeds: a seed appears more than once";
     QTest::newRow("bad backend") << QStringList{"sweep", "--spec", "@GOOD", "--out", "X", "--backend", "pbs"} << "backend";
     QTest::newRow("index hostile db") << QStringList{"index", "@ROOT", "--db", "@HOSTILE"} << "not a SQLite database";
     QTest::newRow("index missing root") << QStringList{"index", "/nonexistent/runs", "--db", "@NEWDB"}
@@ -301,6 +303,8 @@ class TestCliSweep : public QObject {
     test::writeFile(tmp.path() + "/base.json", test::tinyConfig(10).dump());
     test::writeFile(tmp.path() + "/bad.json", R"({"base": "base.json", "grid": {"optimizer.lrr": [1]}})");
     test::writeFile(tmp.path() + "/good.json", R"({"base": "base.json", "grid": {"optimizer.lr": [0.1]}})");
+    test::writeFile(tmp.path() + "/dupvalue.json", R"({"base": "base.json", "grid": {"optimizer.lr": [0.1, 0.2, 0.1]}})");
+    test::writeFile(tmp.path() + "/dupseed.json", R"({"base": "base.json", "grid": {"optimizer.lr": [0.1]}, "seeds": [0, 1, 0]})");
     test::writeFile(tmp.path() + "/hostile.sqlite", std::string(3000, '\x7f'));
     QVERIFY(QDir().mkpath(tmp.path() + "/rundir") && QDir().mkpath(tmp.path() + "/foreign/runs/0000"));
     test::writeFile(tmp.path() + "/rundir/config.json", test::tinyConfig(10).dump());
@@ -308,6 +312,7 @@ class TestCliSweep : public QObject {
     for (QString& a : args) {
       a.replace("@RUNDIR", tmp.path() + "/rundir").replace("@FOREIGN", tmp.path() + "/foreign");
       a.replace("@BADKEY", tmp.path() + "/bad.json").replace("@GOOD", tmp.path() + "/good.json");
+      a.replace("@DUPVALUE", tmp.path() + "/dupvalue.json").replace("@DUPSEED", tmp.path() + "/dupseed.json");
       a.replace("@ROOT", tmp.path()).replace("@HOSTILE", tmp.path() + "/hostile.sqlite");
       a.replace("@NEWDB", tmp.path() + "/new.sqlite");
       if (a == "X") a = tmp.path() + "/out";
