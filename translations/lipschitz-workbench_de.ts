@@ -1171,6 +1171,26 @@
         <source>content: q·k/d_head (000); content_position: plus a learned bias per offset i − j, bound unchanged; position: the bias alone, no W_Q, W_K and no 1/3</source>
         <translation>content: q·k/d_head (000); content_position: dazu ein gelernter Bias je Abstand i − j, Schranke unverändert; position: nur der Bias, ohne W_Q, W_K und ohne 1/3</translation>
     </message>
+    <message>
+        <source>auto</source>
+        <translation>automatisch</translation>
+    </message>
+    <message>
+        <source>auto: 1/(2·blocks)</source>
+        <translation>automatisch: 1/(2·Blöcke)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>frei</translation>
+    </message>
+    <message>
+        <source>no spectra</source>
+        <translation>keine Spektren</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>
@@ -1597,7 +1617,7 @@
     </message>
     <message>
         <source>%1: &apos;%2&apos; is not %3</source>
-        <translation>%1: „%2“ ist nicht %3</translation>
+        <translation>%1: „%2“ – erwartet wird %3</translation>
     </message>
     <message>
         <source>a number</source>

@@ -65,7 +65,7 @@ std::vector<FormField> makeFields() {
       {"batch_size", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Batch size"), T::Integer, ""},
       {"seed", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Seed"), T::Integer, ""},
       {"device", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Device"), T::Device, ""},
-      {"threads", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Threads"), T::Integer, LWB_TR_NOOP("RunForm", "0: $LWB_THREADS or all cores")},
+      {"threads", LWB_TR_NOOP("RunForm", "Run"), LWB_TR_NOOP("RunForm", "Threads"), T::Integer, LWB_TR_NOOP("RunForm", "0: $LWB_THREADS or all cores"), LWB_TR_NOOP("RunForm", "auto")},
       {"model.kind", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Model"), T::Choice, ""},
       {"model.widths", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Hidden widths"), T::IntegerList, LWB_TR_NOOP("RunForm", "comma separated, e.g. 256, 256")},
       {"model.d_model", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "d_model"), T::Integer, ""},
@@ -73,11 +73,11 @@ std::vector<FormField> makeFields() {
       {"model.heads", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Heads"), T::Integer, ""},
       {"model.seq_len", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Sequence length"), T::Integer, ""},
       {"model.final_logit_scale", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Logit scale"), T::Number, LWB_TR_NOOP("RunForm", "multiplies the logits and the Lipschitz bound")},
-      {"model.residual_alpha", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual weight a"), T::Number, LWB_TR_NOOP("RunForm", "(1 − a)·x + a·block(x); 0: 1/(2·blocks) as in 000")},
+      {"model.residual_alpha", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual weight a"), T::Number, LWB_TR_NOOP("RunForm", "(1 − a)·x + a·block(x); 0: 1/(2·blocks) as in 000"), LWB_TR_NOOP("RunForm", "auto: 1/(2·blocks)")},
       {"model.score_scale", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Score scale T"), T::Number, LWB_TR_NOOP("RunForm", "T/d_head inside the softmax (000: 1); the bound's attention term grows by T")},
       {"model.residual", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual"), T::Choice, LWB_TR_NOOP("RunForm", "convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), no 1/3 (LT's code in May 2025); the bound follows either")},
       {"model.attention_scores", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Attention scores"), T::Choice, LWB_TR_NOOP("RunForm", "content: q·k/d_head (000); content_position: plus a learned bias per offset i − j, bound unchanged; position: the bias alone, no W_Q, W_K and no 1/3")},
-      {"model.input_conv", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Input convolution k"), T::Integer, LWB_TR_NOOP("RunForm", "causal convolution over the last k embedded characters before the blocks (0: none); its d × kd matrix is capped like the others")},
+      {"model.input_conv", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Input convolution k"), T::Integer, LWB_TR_NOOP("RunForm", "causal convolution over the last k embedded characters before the blocks (0: none); its d × kd matrix is capped like the others"), LWB_TR_NOOP("RunForm", "none")},
       {"model.logit_bias", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Logit bias"), T::Boolean, LWB_TR_NOOP("RunForm", "a learned vector added to the logits: the characters' overall frequencies, at no cost to the bound")},
       {"model.mlp_activation", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "MLP activation"), T::Choice, LWB_TR_NOOP("RunForm", "gelu: GeLU/1.1289 (000); maxmin: sorts the hidden units in pairs, keeps norms, so the MLP uses all of the slope the bound charges")},
       {"model.zero_init", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Zero init"), T::Choice, LWB_TR_NOOP("RunForm", "which output projections start at zero")},
@@ -91,7 +91,7 @@ std::vector<FormField> makeFields() {
       {"model.prox_steps_eval", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox steps K (evaluation)"), T::Integer, ""},
       {"model.prox_tol", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox tolerance (evaluation)"), T::Number, LWB_TR_NOOP("RunForm", "stop at ‖g‖ ≤ tol·‖g⁰‖")},
       {"model.prox_eta", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox η"), T::Number, LWB_TR_NOOP("RunForm", "AttLip is prox of η·f; smaller η: better conditioned, smaller moves")},
-      {"model.prox_w_cap", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "AttLip head cap"), T::Number, LWB_TR_NOOP("RunForm", "> 0: each head's ‖W^h‖_F at most this (bounds κ); 0: free")},
+      {"model.prox_w_cap", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "AttLip head cap"), T::Number, LWB_TR_NOOP("RunForm", "> 0: each head's ‖W^h‖_F at most this (bounds κ); 0: free"), LWB_TR_NOOP("RunForm", "free")},
       {"model.token_norm", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Unit-norm tokens"), T::Boolean, LWB_TR_NOOP("RunForm", "attention input rows scaled to ‖x_i‖ = 1: bounds the potential's curvature; the fixed rule is certified only with it")},
       {"model.prox_relaxation", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Prox relaxation α"), T::Number, LWB_TR_NOOP("RunForm", "block x + α(prox(x) − x): 1-Lipschitz for α ≤ 2; 1: 004's AttLip")},
       {"optimizer.kind", LWB_TR_NOOP("RunForm", "Optimizer"), LWB_TR_NOOP("RunForm", "Optimizer"), T::Choice, ""},
@@ -129,7 +129,7 @@ std::vector<FormField> makeFields() {
   }
   for (FormField x : std::vector<FormField>{{"log_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Log every"), T::Integer, LWB_TR_NOOP("RunForm", "steps between metrics rows")},
                                             {"eval_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Evaluate every"), T::Integer, ""},
-                                            {"spectra_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Spectra every"), T::Integer, LWB_TR_NOOP("RunForm", "0: no spectra")}})
+                                            {"spectra_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Spectra every"), T::Integer, LWB_TR_NOOP("RunForm", "0: no spectra"), LWB_TR_NOOP("RunForm", "no spectra")}})
     f.push_back(std::move(x));
   return f;
 }

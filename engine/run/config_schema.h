@@ -31,6 +31,10 @@ struct FormField {
   std::string label;
   FieldType type;
   std::string tip;
+  // What the value 0 stands for, in a word or two ("auto", "none"), for number fields where 0
+  // is a setting rather than a size; the form shows it beside a field that holds 0. Empty: 0
+  // is just a number.
+  std::string zero = {};
 };
 
 // The groups, in form order, and the fields, in form order within their group.

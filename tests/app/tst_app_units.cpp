@@ -13,6 +13,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -322,6 +323,19 @@ void TestAppUnits::formShowsOnlyApplicableFields() {
   QCOMPARE(form.config()["model"]["token_norm"].get<bool>(), false);
   form.setConfig(json::parse(R"({"task": "modular_addition", "model": {"kind": "mlp"}})"));
   QVERIFY(!form.isFieldVisible(QStringLiteral("model.token_norm")));
+  // Where 0 is a setting ("Threads 0" is all cores, not none), the form says so beside the
+  // field while it holds 0, from the schema's row; a plain 0 (a seed) gets no such note.
+  form.setConfig(json::parse(R"({"task": "modular_addition", "threads": 0, "seed": 0})"));
+  auto* threadsZero = form.findChild<QLabel*>(QStringLiteral("threads.zero"));
+  QVERIFY(threadsZero);
+  QCOMPARE(threadsZero->text(), QStringLiteral("= auto"));
+  QVERIFY(!threadsZero->isHidden());
+  QVERIFY(form.setFieldText(QStringLiteral("threads"), QStringLiteral("2")));
+  QVERIFY(threadsZero->isHidden());
+  QVERIFY(form.setFieldText(QStringLiteral("threads"), QStringLiteral(" 0 ")));
+  QVERIFY(!threadsZero->isHidden());
+  QVERIFY(!form.findChild<QLabel*>(QStringLiteral("seed.zero")));
+  QVERIFY(form.findChild<QLabel*>(QStringLiteral("spectra_every.zero")));
 }
 
 // The Sweeps page's estimate (sweep_estimate.h) against sums written out by hand: 10 points

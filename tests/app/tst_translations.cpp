@@ -23,6 +23,7 @@
 #include "sweep/run_index.h"
 #include "widgets/number_format.h"
 
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
@@ -153,9 +154,9 @@ class TstTranslations : public QObject {
     QVERIFY(runFormGroups().contains(QStringLiteral("Beschränkung")));
   }
 
-  // Displays use the locale's decimal comma; the run form's fields are config text (JSON) and
-  // stay in the C locale both ways.
-  void numbersFollowTheLocaleOnlyInDisplays() {
+  // Displays use the locale's decimal comma, the run form's fields too (they accept the
+  // config's point as well); files and config text stay in the C locale.
+  void numbersFollowTheLocaleInDisplaysAndTheForm() {
     QCOMPARE(QLocale().decimalPoint(), QStringLiteral(","));
     QCOMPARE(widgets::displayNumber(0.25), QStringLiteral("0,25"));
     QCOMPARE(widgets::displayNumber(12345.0, 'f', 0), QStringLiteral("12345"));  // no group separator
@@ -170,15 +171,31 @@ class TstTranslations : public QObject {
     form.setConfig(nlohmann::json{{"task", "modular_addition"}, {"optimizer", {{"lr", 0.002}}}});  // needs no data file
     auto* lr = qobject_cast<QLineEdit*>(form.editor(QStringLiteral("optimizer.lr")));
     QVERIFY(lr);
-    QCOMPARE(lr->text(), QStringLiteral("0.002"));
-    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("0.003")));
+    QCOMPARE(lr->text(), QStringLiteral("0,002"));
+    // The German decimal comma and the config's point both mean 0.003 ...
+    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("0,003")));
     QVERIFY2(form.valid(), qPrintable(form.validationError()));
     QCOMPARE(form.config()["optimizer"]["lr"].get<double>(), 0.003);
-    // A German decimal comma is not a config number: refused with a German message naming the key.
-    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("0,003")));
+    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("0.004")));
+    QVERIFY2(form.valid(), qPrintable(form.validationError()));
+    QCOMPARE(form.config()["optimizer"]["lr"].get<double>(), 0.004);
+    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("1,5e-3")));
+    QCOMPARE(form.config()["optimizer"]["lr"].get<double>(), 0.0015);
+    // ... but a point is never a German group separator: "1.000" steps is not a thousand.
+    QVERIFY(form.setFieldText(QStringLiteral("steps"), QStringLiteral("1.000")));
     QVERIFY(!form.valid());
-    QVERIFY2(form.validationError().startsWith(QStringLiteral("optimizer.lr: „0,003“ ist nicht eine Zahl")),
+    QVERIFY2(form.validationError().startsWith(QStringLiteral("steps: „1.000“ – erwartet wird eine ganze Zahl")),
              qPrintable(form.validationError()));
+    QVERIFY(form.setFieldText(QStringLiteral("steps"), QStringLiteral("1000")));
+    // Text that is no number is refused with a German message naming the key.
+    QVERIFY(form.setFieldText(QStringLiteral("optimizer.lr"), QStringLiteral("0,0,3")));
+    QVERIFY(!form.valid());
+    QVERIFY2(form.validationError().startsWith(QStringLiteral("optimizer.lr: „0,0,3“ – erwartet wird eine Zahl")),
+             qPrintable(form.validationError()));
+    // What 0 stands for is said beside the field, in German.
+    auto* threadsZero = form.findChild<QLabel*>(QStringLiteral("threads.zero"));
+    QVERIFY(threadsZero);
+    QCOMPARE(threadsZero->text(), QStringLiteral("= automatisch"));
   }
 
   void langOption() {

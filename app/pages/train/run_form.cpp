@@ -25,6 +25,7 @@ using nlohmann::json;
 
 namespace {
 
+// A config value as an id (combo data): the config's own text.
 QString valueText(const json& v) {
   if (v.is_boolean()) return v.get<bool>() ? QStringLiteral("true") : QStringLiteral("false");
   if (v.is_string()) return QString::fromStdString(v.get<std::string>());
@@ -37,6 +38,31 @@ QString valueText(const json& v) {
     return parts.join(QStringLiteral(", "));
   }
   return {};
+}
+
+// A config value as a line edit shows it: numbers in the UI's locale (a German "0,002"; the
+// default locale has no group separators, language.cpp), everything else as the config has it.
+QString displayText(const json& v) {
+  if (v.is_number_float()) return QLocale().toString(v.get<double>(), 'g', 12);
+  return valueText(v);
+}
+
+// What the user typed as a number: the UI locale's decimal separator or the config's point,
+// never a group separator (a German "0.003" is 0.003 and "1.000" is not a whole number).
+double parseNumber(const QString& text, bool* ok) {
+  QLocale ui;
+  ui.setNumberOptions(QLocale::RejectGroupSeparator);
+  const double v = ui.toDouble(text, ok);
+  if (*ok) return v;
+  QLocale c = QLocale::c();
+  c.setNumberOptions(QLocale::RejectGroupSeparator);
+  return c.toDouble(text, ok);
+}
+
+qlonglong parseInteger(const QString& text, bool* ok) {
+  QLocale c = QLocale::c();
+  c.setNumberOptions(QLocale::RejectGroupSeparator);
+  return c.toLongLong(text, ok);
 }
 
 // Marks a device entry the config asks for but this machine does not have.
@@ -90,6 +116,18 @@ void RunForm::buildEditors() {
       e.line = new QLineEdit(this);
       connect(e.line, &QLineEdit::textEdited, this, &RunForm::revalidate);
       e.field = e.line;
+      if (!spec.zero.isEmpty()) {
+        // "Threads 0" reads as no threads: say beside the field what 0 stands for.
+        auto* row = new QWidget(this);
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        e.zero = new QLabel(QStringLiteral("= ") + spec.zero, row);
+        e.zero->setObjectName(spec.key + QStringLiteral(".zero"));
+        e.zero->setEnabled(false);  // drawn grey: a reading of the value, not a control
+        h->addWidget(e.line, 1);
+        h->addWidget(e.zero);
+        e.field = row;
+      }
       if (spec.kind == FieldKind::Path) {
         auto* row = new QWidget(this);
         auto* h = new QHBoxLayout(row);
@@ -148,8 +186,16 @@ void RunForm::showValue(Editor& e, const json& value) {
     }
     if (index >= 0) e.combo->setCurrentIndex(index);
   } else {
-    e.line->setText(e.spec->kind == FieldKind::NumberOrAuto && !value.is_number() ? QStringLiteral("auto") : valueText(value));
+    e.line->setText(e.spec->kind == FieldKind::NumberOrAuto && !value.is_number() ? QStringLiteral("auto") : displayText(value));
+    showZeroMeaning(e);
   }
+}
+
+void RunForm::showZeroMeaning(const Editor& e) const {
+  if (!e.zero) return;
+  bool ok = false;
+  const double v = parseNumber(e.line->text().trimmed(), &ok);
+  e.zero->setVisible(ok && v == 0.0);
 }
 
 void RunForm::setDevices(const std::vector<DeviceChoice>& devices) {
@@ -177,10 +223,6 @@ json RunForm::editorValue(const Editor& e, QString* error) const {
   if (e.combo && spec.kind == FieldKind::Boolean) return e.combo->currentData().toString() == QLatin1String("true");
   if (e.combo) return e.combo->currentData().toString().toStdString();
   const QString text = e.line->text().trimmed();
-  // Config text is C-locale, and a comma is never a group separator: a German "0,003" must be
-  // refused, not read as 3.
-  QLocale c = QLocale::c();
-  c.setNumberOptions(QLocale::RejectGroupSeparator);
   bool ok = false;
   auto bad = [&](const QString& what) {
     *error = tr("%1: '%2' is not %3").arg(spec.key, text, what);
@@ -188,22 +230,22 @@ json RunForm::editorValue(const Editor& e, QString* error) const {
   };
   switch (spec.kind) {
     case FieldKind::Number: {
-      const double v = c.toDouble(text, &ok);
+      const double v = parseNumber(text, &ok);
       return ok && std::isfinite(v) ? json(v) : bad(tr("a number"));
     }
     case FieldKind::NumberOrAuto: {
       if (text.compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0) return "auto";
-      const double v = c.toDouble(text, &ok);
+      const double v = parseNumber(text, &ok);
       return ok && std::isfinite(v) ? json(v) : bad(tr("a number or auto"));
     }
     case FieldKind::Integer: {
-      const qlonglong v = c.toLongLong(text, &ok);
+      const qlonglong v = parseInteger(text, &ok);
       return ok ? json(static_cast<int64_t>(v)) : bad(tr("a whole number"));
     }
     case FieldKind::IntegerList: {
       json list = json::array();
       for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const qlonglong v = c.toLongLong(part.trimmed(), &ok);
+        const qlonglong v = parseInteger(part.trimmed(), &ok);
         if (!ok) return bad(tr("a list of whole numbers"));
         list.push_back(static_cast<int64_t>(v));
       }
@@ -223,6 +265,7 @@ json RunForm::config() const {
 
 void RunForm::revalidate() {
   if (loading_) return;
+  for (const Editor& e : editors_) showZeroMeaning(e);
   // Which fields apply depends on the choices (model kind, method): settle those first.
   json cfg = base_;
   QString error;

@@ -60,12 +60,14 @@ class RunForm : public QWidget {
     QLabel* label = nullptr;
     QLineEdit* line = nullptr;
     QComboBox* combo = nullptr;
+    QLabel* zero = nullptr;  // "= auto" beside a field whose 0 is a setting, shown while it holds 0
   };
   void buildEditors();
   void showValue(Editor& e, const nlohmann::json& value);
   // The editor's value as JSON; on bad text sets *error ("key: 'x' is not a number").
   nlohmann::json editorValue(const Editor& e, QString* error) const;
   void revalidate();
+  void showZeroMeaning(const Editor& e) const;
   void updateVisibility(const nlohmann::json& config);
   void markInvalid(const QString& key);
   void browseDataPath(QLineEdit* line);

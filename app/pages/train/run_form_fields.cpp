@@ -52,7 +52,7 @@ std::vector<FieldSpec> makeFields() {
         choices << QString::fromUtf8(id.data(), static_cast<qsizetype>(id.size()));
         choiceTips << choiceTip(f.key, id);
       }
-    FieldSpec spec{QString::fromStdString(f.key), tr(f.group), tr(f.label), f.type, choices, choiceTips, tr(f.tip), {}};
+    FieldSpec spec{QString::fromStdString(f.key), tr(f.group), tr(f.label), f.type, choices, choiceTips, tr(f.tip), tr(f.zero), {}};
     if (const spectral::SettingInfo* setting = constraintSetting(f.key)) {
       spec.label = capitalised(translated("Registry", setting->label));
       spec.tip = translated("Registry", setting->tip);

@@ -25,6 +25,7 @@ struct FieldSpec {
   QStringList choices;     // Choice
   QStringList choiceTips;  // per choice: its registry title (and description), translated
   QString tip;
+  QString zero;  // what the value 0 stands for ("auto"), shown beside the field; empty: a plain 0
   // Whether the field applies to this config (hidden otherwise, and its key left as the
   // base config has it). Empty: always.
   std::function<bool(const nlohmann::json& config)> applies;
