@@ -2987,10 +2987,6 @@
         <translation>Jeder Tensor und jede Kennzahl, mit den Schlüsselnamen von lipschitz-cli inspect</translation>
     </message>
     <message>
-        <source>α colour: red below 2 (over-fit), amber above 6 (under-trained): WeightWatcher&apos;s heuristic, not a test. λmax = σ₁² is WeightWatcher&apos;s &quot;spectral norm&quot;; the bounds use σ₁.</source>
-        <translation>α-Farbe: rot unter 2 (überangepasst), gelb über 6 (untertrainiert): WeightWatchers Faustregel, kein Test. λmax = σ₁² ist WeightWatchers „Spektralnorm“; die Schranken verwenden σ₁.</translation>
-    </message>
-    <message>
         <source>σ₁ or RMS→RMS norm (σmax units)</source>
         <translation>σ₁ oder RMS→RMS-Norm (Einheiten von σmax)</translation>
     </message>
@@ -3061,6 +3057,10 @@
     <message>
         <source>Nothing open (Open file… or drop one here)</source>
         <translation>Nichts geöffnet (Datei öffnen… oder hierher ziehen)</translation>
+    </message>
+    <message>
+        <source>α colour: red below 2 (over-fit), amber above 6 (under-trained): WeightWatcher&apos;s heuristic for unconstrained training, not a test (spectrally capped matrices read high by construction). λmax = σ₁² is WeightWatcher&apos;s &quot;spectral norm&quot;; the bounds use σ₁.</source>
+        <translation>α-Farbe: rot unter 2 (überangepasst), gelb über 6 (untertrainiert): die Faustregel von WeightWatcher für unbeschränktes Training, kein Test (spektral gekappte Matrizen liegen bauartbedingt hoch). λmax = σ₁² ist WeightWatchers „spektrale Norm“; die Schranken verwenden σ₁.</translation>
     </message>
 </context>
 <context>
@@ -3871,6 +3871,10 @@ p(korrekt) %L4</translation>
         <source>No points yet (add runs, then Compute)</source>
         <translation>Noch keine Punkte (Läufe hinzufügen, dann Berechnen)</translation>
     </message>
+    <message>
+        <source>Accuracy without attack on the examples evaluated here (the last N of the validation split, held out from the trainer&apos;s validation examples), so it can differ from the val acc of the Compare page</source>
+        <translation>Genauigkeit ohne Angriff auf den hier ausgewerteten Beispielen (die letzten N des Validierungsteils, getrennt von den Validierungsbeispielen des Trainings); sie kann daher von der Val.-Genauigkeit auf der Seite „Vergleichen“ abweichen</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::StepPlayer</name>
@@ -4272,12 +4276,12 @@ p(korrekt) %L4</translation>
         <translation>α &lt; 2: WeightWatchers Faustregel liest das als überangepasst (eine Daumenregel, kein Test)</translation>
     </message>
     <message>
-        <source>α &gt; 6: WeightWatcher&apos;s heuristic reads this as under-trained (a rule of thumb, not a test)</source>
-        <translation>α &gt; 6: WeightWatchers Faustregel liest das als untertrainiert (eine Daumenregel, kein Test)</translation>
-    </message>
-    <message>
         <source>σ₁, the largest singular value: the spectral norm the workbench&apos;s bounds use (WeightWatcher&apos;s &quot;spectral norm&quot; is λmax = σ₁²)</source>
         <translation>σ₁, der größte Singulärwert: die Spektralnorm, die die Schranken der Workbench verwenden (WeightWatchers „Spektralnorm“ ist λmax = σ₁²)</translation>
+    </message>
+    <message>
+        <source>α &gt; 6: WeightWatcher&apos;s heuristic reads this as under-trained (a rule of thumb, not a test). A spectral cap piles the largest singular values up at σmax and so thins the tail α is fitted to: capped matrices read high by construction</source>
+        <translation>α &gt; 6: die Faustregel von WeightWatcher liest das als untertrainiert (eine Faustregel, kein Test). Eine spektrale Kappung häuft die größten Singulärwerte bei σmax an und dünnt so den Ausläufer aus, an den α angepasst wird: gekappte Matrizen liegen bauartbedingt hoch</translation>
     </message>
 </context>
 <context>

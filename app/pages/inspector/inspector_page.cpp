@@ -164,7 +164,8 @@ QWidget* InspectorPage::createTensorTable() {
   exportCsv_->setToolTip(tr("Every tensor and every metric, with the key names of lipschitz-cli inspect"));
   exportCsv_->setEnabled(false);
   filterRow->addWidget(exportCsv_);
-  auto* legend = new QLabel(tr("α colour: red below 2 (over-fit), amber above 6 (under-trained): WeightWatcher's heuristic, not a test. "
+  auto* legend = new QLabel(tr("α colour: red below 2 (over-fit), amber above 6 (under-trained): WeightWatcher's heuristic for unconstrained "
+                               "training, not a test (spectrally capped matrices read high by construction). "
                                "λmax = σ₁² is WeightWatcher's \"spectral norm\"; the bounds use σ₁."),
                             this);
   legend->setObjectName(QStringLiteral("metricLegend"));

@@ -115,7 +115,9 @@ QVariant TensorTableModel::data(const QModelIndex& index, int role) const {
              : reading == inspect::AlphaReading::UnderTrained ? QVariant(QColor(0xfd, 0xe2, 0x93))
                                                               : QVariant();
     if (reading == inspect::AlphaReading::OverFit) return tr("α < 2: WeightWatcher's heuristic reads this as over-fit (a rule of thumb, not a test)");
-    if (reading == inspect::AlphaReading::UnderTrained) return tr("α > 6: WeightWatcher's heuristic reads this as under-trained (a rule of thumb, not a test)");
+    if (reading == inspect::AlphaReading::UnderTrained) return tr("α > 6: WeightWatcher's heuristic reads this as under-trained (a rule of thumb, not a test). A spectral cap "
+                                                                 "piles the largest singular values up at σmax and so thins the tail α is fitted to: "
+                                                                 "capped matrices read high by construction");
     return {};
   }
   if (role == Qt::TextAlignmentRole && numeric) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

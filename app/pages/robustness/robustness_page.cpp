@@ -154,6 +154,11 @@ QWidget* RobustnessPage::createContent() {
   table_->setHorizontalHeaderLabels({tr("run"), tr("ε"), tr("PGD accuracy"), tr("certified accuracy"), tr("mean p(correct)"),
                                      tr("clean accuracy"), tr("bound (RMS→RMS)"), tr("ℓ2 bound")});
   table_->verticalHeader()->setVisible(false);
+  // Compare's "val acc" is the trainer's validation examples; this page's are the last N of the
+  // split, held out from those, so the two accuracies differ: the header says which is which.
+  table_->horizontalHeaderItem(5)->setToolTip(
+      tr("Accuracy without attack on the examples evaluated here (the last N of the validation split, held out from "
+         "the trainer's validation examples), so it can differ from the val acc of the Compare page"));
   // The table fits its pane (issue 32: eight columns sized to their one-line headers were
   // wider than the pane, "bound (RMS→R…" cut and "ℓ2 bound" out of sight). Headers wrap onto
   // two lines ("certified / accuracy"), so a short number never pays for a long title, and
