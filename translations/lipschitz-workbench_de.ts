@@ -353,6 +353,26 @@
         <source>TensorBoard event file</source>
         <translation>TensorBoard-Ereignisdatei</translation>
     </message>
+    <message>
+        <source>Gaussian %1, σ₁ = %2</source>
+        <translation>Gaußsch %1, σ₁ = %2</translation>
+    </message>
+    <message>
+        <source>rank %1 + noise %2, %3, σ₁ = %4</source>
+        <translation>Rang %1 + Rauschen %2, %3, σ₁ = %4</translation>
+    </message>
+    <message>
+        <source>heavy-tailed (a = %1) %2, σ₁ = %3</source>
+        <translation>schwere Ränder (a = %1) %2, σ₁ = %3</translation>
+    </message>
+    <message>
+        <source>σ log-spaced %1 → %2, %3</source>
+        <translation>σ logarithmisch verteilt %1 → %2, %3</translation>
+    </message>
+    <message>
+        <source>%1 prescribed σ, %2</source>
+        <translation>%1 vorgegebene σ, %2</translation>
+    </message>
 </context>
 <context>
     <name>Registry</name>
@@ -3873,7 +3893,7 @@ p(korrekt) %L4</translation>
     </message>
     <message>
         <source>Accuracy without attack on the examples evaluated here (the last N of the validation split, held out from the trainer&apos;s validation examples), so it can differ from the val acc of the Compare page</source>
-        <translation>Genauigkeit ohne Angriff auf den hier ausgewerteten Beispielen (die letzten N des Validierungsteils, getrennt von den Validierungsbeispielen des Trainings); sie kann daher von der Val.-Genauigkeit auf der Seite „Vergleichen“ abweichen</translation>
+        <translation>Genauigkeit ohne Angriff auf den hier ausgewerteten Beispielen (die letzten N des Validierungsteils, getrennt von den Validierungsbeispielen des Trainings); sie kann daher von der Val.-Genauigkeit auf der Seite „Läufe vergleichen“ abweichen</translation>
     </message>
 </context>
 <context>

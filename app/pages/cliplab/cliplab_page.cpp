@@ -36,12 +36,30 @@ namespace {
 // Above this, slider drags wait for the release instead of computing every step.
 constexpr double kLiveUpdateSeconds = 0.3;
 
+// A random source in the UI's words and numbers ("Gauß 256×512, σ₁ = 3"); the engine's
+// describeSpec is the English name files and exports keep.
+QString describeRandom(const lab::MatrixSpec& spec) {
+  const QString size = QStringLiteral("%1×%2").arg(spec.rows).arg(spec.cols);
+  auto num = [](double v) { return widgets::displayNumber(v, 'g', 3); };
+  switch (spec.kind) {
+    case lab::SourceKind::Gaussian: return QObject::tr("Gaussian %1, σ₁ = %2").arg(size, num(spec.sigma1));
+    case lab::SourceKind::LowRankNoise:
+      return QObject::tr("rank %1 + noise %2, %3, σ₁ = %4").arg(spec.rank).arg(num(spec.noise), size, num(spec.sigma1));
+    case lab::SourceKind::HeavyTailed:
+      return QObject::tr("heavy-tailed (a = %1) %2, σ₁ = %3").arg(num(spec.tailExponent), size, num(spec.sigma1));
+    case lab::SourceKind::Prescribed:
+      return spec.values.empty() ? QObject::tr("σ log-spaced %1 → %2, %3").arg(num(spec.sigma1), num(spec.sigmaLow), size)
+                                 : QObject::tr("%1 prescribed σ, %2").arg(spec.values.size()).arg(size);
+  }
+  return QString::fromStdString(lab::describeSpec(spec));
+}
+
 // "Gaussian 256×512, σ₁ = 3 · smallest σ = 0.504" (random sources name their size and σ₁;
 // a checkpoint layer is named by its tensor).
-QString describe(const lab::LabMatrix& m, bool random) {
+QString describe(const lab::LabMatrix& m, const std::optional<lab::MatrixSpec>& spec) {
   const auto& s = m.singularValues();
-  QString text = QString::fromStdString(m.name());
-  if (!random)
+  QString text = spec ? describeRandom(*spec) : QString::fromStdString(m.name());
+  if (!spec)
     text += QObject::tr(", %1×%2, σ₁ = %L3").arg(m.rows()).arg(m.cols()).arg(widgets::displayNumber(s.empty() ? 0.0 : s.front(), 'g', 4));
   return text + QObject::tr(" · smallest σ = %L1").arg(widgets::displayNumber(s.empty() ? 0.0 : s.back(), 'g', 3));
 }
@@ -256,7 +274,7 @@ void ClipLabPage::submitMatrixJob(std::function<lab::LabMatrixPtr(const CancelFl
     return [this, m, spec] {
       matrix_ = m;
       matrixSpec_ = spec;
-      source_->setStatus(describe(*m, spec.has_value()));
+      source_->setStatus(describe(*m, spec));
       ns_->setMatrix(m);
       Q_EMIT matrixReady();
       requestUpdate();
