@@ -149,6 +149,13 @@ class TestPlotView : public QObject {
     plot.customPlot()->yAxis->ticker()->generate(QCPRange(0.05, 2000), QLocale::c(), QLatin1Char('e'), 0, ticks, nullptr,
                                                  &labels);
     QCOMPARE(ticks, (QVector<double>{0.1, 1, 10, 100, 1000}));
+    // Many decades, every other one labelled: counted from the top, so data near the top
+    // (here 0.3) sits within a decade of a label (10⁻¹), not two below the last (10⁻²).
+    plot.customPlot()->yAxis->ticker()->generate(QCPRange(1e-10, 0.5), QLocale::c(), QLatin1Char('e'), 0, ticks, nullptr,
+                                                 &labels);
+    QCOMPARE(ticks.size(), 5);
+    QCOMPARE(ticks.back(), 0.1);
+    QCOMPARE(labels.back(), QStringLiteral("10⁻¹"));
     // Issue 32: in German, powers read 10ⁿ (not "1E+00") and mantissas take the decimal comma.
     const QLocale german(QLocale::German, QLocale::Germany);
     plot.customPlot()->yAxis->ticker()->generate(QCPRange(0.05, 2000), german, QLatin1Char('e'), 0, ticks, nullptr, &labels);
