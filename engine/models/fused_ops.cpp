@@ -11,6 +11,8 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/cat.h>
+#include <ATen/ops/constant_pad_nd.h>
+#include <ATen/ops/zeros_like.h>
 #include <ATen/ops/gelu.h>
 #include <ATen/ops/maximum.h>
 #include <ATen/ops/minimum.h>
@@ -23,6 +25,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace lwb::models {
 namespace {
@@ -179,6 +182,70 @@ struct MaxMinFunction : torch::autograd::Function<MaxMinFunction> {
   }
 };
 
+// Rows [b, e) of the taps: row r = (batch, t) takes x's rows r, r − 1, …, r − k + 1 of its own
+// sequence (t − o ≥ 0), zeros before the start.
+template <class T>
+void tapRows(const T* x, T* out, int64_t t, int64_t d, int64_t k, int64_t b, int64_t e) {
+  for (int64_t r = b; r < e; ++r) {
+    const int64_t pos = r % t;
+    T* dst = out + r * k * d;
+    for (int64_t o = 0; o < k; ++o, dst += d) {
+      if (pos >= o) std::memcpy(dst, x + (r - o) * d, static_cast<size_t>(d) * sizeof(T));
+      else std::memset(dst, 0, static_cast<size_t>(d) * sizeof(T));
+    }
+  }
+}
+
+// ∂x row r = Σ_o (block o of ∂taps row r + o), over the o with r + o in the same sequence.
+template <class T>
+LWB_VECTOR_CLONES void tapBackRows(const T* g, T* gx, int64_t t, int64_t d, int64_t k, int64_t b, int64_t e) {
+  for (int64_t r = b; r < e; ++r) {
+    const int64_t pos = r % t;
+    T* dst = gx + r * d;
+    const T* src = g + r * k * d;
+    for (int64_t c = 0; c < d; ++c) dst[c] = src[c];
+    for (int64_t o = 1; o < k && pos + o < t; ++o) {
+      const T* blk = g + (r + o) * k * d + o * d;
+      for (int64_t c = 0; c < d; ++c) dst[c] += blk[c];
+    }
+  }
+}
+
+struct CausalTapsFunction : torch::autograd::Function<CausalTapsFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, int64_t k) {
+    RECORD_FUNCTION("lwb::causal_taps", std::vector<c10::IValue>{x});
+    const auto xc = x.contiguous();
+    const int64_t t = xc.size(-2), d = xc.size(-1), rows = xc.numel() / std::max<int64_t>(d, 1);
+    std::vector<int64_t> shape(xc.sizes().begin(), xc.sizes().end());
+    shape.back() = k * d;
+    auto out = at::empty(shape, xc.options());
+    AT_DISPATCH_FLOATING_TYPES(xc.scalar_type(), "causal_taps", [&] {
+      const scalar_t* px = xc.data_ptr<scalar_t>();
+      scalar_t* po = out.data_ptr<scalar_t>();
+      at::parallel_for(0, rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(k * d, 1)),
+                       [&](int64_t b, int64_t e) { tapRows<scalar_t>(px, po, t, d, k, b, e); });
+    });
+    ctx->saved_data["t"] = t;
+    ctx->saved_data["k"] = k;
+    ctx->saved_data["shape"] = xc.sizes().vec();
+    return out;
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    RECORD_FUNCTION("lwb::causal_taps_backward", std::vector<c10::IValue>{});
+    const int64_t t = ctx->saved_data["t"].toInt(), k = ctx->saved_data["k"].toInt();
+    const auto g = grads[0].contiguous();
+    auto gx = at::empty(ctx->saved_data["shape"].toIntVector(), g.options());
+    const int64_t d = gx.size(-1), rows = gx.numel() / std::max<int64_t>(d, 1);
+    AT_DISPATCH_FLOATING_TYPES(g.scalar_type(), "causal_taps_backward", [&] {
+      const scalar_t* pg = g.data_ptr<scalar_t>();
+      scalar_t* px = gx.data_ptr<scalar_t>();
+      at::parallel_for(0, rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(k * d, 1)),
+                       [&](int64_t b, int64_t e) { tapBackRows<scalar_t>(pg, px, t, d, k, b, e); });
+    });
+    return {gx, at::Tensor()};
+  }
+};
+
 // Rows [b, e) of z [N, C]: softmax into prob, −log softmax at the target into loss (0 for an
 // ignored row). Accumulation in double: C is small (65 for characters) and this is one pass.
 template <class T>
@@ -281,6 +348,20 @@ at::Tensor maxMin(const at::Tensor& h) {
     return at::cat({at::maximum(a, b), at::minimum(a, b)}, -1);
   }
   return MaxMinFunction::apply(h);
+}
+
+at::Tensor causalTaps(const at::Tensor& x, int64_t k) {
+  if (k < 1) throw std::invalid_argument("causalTaps needs k >= 1");
+  if (x.dim() < 2) throw std::invalid_argument("causalTaps needs a [..., T, d] tensor");
+  if (k == 1) return x;
+  if (!fusedOpsApply(x) || x.numel() == 0) {
+    const int64_t t = x.size(-2);
+    std::vector<at::Tensor> taps{x};
+    for (int64_t o = 1; o < k; ++o)
+      taps.push_back(o < t ? at::constant_pad_nd(x.narrow(-2, 0, t - o), {0, 0, o, 0}) : at::zeros_like(x));
+    return at::cat(taps, -1);
+  }
+  return CausalTapsFunction::apply(x, k);
 }
 
 at::Tensor crossEntropy(const at::Tensor& z, const at::Tensor& targets, int64_t ignoreIndex) {

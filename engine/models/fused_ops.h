@@ -33,6 +33,13 @@ at::Tensor maxMin(const at::Tensor& h);
 // and log_softmax's backward.
 at::Tensor crossEntropy(const at::Tensor& z, const at::Tensor& targets, int64_t ignoreIndex);
 
+// The causal input convolution's taps of x [B, T, d] (issue 25's input_conv): [B, T, k·d] with
+// row t = [x_t | x_{t−1} | … | x_{t−k+1}], zero where t − o < 0, so one GEMM with the d × kd
+// matrix is the convolution. One pass forward and one backward (∂x_t = Σ_o ∂row_{t+o}'s block
+// o) where the unfused ops ran a pad per shift, a cat, and backward slices, zero fills and adds
+// (3.0 of chars_small_cpu's 42 profiled ms/step).
+at::Tensor causalTaps(const at::Tensor& x, int64_t k);
+
 // Whether the fused loops serve these tensors (CPU, float32/float64); for tests and benches.
 bool fusedOpsApply(const at::Tensor& x);
 

@@ -187,13 +187,10 @@ double LipschitzGpt::mlpOutScale() const {
 }
 
 at::Tensor LipschitzGpt::inputConv(const at::Tensor& x) const {
-  // [x_t; x_{t-1}; …] along features, each shift zero-padded at the start: the pad does not
-  // depend on the input, so it adds nothing to the constant (‖W‖ RMS(kd) -> RMS(d)).
-  const int64_t t = x.size(1);
-  std::vector<at::Tensor> taps{x};
-  for (int64_t o = 1; o < shape_.inputConv; ++o)
-    taps.push_back(o < t ? at::constant_pad_nd(x.narrow(1, 0, t - o), {0, 0, o, 0}) : at::zeros_like(x));
-  return lwb::linear(taps.size() == 1 ? x : at::cat(taps, -1), w(-1, Role::InputConv));
+  // [x_t; x_{t-1}; …] along features, each shift zero-padded at the start (models/fused_ops.h):
+  // the pad does not depend on the input, so it adds nothing to the constant
+  // (‖W‖ RMS(kd) -> RMS(d)).
+  return lwb::linear(models::causalTaps(x, shape_.inputConv), w(-1, Role::InputConv));
 }
 
 at::Tensor LipschitzGpt::blocksForward(at::Tensor x, ActivationStats* stats) {

@@ -6,6 +6,7 @@
 #include <ATen/ops/ones.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <string_view>
@@ -29,7 +30,8 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 // themselves like ATen ops; every other lwb:: range is a phase scope.
 bool isFusedKernel(std::string_view op) {
   static constexpr std::string_view kKernels[] = {"lwb::position_attention", "lwb::residual_mix", "lwb::gelu", "lwb::cross_entropy",
-                                                   "lwb::causal_softmax", "lwb::swiglu", "lwb::rope_heads"};
+                                                   "lwb::causal_softmax", "lwb::swiglu", "lwb::rope_heads", "lwb::maxmin",
+                                                   "lwb::causal_taps"};
   return std::any_of(std::begin(kKernels), std::end(kKernels), [&](std::string_view k) { return op.rfind(k, 0) == 0; });
 }
 
@@ -95,7 +97,8 @@ std::string stepCategoryOf(const std::string& op, const std::string& phase) {
                                                  "aten::permute", "aten::as_strided", "aten::expand", "aten::contiguous",
                                                  "aten::clone", "aten::copy_", "aten::to", "aten::_to_copy", "aten::slice",
                                                  "aten::select", "aten::narrow", "aten::unsqueeze", "aten::squeeze", "aten::detach",
-                                                 "aten::cat", "aten::stack", "aten::split", "aten::unbind", "aten::index_select"};
+                                                 "aten::cat", "aten::stack", "aten::split", "aten::unbind", "aten::index_select",
+                                                 "lwb::causal_taps", "lwb::causal_taps_backward"};
   if (std::find(std::begin(kLayout), std::end(kLayout), op) != std::end(kLayout)) return "layout";
   return "elementwise";  // arithmetic, activations, reductions, norms
 }
@@ -113,7 +116,8 @@ StepProfile profileSteps(const std::function<void()>& train) {
   std::map<std::string, double> us;      // category -> self µs inside step scopes
   std::map<std::string, double> ranges;  // category -> ranges counted
   std::map<std::string, OpTime> perOp;   // op name -> self µs and calls inside step scopes
-  double stepUs = 0, gemmFlop = 0;
+  std::map<std::array<int64_t, 3>, double> shapes;  // (m, k, n) of 2-D products -> calls
+  double stepUs = 0, gemmFlop = 0, otherGemmFlop = 0;
   // The training thread's list holds the step scopes; ops that other threads ran inside
   // parallel regions are already inside its ops' times.
   for (const auto& list : lists) {
@@ -155,7 +159,17 @@ StepProfile profileSteps(const std::function<void()>& train) {
         ranges[cat] += 1;
         auto& op = perOp[name + "\x1f" + cat];
         op.name = name, op.category = cat, op.msPerStep += self, op.callsPerStep += 1;
-        if (cat == "gemm") gemmFlop += gemmFlops(*o.push);
+        if (cat == "gemm") {
+          const double flop = gemmFlops(*o.push);
+          gemmFlop += flop;
+          const auto in = o.push->shapes();
+          const size_t first = name == "aten::addmm" ? 1 : 0;
+          const bool product = name == "aten::mm" || name == "aten::addmm" || name == "lwb::gemm";
+          if (product && in.size() >= first + 2 && in[first].size() == 2 && in[first + 1].size() == 2)
+            shapes[{in[first][0], in[first][1], in[first + 1][1]}] += 1;
+          else
+            otherGemmFlop += flop;
+        }
       }
     }
   }
@@ -164,6 +178,8 @@ StepProfile profileSteps(const std::function<void()>& train) {
   out.msPerStep = stepUs / 1000.0 / n;
   out.gemmGflopPerStep = gemmFlop / 1e9 / n;
   out.gemmMsPerStep = us["gemm"] / 1000.0 / n;
+  out.otherGemmGflopPerStep = otherGemmFlop / 1e9 / n;
+  for (const auto& [mkn, calls] : shapes) out.gemmShapes.push_back({mkn[0], mkn[1], mkn[2], calls / n});
   for (const auto& [name, v] : us) out.categories.push_back({name, v / 1000.0 / n, ranges[name] / n});
   std::sort(out.categories.begin(), out.categories.end(), [](const auto& a, const auto& b) { return a.msPerStep > b.msPerStep; });
   for (auto& [key, op] : perOp) {

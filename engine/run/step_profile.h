@@ -25,11 +25,21 @@ struct OpTime {
   double callsPerStep = 0;
 };
 
+// One shape of 2-D product C[m, n] = A[m, k]·B[k, n] the steps ran, and how often.
+struct GemmShape {
+  int64_t m = 0, k = 0, n = 0;
+  double callsPerStep = 0;
+};
+
 struct StepProfile {
   int64_t steps = 0;           // lwb::train_step scopes seen
   double msPerStep = 0;        // inside the step scopes, profiled
   double gemmGflopPerStep = 0; // mm/addmm/bmm/baddbmm/addmv/mv/dot (ATen's FLOP count) + syrk n(n+1)k
   double gemmMsPerStep = 0;    // those ops' self time
+  // The 2-D products (mm, addmm, lwb::gemm) by shape, for a GEMM floor at the step's own
+  // shapes; the rest of the GEMM-class FLOPs (bmm, syrk, Newton–Schulz, mv, dot) apart.
+  std::vector<GemmShape> gemmShapes;
+  double otherGemmGflopPerStep = 0;
   std::vector<StepCategory> categories;  // sums to msPerStep; largest first
   std::vector<OpTime> ops;               // every op seen in the steps, largest self time first
 };

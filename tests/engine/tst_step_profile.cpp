@@ -85,6 +85,14 @@ class TstStepProfile : public QObject {
     const double handGflop =
         (2.0 * 64 * 32 * 16 + (spectral::usesBlasSyrk(x) ? 40.0 * 41 * 30 : 2.0 * 40 * 40 * 30) + 2.0 * 3 * 8 * 5 * 6 + nsFlop) / 1e9;
     QVERIFY2(std::abs(p.gemmGflopPerStep - handGflop) <= 1e-12, qPrintable(QString("%1 vs %2").arg(p.gemmGflopPerStep).arg(handGflop)));
+    // The one 2-D product by its shape, once per step (the one outside the steps not counted);
+    // every other GEMM-class FLOP apart.
+    QCOMPARE(p.gemmShapes.size(), size_t{1});
+    QCOMPARE(p.gemmShapes[0].m, int64_t{64});
+    QCOMPARE(p.gemmShapes[0].k, int64_t{32});
+    QCOMPARE(p.gemmShapes[0].n, int64_t{16});
+    QCOMPARE(p.gemmShapes[0].callsPerStep, 1.0);
+    QVERIFY(std::abs(p.otherGemmGflopPerStep - (handGflop - 2.0 * 64 * 32 * 16 / 1e9)) <= 1e-12);
     double sum = 0;
     for (const auto& c : p.categories) sum += c.msPerStep;
     QVERIFY2(std::abs(sum - p.msPerStep) <= 1e-9 * std::max(1.0, p.msPerStep), qPrintable(QString("%1 vs %2").arg(sum).arg(p.msPerStep)));
