@@ -1479,6 +1479,22 @@
         <source>No run yet (F5 starts one)</source>
         <translation>Noch kein Lauf (F5 startet einen)</translation>
     </message>
+    <message>
+        <source>Waiting for the run&apos;s first logged step</source>
+        <translation>Warte auf den ersten protokollierten Schritt des Laufs</translation>
+    </message>
+    <message>
+        <source>This run records nothing for this panel</source>
+        <translation>Dieser Lauf zeichnet für diese Ansicht nichts auf</translation>
+    </message>
+    <message>
+        <source>This run&apos;s model has no Lipschitz bound (e.g. a transformer with LayerNorm)</source>
+        <translation>Das Modell dieses Laufs hat keine Lipschitz-Schranke (z. B. ein Transformer mit LayerNorm)</translation>
+    </message>
+    <message>
+        <source> (%1: an embedding, not held to σmax)</source>
+        <translation> (%1: eine Einbettung, nicht auf σmax gehalten)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::DeviceQuery</name>
@@ -4649,6 +4665,14 @@ p(korrekt) %L4</translation>
         <source>σmin</source>
         <translation>σmin</translation>
     </message>
+    <message>
+        <source>σᵢ of the layer (RMS→RMS)</source>
+        <translation>σᵢ der Schicht (RMS→RMS)</translation>
+    </message>
+    <message>
+        <source>σ (RMS→RMS)</source>
+        <translation>σ (RMS→RMS)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::widgets::SpectrumPlot</name>
@@ -4719,6 +4743,14 @@ p(korrekt) %L4</translation>
     <message>
         <source>before constraint</source>
         <translation>vor der Beschränkung</translation>
+    </message>
+    <message>
+        <source>singular value σ (RMS→RMS)</source>
+        <translation>Singulärwert σ (RMS→RMS)</translation>
+    </message>
+    <message>
+        <source>σᵢ (RMS→RMS)</source>
+        <translation>σᵢ (RMS→RMS)</translation>
     </message>
 </context>
 <context>

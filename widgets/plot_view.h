@@ -106,6 +106,7 @@ class PlotView : public QWidget {
   // as data). Empty text: off (the default).
   void setEmptyText(const QString& text);
   bool showsEmptyText() const;
+  QString emptyText() const { return emptyText_; }
 
   // Series with at least this many points are decimated before drawing (default 100000).
   void setDecimationThreshold(std::size_t points);

@@ -34,6 +34,9 @@ class ScalarMapPlot : public PlotView {
                   const QString& curveName = QString());
   void clearMarkers();
 
+  // σ in RMS→RMS units (norm = rms; see SpectrumPlot::setRmsUnits): the σ axis and the
+  // layer's markers say so.
+  void setRmsUnits(bool rms);
   void setSigmaMax(double sigmaMax);  // NaN hides
   void setSigmaMin(double sigmaMin);  // NaN hides
 
@@ -52,6 +55,7 @@ class ScalarMapPlot : public PlotView {
 
   std::map<QString, Curve> curves_;
   QStringList order_;
+  bool rmsUnits_ = false;
   QCPGraph* identity_ = nullptr;
   QCPItemStraightLine* sigmaMaxLine_ = nullptr;
   QCPItemStraightLine* sigmaMinLine_ = nullptr;

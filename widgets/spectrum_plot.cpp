@@ -224,17 +224,26 @@ void SpectrumPlot::setMode(Mode mode) {
   modeBox_->blockSignals(false);
   QCustomPlot* p = customPlot();
   if (mode == Mode::Density) {
-    p->xAxis->setLabel(tr("singular value σ"));
+    p->xAxis->setLabel(rmsUnits_ ? tr("singular value σ (RMS→RMS)") : tr("singular value σ"));
     p->yAxis->setLabel(tr("density"));
   } else {
     p->xAxis->setLabel(tr("rank i"));
-    p->yAxis->setLabel(tr("σᵢ"));
+    p->yAxis->setLabel(rmsUnits_ ? tr("σᵢ (RMS→RMS)") : tr("σᵢ"));
   }
   dirty_ = true;
   setLogX(mode == Mode::Density);  // a density of a spectrum is read log-log
   if (mode == Mode::Density) setLogY(true);
   updateReferenceLines();
   resetView();
+}
+
+void SpectrumPlot::setRmsUnits(bool rms) {
+  if (rms == rmsUnits_) return;
+  rmsUnits_ = rms;
+  QCustomPlot* p = customPlot();
+  if (mode_ == Mode::Density) p->xAxis->setLabel(rms ? tr("singular value σ (RMS→RMS)") : tr("singular value σ"));
+  else p->yAxis->setLabel(rms ? tr("σᵢ (RMS→RMS)") : tr("σᵢ"));
+  requestReplot();
 }
 
 void SpectrumPlot::setDensityBins(int bins) {

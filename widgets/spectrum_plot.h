@@ -64,6 +64,9 @@ class SpectrumPlot : public MultiRunPlot {
   void setStepControlsVisible(bool visible);
 
   void setMode(Mode mode);  // Density switches log-x on, Ranked restores linear x
+  // Values given in RMS→RMS units (σᵢ·√(d_in/d_out), as σmax is stated for norm = rms): the
+  // axis says so, so that they are not read as the plain σᵢ the Inspector and inspect show.
+  void setRmsUnits(bool rms);
   void setDensityBins(int bins);  // default 30
 
  Q_SIGNALS:
@@ -106,6 +109,7 @@ class SpectrumPlot : public MultiRunPlot {
   QString afterName_ = tr("after constraint");
   QString beforeName_ = tr("before constraint");
   bool stepControls_ = true;
+  bool rmsUnits_ = false;
   Mode mode_ = Mode::Ranked;
   int densityBins_ = 30;
   double sigmaMax_ = std::numeric_limits<double>::quiet_NaN();

@@ -23,6 +23,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -62,7 +63,9 @@ class ConsoleSink final : public run::MetricsSink {
     std::fprintf(stderr, "%sstep %lld/%lld  loss %.4f  %.1f steps/s  ETA %s", tty_ ? "\r\033[K" : "",
                  static_cast<long long>(m.step), static_cast<long long>(total_), m.trainLoss, m.stepsPerSecond,
                  eta(m.etaSeconds).c_str());
-    if (m.valLoss) std::fprintf(stderr, "  val %.4f / %.3f", *m.valLoss, m.valAcc.value_or(0));
+    // Regression tasks (ICL) have no accuracy: the loss alone, not "/ nan" or "/ 0".
+    if (m.valLoss && m.valAcc && std::isfinite(*m.valAcc)) std::fprintf(stderr, "  val %.4f / %.3f", *m.valLoss, *m.valAcc);
+    else if (m.valLoss) std::fprintf(stderr, "  val %.4f", *m.valLoss);
     if (m.lipschitzBound) std::fprintf(stderr, "  bound %.3g", *m.lipschitzBound);
     std::fprintf(stderr, tty_ ? "" : "\n");
   }

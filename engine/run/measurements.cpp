@@ -1,5 +1,7 @@
 #include "run/measurements.h"
 
+#include "run/run_results.h"
+
 #include "bounds/lipschitz_bound.h"
 #include "common/torch_compat.h"
 #include "models/attlip_model.h"
@@ -93,13 +95,13 @@ std::optional<bounds::BoundTrace> attlipModelBound(const models::AttLipModel& m,
     if (!att) return std::nullopt;
     const double block = attention::info(kind).mapIsResidualStep ? *att : 1.0 + *att;
     l *= block;
-    t.layers.push_back({"attn", block, l, 0.0});
+    t.layers.push_back({"attn", block, l, kNotMeasured});  // no activation bound for this model
   }
   const double mlp = 1.0 + byName["mlp.out"] * byName["mlp.in"] * 1.1289;
   l *= mlp;
-  t.layers.push_back({"mlp", mlp, l, 0.0});
+  t.layers.push_back({"mlp", mlp, l, kNotMeasured});
   l *= byName["head"];
-  t.layers.push_back({"head", byName["head"], l, 0.0});
+  t.layers.push_back({"head", byName["head"], l, kNotMeasured});
   t.bound = l;
   return t;
 }
@@ -121,12 +123,26 @@ std::optional<bounds::BoundTrace> lipschitzBound(models::Model& model, const std
         values.push_back(byName[p.name]);
       }
     auto trace = bounds::mlpBound(names, values);
-    // The activation between consecutive layers (ReLU 1; a plain GeLU 1.1289).
-    if (kind.activationSlope != 1.0)
-      for (size_t i = 1; i < names.size(); ++i) {
-        trace.bound *= kind.activationSlope;
-        trace.layers.push_back({std::string(kind.activation), kind.activationSlope, trace.bound, 0.0});
+    // The activation between consecutive layers (ReLU 1; a plain GeLU 1.1289), in its place:
+    // layers.0, gelu, layers.1, …, so every row's running bound is the map up to that row.
+    // |GeLU(x)| ≤ |x|: the activation bound passes through it unchanged, and the layers after
+    // it multiply it by their norms only (mlpBound's rows, which assume slope 1).
+    if (kind.activationSlope != 1.0 && names.size() > 1) {
+      std::vector<bounds::TraceEntry> rows;
+      double l = 1.0;
+      for (size_t i = 0; i < trace.layers.size(); ++i) {
+        if (i > 0) {
+          l *= kind.activationSlope;
+          rows.push_back({std::string(kind.activation), kind.activationSlope, l, rows.back().activationBound});
+        }
+        bounds::TraceEntry layer = trace.layers[i];
+        l *= layer.blockLipschitz;
+        layer.lipschitzAfter = l;
+        rows.push_back(layer);
       }
+      trace.layers = std::move(rows);
+      trace.bound = l;
+    }
     return trace;
   }
   auto* gpt = dynamic_cast<models::LipschitzGpt*>(&model);

@@ -1,5 +1,6 @@
 #include "run/saved_model.h"
 
+#include "data/icl_least_squares.h"
 #include "io/input_error.h"
 #include "models/factory.h"
 #include "models/model_kinds.h"
@@ -21,25 +22,34 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The task's shape without its dataset; nullopt for tasks whose shape only the dataset knows
-// (icl_least_squares, chars_masked).
+// The task's shape without its dataset: the text tasks' vocabulary is the embedding's rows,
+// the ICL task's token size follows from its settings (its batches are generated); nullopt for
+// a task whose shape only its dataset knows (none today).
 std::optional<models::TaskShape> knownShape(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
   const data::TaskRow& task = data::row(cfg.task);
   if (task.input == data::TaskInput::Features) return models::TaskShape{task.features, task.classes};
   if (task.input == data::TaskInput::OperandPair) return models::TaskShape{2, cfg.modulus};
-  if (task.input == data::TaskInput::NextToken) {
-    // The vocabulary is the text file's; the embedding has one row per token.
+  if (task.input == data::TaskInput::NextToken || task.input == data::TaskInput::MaskedToken) {
+    // The vocabulary is the text file's (chars_masked: and [MASK]); the embedding has one row
+    // per token.
     const auto it = ckpt.tensors.find("param.embed");
     if (it == ckpt.tensors.end() || it->second.dim() != 2 || it->second.size(0) < 1)
       throw InputError(what + ": a " + std::string(task.info.id) + " checkpoint needs a 2-D 'param.embed' tensor");
     return models::TaskShape{cfg.model.seqLen, it->second.size(0)};
+  }
+  if (task.input == data::TaskInput::IclSequence) {
+    data::IclConfig icl;  // as the trainer's dataset request (run/trainer.cpp)
+    icl.pairs = cfg.icl.pairs;
+    icl.dim = cfg.icl.dim;
+    icl.biasFeature = cfg.icl.biasFeature;
+    return models::TaskShape{data::iclTokenDim(icl), icl.dim};
   }
   return std::nullopt;
 }
 
 models::TaskShape shapeFor(const RunConfig& cfg, const Checkpoint& ckpt, const std::string& what) {
   if (const auto s = knownShape(cfg, ckpt, what)) return *s;
-  throw InputError(what + ": the " + std::string(data::toString(cfg.task)) + " task's sizes come from its dataset");
+  throw InputError(what + ": the " + std::string(data::toString(cfg.task)) + " task's sizes are not in the checkpoint");
 }
 
 // The estimate may miss small tensors (gains, scalars) a model gains later, never a matrix:

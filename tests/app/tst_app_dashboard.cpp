@@ -173,8 +173,14 @@ void TestAppDashboard::embeddingIsLabelledWithItsOwnCap() {
   test::TrainPageHost host;
   host.page->resize(1600, 1000);
   host.page->show();
+  QCOMPARE(host.page->dashboard()->boundPlot()->emptyText(), QStringLiteral("No run yet (F5 starts one)"));
   RunSession* s = host.runs->addRun(QStringLiteral("gpt"));
   Mailbox& box = *s->mailbox();
+  ConstraintInfo c;
+  c.method = lwb::spectral::ConstraintMethod::SpectralHardCap;
+  c.sigmaMax = 2.0;
+  c.norm = lwb::spectral::ThresholdNorm::Rms;
+  box.postConstraint(c);
   box.postTotalSteps(3);
   box.postState(RunState::Running);
   for (int step = 1; step <= 3; ++step) {
@@ -185,7 +191,35 @@ void TestAppDashboard::embeddingIsLabelledWithItsOwnCap() {
     m.norms.push_back({"blocks.0.attn.q", "q", 3.0, 3.0});
     box.postStep(m);
   }
+  run::SpectraRecord sp;
+  sp.step = 3;
+  sp.after["embed"] = {15.8f, 9.0f, 4.0f};
+  sp.after["blocks.0.attn.q"] = {3.0f, 2.0f, 1.0f};
+  box.postSpectra(sp);
   QTRY_COMPARE(s->history().steps().size(), size_t{3});
+  QTRY_COMPARE(s->history().spectra().size(), size_t{1});
+  Dashboard& dash = *host.page->dashboard();
+  // Its steps carry no bound: the bound panel says the model has none, not "No run yet".
+  QVERIFY(dash.boundPlot()->showsEmptyText());
+  QVERIFY2(dash.boundPlot()->emptyText().contains(QStringLiteral("no Lipschitz bound")), qPrintable(dash.boundPlot()->emptyText()));
+  // Spectra are drawn in σmax's units (norm = rms): the axes say so, or they read as the
+  // plain σᵢ the Inspector shows (a factor √(d_in/d_out) apart).
+  QCOMPARE(dash.spectrumPlot()->customPlot()->yAxis->label(), QStringLiteral("σᵢ (RMS→RMS)"));
+  QCOMPARE(dash.scalarMapPlot()->customPlot()->xAxis->label(), QStringLiteral("σ (RMS→RMS)"));
+  // The constraint skips the embedding: its σᵢ are not placed on f, and the legend says why.
+  const auto markerCount = [&] {
+    int n = 0;
+    QCustomPlot* cp = dash.scalarMapPlot()->customPlot();
+    for (int i = 0; i < cp->graphCount(); ++i)
+      if (cp->graph(i)->name().startsWith(QStringLiteral("σᵢ of the layer"))) n += cp->graph(i)->data()->size();
+    return n;
+  };
+  dash.spectrumPlot()->setCurrentLayer(QStringLiteral("embed"));
+  QTRY_VERIFY(dash.scalarMapPlot()->curveNames().join(QString()).contains(QStringLiteral("embed: an embedding, not held to σmax")));
+  QCOMPARE(markerCount(), 0);
+  dash.spectrumPlot()->setCurrentLayer(QStringLiteral("blocks.0.attn.q"));
+  QTRY_COMPARE(markerCount(), 3);
+  QVERIFY(!dash.scalarMapPlot()->curveNames().join(QString()).contains(QStringLiteral("not held")));
   QTRY_COMPARE(host.page->dashboard()->normPlot()->seriesSize(s->id(), QStringLiteral("embed")), size_t{3});
   const widgets::WeightNormPlot* norms = host.page->dashboard()->normPlot();
   QVERIFY2(norms->legendName(QStringLiteral("embed")).contains(QStringLiteral("not held to σmax")),

@@ -428,6 +428,23 @@ class TestPagesInspector : public QObject {
     QCOMPARE(page.filterEdit()->text(), QStringLiteral("param."));  // weights first, optimizer moments hidden
     for (int r = 0; r < page.proxy()->rowCount(); ++r)
       QVERIFY(page.proxy()->index(r, 0).data().toString().startsWith(QStringLiteral("param.")));
+    // The GeLU's factor sits between the two layers, not after the head: each row's L after is
+    // the map up to that row.
+    QCOMPARE(QString::fromStdString(f.trace[1].name), QStringLiteral("gelu"));
+
+    // An unconstrained run keeps sigma_max 1 and norm rms in its config as defaults: the page
+    // claims no σmax for it (no summary text, no line, no what-if start).
+    const QString free = dir.filePath(QStringLiteral("free"));
+    QVERIFY(!runCli({QStringLiteral("train"), QStringLiteral("--config"),
+                     QStringLiteral(LWB_SOURCE_DIR "/resources/presets/modular_addition_grokking.json"), QStringLiteral("--steps"),
+                     QStringLiteral("3"), QStringLiteral("--set"), QStringLiteral("constraint.method=none"), QStringLiteral("--out"), free,
+                     QStringLiteral("--json")})
+             .isEmpty());
+    const json freeBound = json::parse(runCli({QStringLiteral("bound"), free}).toStdString());
+    QVERIFY2(load(page, QString::fromStdString(freeBound["file"].get<std::string>())), qPrintable(page.errorText()));
+    QVERIFY(!page.inspected().sigmaMax.has_value());
+    QVERIFY2(!page.inspected().runSummary.contains(QStringLiteral("σmax")), qPrintable(page.inspected().runSummary));
+    QVERIFY(page.inspected().runSummary.startsWith(QStringLiteral("none")));
   }
 
   // Issue 32: GPT-2's Conv1D weights are stored (in, out). Such a file is detected and its

@@ -150,6 +150,40 @@ class TestCheckpoint : public QObject {
     QVERIFY2(std::abs(b.trace->bound - trainer) <= 1e-5 * trainer, qPrintable(QString::number(b.trace->bound - trainer)));
   }
 
+  // Every task's checkpoint gives its bound back without its dataset: the masked-character
+  // task's vocabulary ([MASK] included) is the embedding's rows, the ICL task's token size
+  // follows from its settings (both once refused: "the task's sizes come from its dataset").
+  void savedModelBoundForTheMaskedAndIclTasks_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<bool>("hasBound");
+    QTest::newRow("chars_masked (AttLip)") << "masked_chars_attlip_cpu" << true;
+    QTest::newRow("chars_masked (l2)") << "masked_chars_l2_cpu" << true;
+    QTest::newRow("icl_least_squares") << "icl_muon_cpu" << false;
+  }
+  void savedModelBoundForTheMaskedAndIclTasks() {
+    QFETCH(QString, preset);
+    QFETCH(bool, hasBound);
+    auto cfg = run::loadRunConfig(LWB_SOURCE_DIR "/resources/presets/" + preset.toStdString() + ".json");
+    cfg.steps = 2;
+    cfg.evalEvery = 2;
+    cfg.evalBatches = 1;
+    cfg.logEvery = 1;
+    cfg.spectraEvery = 0;
+    cfg.threads = 1;
+    Rows rows;
+    run::Trainer t(cfg);
+    t.skipCharEvaluation();
+    t.addSink(&rows);
+    run::TrainerControl control;
+    t.run(control);
+    auto saved = run::loadSavedModel(t.checkpoint(cfg.steps), "mem");
+    const auto b = run::boundOf(*saved.model);
+    QCOMPARE(b.trace.has_value(), hasBound);
+    if (!hasBound) return;
+    const double trainer = rows.rows.rbegin()->second["lipschitz_bound"].get<double>();
+    QVERIFY2(std::abs(b.trace->bound - trainer) <= 1e-5 * trainer, qPrintable(QString("%1 vs %2").arg(b.trace->bound).arg(trainer)));
+  }
+
   void mismatchedOrHostileCheckpointsAreRefused_data() {
     QTest::addColumn<QString>("edit");
     QTest::addColumn<QString>("fragment");

@@ -502,7 +502,16 @@ class TestGptBound : public QObject {
       const double hand = rmsNorm(p[1].tensor) * rmsNorm(p[2].tensor) * kGelu;
       const auto t = run::lipschitzBound(mod, run::certifiedNorms(p));
       QVERIFY(std::abs(t->bound - hand) <= 1e-12 * hand);
-      QCOMPARE(QString::fromStdString(t->layers.back().name), QStringLiteral("gelu"));
+      // The GeLU between the two layers, in its place: every row's running bound is the map
+      // up to that row (it once came last, after the head, with the head's row short of it).
+      QCOMPARE(t->layers.size(), size_t{3});
+      QCOMPARE(QString::fromStdString(t->layers[1].name), QStringLiteral("gelu"));
+      QCOMPARE(QString::fromStdString(t->layers[2].name), QString::fromStdString(p[2].name));
+      QVERIFY(std::abs(t->layers[1].lipschitzAfter - rmsNorm(p[1].tensor) * kGelu) <= 1e-12 * hand);
+      QVERIFY(std::abs(t->layers[2].lipschitzAfter - hand) <= 1e-12 * hand);
+      // |GeLU(x)| ≤ |x|: the activation bound passes through it unchanged.
+      QCOMPARE(t->layers[1].activationBound, t->layers[0].activationBound);
+      QVERIFY(std::abs(t->layers[2].activationBound - rmsNorm(p[1].tensor) * rmsNorm(p[2].tensor)) <= 1e-12 * hand);
     }
     {
       models::LipschitzGpt gpt(shape(2, 1), gen, kCpu);

@@ -5,6 +5,7 @@
 #include "io/tensor_file.h"
 #include "run/checkpoint.h"
 #include "run/saved_model.h"
+#include "spectral/constraint_methods.h"
 
 #include <QObject>
 #include <QStringList>
@@ -18,13 +19,22 @@ QString text(const nlohmann::json& j, const char* key) {
   return it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString::fromStdString(it->dump());
 }
 
+// Whether the config's constraint method reads σmax: a config keeps every key at its default,
+// so an unconstrained run (method none) still has sigma_max 1 and norm rms, which say nothing.
+bool readsSigmaMax(const nlohmann::json& constraint) {
+  const auto m = spectral::parseConstraintMethod(text(constraint, "method").toStdString());
+  return m && spectral::reads(*m, spectral::kSigmaMax);
+}
+
 // "spectral_soft_cap, σmax = 2 (rms), muon lr 0.02, mlp on mnist"
 QString summarize(const nlohmann::json& config) {
   QStringList parts;
   if (const auto c = config.find("constraint"); c != config.end() && c->is_object()) {
     QString m = text(*c, "method");
-    if (c->contains("sigma_max")) m += QStringLiteral(", σmax = %1").arg(text(*c, "sigma_max"));
-    if (c->contains("norm")) m += QStringLiteral(" (%1)").arg(text(*c, "norm"));
+    if (readsSigmaMax(*c) && c->contains("sigma_max")) {
+      m += QStringLiteral(", σmax = %1").arg(text(*c, "sigma_max"));
+      if (c->contains("norm")) m += QStringLiteral(" (%1)").arg(text(*c, "norm"));
+    }
     parts << m;
   }
   if (const auto o = config.find("optimizer"); o != config.end() && o->is_object())
@@ -41,7 +51,7 @@ void addBound(InspectedFile& out, const io::TensorFile& file, const std::string&
     out.step = ckpt.step;
     out.runSummary = summarize(ckpt.config);
     out.task = text(ckpt.config, "task");
-    if (const auto c = ckpt.config.find("constraint"); c != ckpt.config.end() && c->is_object()) {
+    if (const auto c = ckpt.config.find("constraint"); c != ckpt.config.end() && c->is_object() && readsSigmaMax(*c)) {
       if (const auto m = c->find("sigma_max"); m != c->end() && m->is_number()) out.sigmaMax = m->get<double>();
       if (const auto n = c->find("norm"); n != c->end() && n->is_string()) out.sigmaMaxRms = n->get<std::string>() != "spectral";
     }

@@ -447,8 +447,9 @@ void InspectorPage::showFile(InspectedFile file) {
       trace_->insertRow(row);
       trace_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.name)));
       int col = 1;
+      // Not every model's bound comes with an activation bound (AttLip's): a dash, not "nan".
       for (double v : {r.blockLipschitz, r.lipschitzAfter, r.activationBound})
-        trace_->setItem(row, col++, new QTableWidgetItem(widgets::displayNumber(v, 'g', 5)));
+        trace_->setItem(row, col++, new QTableWidgetItem(std::isfinite(v) ? widgets::displayNumber(v, 'g', 5) : QStringLiteral("—")));
       const QString how = widgets::traceRowExplanation(factors, static_cast<std::size_t>(row));
       auto* item = new QTableWidgetItem(how);
       item->setToolTip(how);
@@ -458,6 +459,8 @@ void InspectorPage::showFile(InspectedFile file) {
     bound_->setText(tr("Lipschitz bound: only for the workbench's own checkpoints (this is a %1 file).").arg(file_.format));
   }
   trace_->setVisible(!file_.trace.empty());
+  trace_->setColumnHidden(3, std::none_of(file_.trace.begin(), file_.trace.end(),
+                                          [](const auto& r) { return std::isfinite(r.activationBound); }));
   const bool chars = file_.workbenchCheckpoint && data::generatesText(file_.task.toStdString());
   sample_->setCheckpoint(chars ? file_.path : QString());
   tools_->setTabVisible(tools_->indexOf(sample_), chars);

@@ -31,8 +31,18 @@ std::vector<double> scaled(const std::vector<float>& values, double scale) {
   return out;
 }
 
-double spectraScale(const RunHistory& h, const std::string& layer) {
-  return h.constraint().norm == spectral::ThresholdNorm::Spectral ? 1.0 : h.rmsScale(layer);
+bool spectraInRmsUnits(const RunHistory& h) { return h.constraint().norm != spectral::ThresholdNorm::Spectral; }
+
+double spectraScale(const RunHistory& h, const std::string& layer) { return spectraInRmsUnits(h) ? h.rmsScale(layer) : 1.0; }
+
+// Whether the constraint holds this layer to σmax: embeddings are lookup tables it skips (the
+// model caps their rows), so the constraint map places no σᵢ of theirs on f.
+bool constraintSkips(const RunHistory& h, const std::string& layer) {
+  const run::StepMetrics* latest = h.latest();
+  if (!latest) return false;
+  for (const auto& n : latest->norms)
+    if (n.name == layer) return n.role == "embedding";
+  return false;
 }
 
 // Manifold Muon's σ band and tangency per matrix, and the per-module activation RMS on
@@ -171,11 +181,8 @@ void Dashboard::createPlots(QWidget* plotParent) {
                  "identity), the accepted step sizes λ and the residual ratio ‖g_K‖/‖g_0‖ of the prox solve, "
                  "in training and at evaluation. With the Armijo rule only the evaluation forward, solved to "
                  "tolerance, is certified 1-Lipschitz; the training forward's few steps are not.")}};
-  for (const Panel& p : panels_) {
-    p.plot->setObjectName(p.id + QStringLiteral("_plot"));
-    // Empty axes from 0 to 5 read as data; say what fills them.
-    p.plot->setEmptyText(tr("No run yet (F5 starts one)"));
-  }
+  for (const Panel& p : panels_) p.plot->setObjectName(p.id + QStringLiteral("_plot"));
+  updateEmptyTexts();
 
   // Plots over steps share their x range when the user zooms one of them.
   linker_ = new widgets::PlotLinker(this);
@@ -202,9 +209,23 @@ void Dashboard::removeRun(RunSession* s) {
   requestReplots();
 }
 
+// Empty axes from 0 to 5 read as data: each panel says what would fill it, for the run shown
+// (a finished ICL run's bound panel said "No run yet" while that run was open).
+void Dashboard::updateEmptyTexts() {
+  const bool steps = current_ && !current_->history().steps().empty();
+  const QString text = !current_ ? tr("No run yet (F5 starts one)")
+                       : !steps  ? tr("Waiting for the run's first logged step")
+                                 : tr("This run records nothing for this panel");
+  for (const Panel& p : panels_) p.plot->setEmptyText(text);
+  if (steps && std::none_of(current_->history().steps().begin(), current_->history().steps().end(),
+                            [](const run::StepMetrics& m) { return m.lipschitzBound.has_value(); }))
+    bound_->setEmptyText(tr("This run's model has no Lipschitz bound (e.g. a transformer with LayerNorm)"));
+}
+
 void Dashboard::setCurrentRun(RunSession* s) {
   current_ = s;
   shownAlpha_ = -1;
+  updateEmptyTexts();
   updateTargets();
   updateScalarMap();
   updateLevels();
@@ -255,6 +276,8 @@ void Dashboard::applyDelta(RunSession* s, const RunDelta& d) {
     touched_.insert(activations_);
   }
   if (s != current_) return;
+  // The first logged steps (a model has a bound from its first step or never).
+  if (d.reset || (!d.steps.empty() && s->history().steps().size() == d.steps.size())) updateEmptyTexts();
   if (d.levels || d.reset) {
     updateLevels();
     touched_.insert(loss_);
@@ -309,6 +332,9 @@ void Dashboard::updateTargets() {
     }
   }
   norms_->setTarget(normMax, normMin);
+  const bool rms = current_ && spectraInRmsUnits(current_->history());
+  spectrum_->setRmsUnits(rms);
+  scalarMap_->setRmsUnits(rms);
   spectrum_->setSigmaMax(sigmaMax);
   spectrum_->setSigmaMin(sigmaMin);
 }
@@ -336,7 +362,8 @@ void Dashboard::updateScalarMap() {
   const std::string layer = spectrum_->currentLayer().toStdString();
   const qint64 step = spectrum_->currentStep();
   const run::SpectraRecord* snap = step >= 0 ? h.spectraAt(step) : (h.spectra().empty() ? nullptr : &h.spectra().rbegin()->second);
-  if (snap && !layer.empty()) {
+  const bool skipped = !layer.empty() && constraintSkips(h, layer);
+  if (snap && !layer.empty() && !skipped) {
     const double scale = spectraScale(h, layer);
     const auto before = snap->before.find(layer);
     const auto after = snap->after.find(layer);
@@ -350,7 +377,9 @@ void Dashboard::updateScalarMap() {
   const double xMax = std::max({showsSigmaMax ? 1.5 * c.sigmaMax : 1.0, 1.1 * top, 1e-6});
   std::vector<double> xs, ys;
   sampleScalarMap(p, top, alpha, xMax, 240, xs, ys);
-  const QString name = scalarMapName(p, alpha);
+  // A skipped layer's spectrum is not on f: the legend says why its markers are missing.
+  const QString name = skipped ? scalarMapName(p, alpha) + tr(" (%1: an embedding, not held to σmax)").arg(QString::fromStdString(layer))
+                               : scalarMapName(p, alpha);
   scalarMap_->setCurve(name, xs, ys, current_->color());
   if (!sigmas.empty()) {
     std::vector<double> fs;

@@ -86,6 +86,7 @@ class Dashboard : public QObject {
   void reloadRun(RunSession* s);  // re-feeds a run from its history (reset, re-add)
   void updateTargets();
   void updateScalarMap();
+  void updateEmptyTexts();
   void updateLevels();  // the current run's loss reference levels on the loss plot
   // Every multi-run plot, for adding, removing and re-feeding a run.
   QList<widgets::MultiRunPlot*> runPlots() const;
