@@ -22,6 +22,8 @@
 #include <QPixmap>
 #include <QPushButton>
 #include <QSettings>
+#include <QScreen>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -65,7 +67,17 @@ MainWindow::~MainWindow() {
 
 void MainWindow::addPage(Page* page) {
   pages_.push_back(page);
-  stack_->addWidget(page->widget());
+  // Each page in a scroll area: a page is as wide as its content needs (a row of buttons, a
+  // German label), and without one the largest page's minimum (Compare, 1,477 px in German)
+  // was the window's, so on a 1280×720 or 1024×768 projector the window reached past the
+  // screen's edge on every page. Wider than that minimum, the page fills the window and no
+  // scroll bar shows; narrower, the page scrolls instead of being cut off.
+  auto* frame = new QScrollArea(stack_);
+  frame->setObjectName(page->id() + QStringLiteral("PageFrame"));
+  frame->setFrameShape(QFrame::NoFrame);
+  frame->setWidgetResizable(true);
+  frame->setWidget(page->widget());
+  stack_->addWidget(frame);
   // One action per page, in the View menu and on the "Pages" tool bar alike, so shortcut,
   // check mark and button agree.
   auto* action = new QAction(page->title(), pageActions_);
@@ -147,7 +159,12 @@ void MainWindow::addPanelsMenu(Page* page) {
 bool MainWindow::showPage(const QString& id) {
   for (Page* page : pages_) {
     if (page->id() != id) continue;
-    stack_->setCurrentWidget(page->widget());
+    // A hidden scroll area resizes its page only once shown, after the page's own show
+    // handling (the Train page settles its dock layout then): give the page the window's
+    // size first, as it had before it sat in a scroll area.
+    if (auto* area = qobject_cast<QScrollArea*>(frameOf(page)); area && area->widget())
+      area->widget()->resize(stack_->size().expandedTo(area->widget()->minimumSizeHint()));
+    stack_->setCurrentWidget(frameOf(page));
     for (QAction* a : pageActions_->actions()) a->setChecked(a->data().toString() == id);
     if (resetLayoutAction_) resetLayoutAction_->setEnabled(!page->docks().isEmpty());
     return true;
@@ -155,9 +172,16 @@ bool MainWindow::showPage(const QString& id) {
   return false;
 }
 
+QWidget* MainWindow::frameOf(Page* page) const {
+  // The page's scroll area (addPage): its widget's parent is the area's viewport.
+  for (QWidget* w = page->widget(); w; w = w->parentWidget())
+    if (w->parentWidget() == stack_) return w;
+  return page->widget();
+}
+
 Page* MainWindow::currentPage() const {
   for (Page* page : pages_)
-    if (page->widget() == stack_->currentWidget()) return page;
+    if (frameOf(page) == stack_->currentWidget()) return page;
   return nullptr;
 }
 
@@ -306,7 +330,18 @@ void MainWindow::restoreSettings() {
     const QString folder = s.value(QStringLiteral("runs/folder")).toString();
     if (!folder.isEmpty()) runs_->setRunsFolder(folder);
   }
-  if (!restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray())) resize(1600, 1000);
+  if (!restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+    // 1600×1000 where the screen has room (the screenshots' size), else the screen's
+    // available area less room for the frame: a projector's 1280×720 or 1024×768 window
+    // fits, maximised.
+    const QSize preferred(1600, 1000);
+    const QSize available = screen() ? screen()->availableGeometry().size() : preferred;
+    if (available.width() >= preferred.width() && available.height() >= preferred.height()) {
+      resize(preferred);
+    } else {
+      resize(preferred.boundedTo(available - QSize(16, 48)));
+    }
+  }
   for (Page* page : pages_) page->restoreSettings(s);
   if (!showPage(s.value(QStringLiteral("mainWindow/page")).toString())) showPage(pages_.front()->id());
 }

@@ -89,6 +89,7 @@ class MainWindow : public QMainWindow {
   RunManager* runs_ = nullptr;
   StatusPanel* status_ = nullptr;
   DeviceQuery* devices_ = nullptr;
+  QWidget* frameOf(Page* page) const;
   QStackedWidget* stack_ = nullptr;
   QList<Page*> pages_;
   QActionGroup* pageActions_ = nullptr;

@@ -1193,11 +1193,7 @@
     </message>
     <message>
         <source>auto</source>
-        <translation>automatisch</translation>
-    </message>
-    <message>
-        <source>auto: 1/(2·blocks)</source>
-        <translation>automatisch: 1/(2·Blöcke)</translation>
+        <translation>auto</translation>
     </message>
     <message>
         <source>none</source>
@@ -1209,7 +1205,7 @@
     </message>
     <message>
         <source>no spectra</source>
-        <translation>keine Spektren</translation>
+        <translation>keine</translation>
     </message>
 </context>
 <context>
@@ -1444,10 +1440,6 @@
         <translation>AttLip-Löser</translation>
     </message>
     <message>
-        <source> (own cap: rows; not held to σmax)</source>
-        <translation> (eigene Zeilenkappung, nicht σmax)</translation>
-    </message>
-    <message>
         <source>Each layer&apos;s RMS→RMS weight norm against the σmax target the constraint holds them to. Embeddings are not held to σmax: the model normalises or caps each token&apos;s row instead.</source>
         <translation>Die RMS→RMS-Gewichtsnorm jeder Schicht gegen das σmax-Ziel, auf dem die Beschränkung sie hält. Einbettungen sind nicht an σmax gebunden: Das Modell normiert oder kappt stattdessen die Zeile jedes Tokens.</translation>
     </message>
@@ -1494,6 +1486,10 @@
     <message>
         <source> (%1: an embedding, not held to σmax)</source>
         <translation> (%1: eine Einbettung, nicht auf σmax gehalten)</translation>
+    </message>
+    <message>
+        <source> (not held to σmax)</source>
+        <translation> (nicht auf σmax gehalten)</translation>
     </message>
 </context>
 <context>
@@ -4689,10 +4685,6 @@ p(korrekt) %L4</translation>
         <translation>Aufgezeichnete Schnappschuss-Schritte</translation>
     </message>
     <message>
-        <source>Before constraint</source>
-        <translation>Vor der Beschränkung</translation>
-    </message>
-    <message>
         <source>Overlay the spectrum measured just before the constraint step</source>
         <translation>Das direkt vor dem Beschränkungsschritt gemessene Spektrum überlagern</translation>
     </message>
@@ -4751,6 +4743,10 @@ p(korrekt) %L4</translation>
     <message>
         <source>σᵢ (RMS→RMS)</source>
         <translation>σᵢ (RMS→RMS)</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
     </message>
 </context>
 <context>

@@ -63,6 +63,7 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
         axis->ticker()->setTickCount(count);
         changed = true;
       }
+    if (fitLegendPlace()) changed = true;
     if (fitAxisLabels() || changed) plot_->replot(QCustomPlot::rpQueuedReplot);
   });
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { dragging_ = e->button() == Qt::LeftButton; });
@@ -91,6 +92,42 @@ void PlotView::setAxisLabel(QCPAxis* axis, const QString& full, const QString& s
 // Runs inside replot, after layout; true when a label changed (the caller queues the replot
 // that draws it). A label changes only text along the axis (the margin follows the font's
 // height, not the text's length), so that replot lays out the same and settles.
+bool PlotView::fitLegendPlace() {
+  QCPLegend* legend = plot_->legend;
+  if (!legend->property("lwbAdaptive").toBool() || !legend->visible() || legend->itemCount() == 0) return false;
+  const int width = plot_->viewport().width();
+  if (width <= 0) return false;
+  if (legend->property("lwbLegendPending").toBool()) return false;
+  const bool right = legend->property("lwbLegendWrap").toInt() == 0;
+  LegendPlace next;
+  if (right) {
+    const int side = legend->outerRect().width();
+    legend->setProperty("lwbRightWidth", side);  // for the way back
+    if (side <= 0.4 * width) return false;
+    next = LegendPlace::Below;
+  } else {
+    const int side = legend->property("lwbRightWidth").toInt();
+    if (side <= 0 || side >= 0.25 * width) return false;
+    next = LegendPlace::Right;
+  }
+  // Not inside this layout pass (it is drawing with the current elements): next in the queue.
+  legend->setProperty("lwbLegendPending", true);
+  QMetaObject::invokeMethod(
+      this,
+      [this, next] {
+        plot_->legend->setProperty("lwbLegendPending", false);
+        placeLegend(next, 2);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+      },
+      Qt::QueuedConnection);
+  return false;
+}
+
+void PlotView::placeLegendRightWhenWide() {
+  placeLegend(LegendPlace::Right);
+  plot_->legend->setProperty("lwbAdaptive", true);
+}
+
 bool PlotView::fitAxisLabels() {
   bool changed = false;
   for (auto it = axisLabels_.cbegin(); it != axisLabels_.cend(); ++it) {

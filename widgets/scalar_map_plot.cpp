@@ -32,7 +32,7 @@ ScalarMapPlot::ScalarMapPlot(QWidget* parent) : PlotView(parent) {
     line->setPen(QPen(referenceColor(), 1.2, Qt::DashLine));
     line->setVisible(false);
   }
-  placeLegend(LegendPlace::Right);
+  placeLegendRightWhenWide();
   // The map's values are signed in general (odd polynomials): no log toggle.
   setLogYToggleVisible(false);
 }

@@ -20,7 +20,7 @@ SpectrumPlot::SpectrumPlot(QWidget* parent) : MultiRunPlot(parent) {
   // Names like "blocks.11.mlp.out" stay readable when the control row is crowded: the
   // scrubber gives way first.
   layerBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  layerBox_->setMinimumContentsLength(16);
+  layerBox_->setMinimumContentsLength(12);
   layerBox_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
   layerBox_->setToolTip(tr("Layer whose spectrum is shown"));
   stepLabel_ = new QLabel(tr("step –"), this);
@@ -28,7 +28,9 @@ SpectrumPlot::SpectrumPlot(QWidget* parent) : MultiRunPlot(parent) {
   scrubber_ = new QSlider(Qt::Horizontal, this);
   scrubber_->setMinimumWidth(60);
   scrubber_->setToolTip(tr("Recorded snapshot steps"));
-  beforeBox_ = new QCheckBox(tr("Before constraint"), this);
+  // Short: the row sets the dock's minimum width (a 1280-px screen squeezed the plot column
+  // beside it); the tooltip and the legend's "before constraint" say what it is.
+  beforeBox_ = new QCheckBox(tr("Before"), this);
   beforeBox_->setChecked(showBefore_);
   beforeBox_->setToolTip(tr("Overlay the spectrum measured just before the constraint step"));
   modeBox_ = new QComboBox(this);

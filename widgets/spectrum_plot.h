@@ -91,7 +91,7 @@ class SpectrumPlot : public MultiRunPlot {
     QCPGraph* before = nullptr;
   };
 
-  void setShowBefore(bool on);  // the "Before constraint" box
+  void setShowBefore(bool on);  // the "Before" box
   void restyleAll();
   const Snapshot* shownSnapshot(const QString& runId) const;
   void rebuildGraphs();

@@ -17,7 +17,7 @@ WeightNormPlot::WeightNormPlot(QWidget* parent) : MultiRunPlot(parent) {
   QCustomPlot* p = customPlot();
   p->xAxis->setLabel(tr("step"));
   p->yAxis->setLabel(tr("‖W‖ RMS→RMS"));
-  placeLegend(LegendPlace::Right);
+  placeLegendRightWhenWide();
   // Items, not graphs: they span the axis rect at any zoom and stay out of auto range.
   band_ = new QCPItemRect(p);
   band_->setPen(Qt::NoPen);

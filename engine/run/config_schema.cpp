@@ -73,7 +73,7 @@ std::vector<FormField> makeFields() {
       {"model.heads", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Heads"), T::Integer, ""},
       {"model.seq_len", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Sequence length"), T::Integer, ""},
       {"model.final_logit_scale", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Logit scale"), T::Number, LWB_TR_NOOP("RunForm", "multiplies the logits and the Lipschitz bound")},
-      {"model.residual_alpha", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual weight a"), T::Number, LWB_TR_NOOP("RunForm", "(1 − a)·x + a·block(x); 0: 1/(2·blocks) as in 000"), LWB_TR_NOOP("RunForm", "auto: 1/(2·blocks)")},
+      {"model.residual_alpha", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual weight a"), T::Number, LWB_TR_NOOP("RunForm", "(1 − a)·x + a·block(x); 0: 1/(2·blocks) as in 000"), LWB_TR_NOOP("RunForm", "auto")},
       {"model.score_scale", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Score scale T"), T::Number, LWB_TR_NOOP("RunForm", "T/d_head inside the softmax (000: 1); the bound's attention term grows by T")},
       {"model.residual", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Residual"), T::Choice, LWB_TR_NOOP("RunForm", "convex: (1 − a)·x + a·block(x) (000); sum: x + block(x), no 1/3 (LT's code in May 2025); the bound follows either")},
       {"model.attention_scores", LWB_TR_NOOP("RunForm", "Model"), LWB_TR_NOOP("RunForm", "Attention scores"), T::Choice, LWB_TR_NOOP("RunForm", "content: q·k/d_head (000); content_position: plus a learned bias per offset i − j, bound unchanged; position: the bias alone, no W_Q, W_K and no 1/3")},

@@ -229,7 +229,7 @@ void TestAppDashboard::embeddingIsLabelledWithItsOwnCap() {
   bool shown = false;
   QCustomPlot* cp = norms->customPlot();
   for (int i = 0; i < cp->graphCount(); ++i)
-    shown = shown || (cp->legend->hasItemWithPlottable(cp->graph(i)) && cp->graph(i)->name().contains(QStringLiteral("own cap")));
+    shown = shown || (cp->legend->hasItemWithPlottable(cp->graph(i)) && cp->graph(i)->name().contains(QStringLiteral("not held to σmax")));
   QVERIFY(shown);
 }
 

@@ -15,6 +15,7 @@
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTreeWidget>
+#include <QScreen>
 #include <QSettings>
 #include <QtTest>
 
@@ -230,6 +231,55 @@ class TestAppLayout : public QObject {
     // Only pages with docks have a layout to reset.
     w.showPage(QStringLiteral("compare"));
     QCOMPARE(w.resetLayoutAction()->isEnabled(), !w.currentPage()->docks().isEmpty());
+  }
+
+  // A lecture's projector (1280×720, 1024×768): the window fits the screen whatever its pages
+  // hold, since a page wider than the window scrolls inside it (a row of buttons once made
+  // the window 1,355 px wide at its smallest, 1,477 in German, on every page); and the pages
+  // a lecture shows live fit a 1280-px screen without scrolling.
+  void windowFitsAProjector() {
+    {
+      // A first launch takes 1600×1000 where the screen has room, else the screen's size
+      // (the offscreen test screen is 800×800).
+      QSettings().remove(QStringLiteral("mainWindow/geometry"));
+      MainWindow fresh;
+      const QSize available = fresh.screen()->availableGeometry().size();
+      QVERIFY2(fresh.width() <= available.width() && fresh.height() <= available.height(),
+               qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(fresh.width()).arg(fresh.height()).arg(available.width()).arg(available.height())));
+      QVERIFY(fresh.width() >= std::min(1600, available.width() - 16));
+    }
+    MainWindow w;
+    showAt1600x1000(w);
+    const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+    QVERIFY2(min.width() <= 1000 && min.height() <= 700, qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
+    QStringList widths;
+    for (Page* page : w.pages()) {
+      const int needs = page->widget()->minimumSizeHint().width();
+      widths << QStringLiteral("%1 %2").arg(page->id()).arg(needs);
+    }
+    qInfo("page minimum widths: %s", qPrintable(widths.join(QStringLiteral(", "))));
+    for (Page* page : w.pages())
+      QVERIFY2(page->widget()->minimumSizeHint().width() <= 1240, qPrintable(widths.join(QStringLiteral(", "))));
+    // The Train page on a 1280×720 screen: two rows of two plots, the weight norms and the
+    // constraint map in tabs, every visible plot a usable size.
+    {
+      QSettings().remove(kLayoutKey);
+      QSettings().remove(QStringLiteral("mainWindow/geometry"));
+      MainWindow small;
+      small.resize(1264, 672);
+      small.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&small));
+      QCoreApplication::processEvents();
+      auto* page = small.page<TrainPage>();
+      QVERIFY(page->tabifiedDockWidgets(page->dock(QStringLiteral("loss"))).contains(page->dock(QStringLiteral("norms"))));
+      for (const QString& id : {QStringLiteral("loss"), QStringLiteral("bound"), QStringLiteral("spectrum"), QStringLiteral("activations")})
+        QVERIFY2(page->dock(id)->width() >= 380 && page->dock(id)->height() >= 220, qPrintable(sizes(page)));
+      QSettings().remove(kLayoutKey);
+    }
+    // Narrower than a page: it scrolls, the window does not grow.
+    w.resize(1000, 700);
+    QCoreApplication::processEvents();
+    QVERIFY2(w.width() <= 1000, qPrintable(QString::number(w.width())));
   }
 };
 

@@ -362,8 +362,11 @@ void TestAppWindow::closingMidRunStopsTheWorkerCleanly() {
 }
 
 void TestAppWindow::layoutIsRememberedBetweenLaunches() {
+  // A desktop's window (the offscreen screen is 800×800, where the window now starts at the
+  // screen's size and a squeezed layout would be replaced by the default one).
   {
     MainWindow w;
+    w.resize(1600, 1000);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QDockWidget* acts = w.page<TrainPage>()->dock(QStringLiteral("activations"));
@@ -373,6 +376,7 @@ void TestAppWindow::layoutIsRememberedBetweenLaunches() {
     w.close();
   }
   MainWindow again;
+  QCOMPARE(again.size(), QSize(1600, 1000));  // the saved geometry, not the screen's size
   again.show();
   QVERIFY(QTest::qWaitForWindowExposed(&again));
   QVERIFY(!again.page<TrainPage>()->dock(QStringLiteral("activations"))->isVisible());

@@ -195,7 +195,7 @@ class TstTranslations : public QObject {
     // What 0 stands for is said beside the field, in German.
     auto* threadsZero = form.findChild<QLabel*>(QStringLiteral("threads.zero"));
     QVERIFY(threadsZero);
-    QCOMPARE(threadsZero->text(), QStringLiteral("= automatisch"));
+    QCOMPARE(threadsZero->text(), QStringLiteral("= auto"));
   }
 
   void langOption() {

@@ -112,6 +112,28 @@ class TestDashboardPlots : public QObject {
     QCOMPARE(legendNames(plot).contains(QStringLiteral("σmax target")), false);
   }
 
+  // A projector's 1280×720 left the weight-norm plot 27 px beside its legend: a narrow plot
+  // puts the legend below, a wide one back on the right.
+  void sideLegendMovesBelowWhenNarrow() {
+    WeightNormPlot plot;
+    const QStringList layers = {QStringLiteral("embed (not held to σmax)"), QStringLiteral("blocks.0.attn.q"),
+                                QStringLiteral("blocks.0.mlp.in"), QStringLiteral("head")};
+    plot.appendStep(QStringLiteral("r"), 10, layers, {1.2, 1.0, 0.9, 0.8});
+    plot.appendStep(QStringLiteral("r"), 20, layers, {1.3, 1.1, 0.9, 0.8});
+    const auto below = [&] { return plot.customPlot()->legend->property("lwbLegendWrap").toInt() > 0; };
+    plot.resize(1200, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replotNow();
+    QCoreApplication::processEvents();
+    QVERIFY(!below());
+    plot.resize(300, 400);
+    QTRY_VERIFY(below());
+    QTRY_VERIFY2(plot.customPlot()->axisRect()->width() > 150, qPrintable(QString::number(plot.customPlot()->axisRect()->width())));
+    plot.resize(1400, 400);
+    QTRY_VERIFY(!below());
+  }
+
   // An embedding at its own cap (~15) beside σmax-held matrices (~1) flattened them into one
   // line on a linear axis: norms more than a decade apart switch to log once; a scale chosen
   // by the user (before or after) is kept.

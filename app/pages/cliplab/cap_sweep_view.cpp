@@ -1,5 +1,8 @@
 #include "app/pages/cliplab/cap_sweep_view.h"
 
+#include "app/pages/common/page_frame.h"
+#include "widgets/flow_layout.h"
+
 #include "app/pages/common/ns_steps_field.h"
 #include "widgets/number_format.h"
 
@@ -59,18 +62,18 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
   error_->setLogX(true);
   error_->setLogY(true);
 
-  auto* controls = new QHBoxLayout;
-  controls->addWidget(new QLabel(tr("Size"), this));
-  controls->addWidget(size_);
-  controls->addWidget(new QLabel(tr("Precision"), this));
-  controls->addWidget(dtype_);
-  controls->addWidget(new QLabel(tr("σmax"), this));
-  controls->addWidget(sigmaMax_);
-  controls->addWidget(new QLabel(tr("jordan5 ×"), this));
-  ns_->addTo(controls);
-  controls->addWidget(runButton_);
-  controls->addWidget(cancelButton_);
-  controls->addWidget(progress_, 1);
+  // Wraps in a narrow window (a projector's 1280 px): the row was the Clip Lab's widest part.
+  auto* controls = new widgets::FlowLayout;
+  controls->addWidget(group({new QLabel(tr("Size"), this), size_}, this));
+  controls->addWidget(group({new QLabel(tr("Precision"), this), dtype_}, this));
+  controls->addWidget(group({new QLabel(tr("σmax"), this), sigmaMax_}, this));
+  auto* nsRow = new QHBoxLayout;
+  nsRow->addWidget(new QLabel(tr("jordan5 ×"), this));
+  ns_->addTo(nsRow);
+  controls->addWidget(group(nsRow, this));
+  controls->addWidget(group({runButton_, cancelButton_}, this));
+  progress_->setMinimumWidth(160);
+  controls->addWidget(progress_);
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->addLayout(controls, 0, 0, 1, 2);

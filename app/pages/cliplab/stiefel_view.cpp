@@ -1,4 +1,7 @@
 #include "app/pages/cliplab/stiefel_view.h"
+
+#include "app/pages/common/page_frame.h"
+#include "widgets/flow_layout.h"
 #include "widgets/number_format.h"
 
 #include "widgets/curve_plot.h"
@@ -47,18 +50,11 @@ StiefelView::StiefelView(QWidget* parent) : QWidget(parent) {
   deviation_->setAxisLabels(tr("rank i"), tr("|σᵢ − 1|"));
   deviation_->setLogY(true);
 
-  auto* controls = new QHBoxLayout;
-  controls->addWidget(new QLabel(tr("W"), this));
-  controls->addWidget(rows_);
-  controls->addWidget(new QLabel(tr("×"), this));
-  controls->addWidget(cols_);
-  controls->addWidget(new QLabel(tr("Step η"), this));
-  controls->addWidget(eta_);
-  controls->addWidget(new QLabel(tr("Seed"), this));
-  controls->addWidget(seed_);
-  controls->addWidget(new QLabel(tr("Precision"), this));
-  controls->addWidget(dtype_);
-  controls->addStretch(1);
+  auto* controls = new widgets::FlowLayout;  // wraps in a narrow window
+  controls->addWidget(group({new QLabel(tr("W"), this), rows_, new QLabel(tr("×"), this), cols_}, this));
+  controls->addWidget(group({new QLabel(tr("Step η"), this), eta_}, this));
+  controls->addWidget(group({new QLabel(tr("Seed"), this), seed_}, this));
+  controls->addWidget(group({new QLabel(tr("Precision"), this), dtype_}, this));
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->addLayout(controls, 0, 0, 1, 2);

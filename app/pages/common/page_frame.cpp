@@ -1,5 +1,6 @@
 #include "app/pages/common/page_frame.h"
 
+#include <QHBoxLayout>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -17,6 +18,19 @@ void setPageLayout(QWidget* page, QLayout* top, QWidget* message, QWidget* conte
   layout->addLayout(top);
   if (message) layout->addWidget(message);
   layout->addWidget(content, 1);
+}
+
+QWidget* group(std::initializer_list<QWidget*> items, QWidget* parent) {
+  auto* row = new QHBoxLayout;
+  for (QWidget* w : items) row->addWidget(w);
+  return group(row, parent);
+}
+
+QWidget* group(QBoxLayout* row, QWidget* parent) {
+  auto* box = new QWidget(parent);
+  row->setContentsMargins(0, 0, 0, 0);
+  box->setLayout(row);
+  return box;
 }
 
 }  // namespace lwb::app::pages

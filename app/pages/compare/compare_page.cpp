@@ -23,6 +23,8 @@
 #include <QRegularExpression>
 #include <QFileDialog>
 #include <QFutureWatcher>
+#include "widgets/flow_layout.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -43,7 +45,7 @@ namespace lwb::app::pages {
 
 ComparePage::ComparePage(RunManager* sessionRuns, QWidget* parent) : QWidget(parent), sessionRuns_(sessionRuns) {
   setObjectName(QStringLiteral("comparePage"));
-  QHBoxLayout* bar = createButtonBar();
+  QLayout* bar = createButtonBar();
   message_ = new QLabel(this);
   message_->setObjectName(QStringLiteral("compareMessage"));
   message_->setWordWrap(true);
@@ -62,7 +64,7 @@ bool ComparePage::applyOptions(const AppOptions& options, QString*) {
   return true;
 }
 
-QHBoxLayout* ComparePage::createButtonBar() {
+QLayout* ComparePage::createButtonBar() {
   auto* addOne = new QPushButton(tr("Add run folder…"), this);
   auto* addMany = new QPushButton(tr("Add all runs in a folder…"), this);
   auto* addSession = new QPushButton(tr("Add this session's runs"), this);
@@ -77,12 +79,9 @@ QHBoxLayout* ComparePage::createButtonBar() {
   demo->setToolTip(tr("The Manifold Muon paper's Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best "
                       "learning rate and at 10×, trained now and compared here"));
   demo->setEnabled(sessionRuns_ != nullptr);
-  auto* bar = new QHBoxLayout;
-  for (auto* b : {addOne, addMany, addSession, openIndexButton, reloadButton, remove}) bar->addWidget(b);
-  bar->addWidget(demo);
-  bar->addStretch(1);
-  bar->addWidget(exportCsv);
-  bar->addWidget(savePlotsButton);
+  // Wraps onto a second line in a narrow window (widgets/flow_layout.h).
+  auto* bar = new widgets::FlowLayout;
+  for (auto* b : {addOne, addMany, addSession, openIndexButton, reloadButton, remove, demo, exportCsv, savePlotsButton}) bar->addWidget(b);
 
   connect(addOne, &QPushButton::clicked, this, [this] { chooseFolder(false); });
   connect(addMany, &QPushButton::clicked, this, [this] { chooseFolder(true); });

@@ -18,6 +18,7 @@
 class QComboBox;
 class QLineEdit;
 class QHBoxLayout;
+class QLayout;
 class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
@@ -91,7 +92,7 @@ class ComparePage : public QWidget, public Page {
   void tensorBoardFollowed();  // a follow read brought new records (or errors)
 
  private:
-  QHBoxLayout* createButtonBar();
+  QLayout* createButtonBar();
   QWidget* createTable();
   void addSessionRuns();
   void reload();

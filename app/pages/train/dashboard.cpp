@@ -89,7 +89,7 @@ void appendSteps(widgets::LossAccuracyPlot* loss, widgets::WeightNormPlot* norms
       // Embeddings are lookup tables the constraint skips; the model normalises or caps
       // their rows instead (000 App. F), so their norm may sit above the σmax line.
       if (n.role == "embedding" && norms->seriesSize(id, name) == 0)
-        norms->setLayerNote(name, Dashboard::tr(" (own cap: rows; not held to σmax)"));
+        norms->setLayerNote(name, Dashboard::tr(" (not held to σmax)"));
       norms->appendPoint(id, name, x, n.rmsNorm);
     }
     if (s.lipschitzBound) bound->appendBound(id, x, *s.lipschitzBound, s.boundTrace.singleHeadBound);

@@ -345,7 +345,26 @@ void TrainPage::resetLayout() {
   bound->raise();
   acts->raise();
   optionalRaisedFor_.clear();
-  if (isVisible()) applyDefaultSizes();
+  compact_ = false;
+  if (isVisible()) {
+    if (smallWindow()) compactLayout();
+    applyDefaultSizes();
+  }
+}
+
+bool TrainPage::smallWindow() const { return width() < 1400 || height() < 800; }
+
+void TrainPage::compactLayout() {
+  // A projector's 1280×720: six plots in a 2 × 3 grid beside Run setup left some 27 px wide
+  // or 13 px tall. Two rows of two instead, the weight norms in a tab behind the loss and the
+  // constraint map behind the singular values (a click away, and View lists them).
+  QDockWidget* loss = dock(QStringLiteral("loss"));
+  QDockWidget* spectrum = dock(QStringLiteral("spectrum"));
+  tabifyDockWidget(loss, dock(QStringLiteral("norms")));
+  tabifyDockWidget(spectrum, dock(QStringLiteral("scalar_map")));
+  loss->raise();
+  spectrum->raise();
+  compact_ = true;
 }
 
 void TrainPage::applyDefaultSizes() {
@@ -355,6 +374,12 @@ void TrainPage::applyDefaultSizes() {
               {340, plots / 2, plots / 2}, Qt::Horizontal);
   resizeDocks({dock(QStringLiteral("run_setup")), dock(QStringLiteral("runs"))}, {std::max(300, height() - 220), 200},
               Qt::Vertical);
+  if (compact_) {
+    const int row = std::max(150, height() / 2);
+    resizeDocks({dock(QStringLiteral("loss")), dock(QStringLiteral("bound"))}, {row, row}, Qt::Vertical);
+    resizeDocks({dock(QStringLiteral("spectrum")), dock(QStringLiteral("activations"))}, {row, row}, Qt::Vertical);
+    return;
+  }
   const int row = std::max(150, height() / 3);
   resizeDocks({dock(QStringLiteral("loss")), dock(QStringLiteral("norms")), dock(QStringLiteral("bound"))}, {row, row, row},
               Qt::Vertical);
@@ -376,7 +401,10 @@ void TrainPage::settleLayout() {
   // and switches away at once): sizes taken now are not real, so wait for the next show.
   if (!isVisible()) return;
   settled_ = true;
-  if (!restored_) applyDefaultSizes();
+  if (!restored_) {
+    if (smallWindow()) compactLayout();
+    applyDefaultSizes();
+  }
   else if (!layoutIsUsable()) resetLayout();  // e.g. a layout saved while the page was hidden
 }
 

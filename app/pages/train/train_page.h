@@ -102,6 +102,10 @@ class TrainPage : public QMainWindow, public Page {
   void raiseOptionalPanels();
   // Dock sizes only take once the page has its real size.
   void applyDefaultSizes();
+  // Below 1400 × 800 the default layout has two rows of two plots (compactLayout); View →
+  // Reset layout decides again at the size then.
+  bool smallWindow() const;
+  void compactLayout();
   // After the first show: the default sizes, or the restored layout if it is usable.
   void settleLayout();
   QDockWidget* addDock(const QString& id, const QString& title, QWidget* content);
@@ -125,6 +129,7 @@ class TrainPage : public QMainWindow, public Page {
   QByteArray shownLayout_;  // saveState() when the page was last hidden after being shown
   bool restored_ = false;
   bool settled_ = false;        // settleLayout() ran while the page was shown
+  bool compact_ = false;        // the default layout is the small window's (compactLayout)
   bool settlePending_ = false;  // a settleLayout() is queued
   QString optionalRaisedFor_;  // the run whose optional panels were last brought to the front
 };
