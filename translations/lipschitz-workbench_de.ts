@@ -2546,6 +2546,10 @@
         <source> · whole update: &lt;b&gt;%1 ms&lt;/b&gt;</source>
         <translation> · ganzes Update: &lt;b&gt;%1 ms&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::EquilibriumView</name>
@@ -3998,10 +4002,6 @@ p(korrekt) %L4</translation>
         <translation>%1 × %2</translation>
     </message>
     <message>
-        <source> · &lt;b&gt;%1&lt;/b&gt; %L2 %3</source>
-        <translation> · &lt;b&gt;%1&lt;/b&gt; %L2 %3</translation>
-    </message>
-    <message>
         <source>(on the manifold)</source>
         <translation>(auf der Mannigfaltigkeit)</translation>
     </message>
@@ -4016,6 +4016,10 @@ p(korrekt) %L4</translation>
     <message>
         <source>10⁻⁵</source>
         <translation>10⁻⁵</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %L2 %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %L2 %3</translation>
     </message>
 </context>
 <context>

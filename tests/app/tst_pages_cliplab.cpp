@@ -319,6 +319,7 @@ class TestPagesClipLab : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(ns->hasTrace() && page.matrix() && std::abs(page.matrix()->singularValues().front() - 10) < 1e-9 &&
                                  !ns->runner()->busy(),
                              kTimeoutMs);
+    QCOMPARE(ns->step(), 0);  // the preset says "Press Play": it opens on the input, not the last step
     ns->setStep(0);
     const auto first = ns->rankedPlot()->curveData(QStringLiteral("X_k in float32")).second;
     QCOMPARE(static_cast<int>(first.size()), 256);

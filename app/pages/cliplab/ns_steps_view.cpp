@@ -136,12 +136,17 @@ void NsStepsView::recompute() {
     lab::NsTrace trace = lab::newtonSchulzTrace(*m, r, &cancel);
     return [this, m, trace = std::move(trace)]() mutable {
       if (m != matrix_) return;  // the matrix changed meanwhile; its own trace follows
+      const bool first = !hasTrace_;
       trace_ = std::move(trace);
       hasTrace_ = true;
       const int last = static_cast<int>(trace_.schedule.size());
       const bool atEnd = stepSlider_->value() >= stepSlider_->maximum();
       stepSlider_->setRange(0, last);
-      if (atEnd) stepSlider_->setValue(last);
+      // The first trace opens on step 0, the input's spectrum, for Play to step through (the
+      // lecture preset's "Press Play" opened on the last step, every σ already at 1); later
+      // ones keep following the end when the slider was there.
+      if (first) stepSlider_->setValue(0);
+      else if (atEnd) stepSlider_->setValue(last);
       showStep();
       Q_EMIT traceReady();
     };

@@ -120,6 +120,7 @@ void StiefelView::show(const lab::StiefelRetraction& r) {
                      .arg(widgets::displayNumber(r.before.empty() ? 0.0 : r.before.back(), 'g', 4))
                      .arg(widgets::displayNumber(r.before.empty() ? 0.0 : r.before.front(), 'g', 4));
   int colour = 0;
+  QStringList readings;  // "jordan5 × 5 0.32 (off)", joined with " · " after the colon
   for (const auto& o : r.after) {
     // The registry key, not the long title: the legend has four of them side by side.
     const QString name = tr("%1 × %2").arg(QString::fromStdString(o.coefficients)).arg(o.steps);
@@ -129,8 +130,9 @@ void StiefelView::show(const lab::StiefelRetraction& r) {
     for (double s : o.singularValues) dev.push_back(std::max(std::abs(s - 1.0), 1e-12));
     deviation_->setCurve(name, ranks(dev.size()), dev, {c, Qt::SolidLine, 1.8, false});
     const bool holds = o.maxDeviation <= 1e-5;
-    text += tr(" · <b>%1</b> %L2 %3").arg(name).arg(widgets::displayNumber(o.maxDeviation, 'g', 2)).arg(holds ? tr("(on the manifold)") : tr("(off)"));
+    readings << tr("<b>%1</b> %L2 %3").arg(name).arg(widgets::displayNumber(o.maxDeviation, 'g', 2)).arg(holds ? tr("(on the manifold)") : tr("(off)"));
   }
+  text += QStringLiteral(" ") + readings.join(QStringLiteral(" · "));
   sigma_->setReferenceLines({{1.0, tr("1"), QColor()}});
   deviation_->setReferenceLines({{1e-5, tr("10⁻⁵"), QColor()}});
   info_->setText(text);
