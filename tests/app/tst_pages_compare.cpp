@@ -10,6 +10,7 @@
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
 
+#include <QHeaderView>
 #include <QTableView>
 #include <QComboBox>
 #include <QDir>
@@ -109,6 +110,12 @@ class TestPagesCompare : public QObject {
     ComparePage page;
     page.resize(1400, 900);
     page.show();
+    // Before any run, a column is at least as wide as its header (they were cut at both ends).
+    {
+      QHeaderView* h = page.table()->horizontalHeader();
+      for (int c = 0; c + 1 < CompareTableModel::ColumnCount; ++c)  // the last one stretches
+        QVERIFY2(h->sectionSize(c) >= h->sectionSizeHint(c), qPrintable(QString::number(c)));
+    }
     QSignalSpy changed(&page, &ComparePage::runsChanged);
     page.addRunDirectories({root.filePath(QStringLiteral("run_a")), root.filePath(QStringLiteral("run_b")),
                             root.filePath(QStringLiteral("not_a_run"))});

@@ -159,6 +159,9 @@ QWidget* ComparePage::createTable() {
   table_->verticalHeader()->setVisible(false);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setAlternatingRowColors(true);
+  // Before any run: the headers at their own width ("loss (paper window)" was cut at both ends
+  // in a 100-px column until the first run resized the columns).
+  table_->resizeColumnsToContents();
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ComparePage::loadSelectedSeries);
   auto* pane = new QWidget(this);
   auto* layout = new QVBoxLayout(pane);
