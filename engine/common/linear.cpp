@@ -88,6 +88,11 @@ bool mmUsesRoutedGemm(const at::Tensor& a, const at::Tensor& b) {
   return true;
 }
 
+at::Tensor routedProduct(const at::Tensor& a, const at::Tensor& b) {
+  TORCH_CHECK(mmUsesRoutedGemm(a, b), "routedProduct needs 2-D CPU float32 operands of matching sizes");
+  return product(a, b);
+}
+
 at::Tensor mm(const at::Tensor& a, const at::Tensor& b) {
   if (!mmUsesRoutedGemm(a, b)) return at::mm(a, b);
   if (at::GradMode::is_enabled() && (a.requires_grad() || b.requires_grad())) return MmFunction::apply(a, b);

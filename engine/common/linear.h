@@ -17,6 +17,10 @@ at::Tensor mm(const at::Tensor& a, const at::Tensor& b);
 // x [..., in], w [out, in] → x·wᵀ [..., out] (at::linear without a bias).
 at::Tensor linear(const at::Tensor& x, const at::Tensor& w);
 
+// a [m, k] · b [k, n] on the routed GEMM into a new contiguous tensor, no autograd: for fused
+// functions that own their backward (models/fused_ops.cpp). Needs mmUsesRoutedGemm(a, b).
+at::Tensor routedProduct(const at::Tensor& a, const at::Tensor& b);
+
 // Whether mm() takes the routed GEMM for these operands (for tests and benchmarks).
 bool mmUsesRoutedGemm(const at::Tensor& a, const at::Tensor& b);
 

@@ -26,6 +26,12 @@ at::Tensor gelu(const at::Tensor& x);
 // masks; other devices take those ops.
 at::Tensor maxMin(const at::Tensor& h);
 
+// The MaxMin MLP W_out · MaxMin(W_in · x) for x [..., d], W_in [m, d], W_out [d_out, m]: one
+// function owning its buffers, so MaxMin runs in place on the hidden product forward and on
+// its gradient backward (a byte per pair remembers the swaps) instead of two more [N, m]
+// tensors. CPU float32 on the routed GEMM; anything else is linear ∘ maxMin ∘ linear.
+at::Tensor maxMinMlp(const at::Tensor& x, const at::Tensor& wIn, const at::Tensor& wOut);
+
 // Mean cross-entropy of the rows of z [N, C] against targets [N] (int64 in [0, C), or
 // ignoreIndex for a row the mean skips), as at::cross_entropy_loss with that ignore_index.
 // Forward keeps softmax(z), so backward is one pass: ∂/∂z = (softmax − onehot)·g/count.

@@ -173,11 +173,10 @@ at::Tensor LipschitzGpt::attention(const at::Tensor& x, int64_t block) {
 }
 
 at::Tensor LipschitzGpt::mlp(const at::Tensor& x, int64_t block) {
-  const auto h = lwb::linear(x, w(block, Role::MlpIn));
-  if (!shape_.maxMin) return lwb::linear(models::gelu(h), w(block, Role::MlpOut));
   // MaxMin over the pairs (h_i, h_{i + m/2}): halves rather than neighbours, so both are
   // contiguous slices; which units pair up is arbitrary (W_in's rows can be permuted).
-  return lwb::linear(models::maxMin(h), w(block, Role::MlpOut));
+  if (shape_.maxMin) return models::maxMinMlp(x, w(block, Role::MlpIn), w(block, Role::MlpOut));
+  return lwb::linear(models::gelu(lwb::linear(x, w(block, Role::MlpIn))), w(block, Role::MlpOut));
 }
 
 double LipschitzGpt::mlpOutScale() const {

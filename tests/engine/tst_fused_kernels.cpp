@@ -33,6 +33,7 @@
 #include <ATen/ops/triu.h>
 
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/autograd/function.h>
 
 #include <QtTest/QtTest>
 
@@ -253,6 +254,50 @@ class TstFusedKernels : public QObject {
       refused = true;
     }
     QVERIFY(refused);
+  }
+
+  // The MaxMin MLP W_out·MaxMin(W_in·x), fused (MaxMin in place on its own buffers, a byte
+  // mask for the backward), against the same composition in float64 through ATen's ops and
+  // autograd: values and all three gradients, for a contiguous and a transposed (copied) x.
+  // Evaluation (no grad) gives the same values; float64 takes the composition.
+  void maxMinMlpMatchesTheComposition_data() {
+    QTest::addColumn<bool>("transposed");
+    QTest::newRow("contiguous x") << false;
+    QTest::newRow("transposed x") << true;
+  }
+  void maxMinMlpMatchesTheComposition() {
+    QFETCH(bool, transposed);
+    const int64_t d = 24, m = 34, dOut = 20;
+    const auto x0 = transposed ? at::randn({3, d, 50}).transpose(1, 2) : at::randn({3, 50, d});
+    const auto x = x0.detach().requires_grad_(true);
+    const auto wIn = (at::randn({m, d}) / std::sqrt(double(d))).requires_grad_(true);
+    const auto wOut = (at::randn({dOut, m}) / std::sqrt(double(m))).requires_grad_(true);
+    const auto y = models::maxMinMlp(x, wIn, wOut);
+    QCOMPARE(y.sizes().vec(), (std::vector<int64_t>{3, 50, dOut}));
+    // The fused function ran (the view's input is its node), not the composition.
+    QVERIFY(y.grad_fn() && y.grad_fn()->next_edges().size() == 1);
+    QVERIFY2(y.grad_fn()->next_edges()[0].function->name().find("MaxMinMlpFunction") != std::string::npos,
+             y.grad_fn()->next_edges()[0].function->name().c_str());
+    const auto g = at::randn(y.sizes());
+    (y * g).sum().backward();
+
+    const auto xd = x.detach().to(at::kDouble).requires_grad_(true);
+    const auto wInD = wIn.detach().to(at::kDouble).requires_grad_(true);
+    const auto wOutD = wOut.detach().to(at::kDouble).requires_grad_(true);
+    const auto h = at::matmul(xd, wInD.t());
+    const auto a = h.narrow(-1, 0, m / 2), b = h.narrow(-1, m / 2, m / 2);
+    const auto yd = at::matmul(at::cat({at::maximum(a, b), at::minimum(a, b)}, -1), wOutD.t());
+    (yd * g.to(at::kDouble)).sum().backward();
+    QVERIFY2(maxRel(y.detach(), yd.detach()) < 1e-5, "values");
+    QVERIFY2(maxRel(x.grad(), xd.grad()) < 1e-5, "gradient of x");
+    QVERIFY2(maxRel(wIn.grad(), wInD.grad()) < 1e-5, "gradient of W_in");
+    QVERIFY2(maxRel(wOut.grad(), wOutD.grad()) < 1e-5, "gradient of W_out");
+    {
+      at::NoGradGuard noGrad;
+      QVERIFY(at::equal(models::maxMinMlp(x, wIn, wOut), y.detach()));
+    }
+    const auto y64 = models::maxMinMlp(xd.detach(), wInD.detach(), wOutD.detach());
+    QVERIFY(maxRel(y64, yd.detach()) < 1e-12);
   }
 
   // The input convolution's taps: row t of the output is [x_t | x_{t−1} | … ], zeros before
