@@ -3098,6 +3098,19 @@
         <source>α colour: red below 2 (over-fit), amber above 6 (under-trained): WeightWatcher&apos;s heuristic for unconstrained training, not a test (spectrally capped matrices read high by construction). λmax = σ₁² is WeightWatcher&apos;s &quot;spectral norm&quot;; the bounds use σ₁.</source>
         <translation>α-Farbe: rot unter 2 (überangepasst), gelb über 6 (untertrainiert): die Faustregel von WeightWatcher für unbeschränktes Training, kein Test (spektral gekappte Matrizen liegen bauartbedingt hoch). λmax = σ₁² ist WeightWatchers „spektrale Norm“; die Schranken verwenden σ₁.</translation>
     </message>
+    <message>
+        <source>Left out by the reader:
+%1</source>
+        <translation>Beim Einlesen ausgelassen:
+%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n entry(s) left out (hover for which)</source>
+        <translation>
+            <numerusform>, %n Eintrag ausgelassen (Details im Tooltip)</numerusform>
+            <numerusform>, %n Einträge ausgelassen (Details im Tooltip)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::LecturePresetBar</name>

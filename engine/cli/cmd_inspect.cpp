@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <iostream>
 #include <memory>
 
 namespace lwb::cli {
@@ -108,16 +109,21 @@ int runInspect(const InspectArgs& a) {
   if (a.history) return runHistory(a);
   if (!a.delta.empty()) return runDelta(a);
   const auto file = io::readTensorFile(a.file);
-  std::vector<std::string> names;
-  for (const auto& t : file.tensors) names.push_back(t.name);
-  const bool inOut = inspect::storedInOut(names);
+  std::vector<inspect::NamedShape> shapes;
+  for (const auto& t : file.tensors) shapes.push_back({t.name, t.shape});
+  const bool inOut = inspect::storedInOut(shapes);
   const auto progress = progressLine("tensors");
   nlohmann::json tensors = nlohmann::json::array();
   for (const auto& r : inspect::reportTensors(file, a.full, progress)) tensors.push_back(toJson(r, inOut));
   nlohmann::json out{{"file", a.file}, {"format", file.format}, {"tensors", tensors}};
   out["weights_stored"] = inOut ? "in_out" : "out_in";
-  if (inOut) out["weights_note"] = "GPT-2 Conv1D names (c_attn, c_fc): 2-D weights read as stored (in, out) for rms_norm";
+  if (inOut) out["weights_note"] = "GPT-2 Conv1D names and shapes (c_attn, c_fc wider than tall): 2-D weights read as stored (in, out) for rms_norm";
   if (const auto s = file.metadata.find("shards"); file.format == "huggingface" && s != file.metadata.end()) out["shards"] = std::stoi(s->second);
+  if (!file.skipped.empty()) {
+    out["skipped"] = file.skipped;
+    std::cerr << "lipschitz-cli: " << a.file << ": " << file.skipped.size() << (file.skipped.size() == 1 ? " entry" : " entries")
+              << " left out (\"skipped\" in the output), first: " << file.skipped.front() << "\n";
+  }
   printJson(out);
   return 0;
 }

@@ -108,9 +108,9 @@ CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
       const auto file = io::readTensorFile(files[i].path, io::kMaxTensorFileBytes, cancel);
       bool workbench = false;
       const auto weights = weightsOf(file, &workbench);
-      std::vector<std::string> names;
-      for (const auto* t : weights) names.push_back(t->name);
-      const bool inOut = storedInOut(names);
+      std::vector<NamedShape> shapes;
+      for (const auto* t : weights) shapes.push_back({t->name, t->shape});
+      const bool inOut = storedInOut(shapes);
       for (const auto* t : weights) {
         if (cancel && cancel->load()) break;
         const TensorReport r = reportTensor(*t, /*keepSingularValues=*/false);

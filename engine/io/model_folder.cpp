@@ -13,18 +13,33 @@ namespace lwb::io {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Whether dir/name is a file. A folder we may not search answers every lookup with EACCES,
+// which is_regular_file folds into "no": say so instead of "no model files in it".
+bool hasFile(const fs::path& dir, const std::string& name) {
+  std::error_code ec;
+  const bool file = fs::is_regular_file(dir / name, ec);
+  if (ec == std::errc::permission_denied) throw InputError(dir.string() + ": permission denied (cannot look inside the folder)");
+  return file;
+}
+
+}  // namespace
+
 TensorFile readModelFolder(const fs::path& dir, uint64_t maxBytes) {
   const std::string what = dir.string();
+  if (std::error_code ec; fs::directory_iterator(dir, ec), ec == std::errc::permission_denied)
+    throw InputError(what + ": permission denied (cannot list the folder)");
   fs::path index;
   for (const char* name : {"model.safetensors.index.json", "pytorch_model.bin.index.json"})
-    if (std::error_code ec; fs::is_regular_file(dir / name, ec)) {
+    if (hasFile(dir, name)) {
       index = dir / name;
       break;
     }
   if (index.empty()) {
     // A single-file model: the folder stands for its weights.
     for (const char* name : {"model.safetensors", "pytorch_model.bin"})
-      if (std::error_code ec; fs::is_regular_file(dir / name, ec)) {
+      if (hasFile(dir, name)) {
         TensorFile f = readTensorFile(dir / name, maxBytes);
         f.metadata["index"] = name;
         return f;
@@ -55,7 +70,7 @@ TensorFile readModelFolder(const fs::path& dir, uint64_t maxBytes) {
     order.emplace_back(tensor, s);
   }
   for (const std::string& s : shards)
-    if (std::error_code ec; !fs::is_regular_file(dir / s, ec))
+    if (!hasFile(dir, s))
       throw InputError(index.string() + ": shard " + s + " (of " + wanted[s].front() + " and " +
                        std::to_string(wanted[s].size() - 1) + " more) is missing from " + what);
   TensorFile out;
@@ -71,6 +86,7 @@ TensorFile readModelFolder(const fs::path& dir, uint64_t maxBytes) {
     if (ec || size > budget) throw InputError(what + ": the shards exceed the " + std::to_string(maxBytes >> 30) + " GiB read limit at " + s);
     budget -= size;
     TensorFile shard = readTensorFile(dir / s, maxBytes);
+    for (const std::string& note : shard.skipped) out.skipped.push_back(s + ": " + note);
     const std::set<std::string> names(wanted[s].begin(), wanted[s].end());
     for (RawTensor& t : shard.tensors)
       if (names.count(t.name)) found[t.name] = std::move(t);  // shares the shard's buffer

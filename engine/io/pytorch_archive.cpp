@@ -6,7 +6,9 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 
 namespace lwb::io {
 namespace {
@@ -35,8 +37,41 @@ struct Leaf {
 
 // Depth-first, in dict/list order, with an explicit stack (the depth is bounded by the pickle
 // reader, but the number of paths through shared sub-trees is not: count visits).
+// A dict key as part of a tensor's name: strings and ints as they are, a tuple of them as
+// "(a, b)", floats and bools as Python prints them; anything else has no name.
+std::optional<std::string> keyText(const PickleValue& key) {
+  switch (key.kind) {
+    case Kind::String: return key.text;
+    case Kind::Int: return std::to_string(key.integer);
+    case Kind::Bool: return std::string(key.integer ? "True" : "False");
+    case Kind::Float: {
+      std::ostringstream out;
+      out << key.real;
+      return out.str();
+    }
+    case Kind::Tuple: {
+      std::string out = "(";
+      for (size_t i = 0; i < key.items.size(); ++i) {
+        const auto part = key.items[i]->kind == Kind::Tuple ? std::nullopt : keyText(*key.items[i]);
+        if (!part) return std::nullopt;
+        out += (i ? ", " : "") + *part;
+      }
+      return out + (key.items.size() == 1 ? ",)" : ")");
+    }
+    default: return std::nullopt;
+  }
+}
+
+// What was left out, for the file's `skipped` list: a reader that drops a tensor without a
+// word lets a user believe the listing is the whole checkpoint.
+void noteSkipped(std::vector<std::string>* skipped, const std::string& name, const std::string& why) {
+  constexpr size_t kMaxNotes = 100;
+  if (skipped->size() < kMaxNotes) skipped->push_back((name.empty() ? std::string("(root)") : name) + ": " + why);
+  else if (skipped->size() == kMaxNotes) skipped->push_back("… and more");
+}
+
 std::vector<Leaf> flatten(const PickleValue& root, const std::string& what, const PytorchLimits& limits,
-                          std::set<std::string>* objectClasses) {
+                          std::set<std::string>* objectClasses, std::vector<std::string>* skipped) {
   std::vector<Leaf> leaves;
   std::vector<std::pair<const PickleValue*, std::string>> todo{{&root, std::string()}};
   uint64_t visits = 0;
@@ -58,16 +93,19 @@ std::vector<Leaf> flatten(const PickleValue& root, const std::string& what, cons
         break;
       case Kind::Dict:
         for (size_t i = v->items.size(); i >= 2; i -= 2) {
-          const PickleValue& key = *v->items[i - 2];
-          std::string part;
-          if (key.kind == Kind::String) part = key.text;
-          else if (key.kind == Kind::Int) part = std::to_string(key.integer);
-          else continue;  // tuple/float keys: not a name a tensor file can carry
-          todo.emplace_back(v->items[i - 1].get(), join(name, part));
+          const auto part = keyText(*v->items[i - 2]);
+          if (!part) {
+            noteSkipped(skipped, name, "an entry whose dict key is neither a string, a number nor a tuple of them");
+            continue;
+          }
+          todo.emplace_back(v->items[i - 1].get(), join(name, *part));
         }
         break;
       case Kind::Object:
         objectClasses->insert(v->text);
+        noteSkipped(skipped, name,
+                    v->text.starts_with("numpy.") ? "a NumPy array inside the pickle (not read; save it as a tensor or a .npy)"
+                                                  : "a pickled Python object (" + v->text + "), not read");
         break;
       default:
         break;  // ints, floats, strings, None: checkpoint bookkeeping
@@ -208,7 +246,8 @@ TensorFile decodePytorchArchive(const ZipArchive& zip, const PytorchLimits& limi
   const auto root = parsePickle(pickle.view(), what + ": data.pkl", limits.pickle);
 
   std::set<std::string> objectClasses;
-  const std::vector<Leaf> leaves = flatten(*root, what, limits, &objectClasses);
+  std::vector<std::string> skipped;
+  const std::vector<Leaf> leaves = flatten(*root, what, limits, &objectClasses, &skipped);
   if (leaves.empty() && !objectClasses.empty())
     throw InputError(what + ": no tensors outside pickled Python objects (" + *objectClasses.begin() +
                      "); save model.state_dict() rather than the model");
@@ -223,6 +262,7 @@ TensorFile decodePytorchArchive(const ZipArchive& zip, const PytorchLimits& limi
   TensorBuilder builder(zip, prefix, totalLimit);
   TensorFile file;
   file.format = "pytorch";
+  file.skipped = std::move(skipped);
   file.tensors.reserve(leaves.size());
   for (const Leaf& l : leaves) file.tensors.push_back(builder.build(l));
   return file;

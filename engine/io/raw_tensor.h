@@ -137,6 +137,9 @@ struct TensorFile {
   std::string format;  // "safetensors", "npy", "npz", "pytorch"
   std::vector<RawTensor> tensors;  // in file order (safetensors: by data offset)
   std::map<std::string, std::string> metadata;  // safetensors __metadata__; empty otherwise
+  // Entries the reader left out, one line each ("name: why"): a PyTorch pickle's Python
+  // objects (a whole nn.Module, a NumPy array) and entries under keys that make no name.
+  std::vector<std::string> skipped;
 };
 
 }  // namespace lwb::io

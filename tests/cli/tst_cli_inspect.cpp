@@ -173,6 +173,51 @@ class TestCliInspect : public QObject {
     QVERIFY(d.contains("delta_alpha"));
   }
 
+  // weights_stored: GPT-2's Conv1D layout (c_attn (d, 3d), c_fc (d, 4d), wider than tall) is
+  // read (in, out), so rms_norm = σ₁·√(rows/cols); nanoGPT / CLIP give the same names to
+  // nn.Linear, stored (3d, d) and (4d, d), and stay (out, in): σ₁·√(cols/rows). Diagonal
+  // matrices, σ₁ = 2.
+  void weightsStoredFollowsConv1dShapes_data() {
+    QTest::addColumn<int>("attnRows");
+    QTest::addColumn<int>("attnCols");
+    QTest::addColumn<int>("fcRows");
+    QTest::addColumn<int>("fcCols");
+    QTest::addColumn<QString>("stored");
+    QTest::newRow("GPT-2 Conv1D") << 4 << 12 << 4 << 16 << QStringLiteral("in_out");
+    QTest::newRow("nanoGPT Linear") << 12 << 4 << 16 << 4 << QStringLiteral("out_in");
+    QTest::newRow("mixed: read as Linear") << 4 << 12 << 16 << 4 << QStringLiteral("out_in");
+  }
+  void weightsStoredFollowsConv1dShapes() {
+    QFETCH(int, attnRows);
+    QFETCH(int, attnCols);
+    QFETCH(int, fcRows);
+    QFETCH(int, fcCols);
+    QFETCH(QString, stored);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("model.safetensors"));
+    // rows × cols with 2 on the diagonal: σ₁ = 2 whichever side is longer.
+    const auto matrix = [](const std::string& name, int rows, int cols) {
+      auto bytes = std::make_shared<std::vector<float>>(static_cast<size_t>(rows) * static_cast<size_t>(cols), 0.0f);
+      for (int i = 0; i < std::min(rows, cols); ++i) (*bytes)[static_cast<size_t>(i) * static_cast<size_t>(cols) + static_cast<size_t>(i)] = 2.0f;
+      io::RawTensor t{name, io::DType::F32, {rows, cols}, {}, bytes->size() * sizeof(float)};
+      t.data = std::shared_ptr<const std::byte>(bytes, reinterpret_cast<const std::byte*>(bytes->data()));
+      return t;
+    };
+    io::writeSafetensors(file.toStdString(), {matrix("h.0.attn.c_attn.weight", attnRows, attnCols),
+                                              matrix("h.0.mlp.c_fc.weight", fcRows, fcCols)});
+    const auto r = runCli({"inspect", file});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value("weights_stored").toString(), stored);
+    for (const auto& v : o.value("tensors").toArray()) {
+      const QJsonArray shape = v.toObject().value("shape").toArray();
+      const double rows = shape[0].toDouble(), cols = shape[1].toDouble();
+      const double expected = 2.0 * std::sqrt(stored == QLatin1String("in_out") ? rows / cols : cols / rows);
+      QVERIFY2(std::abs(v.toObject().value("rms_norm").toDouble() - expected) < 1e-6,
+               qPrintable(v.toObject().value("name").toString()));
+    }
+  }
+
   void badInputIsOneLineAndExitTwo_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("fragment");

@@ -14,6 +14,9 @@
 
 #include <fstream>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace lwb;
 namespace fs = std::filesystem;
 
@@ -111,6 +114,27 @@ class TestModelFolder : public QObject {
     fs::create_directories(dir / "m" / "shard.safetensors");
     writeText(dir / "m" / "model.safetensors.index.json", R"({"weight_map": {"a": "shard.safetensors"}})");
     QVERIFY2(errorOf(dir / "m").contains(QStringLiteral("is missing")), qPrintable(errorOf(dir / "m")));
+  }
+
+  // A folder the user may not search was "no model files in it"; now permission denied. Root
+  // reads everything, so a forked child checks as nobody.
+  void lockedFolderSaysPermissionDenied() {
+    QTemporaryDir base;
+    QVERIFY(QFile::setPermissions(base.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                   QFileDevice::ReadOther | QFileDevice::ExeOther));
+    const auto dir = shardedFolder(base, kGoodIndex);
+    QVERIFY(QFile::setPermissions(QString::fromStdString(dir.string()), QFileDevice::Permissions()));
+    const pid_t child = ::fork();
+    if (child == 0) {
+      if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+      const QString e = errorOf(dir);
+      ::_exit(e.contains(QLatin1String("permission denied")) && !e.contains(QLatin1String("no model")) ? 0 : 1);
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+    QFile::setPermissions(QString::fromStdString(dir.string()), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
   }
 };
 

@@ -132,6 +132,27 @@ class TestPytorchArchive : public QObject {
     QCOMPARE(file.tensors[0].name, std::string("tensor"));
   }
 
+  // Nothing is dropped without a word: a pickled object beside the tensors (a whole nn.Module,
+  // a NumPy array) is listed in `skipped` with why; a tuple key makes a name, "(2, 3)"; a key
+  // that makes none (a dict as key is impossible in Python, a None key is not) is skipped too.
+  void leftOutEntriesAreListed() {
+    const std::string module = "c__main__\nNet\n)\x81";
+    const std::string numpyArray = "cnumpy.core.multiarray\n_reconstruct\n)\x81";
+    std::string body = kOrderedDict + "(" + str("model") + module + str("np") + numpyArray + str("w") + tensor(T{}) +
+                       ("(" + long8(2) + long8(3) + "t") + tensor(T{}) + "N" + tensor(T{}) + "u";
+    const auto file = decode(archive(pickle(body)));
+    std::vector<std::string> names;
+    for (const auto& t : file.tensors) names.push_back(t.name);
+    QCOMPARE(names, (std::vector<std::string>{"w", "(2, 3)"}));
+    QCOMPARE(file.skipped.size(), size_t{3});
+    const auto listed = [&](const std::string& start) {
+      return std::any_of(file.skipped.begin(), file.skipped.end(), [&](const std::string& s) { return s.starts_with(start); });
+    };
+    QVERIFY(listed("model: a pickled Python object (__main__.Net)"));
+    QVERIFY(listed("np: a NumPy array"));
+    QVERIFY(listed("(root): an entry whose dict key is neither"));
+  }
+
   void rejectsMalformed_data() {
     QTest::addColumn<std::string>("zip");
     QTest::addColumn<QString>("needle");

@@ -7,6 +7,7 @@
 #include "io/raw_tensor.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <memory>
@@ -35,6 +36,7 @@ struct InspectedFile {
   QString format;  // safetensors | npy | npz | pytorch
   std::vector<InspectedTensor> tensors;  // file order
   bool complete = true;                  // false: cancelled part-way
+  QStringList skipped;                   // entries the reader left out, "name: why"
 
   // Workbench checkpoints (metadata format lipschitz-workbench-checkpoint-1).
   bool workbenchCheckpoint = false;

@@ -111,6 +111,7 @@ InspectedFile inspectFile(const QString& path, const std::function<void(int, int
     }
     out.tensors.push_back(std::move(t));
   }
+  for (const auto& note : file->skipped) out.skipped << QString::fromStdString(note);
   const auto fmt = file->metadata.find("format");
   out.workbenchCheckpoint = fmt != file->metadata.end() && fmt->second == run::kCheckpointFormat;
   if (out.workbenchCheckpoint && out.complete && !(cancel && cancel->load())) addBound(out, *file, path.toStdString());

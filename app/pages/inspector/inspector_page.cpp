@@ -411,10 +411,15 @@ void InspectorPage::showFile(InspectedFile file) {
   file_ = std::move(file);
   int matrices = 0;
   for (const auto& t : file_.tensors) matrices += t.isMatrix() ? 1 : 0;
-  fileLabel_->setText(tr("%1 — %2, %3 tensors, %4 matrices").arg(file_.path, file_.format).arg(file_.tensors.size()).arg(matrices));
+  QString label = tr("%1 — %2, %3 tensors, %4 matrices").arg(file_.path, file_.format).arg(file_.tensors.size()).arg(matrices);
+  // What the reader left out (a pickled nn.Module, a NumPy array) is said, not silently dropped.
+  if (!file_.skipped.isEmpty()) label += tr(", %n entry(s) left out (hover for which)", "", static_cast<int>(file_.skipped.size()));
+  fileLabel_->setText(label);
+  fileLabel_->setToolTip(file_.skipped.isEmpty() ? QString() : tr("Left out by the reader:\n%1").arg(file_.skipped.join(QLatin1Char('\n'))));
   // GPT-2's Conv1D layers store (in, out); everything else read here is (out, in).
-  const bool conv1d = std::any_of(file_.tensors.begin(), file_.tensors.end(),
-                                  [](const InspectedTensor& t) { return inspect::isGpt2Conv1dName(t.name.toStdString()); });
+  std::vector<inspect::NamedShape> shapes;
+  for (const auto& t : file_.tensors) shapes.push_back({t.name.toStdString(), t.shape});
+  const bool conv1d = inspect::storedInOut(shapes);
   {
     const QSignalBlocker block(orientation_);
     orientation_->setCurrentIndex(conv1d ? 1 : 0);
