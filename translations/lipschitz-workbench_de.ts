@@ -1369,7 +1369,7 @@
     </message>
     <message>
         <source>σ of constrained matrices</source>
-        <translation>σ der eingeschränkten Matrizen</translation>
+        <translation>σ beschränkter Matrizen</translation>
     </message>
     <message>
         <source>diverged beyond</source>
@@ -1388,8 +1388,8 @@
         <translation>Tangentialverletzung rms(WᵀM + MᵀW)</translation>
     </message>
     <message>
-        <source>mean token RMS of the module output</source>
-        <translation>mittlerer Token-RMS der Modulausgabe</translation>
+        <source>output RMS (token mean)</source>
+        <translation>Ausgabe-RMS (Token-Mittel)</translation>
     </message>
     <message>
         <source>Stiefel band</source>

@@ -130,6 +130,19 @@ void MultiRunPlot::syncData() {
     if (!s->dirty) continue;
     pushSeries(id.first, id.second, *s);
     s->dirty = false;
+    // A line through one point draws nothing: a series with a single point (one evaluation
+    // so far) shows it as a dot until a second point makes a line. Graphs with markers of
+    // their own keep them.
+    if (s->buffer.size() == 1 && s->dotted.isEmpty()) {
+      for (QCPGraph* g : s->graphs)
+        if (g->scatterStyle().isNone()) {
+          g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+          s->dotted << g;
+        }
+    } else if (s->buffer.size() != 1 && !s->dotted.isEmpty()) {
+      for (QCPGraph* g : s->dotted) g->setScatterStyle(QCPScatterStyle());
+      s->dotted.clear();
+    }
   }
 }
 
@@ -153,14 +166,8 @@ void MultiRunPlot::fitView() {
     if (s->graphs.front()->valueAxis() == customPlot()->yAxis)
       merge(y, logY ? s->buffer.positiveYRange() : s->buffer.yRange());
   }
-  if (x.valid) {
-    customPlot()->xAxis->setRange(x.lower, x.upper);
-    padAxes({customPlot()->xAxis}, 0.02);
-  }
-  if (y.valid) {
-    customPlot()->yAxis->setRange(y.lower, y.upper);
-    padAxes({customPlot()->yAxis});
-  }
+  if (x.valid) fitAxis(customPlot()->xAxis, x.lower, x.upper, 0.02);
+  if (y.valid) fitAxis(customPlot()->yAxis, y.lower, y.upper);
 }
 
 CsvTable MultiRunPlot::csvTable() const {

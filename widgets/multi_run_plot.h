@@ -54,6 +54,7 @@ class MultiRunPlot : public PlotView {
     SeriesBuffer buffer;
     QList<QCPGraph*> graphs;  // made by createSeriesGraphs(); removed with the run
     bool dirty = true;
+    QList<QCPGraph*> dotted;  // graphs syncData gave a dot for their single point
     explicit LiveSeries(std::size_t capacity) : buffer(capacity) {}
   };
   using SeriesId = std::pair<QString, QString>;  // (run id, series key)

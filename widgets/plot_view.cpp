@@ -293,17 +293,22 @@ void PlotView::padAxes(const QList<QCPAxis*>& axes, double fraction) {
     // A reference axis follows its parallel axis's range (setReferenceTicks); padding it
     // again put its labels a few percent off their lines (issue 32: "1" below the line 1).
     if (axis->property("lwbReferenceAxis").toBool()) continue;
-    QCPRange r = axis->range();
-    if (axis->scaleType() == QCPAxis::stLogarithmic) {
-      if (r.lower <= 0 || r.upper <= 0) continue;
-      const double f = std::pow(r.upper / r.lower, fraction);
-      // A single value (or a flat series) still gets a visible decade around it.
-      axis->setRange(r.upper == r.lower ? QCPRange(r.lower / 3, r.upper * 3) : QCPRange(r.lower / f, r.upper * f));
-    } else {
-      const double span = r.upper - r.lower;
-      const double pad = span > 0 ? span * fraction : std::max(std::abs(r.lower) * 0.1, 0.5);
-      axis->setRange(r.lower - pad, r.upper + pad);
-    }
+    fitAxis(axis, axis->range().lower, axis->range().upper, fraction);
+  }
+}
+
+void PlotView::fitAxis(QCPAxis* axis, double lower, double upper, double fraction) {
+  // Padding computed before setRange: QCustomPlot ignores a zero-width range, so a single
+  // point (one evaluation so far) once kept the axis at its default 0 … 5, the point outside.
+  if (axis->scaleType() == QCPAxis::stLogarithmic) {
+    if (lower <= 0 || upper <= 0) return;
+    const double f = std::pow(upper / lower, fraction);
+    // A single value (or a flat series) still gets a visible decade around it.
+    axis->setRange(upper == lower ? QCPRange(lower / 3, upper * 3) : QCPRange(lower / f, upper * f));
+  } else {
+    const double span = upper - lower;
+    const double pad = span > 0 ? span * fraction : std::max(std::abs(lower) * 0.1, 0.5);
+    axis->setRange(lower - pad, upper + pad);
   }
 }
 

@@ -176,6 +176,8 @@ class PlotView : public QWidget {
   // Widens axis ranges by `fraction` of their span (a factor on log axes) so markers at
   // the edge stay visible; a zero span gets a sensible width.
   static void padAxes(const QList<QCPAxis*>& axes, double fraction = 0.04);
+  // Sets the axis to [lower, upper] widened the same way; lower == upper (one point) is fine.
+  static void fitAxis(QCPAxis* axis, double lower, double upper, double fraction = 0.04);
   // The row of controls above the plot; subclasses add their sliders/combos at the front.
   QHBoxLayout* controlsLayout() const { return controls_; }
   // Makes the legend sit outside the axis rect (on the right or below), never over data.

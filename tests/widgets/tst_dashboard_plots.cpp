@@ -72,6 +72,27 @@ class TestDashboardPlots : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // A run evaluated once so far (a Manifold Muon run's Activation RMS at its only evaluation,
+  // step 80): one point per series. It was invisible — a line through one point draws
+  // nothing, and QCustomPlot ignored the zero-width x range, leaving 0 … 5. Now the point is
+  // a dot inside the axes; a second point makes it a line again.
+  void singlePointIsADotInView() {
+    WeightNormPlot plot;
+    plot.setLogY(true);
+    plot.appendStep(QStringLiteral("r"), 80, {QStringLiteral("embed"), QStringLiteral("mlp")}, {1.45, 0.2});
+    plot.requestReplot();
+    QCPGraph* embed = graphNamed(plot, QStringLiteral("embed"));
+    QVERIFY(embed);
+    QVERIFY(!embed->scatterStyle().isNone());
+    const QCPRange x = plot.customPlot()->xAxis->range(), y = plot.customPlot()->yAxis->range();
+    QVERIFY2(x.contains(80) && x.size() < 40, qPrintable(QStringLiteral("%1 … %2").arg(x.lower).arg(x.upper)));
+    QVERIFY(y.contains(1.45) && y.contains(0.2));
+    plot.appendStep(QStringLiteral("r"), 100, {QStringLiteral("embed"), QStringLiteral("mlp")}, {1.5, 0.25});
+    plot.requestReplot();
+    QVERIFY(embed->scatterStyle().isNone());
+    QVERIFY(plot.customPlot()->xAxis->range().contains(80) && plot.customPlot()->xAxis->range().contains(100));
+  }
+
   void weightNormsPerLayerAndTarget() {
     WeightNormPlot plot;
     const QStringList layers = {QStringLiteral("l0"), QStringLiteral("l1"), QStringLiteral("head")};

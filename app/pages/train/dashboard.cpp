@@ -138,7 +138,7 @@ void Dashboard::createPlots(QWidget* plotParent) {
   tangency_->setValueLabel(tr("tangency violation rms(WᵀM + MᵀW)"));
   tangency_->setLogY(true);
   actRms_ = new widgets::WeightNormPlot(plotParent);
-  actRms_->setValueLabel(tr("mean token RMS of the module output"));
+  actRms_->setValueLabel(tr("output RMS (token mean)"));
   actRms_->setLogY(true);
   attention_ = new widgets::WeightNormPlot(plotParent);
   attention_->setValueLabel(tr("movement, λ, ‖g_K‖/‖g_0‖ (log)"));
