@@ -4133,6 +4133,17 @@ p(korrekt) %L4</translation>
         <source>Cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
+    <message>
+        <source>This sweep&apos;s base config is none of the presets (changed since?); the form keeps %1.</source>
+        <translation>Die Basiskonfiguration dieses Sweeps ist keine der Vorlagen (seitdem geändert?); das Formular behält %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>This sweep is a union of %n grid(s); the form shows the first (%1 has them all).</source>
+        <translation>
+            <numerusform>Dieser Sweep ist eine Vereinigung von %n Raster; das Formular zeigt das erste (%1 enthält alle).</numerusform>
+            <numerusform>Dieser Sweep ist eine Vereinigung von %n Rastern; das Formular zeigt das erste (%1 enthält alle).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::SweepPointsModel</name>

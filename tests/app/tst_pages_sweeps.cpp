@@ -12,6 +12,7 @@
 #include "support/tiny_run.h"
 #include "widgets/frontier_scatter_plot.h"
 
+#include <QComboBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -38,6 +39,10 @@ class TestPagesSweeps : public QObject {
     QFile f(presets_.path() + "/tiny.json");
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(QByteArray::fromStdString(lwb::test::tinyConfig(20).dump()));
+    // A second preset, listed first: an opened sweep must find its own again.
+    QFile g(presets_.path() + "/a_longer.json");
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write(QByteArray::fromStdString(lwb::test::tinyConfig(30).dump()));
   }
 
   void textFields() {
@@ -93,6 +98,20 @@ class TestPagesSweeps : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(page.pointsModel()->countWithStatus(lwb::run::RunStatus::Finished), 4, 10000);
     QCOMPARE(page.pointsModel()->rowCount(), 4);
     QVERIFY(page.pointsModel()->points()[3].assignment.contains("optimizer.lr=0.1"));
+
+    // Opened again (a new window, the CLI's spec.json with its list of grids): the form shows
+    // the sweep's preset, grid, seeds and steps (it was left empty: "grid: empty").
+    SweepsPage reopened(services());
+    QVERIFY2(reopened.openSweep(out, &error), qPrintable(error));
+    QVERIFY2(reopened.errorText().isEmpty(), qPrintable(reopened.errorText()));
+    QCOMPARE(reopened.form()->pointCount(&error), 4LL);
+    const auto spec = reopened.form()->spec(&error);
+    QVERIFY2(spec.has_value(), qPrintable(error));
+    QCOMPARE(reopened.form()->findChild<QComboBox*>(QStringLiteral("sweepPreset"))->currentText(), QStringLiteral("tiny"));
+    QCOMPARE((*spec)["base"], (*page.form()->spec(&error))["base"]);
+    QCOMPARE((*spec)["grid"], json({{"optimizer.lr", {0.05, 0.1}}}));
+    QCOMPARE((*spec)["seeds"], json({0, 1}));
+    QCOMPARE((*spec)["steps"], json(20));
 
     ComparePage compare;
     compare.addRunDirectories({out});  // a sweep folder: read through its index.sqlite

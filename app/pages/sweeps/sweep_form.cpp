@@ -243,19 +243,43 @@ QString gridText(const json& values) {
 }
 }  // namespace
 
-void SweepForm::fillFromSpec(const QString& specFile) {
+QString SweepForm::fillFromSpec(const QString& specFile) {
   QFile f(specFile);
-  if (!f.open(QIODevice::ReadOnly) || f.size() > (4 << 20)) return;
+  if (!f.open(QIODevice::ReadOnly) || f.size() > (4 << 20)) return {};
   const QByteArray bytes = f.readAll();
   const json spec = jsonio::tryParse(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size()))).value_or(json());
-  if (!spec.is_object() || !spec.contains("grid") || !spec["grid"].is_object()) return;
-  if (spec.contains("base") && spec["base"].is_string()) setPreset(QString::fromStdString(spec["base"].get<std::string>()));
+  if (!spec.is_object() || !spec.contains("grid")) return {};
+  // The sweep writes its spec with "grid" as a list of grids (a union; one for a form's
+  // sweep). Reading only an object left every opened sweep's form empty ("grid: empty").
+  const json& grids = spec["grid"];
+  const json* grid = grids.is_object() ? &grids : (grids.is_array() && !grids.empty() ? &grids[0] : nullptr);
+  if (!grid || !grid->is_object()) return {};
+  // The base: a preset id (a spec written by hand), or the config itself (this form writes
+  // the preset's config out in full), found again among the presets.
+  QString note;
+  if (const json& base = spec.value("base", json()); base.is_string()) {
+    setPreset(QString::fromStdString(base.get<std::string>()));
+  } else if (base.is_object()) {
+    const QStringList ids = presets_.ids();
+    const auto same = std::find_if(ids.begin(), ids.end(), [&](const QString& id) {
+      const Preset* p = presets_.find(id);
+      return p && p->config == base;
+    });
+    if (same != ids.end()) setPreset(*same);
+    else note = tr("This sweep's base config is none of the presets (changed since?); the form keeps %1.").arg(preset_->currentText());
+  }
   grid_->setRowCount(0);
-  for (const auto& [key, values] : spec["grid"].items()) addGridRow(QString::fromStdString(key), gridText(values));
+  for (const auto& [key, values] : grid->items()) addGridRow(QString::fromStdString(key), gridText(values));
   QStringList seeds;
   for (const json& v : spec.value("seeds", json::array())) seeds << QString::fromStdString(v.dump());
   setSeeds(seeds.join(QStringLiteral(", ")));
-  setSteps(spec.value("steps", 0));
+  const json steps = spec.value("steps", json(0));
+  setSteps(steps.is_number_integer() ? steps.get<int>() : 0);
+  if (grids.is_array() && grids.size() > 1)
+    note += (note.isEmpty() ? QString() : QStringLiteral(" ")) +
+            tr("This sweep is a union of %n grid(s); the form shows the first (%1 has them all).", "", static_cast<int>(grids.size()))
+                .arg(QDir::toNativeSeparators(specFile));
+  return note;
 }
 
 }  // namespace lwb::app::pages

@@ -44,9 +44,10 @@ class SweepForm : public QWidget {
   void setOutputFolder(const QString& dir);
   void setBackend(const QString& backend);  // "local" | "slurm"
   void setJobs(int jobs);
-  // An opened sweep's spec where the form can show it (a preset base and one grid object);
-  // anything else leaves the form as it was.
-  void fillFromSpec(const QString& specFile);
+  // Fills the form from an opened sweep folder's spec.json (its preset base and its grid, or
+  // the first of several); an unreadable spec leaves the form as it was. Returns a note when
+  // the spec holds more than the form shows (several grids), else empty.
+  QString fillFromSpec(const QString& specFile);
 
   QString outputFolder() const;
   int jobs() const;  // 0: one per core

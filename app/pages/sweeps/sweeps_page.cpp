@@ -288,7 +288,7 @@ bool SweepsPage::openSweep(const QString& dir, QString* error) {
   }
   sweepDir_ = QDir(dir).absolutePath();
   form_->setOutputFolder(sweepDir_);
-  form_->fillFromSpec(sweepDir_ + QStringLiteral("/spec.json"));
+  showError(form_->fillFromSpec(sweepDir_ + QStringLiteral("/spec.json")));
   pollIndex();
   poll_->start();  // a sweep run from a terminal or on Slurm: followed through its index
   return true;
