@@ -38,6 +38,13 @@ double workOf(const io::RawTensor& t) {
 
 TensorReport reportTensor(const io::RawTensor& raw, bool keepSingularValues) {
   TensorReport r{raw.name, raw.shape, std::string(io::dtypeName(raw.dtype)), std::nullopt, {}, {}};
+  if (raw.shape.size() >= 3) {
+    // Said, not silently skipped: WeightWatcher users expect conv layers analysed, and how
+    // to flatten a kernel into matrices is a modelling choice this tool does not make for them.
+    r.note = std::to_string(raw.shape.size()) +
+             "-D tensor (e.g. a convolution kernel [out, in, k…]): spectra are computed for 2-D matrices only";
+    return r;
+  }
   if (raw.shape.size() != 2) return r;
   if (raw.dtype == io::DType::Bool) {
     r.note = "boolean matrix; no spectrum";

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <bit>
 #include <limits>
 #include <set>
@@ -85,7 +86,19 @@ uint64_t checkedIndex(const json& v, const std::string& what, const std::string&
 struct Entry {
   RawTensor tensor;
   uint64_t begin = 0, end = 0;
+  std::string unreadDtype;  // a dtype this tool does not read: listed under the file's skipped
 };
+
+// Element sizes of the safetensors dtypes that have no DType here (FP8 checkpoints, unsigned
+// wide integers, complex): such a tensor is checked like any other and then skipped with a
+// note, so one FP8 tensor does not make the whole file unreadable.
+std::optional<uint64_t> unreadDtypeSize(const std::string& name) {
+  if (name.starts_with("F8_")) return 1;
+  if (name == "U16") return 2;
+  if (name == "U32") return 4;
+  if (name == "U64" || name == "C64") return 8;
+  return std::nullopt;  // unknown: the offsets are still checked, the byte count cannot be
+}
 
 Entry parseEntry(const std::string& name, const json& info, uint64_t bufferBytes, const std::string& what) {
   const std::string where = "tensor '" + name + "'";
@@ -97,8 +110,10 @@ Entry parseEntry(const std::string& name, const json& info, uint64_t bufferBytes
   const json& dtype = info["dtype"];
   if (!dtype.is_string()) fail(what, where + ": \"dtype\" must be a string");
   const auto d = dtypeFromSafetensorsName(dtype.get_ref<const std::string&>());
-  if (!d) fail(what, where + ": unknown or unsupported dtype \"" + dtype.get<std::string>() + "\"");
-  e.tensor.dtype = *d;
+  if (d) e.tensor.dtype = *d;
+  else e.unreadDtype = dtype.get<std::string>();
+  if (!d && (e.unreadDtype.empty() || e.unreadDtype.size() > 32))
+    fail(what, where + ": unknown dtype \"" + e.unreadDtype.substr(0, 32) + "\"");
 
   const json& shape = info["shape"];
   if (!shape.is_array()) fail(what, where + ": \"shape\" must be an array of integers");
@@ -119,7 +134,8 @@ Entry parseEntry(const std::string& name, const json& info, uint64_t bufferBytes
       fail(what, where + ": shape describes more bytes than the file holds");
     numel *= static_cast<uint64_t>(n);
   }
-  const uint64_t item = elementSize(*d);
+  const std::optional<uint64_t> size = d ? std::optional<uint64_t>(elementSize(*d)) : unreadDtypeSize(e.unreadDtype);
+  const uint64_t item = size.value_or(1);
   if (numel > bufferBytes / item) fail(what, where + ": shape describes more bytes than the file holds");
 
   const json& offsets = info["data_offsets"];
@@ -131,9 +147,9 @@ Entry parseEntry(const std::string& name, const json& info, uint64_t bufferBytes
   if (e.end > bufferBytes)
     fail(what, where + ": data_offsets end " + std::to_string(e.end) + " is beyond the data buffer of " +
                    std::to_string(bufferBytes) + " bytes");
-  if (e.end - e.begin != numel * item)
+  if (size && e.end - e.begin != numel * item)
     fail(what, where + ": byte count " + std::to_string(e.end - e.begin) + " does not match shape × " +
-                   std::string(safetensorsName(*d)) + " = " + std::to_string(numel * item) + " bytes");
+                   (d ? std::string(safetensorsName(*d)) : e.unreadDtype) + " = " + std::to_string(numel * item) + " bytes");
   e.tensor.nbytes = static_cast<size_t>(e.end - e.begin);
   return e;
 }
@@ -193,6 +209,10 @@ TensorFile decodeSafetensors(SharedBytes bytes, const std::string& what,
                    " trailing bytes");
   file.tensors.reserve(entries.size());
   for (Entry& e : entries) {
+    if (!e.unreadDtype.empty()) {
+      file.skipped.push_back(e.tensor.name + ": dtype " + e.unreadDtype + ", which this tool does not read");
+      continue;
+    }
     e.tensor.data = bytes.at(dataStart + static_cast<size_t>(e.begin));
     file.tensors.push_back(std::move(e.tensor));
   }

@@ -129,6 +129,17 @@ class TstTensorReport : public QObject {
     QCOMPARE(reports[8].stats->sigma1, 0.0);
   }
 
+  // A convolution kernel is said to be outside the analysis (it was listed with no word, and
+  // WeightWatcher users expect conv layers analysed); a vector is plainly not a matrix.
+  void convolutionKernelsAreNoted() {
+    const auto conv = inspect::reportTensor(io::fromTensor("conv.weight", at::randn({8, 3, 3, 3})), false);
+    QVERIFY(!conv.stats);
+    QVERIFY2(conv.note.find("4-D tensor") != std::string::npos && conv.note.find("2-D matrices only") != std::string::npos,
+             conv.note.c_str());
+    const auto bias = inspect::reportTensor(io::fromTensor("conv.bias", at::randn({8})), false);
+    QVERIFY(!bias.stats && bias.note.empty());
+  }
+
   // A cancel returns the finished tensors, in file order, and stops taking new ones.
   void cancelReturnsFinishedInFileOrder() {
     const int previous = setIntraOpThreads(2);
