@@ -2827,6 +2827,10 @@
         <source> — a history needs two: train with checkpoint_every (e.g. 100) and keep_checkpoints (e.g. 20)</source>
         <translation> — ein Verlauf braucht zwei: mit checkpoint_every (z. B. 100) und keep_checkpoints (z. B. 20) trainieren</translation>
     </message>
+    <message>
+        <source>no names in common as written: matched without “%1” (A) and “%2” (B)</source>
+        <translation>keine gemeinsamen Namen wie geschrieben: verglichen ohne „%1“ (A) und „%2“ (B)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::InspectorPage</name>

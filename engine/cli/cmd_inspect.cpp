@@ -77,8 +77,16 @@ int runDelta(const InspectArgs& a) {
     layers.push_back({{"name", l.name}, {"shape", l.shape}, {"sigma1_a", l.sigma1A}, {"sigma1_b", l.sigma1B},
                       {"delta_sigma1", number(l.deltaSigma1())}, {"alpha_a", number(l.alphaA)}, {"alpha_b", number(l.alphaB)},
                       {"delta_alpha", number(l.deltaAlpha())}, {"relative_change", number(l.relativeChange)}});
-  printJson({{"a", a.file}, {"b", a.delta}, {"layers", layers}, {"only_in_a", d.onlyInA}, {"only_in_b", d.onlyInB},
-             {"shape_changed", d.shapeChanged}});
+  nlohmann::json out{{"a", a.file}, {"b", a.delta}, {"layers", layers}, {"only_in_a", d.onlyInA}, {"only_in_b", d.onlyInB},
+                     {"shape_changed", d.shapeChanged}};
+  if (!d.prefixA.empty() || !d.prefixB.empty()) {
+    out["matched_without_prefix"] = {{"a", d.prefixA}, {"b", d.prefixB}};
+    std::cerr << "lipschitz-cli: no layer names in common as written; matched without the prefixes '" << d.prefixA
+              << "' (A) and '" << d.prefixB << "' (B)\n";
+  } else if (layers.empty() && d.shapeChanged.empty()) {
+    std::cerr << "lipschitz-cli: the two files have no matrix names in common\n";
+  }
+  printJson(out);
   return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace lwb::inspect {
 namespace {
@@ -36,6 +37,21 @@ std::vector<const io::RawTensor*> weightsOf(const io::TensorFile& file, bool* wo
 
 std::string layerName(const std::string& name, bool workbench) {
   return workbench ? name.substr(kParamPrefix.size()) : name;
+}
+
+// The longest prefix ending in '.' that every name shares; "" when there is none, and for a
+// single name (its prefix would be all but the last component, a guess, not a wrapper).
+std::string commonDottedPrefix(const std::vector<std::string>& names) {
+  if (names.size() < 2) return {};
+  std::string prefix = names.front();
+  prefix.resize(prefix.rfind('.') == std::string::npos ? 0 : prefix.rfind('.') + 1);
+  const auto shorten = [](std::string& p) {  // "a.b." -> "a."
+    const size_t dot = p.size() >= 2 ? p.rfind('.', p.size() - 2) : std::string::npos;
+    p.resize(dot == std::string::npos ? 0 : dot + 1);
+  };
+  for (const std::string& n : names)
+    while (!prefix.empty() && !n.starts_with(prefix)) shorten(prefix);
+  return prefix;
 }
 
 // ‖B − A‖_F / ‖A‖_F in float64, whatever the stored dtypes.
@@ -151,9 +167,24 @@ CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b
   bool wbA = false, wbB = false;
   const auto wa = weightsOf(a, &wbA);
   const auto wb = weightsOf(b, &wbB);
+  const auto matrixNames = [](const std::vector<const io::RawTensor*>& ts, bool wb) {
+    std::vector<std::string> out;
+    for (const auto* t : ts)
+      if (t->shape.size() == 2) out.push_back(layerName(t->name, wb));
+    return out;
+  };
+  const auto namesA = matrixNames(wa, wbA), namesB = matrixNames(wb, wbB);
+  const std::set<std::string> setB(namesB.begin(), namesB.end());
+  if (std::none_of(namesA.begin(), namesA.end(), [&](const std::string& n) { return setB.count(n) > 0; })) {
+    d.prefixA = commonDottedPrefix(namesA);
+    d.prefixB = commonDottedPrefix(namesB);
+  }
+  const auto key = [&](const io::RawTensor* t, bool wb, const std::string& prefix) {
+    return layerName(t->name, wb).substr(prefix.size());
+  };
   std::map<std::string, const io::RawTensor*> inB;
   for (const auto* t : wb)
-    if (t->shape.size() == 2) inB.emplace(layerName(t->name, wbB), t);
+    if (t->shape.size() == 2) inB.emplace(key(t, wbB, d.prefixB), t);
   std::map<std::string, bool> matched;
   size_t done = 0;
   for (const auto* t : wa) {
@@ -162,7 +193,7 @@ CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b
       d.complete = false;
       break;
     }
-    const std::string name = layerName(t->name, wbA);
+    const std::string name = key(t, wbA, d.prefixA);
     const auto it = inB.find(name);
     if (it == inB.end()) {
       d.onlyInA.push_back(name);
@@ -182,7 +213,7 @@ CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b
     if (progress) progress(++done, wa.size());
   }
   for (const auto* t : wb)
-    if (t->shape.size() == 2 && !matched.count(layerName(t->name, wbB))) d.onlyInB.push_back(layerName(t->name, wbB));
+    if (t->shape.size() == 2 && !matched.count(key(t, wbB, d.prefixB))) d.onlyInB.push_back(key(t, wbB, d.prefixB));
   return d;
 }
 

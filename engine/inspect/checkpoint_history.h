@@ -85,6 +85,10 @@ struct CheckpointDelta {
   std::vector<LayerDelta> layers;      // matrices in both with the same shape, A's order
   std::vector<std::string> onlyInA, onlyInB, shapeChanged;
   bool complete = true;
+  // When no layer name matched as written, the names were matched again without each file's
+  // common dotted prefix (a Lightning "state_dict.model.", DDP's "module.", torch.compile's
+  // "_orig_mod."); the prefixes taken off, else both empty.
+  std::string prefixA, prefixB;
 };
 
 // Per-layer deltas from A to B (files or model folders, anything io::readTensorFile reads).

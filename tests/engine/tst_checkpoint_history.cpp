@@ -115,6 +115,7 @@ class TestCheckpointHistory : public QObject {
   void historyInStepOrderWithExactValues();
   void deltaAgainstExactSvd();
   void deltaListsUnmatchedLayers();
+  void deltaMatchesWithoutWrapperPrefixes();
   void hostileRunDirectories();
   void cancelStopsBetweenCheckpoints();
 };
@@ -206,6 +207,25 @@ void TestCheckpointHistory::deltaListsUnmatchedLayers() {
   QCOMPARE(d.shapeChanged, std::vector<std::string>{"grown"});
   // A missing second file names itself.
   QVERIFY(messageOf([&] { inspect::checkpointDelta(pa, pb.string() + ".missing"); }).contains("b.safetensors.missing"));
+  QVERIFY(d.prefixA.empty() && d.prefixB.empty());  // names matched as written
+}
+
+// The same model saved bare and by Lightning ("state_dict.model." before every name): no name
+// matched, so the delta was empty. Matched again without each file's common dotted prefix.
+void TestCheckpointHistory::deltaMatchesWithoutWrapperPrefixes() {
+  QTemporaryDir dir;
+  const fs::path pa = fs::path(dir.path().toStdString()) / "bare.safetensors", pb = fs::path(dir.path().toStdString()) / "lightning.safetensors";
+  const auto w0 = test::gaussian({4, 3}, 1), w2 = test::gaussian({2, 4}, 2);
+  io::writeSafetensors(pa.string(), {io::fromTensor("0.weight", w0), io::fromTensor("2.weight", w2)});
+  io::writeSafetensors(pb.string(), {io::fromTensor("state_dict.model.0.weight", w0 * 2), io::fromTensor("state_dict.model.2.weight", w2)});
+  const auto d = inspect::checkpointDelta(pa, pb);
+  QCOMPARE(d.prefixA, std::string());
+  QCOMPARE(d.prefixB, std::string("state_dict.model."));
+  QCOMPARE(d.layers.size(), size_t{2});
+  QCOMPARE(d.layers[0].name, std::string("0.weight"));
+  QVERIFY(std::abs(d.layers[0].relativeChange - 1.0) < 1e-6);  // ‖2W − W‖ / ‖W‖
+  QCOMPARE(d.layers[1].relativeChange, 0.0);
+  QVERIFY(d.onlyInA.empty() && d.onlyInB.empty());
 }
 
 void TestCheckpointHistory::hostileRunDirectories() {
