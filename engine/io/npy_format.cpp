@@ -110,6 +110,9 @@ class DictParser {
         break;
       }
       v.tuple = std::move(dims);
+    } else if (c == '[') {
+      // NumPy writes a structured (record) dtype's descr as a list of fields.
+      fail(what_, "a structured (record) dtype: only plain numeric arrays are read");
     } else {
       fail(what_, "malformed .npy header: unsupported value");
     }

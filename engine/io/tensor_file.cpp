@@ -31,6 +31,18 @@ bool knownMagic(std::string_view b) {
 
 }  // namespace
 
+namespace {
+
+// What an unreadable file is, where its first bytes tell: a Git LFS pointer (a clone without
+// `git lfs pull`) is a common reason a checkpoint "is not" one.
+std::string unknownFormat(const std::string& what, std::string_view head) {
+  if (head.starts_with("version https://git-lfs.github.com/spec/"))
+    return what + ": a Git LFS pointer, not the file's data (fetch it with `git lfs pull`)";
+  return what + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)";
+}
+
+}  // namespace
+
 TensorFile decodeTensorFile(SharedBytes bytes, const std::string& what,
                             const std::string& stem) {
   const std::string_view b = bytes.view();
@@ -52,7 +64,7 @@ TensorFile decodeTensorFile(SharedBytes bytes, const std::string& what,
   } else if (isLegacyPickle(b)) {
     throw InputError(what + ": a legacy (pre-1.6, non-zip) PyTorch file; re-save it with a current torch.save");
   } else {
-    throw InputError(what + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)");
+    throw InputError(unknownFormat(what, b));
   }
   return file;
 }
@@ -85,8 +97,8 @@ TensorFile readTensorFile(const std::filesystem::path& path, uint64_t maxBytes, 
   if (std::error_code ec; std::filesystem::is_directory(path, ec)) return readModelFolder(path, maxBytes);
   // Sniffed from the first bytes: a 2 GiB file of another kind is refused at once, not after
   // it was read into memory.
-  if (const std::string head = fileHead(p, 16); !head.empty() && !knownMagic(head))
-    throw InputError(p + ": unknown format (expected .safetensors, .npy, .npz or a PyTorch .pt zip archive)");
+  if (const std::string head = fileHead(p, 64); !head.empty() && !knownMagic(head.substr(0, 16)))
+    throw InputError(unknownFormat(p, head));
   TensorFile file = decodeTensorFile(readFileBuffer(p, maxBytes, cancel), p, path.stem().string());
   file.path = p;
   return file;

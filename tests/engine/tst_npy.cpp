@@ -82,6 +82,8 @@ class TestNpy : public QObject {
     QTest::newRow("truncated header") << npyImage(ok, data).substr(0, 30) << "truncated";
     QTest::newRow("int32") << npyImage("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }", data) << "dtype";
     QTest::newRow("object") << npyImage("{'descr': '|O', 'fortran_order': False, 'shape': (2, 2), }", data) << "dtype";
+    QTest::newRow("structured") << npyImage("{'descr': [('a', '<f4'), ('b', '<f4')], 'fortran_order': False, 'shape': (2,), }", data)
+                                << "a structured (record) dtype";
     QTest::newRow("fortran") << npyImage("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", data) << "Fortran";
     QTest::newRow("missing shape") << npyImage("{'descr': '<f4', 'fortran_order': False, }", data) << "lacks 'shape'";
     QTest::newRow("extra key") << npyImage("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 'y', }", data) << "unexpected key";

@@ -56,6 +56,9 @@ class TestTensorFile : public QObject {
     QTest::addColumn<QString>("needle");
     QTest::newRow("empty") << QByteArray() << "empty file";
     QTest::newRow("text") << QByteArray("hello, world\n") << "unknown format";
+    QTest::newRow("git lfs pointer")
+        << QByteArray("version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")
+        << "a Git LFS pointer, not the file's data (fetch it with `git lfs pull`)";
     QTest::newRow("legacy torch.save") << QByteArray("\x80\x02\x8a\x0a", 4) + "l\xfc\x9c" "F\xf9 j\xa8P\x19." << "legacy (pre-1.6";
     QTest::newRow("plain zip") << QByteArray::fromStdString(test::makeZip({{"notes.txt", "hi"}}))
                                << "neither an .npz";
