@@ -3109,10 +3109,10 @@
 %1</translation>
     </message>
     <message numerus="yes">
-        <source>, %n entry(s) left out (hover for which)</source>
+        <source>, entries left out: %n (hover for which)</source>
         <translation>
-            <numerusform>, %n Eintrag ausgelassen (Details im Tooltip)</numerusform>
-            <numerusform>, %n Einträge ausgelassen (Details im Tooltip)</numerusform>
+            <numerusform>, ausgelassene Einträge: %n (Details im Tooltip)</numerusform>
+            <numerusform>, ausgelassene Einträge: %n (Details im Tooltip)</numerusform>
         </translation>
     </message>
 </context>

@@ -413,7 +413,7 @@ void InspectorPage::showFile(InspectedFile file) {
   for (const auto& t : file_.tensors) matrices += t.isMatrix() ? 1 : 0;
   QString label = tr("%1 — %2, %3 tensors, %4 matrices").arg(file_.path, file_.format).arg(file_.tensors.size()).arg(matrices);
   // What the reader left out (a pickled nn.Module, a NumPy array) is said, not silently dropped.
-  if (!file_.skipped.isEmpty()) label += tr(", %n entry(s) left out (hover for which)", "", static_cast<int>(file_.skipped.size()));
+  if (!file_.skipped.isEmpty()) label += tr(", entries left out: %n (hover for which)", "", static_cast<int>(file_.skipped.size()));
   fileLabel_->setText(label);
   fileLabel_->setToolTip(file_.skipped.isEmpty() ? QString() : tr("Left out by the reader:\n%1").arg(file_.skipped.join(QLatin1Char('\n'))));
   // GPT-2's Conv1D layers store (in, out); everything else read here is (out, in).
