@@ -2971,8 +2971,8 @@
         <translation>gespeichert als (ein, aus): Conv1D (GPT-2), JAX</translation>
     </message>
     <message>
-        <source>How the file stores 2-D weights. The RMS→RMS norm σ₁·√(d_in/d_out) depends on which side is the input; Hugging Face GPT-2&apos;s c_attn, c_fc and c_proj are (in, out) and are detected.</source>
-        <translation>Wie die Datei 2-D-Gewichte speichert. Die RMS→RMS-Norm σ₁·√(d_in/d_out) hängt davon ab, welche Seite die Eingabe ist; c_attn, c_fc und c_proj von Hugging Face GPT-2 sind (ein, aus) und werden erkannt.</translation>
+        <source>How the file stores 2-D weights. The RMS→RMS norm σ₁·√(d_in/d_out) depends on which side is the input; Hugging Face GPT-2&apos;s c_attn, c_fc and c_proj are (in, out) and are detected (c_attn and c_fc wider than tall; nanoGPT&apos;s and CLIP&apos;s Linear layers of the same names are not).</source>
+        <translation>Wie die Datei 2-D-Gewichte speichert. Die RMS→RMS-Norm σ₁·√(d_in/d_out) hängt davon ab, welche Seite die Eingabe ist; c_attn, c_fc und c_proj von Hugging Face GPT-2 sind (ein, aus) und werden erkannt (c_attn und c_fc breiter als hoch; gleichnamige Linear-Schichten von nanoGPT und CLIP nicht).</translation>
     </message>
     <message>
         <source>how L after follows</source>

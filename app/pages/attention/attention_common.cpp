@@ -1,4 +1,5 @@
 #include "app/pages/attention/attention_common.h"
+#include "app/pages/common/page_frame.h"
 
 #include "app/pages/common/latest_wins.h"
 #include "attention/attention_kinds.h"
@@ -94,14 +95,14 @@ QDoubleSpinBox* makeRelaxationSpin(const char* objectName, QWidget* parent) {
   return s;
 }
 
-void addField(QBoxLayout* row, const QString& label, QWidget* field) {
+void addField(QLayout* row, const QString& label, QWidget* field) {
   auto* l = new QLabel(label, field->parentWidget());
   l->setBuddy(field);
-  row->addWidget(l);
-  row->addWidget(field);
+  // One widget per label and field: a wrapping row (widgets::FlowLayout) keeps them together.
+  row->addWidget(group({l, field}, field->parentWidget()));
 }
 
-void addExportButtons(QBoxLayout* row, QWidget* owner, const QString& stem, bool severalPlots, FileWriter savePlots,
+void addExportButtons(QLayout* row, QWidget* owner, const QString& stem, bool severalPlots, FileWriter savePlots,
                       FileWriter exportCsv) {
   auto* save = new QPushButton(severalPlots ? QCoreApplication::translate("AttentionLab", "Save pl&ots…")
                                             : QCoreApplication::translate("AttentionLab", "Save pl&ot…"),

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-class QBoxLayout;
+class QLayout;
 class QLabel;
 class QPushButton;
 class QDoubleSpinBox;
@@ -50,11 +50,11 @@ QSpinBox* makeSpin(int lo, int hi, int value, const char* objectName, QWidget* p
 // default 1 (004's block), with the tooltip that says where the certificate ends.
 QDoubleSpinBox* makeRelaxationSpin(const char* objectName, QWidget* parent);
 // A label (its buddy the field, so "&N" focuses it with Alt+N) and the field, appended to `row`.
-void addField(QBoxLayout* row, const QString& label, QWidget* field);
+void addField(QLayout* row, const QString& label, QWidget* field);
 
 // "Save plot(s)…" and "Export CSV…" appended to `row`, with their file dialogs; `stem` names
 // the files the dialogs propose (<stem>.png, <stem>.csv).
-void addExportButtons(QBoxLayout* row, QWidget* owner, const QString& stem, bool severalPlots, FileWriter savePlots,
+void addExportButtons(QLayout* row, QWidget* owner, const QString& stem, bool severalPlots, FileWriter savePlots,
                       FileWriter exportCsv);
 
 class LatestWins;

@@ -9,6 +9,8 @@
 #include "widgets/palette.h"
 
 #include <QGridLayout>
+#include "widgets/flow_layout.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -46,7 +48,7 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   plot_->setLegendColumns(2);
   plot_->setLogY(true);  // Armijo's ratio reaches tens by K = 5; the fixed step's sits at 1
 
-  auto* controls = new QHBoxLayout;
+  auto* controls = new widgets::FlowLayout;  // wraps in a narrow window (1024 × 768)
   addField(controls, tr("&N"), tokens_);
   addField(controls, tr("d"), dim_);
   addField(controls, tr("H"), heads_);
@@ -58,7 +60,6 @@ FiniteKView::FiniteKView(QWidget* parent) : LiveView(parent) {
   addExportButtons(controls, this, QStringLiteral("attention_finite_k"), false,
                    [this](const QString& path, QString* error) { return savePlot(path, error); },
                    [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
-  controls->addStretch(1);
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->addLayout(controls, 0, 0);

@@ -12,6 +12,8 @@
 #include <QDoubleSpinBox>
 #include <QCoreApplication>
 #include <QGridLayout>
+#include "widgets/flow_layout.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -124,21 +126,21 @@ void LengthView::createResults() {
 }
 
 void LengthView::layOut() {
-  auto* block = new QHBoxLayout;
+  // Both rows wrap in a narrow window (1024 × 768): their sums of widths set the page's.
+  auto* block = new widgets::FlowLayout;
   addField(block, tr("d"), dim_);
   addField(block, tr("H"), heads_);
   addField(block, tr("&N"), tokens_);
-  block->setStretchFactor(tokens_, 1);
   for (QCheckBox* b : kindBoxes_) block->addWidget(b);
   block->addWidget(paper_);
-  auto* pgd = new QHBoxLayout;
+  auto* pgd = new widgets::FlowLayout;
   addField(pgd, tr("PGD iterations"), iters_);
   addField(pgd, tr("restarts"), restarts_);
   addField(pgd, tr("seed"), seed_);
   addField(pgd, tr("AttLip α"), relaxation_);
   pgd->addWidget(run_);
   pgd->addWidget(cancel_);
-  pgd->addWidget(progress_, 1);
+  pgd->addWidget(progress_);
   addExportButtons(pgd, this, QStringLiteral("attention_lipschitz_vs_n"), false,
                    [this](const QString& path, QString* error) { return savePlot(path, error); },
                    [this](const QString& path, QString* error) { return this->exportCsv(path, error); });

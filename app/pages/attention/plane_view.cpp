@@ -10,6 +10,8 @@
 
 #include <QDoubleSpinBox>
 #include <QGridLayout>
+#include "widgets/flow_layout.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -57,7 +59,7 @@ PlaneView::PlaneView(QWidget* parent) : LiveView(parent) {
   info_->setWordWrap(true);
   info_->setTextFormat(Qt::RichText);
 
-  auto* controls = new QHBoxLayout;
+  auto* controls = new widgets::FlowLayout;  // wraps in a narrow window (1024 × 768)
   addField(controls, tr("tok&ens"), tokens_);
   addField(controls, tr("heads"), heads_);
   addField(controls, tr("seed"), seed_);
@@ -65,7 +67,6 @@ PlaneView::PlaneView(QWidget* parent) : LiveView(parent) {
   addExportButtons(controls, this, QStringLiteral("attention_plane"), true,
                    [this](const QString& path, QString* error) { return savePlots(path, error); },
                    [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
-  controls->addStretch(1);
   auto* panels = new QHBoxLayout;
   for (const std::string& kind : lab::attentionKindIds()) {
     auto* panel = new widgets::TokenPlanePlot(this);

@@ -13,6 +13,8 @@
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
+#include "widgets/flow_layout.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -98,7 +100,7 @@ void ProxView::createPlots() {
 }
 
 void ProxView::layOut() {
-  auto* controls = new QHBoxLayout;
+  auto* controls = new widgets::FlowLayout;  // wraps in a narrow window (1024 × 768)
   const auto add = [controls](const QString& label, QWidget* w) { addField(controls, label, w); };
   add(tr("&N"), tokens_);
   add(tr("d"), dim_);
@@ -112,7 +114,6 @@ void ProxView::layOut() {
   addExportButtons(controls, this, QStringLiteral("attention_prox"), true,
                    [this](const QString& path, QString* error) { return savePlots(path, error); },
                    [this](const QString& path, QString* error) { return this->exportCsv(path, error); });
-  controls->addStretch(1);
   auto* stepRow = new QHBoxLayout;
   stepRow->addWidget(new QLabel(tr("Iteration k"), this));
   stepRow->addWidget(player_, 1);

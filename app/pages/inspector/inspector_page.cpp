@@ -124,7 +124,12 @@ QHBoxLayout* InspectorPage::createFileBar() {
   orientation_->addItem(tr("stored (out, in): PyTorch Linear"), false);
   orientation_->addItem(tr("stored (in, out): Conv1D (GPT-2), JAX"), true);
   orientation_->setToolTip(tr("How the file stores 2-D weights. The RMS→RMS norm σ₁·√(d_in/d_out) depends on which side "
-                              "is the input; Hugging Face GPT-2's c_attn, c_fc and c_proj are (in, out) and are detected."));
+                              "is the input; Hugging Face GPT-2's c_attn, c_fc and c_proj are (in, out) and are detected (c_attn and c_fc "
+                              "wider than tall; nanoGPT's and CLIP's Linear layers of the same names are not)."));
+  // As wide as "stored (out, in)", not as the longest entry: the popup shows them whole, and the
+  // full width pushed the page past a 1024 × 768 screen.
+  orientation_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  orientation_->setMinimumContentsLength(16);
 
   auto* top = new QHBoxLayout;
   top->addWidget(open_);
