@@ -210,6 +210,8 @@ void SpectrumPlot::setStepControlsVisible(bool visible) {
   if (!visible) scrubber_->setVisible(false), stepLabel_->setVisible(false);
 }
 
+void SpectrumPlot::setLayerChoiceVisible(bool visible) { layerBox_->setVisible(visible); }
+
 void SpectrumPlot::setShowBefore(bool on) {
   showBefore_ = on;
   beforeBox_->blockSignals(true);

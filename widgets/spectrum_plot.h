@@ -62,6 +62,9 @@ class SpectrumPlot : public MultiRunPlot {
 
   // Off for a single matrix with no history (Inspector, Clip Lab): no scrubber, no step.
   void setStepControlsVisible(bool visible);
+  // Off where the plot only ever shows one layer (the Clip Lab's W): the box would take
+  // 12 characters of a narrow row to offer no choice.
+  void setLayerChoiceVisible(bool visible);
 
   void setMode(Mode mode);  // Density switches log-x on, Ranked restores linear x
   // Values given in RMS→RMS units (σᵢ·√(d_in/d_out), as σmax is stated for norm = rms): the

@@ -1,6 +1,7 @@
 // PlotView behaviour through concrete plots: data in -> graph data out, log axes (and
 // non-positive values on them), decimation of long series, bounded capacity, exports
 // (PNG/PDF pixel size, exact CSV text), replot counting, linked x axes, hover read-out.
+#include "widgets/curve_plot.h"
 #include "widgets/loss_accuracy_plot.h"
 #include "widgets/metric_plot.h"
 #include "widgets/plot_linker.h"
@@ -438,6 +439,34 @@ class TestPlotView : public QObject {
     spectrum.addSnapshot(QStringLiteral("r"), QStringLiteral("L"), 1, {3, 2, 1, 0.5});
     spectrum.replotNow();
     QVERIFY(spectrum.customPlot()->axisRect()->width() > 400);
+  }
+
+  // A title wider than its plot was cut at both ends on a 1024-px projector ("r map f(σ) and
+  // the input's singular v"): it now breaks between words, keeps every word, and goes back
+  // to one line when the plot is wide again.
+  void longTitlesWrapInNarrowPlots() {
+    CurvePlot plot;
+    const QString title = QStringLiteral("Scalar map f(σ) and the input's singular values");
+    plot.setTitle(title);
+    showAndSettle(plot);
+    auto* element = qobject_cast<QCPTextElement*>(plot.customPlot()->plotLayout()->element(0, 0));
+    QVERIFY(element);
+    plot.replotNow();
+    QCOMPARE(element->text(), title);
+    plot.resize(200, 300);
+    QCoreApplication::processEvents();
+    plot.replotNow();
+    const QStringList lines = element->text().split(QLatin1Char('\n'));
+    QVERIFY2(lines.size() >= 2, qPrintable(element->text()));
+    QCOMPARE(lines.join(QLatin1Char(' ')), title);
+    const QFontMetrics metrics(element->font());
+    for (const QString& line : lines)
+      QVERIFY2(metrics.horizontalAdvance(line) <= plot.customPlot()->viewport().width(), qPrintable(line));
+    QCOMPARE(plot.title(), title);
+    plot.resize(800, 500);
+    QCoreApplication::processEvents();
+    plot.replotNow();
+    QCOMPARE(element->text(), title);
   }
 
   void contextMenuOffersExports() {

@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -76,6 +77,9 @@ ClipLabPage::ClipLabPage(QWidget* parent) : QWidget(parent) {
   QWidget* views = createViews();
   QSplitter* split = twoPanes(Qt::Horizontal, controls, views, this);
   split->setStretchFactor(1, 1);
+  // The controls' unwrapped width against about 1,000 px of plots: on a 1024-px projector the
+  // controls shrink to their minimum (rows wrapped) and the plots keep the rest.
+  split->setSizes({controls->sizeHint().width(), 1000});
   setPageLayout(this, top, nullptr, split);
   connectComputations();
   onSourceChanged();
@@ -119,7 +123,8 @@ QWidget* ClipLabPage::createControls() {
   scroll->setWidget(left);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(left->sizeHint().width() + 24);
+  // As narrow as the controls can be (their forms wrap long rows), plus a vertical scroll bar.
+  scroll->setMinimumWidth(left->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 4);
   controls_ = scroll;
   return scroll;
 }

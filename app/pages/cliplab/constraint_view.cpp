@@ -59,6 +59,7 @@ ConstraintView::ConstraintView(QWidget* parent) : QWidget(parent) {
   spectrum_->setRun(kRun, tr("after the method"), widgets::runColor(0));
   spectrum_->setLogY(true);
   spectrum_->setStepControlsVisible(false);
+  spectrum_->setLayerChoiceVisible(false);
   error_ = new widgets::CurvePlot(this);
   error_->setObjectName(QStringLiteral("errorPlot"));
   error_->setTitle(tr("Error against the exact SVD result"));
@@ -82,6 +83,8 @@ ConstraintView::ConstraintView(QWidget* parent) : QWidget(parent) {
   grid->addWidget(figures_, 1, 1);
   grid->setRowStretch(0, 3);
   grid->setRowStretch(1, 2);
+  grid->setColumnStretch(0, 1);  // the map gets half of a narrow view, not only its minimum
+  grid->setColumnStretch(1, 1);
   clear();
 }
 

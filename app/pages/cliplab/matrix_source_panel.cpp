@@ -27,6 +27,7 @@ const std::pair<int, int> kSizes[] = {{64, 128}, {128, 256}, {256, 512}, {512, 5
 MatrixSourcePanel::MatrixSourcePanel(QWidget* parent) : QGroupBox(tr("Matrix"), parent) {
   form_ = new QFormLayout(this);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form_->setRowWrapPolicy(QFormLayout::WrapLongRows);  // as in MethodForm: narrow windows
   createKindAndSize();
   QPushButton* reseed = createSpectrumFields();
   createFileFields();

@@ -4,6 +4,8 @@
 #include "widgets/number_format.h"
 
 #include "widgets/curve_plot.h"
+#include "widgets/flow_layout.h"
+#include "app/pages/common/page_frame.h"
 #include "app/pages/common/latest_wins.h"
 #include "widgets/palette.h"
 
@@ -52,17 +54,16 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   ranked_->setAxisLabels(tr("rank i"), tr("σᵢ(X_k)"));
   ranked_->setLogY(true);
 
-  auto* controls = new QHBoxLayout;
-  controls->addWidget(new QLabel(tr("Coefficients"), this));
-  controls->addWidget(coeffs_);
-  controls->addWidget(new QLabel(tr("×"), this));
-  ns_->addTo(controls);
-  controls->addWidget(new QLabel(tr("Precision"), this));
-  controls->addWidget(dtype_);
-  controls->addSpacing(16);
-  controls->addWidget(new QLabel(tr("Step k"), this));
-  controls->addWidget(stepSlider_, 1);
-  controls->addWidget(play_);
+  auto* controls = new widgets::FlowLayout;  // wraps in a narrow window (1024 × 768)
+  auto* schedule = new QHBoxLayout;
+  schedule->addWidget(new QLabel(tr("Coefficients"), this));
+  schedule->addWidget(coeffs_);
+  schedule->addWidget(new QLabel(tr("×"), this));
+  ns_->addTo(schedule);
+  controls->addWidget(group(schedule, this));
+  controls->addWidget(group({new QLabel(tr("Precision"), this), dtype_}, this));
+  stepSlider_->setMinimumWidth(120);
+  controls->addWidget(group({new QLabel(tr("Step k"), this), stepSlider_, play_}, this));
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->addLayout(controls, 0, 0, 1, 2);

@@ -30,6 +30,9 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   form_ = new QFormLayout(this);
   form_->setContentsMargins(0, 0, 0, 0);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  // A field wider than the room beside its label goes under it (the Clip Lab on a 1024-px
+  // projector), instead of widening the whole page.
+  form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
 
   method_ = registryCombo(spectral::constraintMethods(), this, true);
   method_->setObjectName(QStringLiteral("methodBox"));
