@@ -59,7 +59,9 @@ int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::v
   const auto plan = sweep::planSweep(dir, points, a.retryFailed);
   std::vector<std::string> ids;
   for (const auto& p : plan.toRun) ids.push_back(p.id);
-  const std::string script = options.backend == sweep::Backend::Slurm ? sweep::slurmBatchScript(dir, ids, options) : "";
+  // No array for no points: an empty ids=() dies on its first line under set -u.
+  const bool slurm = options.backend == sweep::Backend::Slurm;
+  const std::string script = slurm && !ids.empty() ? sweep::slurmBatchScript(dir, ids, options) : "";
   if (a.json) {
     nlohmann::json j{{"event", "plan"}, {"out", dir.path().string()}, {"points", points.size()}, {"to_run", ids},
                      {"done", plan.done}, {"failed_kept", plan.failedKept}};
@@ -74,6 +76,7 @@ int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::v
               ids.size(), plan.done, plan.failedKept);
   for (const auto& p : points) std::printf("%s  %s\n", p.id.c_str(), sweep::describe(p.assignment).c_str());
   if (!script.empty()) std::printf("\n%s", script.c_str());
+  else if (slurm) std::printf("\nnothing to submit: no point is left to run\n");
   return 0;
 }
 
@@ -93,7 +96,10 @@ int runSweep(const SweepArgs& a) {
   if (options.backend == sweep::Backend::Local && (!a.slurmArgs.empty() || a.detach))
     throw InputError("--slurm-arg and --detach apply to --backend slurm only");
   sweep::SweepDirectory dir(a.out);
-  if (a.dryRun) return printPlan(a, dir, points, options);
+  if (a.dryRun) {
+    dir.check(points);  // a plan the real run would refuse is no plan
+    return printPlan(a, dir, points, options);
+  }
   dir.prepare(spec, points);
 
   const bool tty = isatty(STDERR_FILENO) != 0;

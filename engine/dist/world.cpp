@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 namespace lwb::dist {
@@ -44,6 +45,13 @@ std::string firstSlurmHost(const std::string& nodeList) {
   return nodeList.substr(0, bracket) + nodeList.substr(bracket + 1, end - bracket - 1);
 }
 
+int slurmPort(long jobId, long stepId) {
+  // Array tasks of a sweep are separate jobs that often share a node: one fixed port (29500)
+  // made the second fail ("Address already in use") or, worse, meet the first one's ranks.
+  // 15000–29999: below Linux's ephemeral range (32768+), so no outgoing connection holds it.
+  return 15000 + static_cast<int>((jobId * 16 + stepId % 16) % 15000);
+}
+
 std::optional<World> worldFromEnvironment() {
   World w;
   const auto rank = env("RANK"), size = env("WORLD_SIZE");
@@ -61,7 +69,14 @@ std::optional<World> worldFromEnvironment() {
   if (w.size == 1) return std::nullopt;
   if (const auto addr = env("MASTER_ADDR")) w.masterAddr = *addr;
   else if (const auto nodes = env("SLURM_JOB_NODELIST")) w.masterAddr = firstSlurmHost(*nodes);
-  if (const auto port = env("MASTER_PORT")) w.masterPort = static_cast<int>(parseInt(*port, "MASTER_PORT", 1, 65535));
+  if (const auto port = env("MASTER_PORT")) {
+    w.masterPort = static_cast<int>(parseInt(*port, "MASTER_PORT", 1, 65535));
+  } else if (const auto job = env("SLURM_JOB_ID"); job && !rank && slurmRank) {
+    w.masterPort = slurmPort(parseInt(*job, "SLURM_JOB_ID", 0, std::numeric_limits<long>::max()),
+                             env("SLURM_STEP_ID") ? parseInt(*env("SLURM_STEP_ID"), "SLURM_STEP_ID", 0,
+                                                             std::numeric_limits<long>::max())
+                                                  : 0);
+  }
   if (const auto t = env("LWB_DIST_TIMEOUT"))
     w.timeoutSeconds = static_cast<double>(parseInt(*t, "LWB_DIST_TIMEOUT", 1, 86400));
   return w;

@@ -23,6 +23,10 @@ std::optional<World> worldFromEnvironment();
 // The first host of a Slurm node list: "node1", "node[3-5,7]" -> "node3", "a,b" -> "a".
 std::string firstSlurmHost(const std::string& nodeList);
 
+// The rendezvous port of ranks started by srun with no MASTER_PORT: one per job and step
+// (SLURM_JOB_ID, SLURM_STEP_ID), in 15000–29999.
+int slurmPort(long jobId, long stepId);
+
 // A TCP port that was free on 127.0.0.1 a moment ago (bind to port 0, read it back, close).
 int freeLocalPort();
 

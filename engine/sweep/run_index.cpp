@@ -228,6 +228,7 @@ std::string fileStamp(const fs::path& f) {
 }
 
 bool isUnder(const std::string& path, const std::string& root) {
+  if (root.empty()) return false;
   return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
                           (root.back() == '/' || path[root.size()] == '/'));
 }
@@ -235,9 +236,14 @@ bool isUnder(const std::string& path, const std::string& root) {
 }  // namespace
 
 std::string indexPath(const fs::path& p) {
+  // "" is the current folder: the parent of a bare `--db runs.sqlite` (an empty base once cut
+  // the first character off every stored path). Symbolic links are resolved, so a run reached
+  // through a link is the same row as the run itself.
+  const fs::path given = p.empty() ? fs::path(".") : p;
   std::error_code ec;
-  fs::path abs = fs::absolute(p, ec);
-  std::string s = (ec ? p : abs).lexically_normal().string();
+  fs::path abs = fs::weakly_canonical(given, ec);
+  if (ec) abs = fs::absolute(given, ec);
+  std::string s = (ec ? given : abs).lexically_normal().string();
   while (s.size() > 1 && s.back() == '/') s.pop_back();
   return s;
 }

@@ -79,6 +79,30 @@ SweepDirectory::~SweepDirectory() {
   if (lockFd_ >= 0) close(lockFd_);  // releases the flock
 }
 
+void SweepDirectory::check(const std::vector<SweepPoint>& points) const {
+  std::error_code ec;
+  if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": exists and is not a folder");
+  if (const std::string why = notASweep(dir_); !why.empty())
+    throw InputError(dir_.string() + ": " + why + "; choose an empty or new --out");
+  checkSamePoints(points);
+}
+
+void SweepDirectory::checkSamePoints(const std::vector<SweepPoint>& points) const {
+  std::error_code ec;
+  const fs::path pointsFile = dir_ / run::layout::kSweepPointsFile;
+  if (!fs::exists(pointsFile, ec)) return;
+  const json before = readJson(pointsFile);
+  const json now = pointsJson(points);
+  if (before.size() != now.size())
+    throw InputError(dir_.string() + ": holds a different sweep (" + std::to_string(before.size()) +
+                     " points, this spec has " + std::to_string(now.size()) + "); choose another --out");
+  for (size_t i = 0; i < now.size(); ++i) {
+    const fs::path cfg = configFile(points[i].id);
+    if (before[i] != now[i] || !fs::exists(cfg, ec) || readJson(cfg) != points[i].config)
+      throw InputError(dir_.string() + ": holds a different sweep (point " + points[i].id + " differs); choose another --out");
+  }
+}
+
 void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
   std::error_code ec;
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": exists and is not a folder");
@@ -96,17 +120,7 @@ void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint
 
   const fs::path pointsFile = dir_ / run::layout::kSweepPointsFile;
   if (fs::exists(pointsFile, ec)) {
-    const json before = readJson(pointsFile);
-    const json now = pointsJson(points);
-    if (before.size() != now.size())
-      throw InputError(dir_.string() + ": holds a different sweep (" + std::to_string(before.size()) +
-                       " points, this spec has " + std::to_string(now.size()) + "); choose another --out");
-    for (size_t i = 0; i < now.size(); ++i) {
-      const fs::path cfg = configFile(points[i].id);
-      if (before[i] != now[i] || !fs::exists(cfg, ec) || readJson(cfg) != points[i].config)
-        throw InputError(dir_.string() + ": holds a different sweep (point " + points[i].id +
-                         " differs); choose another --out");
-    }
+    checkSamePoints(points);  // again, now under the lock
     return;
   }
   json specFile = spec.source;

@@ -40,6 +40,9 @@ class SweepDirectory {
   // the spec, points and configs — or, for a folder that already holds a sweep, checks that
   // it is the same one (InputError naming the first point that differs).
   void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points);
+  // prepare's refusals without writing anything (--dry-run): not a folder, a folder that is
+  // not a sweep, a sweep of other points.
+  void check(const std::vector<SweepPoint>& points) const;
 
   // Pending without a run directory; else its status file's status, and Running (stale: it
   // never said it ended) where the file is missing or unreadable. A sweep never runs a point
@@ -59,6 +62,7 @@ class SweepDirectory {
   static std::vector<SweepPoint> readPoints(const std::filesystem::path& dir);
 
  private:
+  void checkSamePoints(const std::vector<SweepPoint>& points) const;
   std::filesystem::path dir_;
   int lockFd_ = -1;
 };

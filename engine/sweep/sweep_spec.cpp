@@ -178,6 +178,11 @@ SweepSpec parseSweepSpec(const json& spec, const fs::path& specDir) {
   if (const auto st = spec.find("steps"); st != spec.end()) {
     if (!st->is_number_integer() || st->get<int64_t>() < 1) throw InputError("steps: an integer ≥ 1");
     s.steps = st->get<int64_t>();
+    // As with seeds: "steps" is applied last and would make every grid.steps point the same run.
+    for (const Grid& g : s.grids)
+      for (const GridAxis& axis : g)
+        if (axis.key == "steps")
+          throw InputError("grid.steps and steps both set the number of steps; list them in one of them");
   }
   // Each value on its own against the base: the message names the grid key and the value.
   for (size_t gi = 0; gi < s.grids.size(); ++gi)

@@ -49,7 +49,7 @@ void setEnv(const char* k, const char* v) { v ? setenv(k, v, 1) : unsetenv(k); }
 
 void clearWorldEnv() {
   for (const char* k : {"RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "SLURM_PROCID", "SLURM_NTASKS",
-                        "SLURM_JOB_NODELIST", "LWB_DIST_TIMEOUT"})
+                        "SLURM_JOB_NODELIST", "SLURM_JOB_ID", "SLURM_STEP_ID", "LWB_DIST_TIMEOUT"})
     unsetenv(k);
 }
 
@@ -141,6 +141,28 @@ class TestDist : public QObject {
     QVERIFY(w);
     QCOMPARE(w->rank, 2);
     QCOMPARE(w->masterAddr, std::string("gpu03"));
+    QCOMPARE(w->masterPort, 29500);  // no job id: torchrun's default
+    // Two array tasks of one sweep on one node once both took 29500: the second failed with
+    // "Address already in use" or met the first one's ranks. Each job (and step) has its own.
+    setEnv("SLURM_JOB_ID", "4242");
+    const int first = worldFromEnvironment()->masterPort;
+    QCOMPARE(first, 15000 + (4242 * 16) % 15000);
+    setEnv("SLURM_JOB_ID", "4243");
+    QVERIFY(worldFromEnvironment()->masterPort != first);
+    setEnv("SLURM_STEP_ID", "1");
+    QCOMPARE(worldFromEnvironment()->masterPort, 15000 + (4243 * 16 + 1) % 15000);
+    for (long job : {0L, 1L, 937L, 14999L, 123456789L}) {
+      QVERIFY(slurmPort(job, 0) >= 15000 && slurmPort(job, 0) < 30000);
+      QVERIFY(slurmPort(job, 0) != slurmPort(job + 1, 0));
+    }
+    setEnv("MASTER_PORT", "4242");  // an explicit port wins
+    QCOMPARE(worldFromEnvironment()->masterPort, 4242);
+    setEnv("RANK", "1");  // torchrun's variables: its default port
+    setEnv("WORLD_SIZE", "4");
+    unsetenv("MASTER_PORT");
+    QCOMPARE(worldFromEnvironment()->masterPort, 29500);
+    unsetenv("RANK");
+    unsetenv("WORLD_SIZE");
     QCOMPARE(firstSlurmHost("a,b"), std::string("a"));
     QCOMPARE(firstSlurmHost("solo"), std::string("solo"));
     clearWorldEnv();

@@ -608,6 +608,13 @@ class TestHostileFiles : public QObject {
       sweep::parseSweepSpec(json::parse(R"({"base": "mnist_muon_softcap", "grid": {"seed": [5, 6]}, "seeds": [0, 1]})"), ".");
     });
     QVERIFY2(msg.contains("grid.seed and seeds both vary the seed"), qPrintable(msg));
+    // The same for steps: "steps" won over grid.steps, so steps=10 and steps=20 were two
+    // identical 30-step runs under different labels.
+    const QString steps = test::inputErrorOf([] {
+      sweep::parseSweepSpec(json::parse(R"({"base": "mnist_adamw_wd", "grid": {"steps": [10, 20]}, "steps": 30})"), ".");
+    });
+    QVERIFY2(steps.contains("grid.steps and steps both set the number of steps"), qPrintable(steps));
+    sweep::parseSweepSpec(json::parse(R"({"base": "mnist_adamw_wd", "grid": {"steps": [10, 20]}})"), ".");
   }
 
   // A path that is not UTF-8 in the output (here in a problem report) is replaced, not thrown

@@ -95,6 +95,37 @@ class TestRunIndex : public QObject {
     QCOMPARE(index.count(), int64_t{1});
   }
 
+  // `index --db runs.sqlite` (a bare name, the README's form) gave the index an empty base
+  // folder, and every stored path lost its first character ("tmp/x/runs/a"); the same run
+  // reached through a symbolic link was indexed a second time.
+  void bareIndexNameAndLinkedRunsKeepOneTruePath() {
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    writeRun(root / "runs" / "a", "muon", 2.0, 0.31, 8.0);
+    fs::create_directories(root / "dbs");
+    fs::create_directory_symlink(root / "runs", root / "link");
+    const fs::path before = fs::current_path();
+    fs::current_path(root / "dbs");
+    {
+      sweep::RunIndex index("c.sqlite");
+      QCOMPARE(index.scan({root / "runs"}).added, 1);
+      const auto rows = index.rows({});
+      QCOMPARE(rows.size(), size_t{1});
+      QCOMPARE(rows[0].path, sweep::indexPath(root / "runs" / "a"));
+      QVERIFY(fs::is_directory(rows[0].path));
+      const auto linked = index.scan({root / "link"});
+      QCOMPARE(linked.added, 0);
+      QCOMPARE(index.count(), int64_t{1});
+    }
+    fs::current_path(before);
+    // The same file opened by another path: nothing dropped and read again.
+    sweep::RunIndex again(root / "dbs" / "c.sqlite");
+    const auto report = again.scan({root / "runs"});
+    QCOMPARE(report.removed, 0);
+    QCOMPARE(report.unchanged, 1);
+    QCOMPARE(sweep::indexPath(root / "link" / "a"), sweep::indexPath(root / "runs" / "a"));
+  }
+
   void malformedRunIsReportedNotFatal() {
     QTemporaryDir tmp;
     const fs::path root = tmp.path().toStdString();

@@ -131,11 +131,20 @@ class TestCliSweep : public QObject {
     QVERIFY(!QFile::exists(out + "/attempts"));
     QCOMPARE(indexRows(out).size(), size_t{4});
 
+    // Nothing left to run: no batch script (its empty ids=() dies under set -u).
+    r = test::runCli({"sweep", "--spec", spec, "--out", out, "--dry-run", "--backend", "slurm"});
+    QVERIFY2(r.code == 0 && r.out.contains("nothing to submit") && !r.out.contains("#SBATCH"), r.out.constData());
+
     // Another spec into the same folder is refused.
     const QString other = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.3}}}, 30);
     r = test::runCli({"sweep", "--spec", other, "--out", out});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("holds a different sweep"), r.err.constData());
+    // So is its dry run, which printed a plan (and a batch script whose ids pointed at the
+    // old configs) the real run refuses.
+    r = test::runCli({"sweep", "--spec", other, "--out", out, "--dry-run", "--backend", "slurm"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("holds a different sweep") && !r.out.contains("#SBATCH"), (r.err + r.out).constData());
   }
 
   // Ctrl-C while points run: all stop cleanly; the same command finishes exactly the
@@ -293,6 +302,10 @@ class TestCliSweep : public QObject {
     // they ran, and a run directory would get a sweep's files mixed into it.
     QTest::newRow("out is a run directory") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@RUNDIR"}
                                             << "holds 'config.json' and no sweep (no points.json)";
+    QTest::newRow("dry run into a file") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@GOOD", "--dry-run"}
+                                         << "exists and is not a folder";
+    QTest::newRow("dry run into a run directory") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@RUNDIR", "--dry-run"}
+                                                  << "holds 'config.json' and no sweep (no points.json)";
     QTest::newRow("out holds foreign runs") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@FOREIGN"}
                                             << "has runs/ but no sweep (no points.json)";
   }
