@@ -2,6 +2,7 @@
 #include "app/app_options.h"
 #include "app/language.h"
 #include "app/main_window.h"
+#include "app/quit_on_signal.h"
 #include "app/pages/page_registry.h"
 #include "app/pages/common/latest_wins.h"
 #include "app/runs/run_manager.h"
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
   // GUI's (run_manager.h).
   lwb::app::applyAppIntraOpThreads();
   lwb::app::MainWindow window;
+  // Ctrl+C, kill, a closed terminal: stop the runs with checkpoints, then quit (not lose them).
+  lwb::app::QuitOnSignal quitOnSignal([&window](int signal) { window.quitOnSignal(signal); });
   window.show();
   QString error;
   if (!window.applyOptions(parsed.options, &error)) {

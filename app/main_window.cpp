@@ -29,6 +29,9 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include <cstdio>
+#include <cstring>
+
 namespace lwb::app {
 namespace {
 
@@ -276,15 +279,35 @@ int MainWindow::trainingRunCount() const {
   return n;
 }
 
+QStringList MainWindow::pagesRunningWork() const {
+  QStringList work;
+  for (const Page* page : pages_)
+    if (const QString w = page->runningWork(); !w.isEmpty()) work << w;
+  return work;
+}
+
+void MainWindow::quitOnSignal(int signal) {
+  std::fprintf(stderr, "lipschitz-workbench: %s: stopping the runs after their current step (each writes a "
+                       "checkpoint), then quitting; send it again to quit at once\n", strsignal(signal));
+  quitConfirmed_ = true;
+  if (exitCode_ < 0) exitCode_ = 128 + signal;
+  if (quitQuestion_) quitQuestion_->close();
+  close();
+}
+
 void MainWindow::askToStopAndQuit() {
   if (quitQuestion_) {
     quitQuestion_->raise();
     return;
   }
   // Window-modal and opened, not exec()'d: the GUI thread keeps serving the runs meanwhile.
+  const int training = trainingRunCount();
+  const QStringList work = pagesRunningWork();
+  QString what;
+  if (training > 0) what = tr("Runs still training: %1.").arg(training);
+  if (!work.isEmpty()) what += (what.isEmpty() ? QString() : QStringLiteral(" ")) + tr("Also running: %1.").arg(work.join(QStringLiteral(", ")));
   auto* box = new QMessageBox(QMessageBox::Question, tr("Quit while training?"),
-                              tr("%n run(s) still training. Stop them (each writes a resumable checkpoint) and quit?", "",
-                                 trainingRunCount()),
+                              what + QLatin1Char(' ') + tr("Stop them (each run writes a resumable checkpoint) and quit?"),
                               QMessageBox::NoButton, this);
   box->setObjectName(QStringLiteral("quitWhileTrainingBox"));
   box->setWindowModality(Qt::WindowModal);
@@ -304,17 +327,31 @@ void MainWindow::askToStopAndQuit() {
 void MainWindow::closeEvent(QCloseEvent* event) {
   // A user quitting while a run trains is asked first; a scripted close (--screenshot, whose
   // exit code is set) never waits on a dialog.
-  if (runs_ && trainingRunCount() > 0 && !quitConfirmed_ && !closeRequested_ && exitCode_ < 0) {
+  const bool pageWork = !pagesRunningWork().isEmpty();
+  if (runs_ && (trainingRunCount() > 0 || pageWork) && !quitConfirmed_ && !closeRequested_ && exitCode_ < 0) {
     event->ignore();
     askToStopAndQuit();
     return;
   }
-  if (runs_ && runs_->anyThreadRunning() && !closeRequested_) {
-    // Stop every run after its current step (checkpoint + "stopped" status written), and
-    // close when the last thread has finished; the GUI stays responsive meanwhile.
+  if (closeRequested_ && (pageWork || (runs_ && runs_->anyThreadRunning()))) {
+    event->ignore();  // still stopping: the close comes when the last of it has ended
+    return;
+  }
+  if (((runs_ && runs_->anyThreadRunning()) || pageWork) && !closeRequested_) {
+    // Stop every run after its current step (checkpoint + "stopped" status written) and the
+    // pages' work (a sweep: its runs likewise), and close when all of it has ended; the GUI
+    // stays responsive meanwhile.
     closeRequested_ = true;
-    runs_->stopAll();
+    if (runs_) runs_->stopAll();
+    for (Page* page : pages_) page->stopRunningWork();
     status_->showMessage(tr("Stopping runs before closing…"));
+    if (pageWork) {
+      auto* wait = new QTimer(this);
+      connect(wait, &QTimer::timeout, this, [this] {
+        if (pagesRunningWork().isEmpty() && !(runs_ && runs_->anyThreadRunning())) close();
+      });
+      wait->start(200);
+    }
     event->ignore();
     return;
   }

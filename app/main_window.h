@@ -59,6 +59,9 @@ class MainWindow : public QMainWindow {
   StatusPanel* statusPanel() const { return status_; }
   // The exit code a screenshot run asked for (-1: none).
   int requestedExitCode() const { return exitCode_; }
+  // SIGINT, SIGTERM or SIGHUP (app/quit_on_signal.h): close as "Stop and quit" would, without
+  // asking — runs stop after their step and write checkpoints — and exit with 128 + signal.
+  void quitOnSignal(int signal);
 
  Q_SIGNALS:
   // Emitted when a close has been accepted (after runs have stopped).
@@ -81,6 +84,8 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path, QString* error);
   // Runs this session trains (not those it only follows), whose threads are still running.
   int trainingRunCount() const;
+  // What the pages run besides training ("a sweep"), for the quit question.
+  QStringList pagesRunningWork() const;
   // Quit while training: "Stop and quit" or Cancel, in a window-modal box (not blocking).
   void askToStopAndQuit();
   void restoreSettings();

@@ -73,6 +73,11 @@ class Page {
   // Takes the command-line options meant for this page (--preset/--set/--start, --inspect,
   // --compare). False, with *error set, for input it refuses.
   virtual bool applyOptions(const AppOptions& /*options*/, QString* /*error*/) { return true; }
+  // Work the page runs outside the RunManager (the Sweeps page's sweep process): named in the
+  // quit question ("a sweep"), empty when none; stopped (its runs write checkpoints) before
+  // the window closes, which waits until runningWork() is empty again.
+  virtual QString runningWork() const { return {}; }
+  virtual void stopRunningWork() {}
   virtual void saveSettings(QSettings& /*settings*/) const {}
   virtual void restoreSettings(const QSettings& /*settings*/) {}
   // Called before the window is grabbed (--screenshot): plots whose data waits for a

@@ -1601,13 +1601,6 @@
         <source>Quit while training?</source>
         <translation>Beenden, während trainiert wird?</translation>
     </message>
-    <message numerus="yes">
-        <source>%n run(s) still training. Stop them (each writes a resumable checkpoint) and quit?</source>
-        <translation>
-            <numerusform>%n Lauf trainiert noch. Anhalten (er schreibt einen fortsetzbaren Checkpoint) und beenden?</numerusform>
-            <numerusform>%n Läufe trainieren noch. Anhalten (jeder schreibt einen fortsetzbaren Checkpoint) und beenden?</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Stop and quit</source>
         <translation>Anhalten und beenden</translation>
@@ -1615,6 +1608,18 @@
     <message>
         <source>&lt;p&gt;Papers cited by number in tooltips and descriptions:&lt;br&gt;&lt;b&gt;000&lt;/b&gt; Training Transformers with Enforced Lipschitz Bounds&lt;br&gt;&lt;b&gt;001&lt;/b&gt; F. L. Cesista, Fast, Numerically Stable, and Auto-Differentiable Spectral Clipping via Newton–Schulz Iteration (2025)&lt;br&gt;&lt;b&gt;002&lt;/b&gt; R. Bir, M. Mok et al., Replacing Normalization in Deep Transformers with Lipschitz and Manifold Geometry (Manifold Muon)&lt;br&gt;&lt;b&gt;004&lt;/b&gt; Globally 1-Lipschitz Attention without Sequence-Length Dependence (AttLip)&lt;/p&gt;</source>
         <translation>&lt;p&gt;Mit Nummer zitierte Veröffentlichungen in Tooltips und Beschreibungen:&lt;br&gt;&lt;b&gt;000&lt;/b&gt; Training Transformers with Enforced Lipschitz Bounds&lt;br&gt;&lt;b&gt;001&lt;/b&gt; F. L. Cesista, Fast, Numerically Stable, and Auto-Differentiable Spectral Clipping via Newton–Schulz Iteration (2025)&lt;br&gt;&lt;b&gt;002&lt;/b&gt; R. Bir, M. Mok et al., Replacing Normalization in Deep Transformers with Lipschitz and Manifold Geometry (Manifold Muon)&lt;br&gt;&lt;b&gt;004&lt;/b&gt; Globally 1-Lipschitz Attention without Sequence-Length Dependence (AttLip)&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Runs still training: %1.</source>
+        <translation>Noch trainierende Läufe: %1.</translation>
+    </message>
+    <message>
+        <source>Also running: %1.</source>
+        <translation>Außerdem läuft: %1.</translation>
+    </message>
+    <message>
+        <source>Stop them (each run writes a resumable checkpoint) and quit?</source>
+        <translation>Anhalten (jeder Lauf schreibt einen fortsetzbaren Checkpoint) und beenden?</translation>
     </message>
 </context>
 <context>
@@ -4299,6 +4304,10 @@ p(korrekt) %L4</translation>
     <message>
         <source>%1: not a sweep folder (it has no points.json; a sweep folder is what a sweep run writes)</source>
         <translation>%1: kein Sweep-Ordner (er hat keine points.json; ein Sweep-Ordner ist, was ein Sweep-Lauf schreibt)</translation>
+    </message>
+    <message>
+        <source>a sweep</source>
+        <translation>ein Sweep</translation>
     </message>
 </context>
 <context>

@@ -83,7 +83,7 @@ void RunFollower::readConfig() {
 
 std::optional<run::StatusRecord> RunFollower::readStatus() {
   try {
-    auto s = reader_.status();
+    auto s = reader_.liveStatus();  // "running" with its writer gone reads as failed (interrupted)
     if (s && s->status == run::RunStatus::Running && !following_) {
       following_ = true;
       mailbox_->postState(RunState::Following);

@@ -8,7 +8,12 @@
 #include "run/run_layout.h"
 #include "run/spectra_format.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <climits>
 #include <fstream>
@@ -85,6 +90,28 @@ std::optional<RunSummary> RunDirectoryReader::summary() const {
   const auto j = readJsonObject(file(layout::kSummaryFile));
   if (!j) return std::nullopt;
   return runSummaryFromJson(*j);
+}
+
+WriterState runFolderWriter(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return WriterState::Unknown;
+  // A shared lock is refused while a writer holds its exclusive one (in this process too:
+  // flock locks belong to the open file, not the process), and taken and dropped otherwise.
+  const int rc = ::flock(fd, LOCK_SH | LOCK_NB);
+  const int err = errno;
+  ::close(fd);
+  if (rc == 0) return WriterState::None;
+  return err == EWOULDBLOCK ? WriterState::Writing : WriterState::Unknown;
+}
+
+std::optional<StatusRecord> RunDirectoryReader::liveStatus() const {
+  auto s = status();
+  if (s && s->status == RunStatus::Running && runFolderWriter(dir_.string()) == WriterState::None) {
+    s->status = RunStatus::Failed;
+    s->message = "interrupted: no process is writing this run any more (killed or crashed); lipschitz-cli train "
+                 "--resume continues it from its last checkpoint, if it has one";
+  }
+  return s;
 }
 
 std::optional<StatusRecord> RunDirectoryReader::status() const {

@@ -50,6 +50,11 @@ struct StatusRecord {
   std::string message;  // the status file's second line (why it diverged, stopped or failed)
 };
 
+// Whether a process holds the run folder's writer lock (RunFolderLock): Unknown where the
+// file system cannot say.
+enum class WriterState { Writing, None, Unknown };
+WriterState runFolderWriter(const std::string& path);
+
 struct CheckpointFile {
   int64_t step = 0;
   std::filesystem::path path;
@@ -87,6 +92,11 @@ class RunDirectoryReader {
   // The status file; nullopt while absent or empty. A first line that is no status word
   // reads as Failed, with a message saying so when the file has none.
   std::optional<StatusRecord> status() const;
+  // status(), except that "running" with no process writing the folder (the writer was
+  // killed or crashed: its lock went with it, RunFolderLock) reads as Failed with a message
+  // saying so; what the app, Compare and the index show. Where the lock cannot be probed
+  // (a file system without flock on folders) "running" stays.
+  std::optional<StatusRecord> liveStatus() const;
 
   // metrics.jsonl from `from` on, at most maxBytes of it: every complete line; a torn last
   // line (no newline yet) is left for the next call. A line longer than maxBytes is skipped

@@ -278,7 +278,7 @@ IndexRow rowFromRunDirectory(const fs::path& dir) {
   setConfigColumns(r, reader.config().value_or(json::object()));
 
   const auto summary = reader.summary();
-  const auto status = reader.status();
+  const auto status = reader.liveStatus();  // a killed writer's "running" is not shown as running
   if (status) {
     r.status = run::toString(status->status);
     r.message = status->message;
@@ -576,7 +576,10 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
   {
     Statement s(db_, "SELECT path, signature, status FROM runs", check);
     while (s.step())
-      if (run::parseStatusWord(s.text(2)) != run::RunStatus::Pending) known[resolve(s.text(0))] = s.text(1);
+      if (const auto st = run::parseStatusWord(s.text(2)); st != run::RunStatus::Pending)
+        // A running row is read again whatever its files say: its writer may have died since,
+        // which changes no file (RunDirectoryReader::liveStatus).
+        known[resolve(s.text(0))] = st == run::RunStatus::Running ? std::string() : s.text(1);
   }
   std::set<std::string> seen;
   std::vector<IndexRow> batch;

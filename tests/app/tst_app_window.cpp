@@ -5,9 +5,12 @@
 #include "app/app_options.h"
 #include "app/pages/train/dashboard.h"
 #include "app/main_window.h"
+#include "app/quit_on_signal.h"
 #include "app/pages/train/run_list.h"
 #include "app/runs/run_manager.h"
 #include "app/pages/train/run_panel.h"
+#include "app/pages/sweeps/sweep_form.h"
+#include "app/pages/sweeps/sweeps_page.h"
 #include "app/status_panel.h"
 #include "app/pages/train/train_page.h"
 #include "support/scratch_home.h"
@@ -32,6 +35,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <memory>
 
 using namespace lwb::app;
@@ -77,6 +81,8 @@ class TestAppWindow : public QObject {
   void presetFromTheCommandLine();
   void aRunsSettingsForANewRun();
   void closingMidRunStopsTheWorkerCleanly();
+  void terminationSignalStopsRunsWithCheckpoints();
+  void quittingWhileASweepRunsAsksAndStopsIt();
   void layoutIsRememberedBetweenLaunches();
 
  private:
@@ -341,7 +347,7 @@ void TestAppWindow::closingMidRunStopsTheWorkerCleanly() {
   const auto question = [&w] { return w->findChild<QMessageBox*>(QStringLiteral("quitWhileTrainingBox")); };
   w->close();
   QTRY_VERIFY(question() && question()->isVisible());
-  QVERIFY(question()->text().contains(QLatin1String("1 run")));
+  QVERIFY2(question()->text().contains(QLatin1String("Runs still training: 1.")), qPrintable(question()->text()));
   question()->findChild<QPushButton*>(QStringLiteral("cancelQuitButton"))->click();
   QTRY_VERIFY(!question());
   QVERIFY(w->isVisible());
@@ -359,6 +365,56 @@ void TestAppWindow::closingMidRunStopsTheWorkerCleanly() {
   QCOMPARE(readStatus(runDir), QStringLiteral("stopped"));
   // Nothing is lost: the stop wrote a resumable checkpoint.
   QVERIFY(!QDir(runDir + QStringLiteral("/checkpoints")).entryList({QStringLiteral("step_*.safetensors")}).isEmpty());
+}
+
+// SIGTERM (kill, a logout) or Ctrl+C once killed the app at once: a run it trained kept no
+// checkpoint and a status file that said "running" for good. Now the signal closes the
+// window as "Stop and quit" does, without asking, and the exit status says which signal.
+void TestAppWindow::terminationSignalStopsRunsWithCheckpoints() {
+  auto w = std::make_unique<MainWindow>();
+  w->show();
+  QuitOnSignal handler([&w](int signal) { w->quitOnSignal(signal); });
+  RunSession* s = startFromPanel(*w, tinyConfig(1'000'000));
+  QVERIFY(s);
+  QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > 0, 30000);
+  const QString runDir = s->runDir();
+  QSignalSpy closing(w.get(), &MainWindow::closing);
+  QCOMPARE(::raise(SIGTERM), 0);  // delivered to this process; the handler turns it into a close
+  QTRY_COMPARE_WITH_TIMEOUT(closing.count(), 1, 30000);
+  QVERIFY(!w->findChild<QMessageBox*>(QStringLiteral("quitWhileTrainingBox")));  // nobody is asked
+  QCOMPARE(w->requestedExitCode(), 128 + SIGTERM);
+  QVERIFY(!w->runs()->anyThreadRunning());
+  w.reset();
+  QCOMPARE(readStatus(runDir), QStringLiteral("stopped"));
+  QVERIFY(!QDir(runDir + QStringLiteral("/checkpoints")).entryList({QStringLiteral("step_*.safetensors")}).isEmpty());
+}
+
+// A running sweep (the Sweeps page's `lipschitz-cli sweep` child) did not count as work: the
+// window quit without a question, and the page's destructor then waited up to 30 s for it.
+void TestAppWindow::quittingWhileASweepRunsAsksAndStopsIt() {
+  QTemporaryDir tmp;
+  auto w = std::make_unique<MainWindow>();
+  w->show();
+  auto* sweeps = w->page<pages::SweepsPage>();
+  QVERIFY(sweeps);
+  sweeps->form()->setPreset(QStringLiteral("mnist_adamw_wd"));
+  sweeps->form()->addGridRow(QStringLiteral("optimizer.lr"), QStringLiteral("0.01"));
+  sweeps->form()->setSteps(1'000'000);
+  sweeps->form()->setOutputFolder(tmp.path() + QStringLiteral("/sweep"));
+  sweeps->form()->setJobs(1);
+  QString error;
+  QVERIFY2(sweeps->launch(&error), qPrintable(error));
+  QCOMPARE(sweeps->runningWork(), QStringLiteral("a sweep"));
+  QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(tmp.path() + QStringLiteral("/sweep/runs/0000/metrics.jsonl")), 60000);
+  QSignalSpy closing(w.get(), &MainWindow::closing);
+  const auto question = [&w] { return w->findChild<QMessageBox*>(QStringLiteral("quitWhileTrainingBox")); };
+  w->close();
+  QTRY_VERIFY(question() && question()->isVisible());
+  QVERIFY2(question()->text().contains(QLatin1String("Also running: a sweep.")), qPrintable(question()->text()));
+  question()->findChild<QPushButton*>(QStringLiteral("stopAndQuitButton"))->click();
+  QTRY_COMPARE_WITH_TIMEOUT(closing.count(), 1, 60000);
+  QVERIFY(!sweeps->isRunning());  // stopped before the window closed, not in a destructor
+  QCOMPARE(readStatus(tmp.path() + QStringLiteral("/sweep/runs/0000")), QStringLiteral("stopped"));
 }
 
 void TestAppWindow::layoutIsRememberedBetweenLaunches() {

@@ -3,6 +3,7 @@
 // schema 1, hostile files (not SQLite, foreign SQLite, newer schema, truncated) and rebuild.
 #include "run/results_json.h"
 #include "run/run_directory.h"
+#include "run/run_directory_reader.h"
 #include "support/sqlite_exec.h"
 #include "support/test_files.h"
 #include "sweep/run_index.h"
@@ -124,6 +125,35 @@ class TestRunIndex : public QObject {
     QCOMPARE(report.removed, 0);
     QCOMPARE(report.unchanged, 1);
     QCOMPARE(sweep::indexPath(root / "link" / "a"), sweep::indexPath(root / "runs" / "a"));
+  }
+
+  // A run whose writer was killed (SIGKILL, a crash, the app closed by a signal) keeps
+  // "running" in its status file for good: the app followed it as alive ("ETA 0:37") and
+  // the index listed it as running. No process holds its folder lock any more, so it now
+  // reads as failed (interrupted) in the index and wherever liveStatus is read.
+  void runWhoseWriterDiedReadsAsInterrupted() {
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString(), dir = root / "r";
+    sweep::RunIndex index(root / "i.sqlite");
+    {
+      run::RunDirectory d(dir.string());
+      d.writeConfig({{"task", "mnist"}, {"steps", 100}});
+      d.setStatus(run::RunStatus::Running);
+      QCOMPARE(run::runFolderWriter(dir.string()), run::WriterState::Writing);
+      QCOMPARE(run::RunDirectoryReader(dir).liveStatus()->status, run::RunStatus::Running);
+      index.scan({root});
+      QCOMPARE(index.row(sweep::indexPath(dir))->status, std::string("running"));
+    }
+    QCOMPARE(run::runFolderWriter(dir.string()), run::WriterState::None);
+    QCOMPARE(run::RunDirectoryReader(dir).status()->status, run::RunStatus::Running);  // the file is unchanged
+    const auto live = run::RunDirectoryReader(dir).liveStatus();
+    QCOMPARE(live->status, run::RunStatus::Failed);
+    QVERIFY2(live->message.find("interrupted") != std::string::npos, live->message.c_str());
+    index.scan({root});  // no file changed, yet the row is read again
+    const auto row = index.row(sweep::indexPath(dir));
+    QCOMPARE(row->status, std::string("failed"));
+    QVERIFY2(row->message.find("no process is writing this run") != std::string::npos, row->message.c_str());
+    QCOMPARE(run::runFolderWriter((root / "absent").string()), run::WriterState::Unknown);
   }
 
   void malformedRunIsReportedNotFatal() {

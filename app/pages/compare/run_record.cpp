@@ -220,7 +220,7 @@ RunRecord loadRunRecord(const QString& dir) {
     r.attentionSelf = finiteValue(summary->attentionSelfMovement);
   }
 
-  if (const auto status = reader.status()) {
+  if (const auto status = reader.liveStatus()) {
     r.status = QString::fromLatin1(run::toString(status->status));
     r.statusMessage = QString::fromStdString(status->message);
   } else {

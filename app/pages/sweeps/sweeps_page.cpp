@@ -263,6 +263,8 @@ void SweepsPage::showPlanOf(const json& spec) {
   watcher->setFuture(QtConcurrent::run([spec] { return planOf(spec); }));
 }
 
+QString SweepsPage::runningWork() const { return isRunning() ? tr("a sweep") : QString(); }
+
 void SweepsPage::stop() {
   process_->stop();
   progress_->setText(tr("Stopping: every run writes status 'stopped'…"));

@@ -51,6 +51,8 @@ class SweepsPage : public QWidget, public Page {
   // Shows an existing sweep folder's points (points.json + index.sqlite).
   bool openSweep(const QString& dir, QString* error);
   bool isRunning() const;
+  QString runningWork() const override;
+  void stopRunningWork() override { stop(); }
 
   SweepPointsModel* pointsModel() const { return model_; }
   QString previewText() const;
