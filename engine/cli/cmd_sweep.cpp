@@ -146,7 +146,8 @@ int runSweep(const SweepArgs& a) {
   nlohmann::json summary{{"event", "summary"}, {"out", dir.path().string()}, {"total", outcome.total},
                          {"done", outcome.done}, {run::toString(run::RunStatus::Failed), outcome.failed},
                          {run::toString(run::RunStatus::Stopped), outcome.stopped},
-                         {run::toString(run::RunStatus::Pending), outcome.pending}, {"interrupted", outcome.interrupted},
+                         {run::toString(run::RunStatus::Pending), outcome.pending},
+                         {run::toString(run::RunStatus::Running), outcome.running}, {"interrupted", outcome.interrupted},
                          {"index", dir.indexFile().string()}, {"index_current", outcome.indexCurrent}};
   if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
   if (a.json) printJson(summary);

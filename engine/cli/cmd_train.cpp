@@ -244,7 +244,7 @@ int runTrain(const TrainArgs& a) {
   if (a.nproc > 1) {
     run::Trainer check(cfg);  // bad data or model: one clean line here, not one per rank
     (void)check;
-    return launchLocalRanks(a.nproc, 15.0);
+    return launchLocalRanks(a.nproc, 15.0, a.resume.empty() ? a.out : a.resume);
   }
   if (world && world->rank != 0) return runFollower(cfg, *world, ckpt);
 

@@ -1,12 +1,15 @@
 #include "cli/launcher.h"
 
 #include "dist/world.h"
+#include "run/run_directory.h"
+#include "run/run_directory_reader.h"
 #include "sweep/process.h"
 
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <chrono>
 #include <spawn.h>
 #include <stdexcept>
@@ -72,7 +75,7 @@ void setCommandLine(int argc, char** argv) {
 
 const std::vector<std::string>& commandLine() { return storedArgs(); }
 
-int launchLocalRanks(int nproc, double graceSeconds) {
+int launchLocalRanks(int nproc, double graceSeconds, const std::string& runDir) {
   const auto args = withoutNproc(commandLine());
   const int port = dist::freeLocalPort();
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -91,6 +94,7 @@ int launchLocalRanks(int nproc, double graceSeconds) {
     pids.push_back(spawnRank(args, env));
   }
   int result = 0;
+  std::string firstFailure;  // "rank 1 was killed by signal 9 (Killed)"
   size_t running = pids.size();
   auto stopOthers = [&](int sig) {
     for (const pid_t p : pids)
@@ -102,22 +106,35 @@ int launchLocalRanks(int nproc, double graceSeconds) {
       stopOthers(SIGTERM);  // rank 0 stops every rank after the same step
       gForward = 0;
     }
-    int status = 0;
-    const pid_t done = ::waitpid(-1, &status, WNOHANG);
-    if (done > 0) {
-      for (auto& p : pids)
-        if (p == done) p = -1;
+    // Every rank that has ended since the last look: when one is killed, its peer fails a
+    // moment later, and both may be ready at once; the killed one is the cause.
+    std::vector<std::pair<int, int>> ended;  // rank, wait status
+    for (int status = 0;;) {
+      const pid_t done = ::waitpid(-1, &status, WNOHANG);
+      if (done <= 0) break;
+      for (size_t r = 0; r < pids.size(); ++r)
+        if (pids[r] == done) pids[r] = -1, ended.emplace_back(static_cast<int>(r), status);
       --running;
+    }
+    std::stable_sort(ended.begin(), ended.end(),
+                     [](const auto& a, const auto& b) { return WIFSIGNALED(a.second) && !WIFSIGNALED(b.second); });
+    for (const auto& [rank, status] : ended) {
       const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
       if (code != 0 && result == 0) {
         result = code;
+        // Which rank and how: the survivors only say that a peer went away.
+        firstFailure = "rank " + std::to_string(rank) +
+                       (WIFSIGNALED(status) ? " was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                                                  strsignal(WTERMSIG(status)) + ")"
+                                            : " exited with status " + std::to_string(code));
+        if (!gForward) std::fprintf(stderr, "lipschitz-cli: %s; stopping the other ranks\n", firstFailure.c_str());
         // One rank failed: the others would wait for it until their collective timeout.
         stopOthers(SIGTERM);
         killAt = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                          std::chrono::duration<double>(graceSeconds));
       }
-      continue;
     }
+    if (!ended.empty()) continue;
     if (killAt && std::chrono::steady_clock::now() > *killAt) {
       stopOthers(SIGKILL);
       killAt.reset();
@@ -126,6 +143,14 @@ int launchLocalRanks(int nproc, double graceSeconds) {
   }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  // Rank 0 writes the run folder; killed, it left "running" there for good. Say how it ended.
+  if (result != 0 && !firstFailure.empty() && !runDir.empty()) {
+    try {
+      const auto s = run::RunDirectoryReader(runDir).status();
+      if (s && s->status == run::RunStatus::Running) run::markRunEnded(runDir, run::RunStatus::Failed, firstFailure);
+    } catch (const std::exception&) {  // no folder yet (it failed before creating it)
+    }
+  }
   return result;
 }
 

@@ -205,28 +205,9 @@ class LocalScheduler {
     } else {
       ++out_.failed;
     }
-    if (endedAs == run::RunStatus::Failed) writeFailure(c.point, wroteFolder, message);
+    if (endedAs == run::RunStatus::Failed) dir_.recordFailure(c.point, message);
     index_.sync({c.point});
     if (events_.pointEnded) events_.pointEnded(c.point, endedAs, message);
-  }
-
-  void writeFailure(const SweepPoint& p, bool wroteFolder, const std::string& message) {
-    try {
-      if (wroteFolder) {
-        // Killed while running (SIGKILL, the OOM killer): its status file says "running" for
-        // good; say what happened, on disk and so in the index (issue 33).
-        const auto s = run::RunDirectoryReader(dir_.runDir(p.id)).status();
-        if (!s || s->status == run::RunStatus::Running || (s->status == run::RunStatus::Failed && s->message.empty()))
-          run::markRunEnded(dir_.runDir(p.id).string(), run::RunStatus::Failed, message);
-      } else {
-        // It never wrote its folder: write one that says why, so the point reads as failed
-        // (and is kept unless --retry-failed), in the index as on disk.
-        run::RunDirectory failed(dir_.runDir(p.id).string());
-        failed.writeConfig(p.config);
-        failed.setStatus(run::RunStatus::Failed, message);
-      }
-    } catch (const std::exception&) {
-    }
   }
 
   // The running points' latest figures, for Compare and the Sweeps page.

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -49,11 +50,16 @@ void writeJobs(const SweepDirectory& dir, const json& jobs) {
 }
 
 // "12_3" -> state for every task of `job` squeue still lists (pending, running, completing).
-// A pending array shows as one line "12_[0-4%2]": expanded over `taskCount`.
-std::map<std::string, std::string> squeueStates(const std::string& job, size_t taskCount) {
+// A pending array shows as one line "12_[0-4%2]": expanded over `taskCount`. nullopt when
+// squeue could not answer (a controller restarting): nothing may be concluded from silence.
+std::optional<std::map<std::string, std::string>> squeueStates(const std::string& job, size_t taskCount) {
   std::map<std::string, std::string> out;
   const auto r = runCommand({"squeue", "-h", "-r", "-j", job, "-o", "%i|%T"}, 30);
-  if (r.exitCode != 0) return out;  // an ended job id is an error for squeue: nothing queued
+  if (r.exitCode != 0) {
+    // A job id the controller has forgotten is an error for squeue: nothing queued.
+    if ((r.err + r.out).find("Invalid job id") != std::string::npos) return out;
+    return std::nullopt;
+  }
   std::istringstream lines(r.out);
   std::string line;
   while (std::getline(lines, line)) {
@@ -144,6 +150,7 @@ class SlurmScheduler {
     index_.sync(points);
     for (const SweepPoint& p : points) byId_[p.id] = &p;
     out_.total = static_cast<int>(points.size());
+    for (const json& j : jobs_) noteLatest(j);
   }
 
   SweepOutcome run() {
@@ -155,11 +162,13 @@ class SlurmScheduler {
       std::this_thread::sleep_for(std::chrono::duration<double>(options_.pollSeconds));
     }
     for (const SweepPoint& p : points_) {
-      // Started and neither kept (a result) nor failed: stopped, or stale "running".
+      // Started and neither kept (a result) nor failed nor still with Slurm (--detach):
+      // stopped, or stale "running".
       const run::RunStatus s = dir_.status(p.id);
-      if (s != run::RunStatus::Pending && !run::info(s).hasResult && s != run::RunStatus::Failed) ++out_.stopped;
+      if (queued_.count(p.id)) ++out_.running;
+      else if (s != run::RunStatus::Pending && !run::info(s).hasResult && s != run::RunStatus::Failed) ++out_.stopped;
     }
-    out_.pending = out_.total - out_.done - out_.failed - out_.stopped;
+    out_.pending = out_.total - out_.done - out_.failed - out_.stopped - out_.running;
     out_.indexCurrent = finishSweepIndex(index_, dir_, options_, events_, stop_);
     return out_;
   }
@@ -172,7 +181,7 @@ class SlurmScheduler {
     for (const json& j : jobs_) {
       const std::string job = j.value("job", std::string());
       const json ids = j.value("ids", json::array());
-      for (const auto& [task, state] : squeueStates(job, ids.size())) {
+      for (const auto& [task, state] : squeueStates(job, ids.size()).value_or(std::map<std::string, std::string>{})) {
         const size_t i = std::stoul(task.substr(task.find('_') + 1));
         if (i < ids.size()) inFlight.insert(ids[i].get<std::string>());
       }
@@ -202,6 +211,7 @@ class SlurmScheduler {
     const std::string job = r.out.substr(0, r.out.find_first_of(";\n"));
     jobs_.push_back({{"job", job}, {"ids", ids}, {"script", script.string()}});
     writeJobs(dir_, jobs_);
+    noteLatest(jobs_.back());
     for (size_t i = 0; i < ids.size(); ++i)
       index_.setSchedulerState(indexPath(dir_.runDir(ids[i])), job + "_" + std::to_string(i), "PENDING");
     if (events_.note) events_.note("submitted Slurm job array " + job + " (" + std::to_string(ids.size()) + " tasks)");
@@ -214,6 +224,7 @@ class SlurmScheduler {
     SweepProgress pr;
     pr.total = out_.total;
     bool anyQueued = false;
+    queued_.clear();
     for (const json& j : jobs_) anyQueued = pollArray(j, pr) || anyQueued;
     index_.sync(points_);
     for (const SweepPoint& p : points_) {
@@ -221,6 +232,12 @@ class SlurmScheduler {
       if (run::info(s).hasResult) ++pr.done;
       else if (s == run::RunStatus::Failed) ++pr.failed;
     }
+    // A task that has written its result and is still completing is done, not running too
+    // (the counts once read "1/1 done, 1 running, -1 pending").
+    std::erase_if(pr.active, [this](const PointProgress& a) {
+      const run::RunStatus s = dir_.status(a.id);
+      return run::info(s).hasResult || s == run::RunStatus::Failed;
+    });
     for (PointProgress& a : pr.active) {
       try {
         const auto rows = run::RunDirectoryReader(dir_.runDir(a.id)).metricsSince({}).rows;
@@ -240,7 +257,14 @@ class SlurmScheduler {
   bool pollArray(const json& j, SweepProgress& pr) {
     const std::string jid = j.value("job", std::string());
     const json jids = j.value("ids", json::array());
-    const auto queued = squeueStates(jid, jids.size());
+    const auto answer = squeueStates(jid, jids.size());
+    if (!answer) {
+      // No answer this time: every task of the array counts as still queued.
+      for (size_t i = 0; i < jids.size(); ++i)
+        if (const std::string id = jids[i].get<std::string>(); latest_[id] == jid + "_" + std::to_string(i)) queued_.insert(id);
+      return true;
+    }
+    const auto& queued = *answer;
     const auto accounted = queued.size() < jids.size() ? sacctStates(jid) : std::map<std::string, std::string>{};
     bool anyQueued = false;
     for (size_t i = 0; i < jids.size(); ++i) {
@@ -249,6 +273,7 @@ class SlurmScheduler {
       if (const auto q = queued.find(task); q != queued.end()) {
         state = q->second;
         anyQueued = true;
+        if (latest_[id] == task) queued_.insert(id);
       } else if (const auto a = accounted.find(task); a != accounted.end()) {
         state = a->second;
       } else {
@@ -258,9 +283,36 @@ class SlurmScheduler {
         lastState_[task] = state;
         index_.setSchedulerState(indexPath(dir_.runDir(id)), task, state);
       }
+      if (!queued.count(task)) recordEndWithoutResult(id, task, state);
       if (state == "RUNNING") pr.active.push_back({id, run::RunStatus::Running, 0, 0});
     }
     return anyQueued;
+  }
+
+  // The newest task of each point: only it speaks for the point (an earlier array's task of a
+  // point submitted again has ended, and says nothing about the new one).
+  void noteLatest(const json& j) {
+    const std::string job = j.value("job", std::string());
+    const json ids = j.value("ids", json::array());
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (ids[i].is_string()) latest_[ids[i].get<std::string>()] = job + "_" + std::to_string(i);
+  }
+
+  // A task that left the queue having started (its log has the script's first line) and left
+  // no result: failed, with its log's last line — a missing data folder, a module not found
+  // on the node, a lost node. Before, such a point stayed "pending" and the sweep exited 0.
+  // A task cancelled before it started stays pending (a re-run submits it again).
+  void recordEndWithoutResult(const std::string& id, const std::string& task, const std::string& state) {
+    if (latest_[id] != task || !ended_.insert(task).second) return;
+    const run::RunStatus s = dir_.status(id);
+    if (s != run::RunStatus::Pending && s != run::RunStatus::Running) return;
+    if (!dir_.logMentions(id, "slurm job " + task + " ")) return;
+    const std::string last = dir_.lastLogLine(id);
+    const auto it = byId_.find(id);
+    if (it == byId_.end()) return;
+    dir_.recordFailure(*it->second, "Slurm task " + task + " ended (" + state + ") without a result" +
+                                        (last.empty() ? std::string() : ": " + last));
+    if (events_.pointEnded) events_.pointEnded(*it->second, run::RunStatus::Failed, last);
   }
 
   void cancelAll() {
@@ -279,6 +331,9 @@ class SlurmScheduler {
   json jobs_;
   std::map<std::string, const SweepPoint*> byId_;
   std::map<std::string, std::string> lastState_;
+  std::map<std::string, std::string> latest_;  // point id -> its newest task ("12_3")
+  std::set<std::string> queued_;                // points whose newest task Slurm still holds
+  std::set<std::string> ended_;                 // tasks already looked at once they left the queue
   SweepOutcome out_;
   bool cancelled_ = false;
 };

@@ -2,6 +2,7 @@
 
 #include "io/json_read.h"
 #include "io/input_error.h"
+#include "run/run_directory.h"
 #include "run/run_directory_reader.h"
 #include "run/run_layout.h"
 
@@ -153,6 +154,32 @@ void SweepDirectory::retire(const std::string& id) {
     fs::rename(run, to, ec);
     if (ec) throw InputError(run.string() + ": cannot move the earlier attempt aside (" + ec.message() + ")");
     return;
+  }
+}
+
+bool SweepDirectory::logMentions(const std::string& id, const std::string& text) const {
+  std::ifstream in(logFile(id), std::ios::binary);
+  if (!in) return false;
+  const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return all.find(text) != std::string::npos;
+}
+
+void SweepDirectory::recordFailure(const SweepPoint& p, const std::string& message) const {
+  try {
+    if (run::RunDirectoryReader::isRunDirectory(runDir(p.id))) {
+      // Killed while running (SIGKILL, the OOM killer, a node lost): its status file says
+      // "running" for good; say what happened, on disk and so in the index (issue 33).
+      const auto s = run::RunDirectoryReader(runDir(p.id)).status();
+      if (!s || s->status == run::RunStatus::Running || (s->status == run::RunStatus::Failed && s->message.empty()))
+        run::markRunEnded(runDir(p.id).string(), run::RunStatus::Failed, message);
+    } else {
+      // It never wrote its folder: write one that says why, so the point reads as failed
+      // (and is kept unless --retry-failed), in the index as on disk.
+      run::RunDirectory failed(runDir(p.id).string());
+      failed.writeConfig(p.config);
+      failed.setStatus(run::RunStatus::Failed, message);
+    }
+  } catch (const std::exception&) {
   }
 }
 

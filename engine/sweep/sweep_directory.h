@@ -53,6 +53,12 @@ class SweepDirectory {
   void retire(const std::string& id);
   // The last non-empty line of logs/<id>.log (why a run failed before writing its folder).
   std::string lastLogLine(const std::string& id) const;
+  // Whether the point's log holds `text` (a Slurm task's "slurm job 12_3" start line).
+  bool logMentions(const std::string& id, const std::string& text) const;
+  // Point `p` ended without a result: its run folder's status says failed with `message`
+  // (one written for a point that never made its folder; a folder left "running" by a killed
+  // writer is marked ended; a folder that already says why is left alone). Never throws.
+  void recordFailure(const SweepPoint& p, const std::string& message) const;
 
   // Brings the sweep's rows of `index` for these points up to date, in one transaction: a
   // row per point, "pending" until its run directory appears.

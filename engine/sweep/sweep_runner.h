@@ -57,6 +57,7 @@ struct SweepEvents {
 
 struct SweepOutcome {
   int total = 0, done = 0, failed = 0, stopped = 0, pending = 0;
+  int running = 0;  // Slurm with --detach: points whose task is still queued or running
   bool interrupted = false;  // stop was requested
   std::string slurmJob;      // the submitted array (Slurm)
   bool indexCurrent = true;  // false: the run index stayed locked and lacks some rows

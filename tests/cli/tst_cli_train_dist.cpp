@@ -249,9 +249,17 @@ class TestCliTrainDist : public QObject {
   }
 
   // A rank killed mid-run: the launcher stops the other, exits non-zero within the collective
-  // timeout plus its grace, and leaves nothing running.
+  // timeout plus its grace, leaves nothing running, and names the rank and the signal (the
+  // survivor only said "Connection reset by peer"). Rank 0 killed left the run folder saying
+  // "running" for good: the launcher now writes how it ended.
+  void killedRankEndsTheRun_data() {
+    QTest::addColumn<int>("rank");
+    QTest::newRow("rank 1") << 1;
+    QTest::newRow("rank 0") << 0;
+  }
   void killedRankEndsTheRun() {
-    const QString out = dir_.filePath(QStringLiteral("killed"));
+    QFETCH(int, rank);
+    const QString out = dir_.filePath(QStringLiteral("killed%1").arg(rank));
     QProcess p;
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("LWB_DIST_TIMEOUT"), QStringLiteral("5"));
@@ -270,7 +278,7 @@ class TestCliTrainDist : public QObject {
       QFile e(QStringLiteral("/proc/") + pid + QStringLiteral("/environ"));
       QFile c(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
       if (e.open(QIODevice::ReadOnly) && c.open(QIODevice::ReadOnly) && c.readAll().contains(out.toUtf8()) &&
-          e.readAll().split('\0').contains("RANK=1"))
+          e.readAll().split('\0').contains(QByteArray("RANK=") + QByteArray::number(rank)))
         victim = static_cast<pid_t>(pid.toInt());
     }
     QVERIFY(victim > 0);
@@ -279,6 +287,14 @@ class TestCliTrainDist : public QObject {
     qInfo("launcher ended %lld ms after the start, exit %d", static_cast<long long>(t.elapsed()), p.exitCode());
     QVERIFY(p.exitCode() != 0);
     QVERIFY(!anyRunning(out));
+    const QByteArray err = p.readAllStandardError();
+    const QByteArray named = "rank " + QByteArray::number(rank) + " was killed by signal 9";
+    QVERIFY2(err.contains(named), err.constData());
+    QFile status(out + QStringLiteral("/status"));
+    QVERIFY(status.open(QIODevice::ReadOnly));
+    const QByteArray says = status.readAll();
+    QVERIFY2(says.startsWith("failed") || says.startsWith("stopped"), says.constData());
+    if (rank == 0) QVERIFY2(says.contains(named), says.constData());
   }
 };
 

@@ -76,6 +76,32 @@ class TestSlurmSweep : public QObject {
     QVERIFY(!QFile::exists(out + "/slurm/array-2.sbatch"));
   }
 
+  // A task that fails before its run folder exists (here a missing data folder; on a cluster
+  // a module not found, a lost node) was shown as pending and the sweep exited 0; the only
+  // trace was in logs/<id>.log. Now the point is failed with the log's last line, and the
+  // sweep exits 1, as the local backend does.
+  void taskFailingBeforeItsFolderIsFailed() {
+    QTemporaryDir tmp;
+    test::writeFile(tmp.path() + "/base.json",
+                    json{{"task", "mnist"}, {"steps", 5}, {"model", {{"kind", "mlp"}, {"widths", {8}}}}}.dump());
+    test::writeFile(tmp.path() + "/spec.json",
+                    json{{"base", "base.json"}, {"grid", {{"data_path", {"/nonexistent/mnist"}}}}}.dump());
+    const QString out = tmp.path() + "/sweep";
+    const auto r = test::runCli({"sweep", "--spec", tmp.path() + "/spec.json", "--out", out, "--backend", "slurm", "--poll",
+                                 "0.5", "--json"},
+                                env_, 180000);
+    QVERIFY2(r.code == 1, (r.err + r.out).constData());
+    const json summary = r.events().back();
+    QCOMPARE(summary["failed"], json(1));
+    QCOMPARE(summary["pending"], json(0));
+    QCOMPARE(test::pointStatuses(out)["0000"], std::string("failed"));
+    sweep::RunIndex index((out + "/index.sqlite").toStdString());
+    const auto rows = index.rows();
+    QCOMPARE(rows.size(), size_t{1});
+    QCOMPARE(rows[0].status, std::string("failed"));
+    QVERIFY2(rows[0].message.find("/nonexistent/mnist") != std::string::npos, rows[0].message.c_str());
+  }
+
   // Issue 28 on the real Slurm: `srun -n 2 lipschitz-cli train` (no --nproc: each task reads
   // SLURM_PROCID / SLURM_NTASKS / SLURM_JOB_NODELIST) finishes and trains the model the local
   // single process trains, up to summation order (tst_cli_train_dist states the tolerance).
