@@ -1809,6 +1809,18 @@
         <source>(settings of %1)</source>
         <translation>(Einstellungen von %1)</translation>
     </message>
+    <message>
+        <source>Preset %1</source>
+        <translation>Vorlage %1</translation>
+    </message>
+    <message>
+        <source>(settings from the last session)</source>
+        <translation>(Einstellungen der letzten Sitzung)</translation>
+    </message>
+    <message>
+        <source>Settings of %1</source>
+        <translation>Einstellungen von %1</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::RunSession</name>
@@ -2023,6 +2035,18 @@
     <message>
         <source>Load the selected run&apos;s config.json into Run setup, to start a new run with the same settings</source>
         <translation>Lädt die config.json des gewählten Laufs in die Laufeinstellungen, um einen neuen Lauf mit denselben Einstellungen zu starten</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
     </message>
 </context>
 <context>

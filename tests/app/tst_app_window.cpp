@@ -22,7 +22,9 @@
 #include "widgets/spectrum_plot.h"
 #include "widgets/weight_norm_plot.h"
 
+#include <QAction>
 #include <QDockWidget>
+#include <QSettings>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -83,6 +85,7 @@ class TestAppWindow : public QObject {
   void closingMidRunStopsTheWorkerCleanly();
   void terminationSignalStopsRunsWithCheckpoints();
   void quittingWhileASweepRunsAsksAndStopsIt();
+  void presetChangesUndoAndTheFormOutlivesTheSession();
   void layoutIsRememberedBetweenLaunches();
 
  private:
@@ -415,6 +418,53 @@ void TestAppWindow::quittingWhileASweepRunsAsksAndStopsIt() {
   QTRY_COMPARE_WITH_TIMEOUT(closing.count(), 1, 60000);
   QVERIFY(!sweeps->isRunning());  // stopped before the window closed, not in a destructor
   QCOMPARE(readStatus(tmp.path() + QStringLiteral("/sweep/runs/0000")), QStringLiteral("stopped"));
+}
+
+// Arrowing through the preset box replaced the whole form at each step, and the edits were
+// gone with no undo; quitting lost an edited form too. Each replacement is now one step of
+// Edit → Undo, and the form is there again at the next launch.
+void TestAppWindow::presetChangesUndoAndTheFormOutlivesTheSession() {
+  {
+    MainWindow w;
+    w.show();
+    RunPanel* panel = w.page<TrainPage>()->runPanel();
+    auto* box = panel->findChild<QComboBox*>(QStringLiteral("presetBox"));
+    auto* undo = w.findChild<QAction*>(QStringLiteral("undoAction"));
+    auto* redo = w.findChild<QAction*>(QStringLiteral("redoAction"));
+    QVERIFY(box && undo && redo);
+    QVERIFY(!undo->isEnabled());
+    box->setCurrentIndex(box->findData(QStringLiteral("mnist_adamw_wd")));
+    Q_EMIT box->activated(box->currentIndex());
+    QVERIFY(panel->form()->setFieldText(QStringLiteral("steps"), QStringLiteral("77")));
+    box->setFocus();
+    QTest::keyClick(box, Qt::Key_Down);  // the arrow chooses the next preset at once
+    QVERIFY(box->currentData().toString() != QLatin1String("mnist_adamw_wd"));
+    QVERIFY(panel->form()->fieldText(QStringLiteral("steps")) != QLatin1String("77"));
+    QVERIFY(undo->isEnabled());
+    undo->trigger();
+    QCOMPARE(box->currentData().toString(), QStringLiteral("mnist_adamw_wd"));
+    QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("77"));  // the edit is back
+    redo->trigger();
+    QVERIFY(panel->form()->fieldText(QStringLiteral("steps")) != QLatin1String("77"));
+    undo->trigger();
+    QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("77"));
+    QVERIFY(QKeySequence::keyBindings(QKeySequence::Undo).contains(undo->shortcut()));
+    w.close();
+  }
+  {
+    MainWindow again;
+    RunPanel* panel = again.page<TrainPage>()->runPanel();
+    QCOMPARE(panel->findChild<QComboBox*>(QStringLiteral("presetBox"))->currentData().toString(), QStringLiteral("mnist_adamw_wd"));
+    QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("77"));
+  }
+  // A saved form this version cannot read leaves the first-launch preset.
+  QSettings().setValue(QStringLiteral("runSetup/config"), QStringLiteral("{not json"));
+  {
+    MainWindow third;
+    QCOMPARE(third.page<TrainPage>()->runPanel()->findChild<QComboBox*>(QStringLiteral("presetBox"))->currentData().toString(),
+             QStringLiteral("chars_small_cpu"));
+  }
+  QSettings().remove(QStringLiteral("runSetup"));
 }
 
 void TestAppWindow::layoutIsRememberedBetweenLaunches() {

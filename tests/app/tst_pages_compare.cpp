@@ -3,6 +3,7 @@
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/compare/lr_robustness_demo.h"
 #include "app/runs/run_manager.h"
+#include "run/run_directory.h"
 #include "app/runs/run_session.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "support/scratch_home.h"
@@ -31,7 +32,8 @@ void write(const QString& path, const QByteArray& text) {
   f.write(text);
 }
 
-// A finished soft-cap run with summary.json, and a running weight-decay run without one.
+// A finished soft-cap run with summary.json, and a running weight-decay run without one (the
+// caller holds run_b's folder lock as its writer would: without one, "running" reads as interrupted).
 void writeRuns(const QDir& root) {
   QVERIFY(root.mkpath(QStringLiteral("run_a")));
   QVERIFY(root.mkpath(QStringLiteral("run_b")));
@@ -107,6 +109,7 @@ class TestPagesCompare : public QObject {
     QTemporaryDir tmp;
     const QDir root(tmp.path());
     writeRuns(root);
+    const lwb::run::RunFolderLock writer(root.filePath(QStringLiteral("run_b")).toStdString());  // run_b trains: its writer holds the folder
     ComparePage page;
     page.resize(1400, 900);
     page.show();
@@ -231,6 +234,7 @@ class TestPagesCompare : public QObject {
     QTemporaryDir tmp;
     const QDir root(tmp.path());
     writeRuns(root);
+    const lwb::run::RunFolderLock writer(root.filePath(QStringLiteral("run_b")).toStdString());  // run_b trains: its writer holds the folder
     ComparePage page;
     page.resize(1200, 800);
     page.show();
@@ -352,6 +356,7 @@ class TestPagesCompare : public QObject {
     QTemporaryDir tmp;
     const QDir root(tmp.path());
     writeRuns(root);
+    const lwb::run::RunFolderLock writer(root.filePath(QStringLiteral("run_b")).toStdString());  // run_b trains: its writer holds the folder
     // Seed 004's masked LM: the attention kind, its certificate and what the run measured.
     QVERIFY(root.mkpath(QStringLiteral("run_c")));
     const QDir c(root.filePath(QStringLiteral("run_c")));

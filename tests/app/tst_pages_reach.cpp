@@ -123,10 +123,11 @@ class TestPagesReach : public QObject {
     for (const QKeySequence& k : {QKeySequence(Qt::Key_F5), QKeySequence(Qt::Key_F6), QKeySequence(Qt::SHIFT | Qt::Key_F5),
                                   QKeySequence(QKeySequence::Open)})
       QVERIFY(!shortcuts.contains(k));
-    // The Train page's Run menu sits in the menu bar before View.
+    // The Train page's Edit (undo) and Run menus sit in the menu bar before View.
     QStringList menus;
     for (QAction* a : w.menuBar()->actions()) menus << a->text();
-    QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Run"), QStringLiteral("&View"), QStringLiteral("&Help")}));
+    QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Edit"), QStringLiteral("&Run"), QStringLiteral("&View"),
+                                 QStringLiteral("&Help")}));
   }
 
   void mainWindowHasThePages() {

@@ -7,6 +7,8 @@
 #include "run/run_layout.h"
 
 #include <QComboBox>
+#include <QSettings>
+#include <QUndoStack>
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -25,7 +27,29 @@ namespace {
 // The preset box's entry for settings taken from a run directory (not a preset id).
 const QString kRunSettingsId = QStringLiteral("@run");
 
+const QString kPresetKey = QStringLiteral("runSetup/preset");
+const QString kConfigKey = QStringLiteral("runSetup/config");
+const QString kProcessesKey = QStringLiteral("runSetup/processes");
+
 }  // namespace
+
+// One replacement of the whole form (a preset chosen, a run's settings loaded): undo puts
+// back the form as it was before, edits included.
+class FormChange : public QUndoCommand {
+ public:
+  FormChange(RunPanel* panel, const QString& text, RunPanel::FormState before, RunPanel::FormState after)
+      : QUndoCommand(text), panel_(panel), before_(std::move(before)), after_(std::move(after)) {}
+  void undo() override { panel_->setFormState(before_); }
+  void redo() override {
+    if (first_) first_ = false;  // pushed after the change was made
+    else panel_->setFormState(after_);
+  }
+
+ private:
+  RunPanel* panel_;
+  RunPanel::FormState before_, after_;
+  bool first_ = true;
+};
 
 RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), catalog_(std::move(catalog)) {
   presets_ = new QComboBox(this);
@@ -79,11 +103,19 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   startRow->addWidget(start_, 1);
   layout->addLayout(startRow);
 
+  undo_ = new QUndoStack(this);
+  // The box's index has already moved when activated arrives: the state before is the one
+  // recorded after the last change.
   connect(presets_, &QComboBox::activated, this, [this] {
     const QString id = presets_->currentData().toString();
-    if (id.isEmpty()) form_->setConfig(run::toJson(run::RunConfig{}));
-    else if (id == kRunSettingsId) form_->setConfig(runSettings_);
-    else selectPreset(id);
+    const int now = presets_->currentIndex();
+    presets_->setCurrentIndex(shownPreset_);
+    changeWithUndo(tr("Preset %1").arg(presets_->itemText(now)), [this, now, id] {
+      presets_->setCurrentIndex(now);
+      if (id.isEmpty()) form_->setConfig(run::toJson(run::RunConfig{}));
+      else if (id == kRunSettingsId) form_->setConfig(runSettings_);
+      else selectPreset(id);
+    });
   });
   connect(form_, &RunForm::validityChanged, this, [this](bool valid, const QString& error) {
     showVerdict(valid, error);
@@ -96,10 +128,66 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   showVerdict(form_->valid(), form_->validationError());
 }
 
+RunPanel::FormState RunPanel::formState() const {
+  return {presets_->currentData().toString(), form_->config(), runSettings_};
+}
+
+void RunPanel::setFormState(const FormState& s) {
+  runSettings_ = s.runSettings;
+  presets_->setCurrentIndex(std::max(0, presets_->findData(s.presetData)));
+  shownPreset_ = presets_->currentIndex();
+  form_->setConfig(s.config);
+}
+
+void RunPanel::changeWithUndo(const QString& text, const std::function<void()>& change) {
+  FormState before = formState();
+  change();
+  FormState after = formState();
+  shownPreset_ = presets_->currentIndex();
+  if (after.config == before.config && after.presetData == before.presetData) return;
+  undo_->push(new FormChange(this, text, std::move(before), std::move(after)));
+}
+
+void RunPanel::saveSettings(QSettings& settings) const {
+  const QString id = presets_->currentData().toString();
+  settings.setValue(kPresetKey, id);
+  settings.setValue(kConfigKey, QString::fromStdString(form_->config().dump()));
+  settings.setValue(kProcessesKey, processes_->value());
+}
+
+void RunPanel::restoreSettings(const QSettings& settings) {
+  const QString id = settings.value(kPresetKey).toString();
+  const auto config = jsonio::tryParse(settings.value(kConfigKey).toString().toStdString());
+  if (!config || !config->is_object()) return;  // none saved, or not ours: the first-launch preset stays
+  if (id == kRunSettingsId) {
+    runSettings_ = *config;
+    showRunSettingsEntry(tr("(settings from the last session)"), QString());
+  } else {
+    const int at = presets_->findData(id);
+    if (at < 0) return;  // a preset that is gone
+    presets_->setCurrentIndex(at);
+  }
+  shownPreset_ = presets_->currentIndex();
+  form_->setConfig(*config);  // validated: a value this version refuses is shown with its reason
+  processes_->setValue(std::clamp(settings.value(kProcessesKey, 1).toInt(), processes_->minimum(), processes_->maximum()));
+}
+
+void RunPanel::showRunSettingsEntry(const QString& label, const QString& tip) {
+  int at = presets_->findData(kRunSettingsId);
+  if (at < 0) {
+    presets_->insertItem(1, label, kRunSettingsId);
+    at = 1;
+  }
+  presets_->setItemText(at, label);
+  presets_->setItemData(at, tip, Qt::ToolTipRole);
+  presets_->setCurrentIndex(at);
+}
+
 bool RunPanel::selectPreset(const QString& id) {
   const Preset* p = catalog_.find(id);
   if (!p) return false;
   presets_->setCurrentIndex(presets_->findData(id));
+  shownPreset_ = presets_->currentIndex();
   form_->setConfig(p->config);  // "@data/..." stays as the preset names it: portable run configs
   return true;
 }
@@ -114,17 +202,12 @@ QString RunPanel::loadRunSettings(const QString& runDir) {
     return tr("Cannot use the run's settings: %1").arg(QString::fromStdString(e.what()));
   }
   if (!config.is_object()) return tr("Cannot use the run's settings: %1 is not a JSON object").arg(path);
-  runSettings_ = config;
   const QString label = tr("(settings of %1)").arg(QFileInfo(runDir).fileName());
-  int at = presets_->findData(kRunSettingsId);
-  if (at < 0) {
-    presets_->insertItem(1, label, kRunSettingsId);
-    at = 1;
-  }
-  presets_->setItemText(at, label);
-  presets_->setItemData(at, QDir::toNativeSeparators(runDir), Qt::ToolTipRole);
-  presets_->setCurrentIndex(at);
-  form_->setConfig(runSettings_);  // validated at once; a run of an older version may be refused, with the reason shown
+  changeWithUndo(tr("Settings of %1").arg(QFileInfo(runDir).fileName()), [&] {
+    runSettings_ = config;
+    showRunSettingsEntry(label, QDir::toNativeSeparators(runDir));
+    form_->setConfig(runSettings_);  // validated at once; a run of an older version may be refused, with the reason shown
+  });
   return {};
 }
 

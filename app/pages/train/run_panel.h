@@ -11,10 +11,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSettings;
 class QSpinBox;
+class QUndoStack;
 
 namespace lwb::app {
 
@@ -48,6 +52,15 @@ class RunPanel : public QWidget {
   // The devices the form offers (one GPU entry: the config names "cuda").
   void setDevices(const std::vector<DeviceInfo>& devices);
 
+  // Choosing a preset (the arrow keys or the wheel on the box choose too) or a run's settings
+  // replaces the whole form: each such change is one step of this stack, so Edit → Undo
+  // (Ctrl+Z) brings back the form as it was, edits included.
+  QUndoStack* undoStack() const { return undo_; }
+  // The preset box and the form as the user left them, for the next launch (issue: an edited
+  // form was lost on quit); restore falls back to the first-launch preset for what it cannot read.
+  void saveSettings(QSettings& settings) const;
+  void restoreSettings(const QSettings& settings);
+
  public Q_SLOTS:
   // Emits startRequested() when the form is valid; otherwise leaves the reason shown.
   void requestStart();
@@ -59,6 +72,17 @@ class RunPanel : public QWidget {
  private:
   QString presetId() const;  // empty when the form holds the engine defaults
   void showVerdict(bool valid, const QString& error);
+  struct FormState {
+    QString presetData;  // the box entry's data (its index moves when a run's entry is inserted)
+    nlohmann::json config;
+    nlohmann::json runSettings;
+  };
+  FormState formState() const;
+  void setFormState(const FormState& s);
+  // Runs `change` (which replaces the form) as one undoable step named `text`.
+  void changeWithUndo(const QString& text, const std::function<void()>& change);
+  void showRunSettingsEntry(const QString& label, const QString& tip);
+  friend class FormChange;
 
   PresetCatalog catalog_;
   QComboBox* presets_ = nullptr;
@@ -67,6 +91,8 @@ class RunPanel : public QWidget {
   QLabel* verdict_ = nullptr;
   QPushButton* start_ = nullptr;
   QSpinBox* processes_ = nullptr;
+  QUndoStack* undo_ = nullptr;
+  int shownPreset_ = 0;  // the box's entry for what the form holds (activated reports it moved already)
 };
 
 }  // namespace lwb::app

@@ -20,6 +20,7 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QMenu>
+#include <QUndoStack>
 #include <QMessageBox>
 #include <QSettings>
 #include <QTimer>
@@ -108,6 +109,18 @@ void TrainPage::createActions() {
   sampleAction_ = new QAction(tr("&Generate text…"), this);
   sampleAction_->setToolTip(tr("Sample text from the selected character-level run's newest checkpoint (prompt, length, temperature)"));
   connect(sampleAction_, &QAction::triggered, this, &TrainPage::showTextSample);
+
+  // Edit: undo and redo of Run setup's preset and run-settings changes (a text field's own
+  // Ctrl+Z still works inside the field).
+  editMenu_ = new QMenu(tr("&Edit"), this);
+  QAction* undo = runPanel_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  undo->setObjectName(QStringLiteral("undoAction"));
+  QAction* redo = runPanel_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+  redo->setObjectName(QStringLiteral("redoAction"));
+  editMenu_->addAction(undo);
+  editMenu_->addAction(redo);
 
   runMenu_ = new QMenu(tr("&Run"), this);
   runMenu_->addAction(startAction_);
@@ -262,11 +275,13 @@ bool TrainPage::applyOptions(const AppOptions& options, QString* error) {
 void TrainPage::saveSettings(QSettings& settings) const {
   const QByteArray state = isVisible() && settled_ ? saveState(kLayoutVersion) : shownLayout_;
   if (!state.isEmpty()) settings.setValue(kLayoutKey, state);
+  runPanel_->saveSettings(settings);
 }
 
 void TrainPage::restoreSettings(const QSettings& settings) {
   const QByteArray state = settings.value(kLayoutKey).toByteArray();
   restored_ = !state.isEmpty() && restoreState(state, kLayoutVersion);
+  runPanel_->restoreSettings(settings);
 }
 
 bool TrainPage::layoutIsUsable() const {
