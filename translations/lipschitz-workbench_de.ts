@@ -1260,6 +1260,19 @@
     </message>
 </context>
 <context>
+    <name>SaveDialog</name>
+    <message>
+        <source>Replace files?</source>
+        <translation>Dateien ersetzen?</translation>
+    </message>
+    <message>
+        <source>These files exist and would be replaced:
+%1</source>
+        <translation>Diese Dateien gibt es schon; sie würden ersetzt:
+%1</translation>
+    </message>
+</context>
+<context>
     <name>ScalarMap</name>
     <message>
         <source>no constraint f(σ) = σ</source>

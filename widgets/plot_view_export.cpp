@@ -1,5 +1,6 @@
 // PlotView, part 3: PNG/PDF/CSV export and the context menu that offers it.
 #include "widgets/plot_view.h"
+#include "widgets/save_dialog.h"
 
 #include "widgets/qcp.h"
 
@@ -136,9 +137,8 @@ void PlotView::saveWithDialog(const QString& kind) {
   const QString filter = kind == QLatin1String("png")   ? tr("PNG image (*.png)")
                          : kind == QLatin1String("pdf") ? tr("PDF document (*.pdf)")
                                                         : tr("CSV table (*.csv)");
-  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), filter);
+  const QString path = getSavePath(this, tr("Export plot"), QString(), filter, kind);
   if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + kind;
   QString error;
   const bool ok = kind == QLatin1String("png")   ? savePng(path, 0, 0, &error)
                   : kind == QLatin1String("pdf") ? savePdf(path, 0, 0, &error)

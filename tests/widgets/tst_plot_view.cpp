@@ -6,10 +6,17 @@
 #include "widgets/metric_plot.h"
 #include "widgets/plot_linker.h"
 #include "widgets/qcp.h"
+#include "widgets/save_dialog.h"
 #include "widgets/smoothing.h"
 #include "widgets/spectrum_plot.h"
 
+#include <QApplication>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -467,6 +474,50 @@ class TestPlotView : public QObject {
     QCoreApplication::processEvents();
     plot.replotNow();
     QCOMPARE(element->text(), title);
+  }
+
+  // "shot" typed in the export dialog was saved as shot.png over an existing shot.png without
+  // a question (the suffix was added after the dialog's check); files derived from a chosen
+  // name (name-loss.png) were replaced silently too.
+  void savingNeverReplacesAFileUnasked() {
+    QTemporaryDir dir;
+    const QString shot = dir.filePath(QStringLiteral("shot.png"));
+    QFile f(shot);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("precious");
+    f.close();
+    bool asked = false;
+    // The dialog takes "shot" and accepts; its question about shot.png is answered No; then
+    // the dialog is cancelled.
+    QTimer::singleShot(300, [&] {
+      auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      QTimer::singleShot(300, [&] {
+        auto* question = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        asked = question != nullptr;
+        if (question) question->reject();
+      });
+      auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));  // what the user types into
+      QVERIFY(name);
+      name->setText(QStringLiteral("shot"));
+      QMetaObject::invokeMethod(dialog, "accept", Qt::DirectConnection);  // as the Save button does
+      if (dialog->isVisible()) dialog->reject();
+    });
+    QCOMPARE(getSavePath(nullptr, QStringLiteral("Export plot"), dir.path(), QStringLiteral("PNG image (*.png)"), QStringLiteral("png")),
+             QString());
+    QVERIFY(asked);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("precious"));
+    f.close();
+
+    QVERIFY(confirmReplacing(nullptr, {dir.filePath(QStringLiteral("absent.png"))}));  // nothing to replace: no question
+    QTimer::singleShot(200, [] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        QVERIFY(box->text().contains(QLatin1String("shot.png")));
+        box->button(QMessageBox::Cancel)->click();
+      }
+    });
+    QVERIFY(!confirmReplacing(nullptr, {dir.filePath(QStringLiteral("absent.png")), shot}));
   }
 
   void contextMenuOffersExports() {

@@ -2,7 +2,9 @@
 
 #include "widgets/csv_table.h"
 #include "widgets/plot_view.h"
+#include "widgets/save_dialog.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -16,6 +18,9 @@ struct PageExport {
 };
 
 namespace lwb::app::pages {
+namespace {
+bool gAskBeforeReplacing = false;  // set while savePlotsDialog saves (GUI thread only)
+}  // namespace
 
 bool writeCsvFile(const QString& path, const widgets::CsvTable& table, QString* error) {
   QSaveFile f(path);
@@ -34,6 +39,11 @@ bool savePlotSet(const QString& path, const QList<QPair<widgets::PlotView*, QStr
     return false;
   }
   const QString stem = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + QLatin1Char('-');
+  QStringList files;
+  for (const auto& [plot, suffix] : plots) files << stem + suffix + QLatin1Char('.') + ext;
+  // The dialog asked about the name typed; the files written are named after it. Asked only
+  // when a user chose the name (savePlotsDialog): scripted saves (--screenshot, tests) never wait.
+  if (gAskBeforeReplacing && !widgets::confirmReplacing(QApplication::activeWindow(), files)) return true;  // kept, as chosen
   for (const auto& [plot, suffix] : plots) {
     const QString file = stem + suffix + QLatin1Char('.') + ext;
     if (!(ext == QLatin1String("png") ? plot->savePng(file, 0, 0, error) : plot->savePdf(file, 0, 0, error))) return false;
@@ -47,16 +57,21 @@ bool savePlotPair(const QString& path, widgets::PlotView* first, const QString& 
 }
 
 void exportCsvDialog(QWidget* parent, const QString& defaultName, const FileWriter& write) {
-  const QString path = QFileDialog::getSaveFileName(parent, PageExport::tr("Export the table as CSV"), defaultName, PageExport::tr("CSV (*.csv)"));
+  const QString path = widgets::getSavePath(parent, PageExport::tr("Export the table as CSV"), defaultName, PageExport::tr("CSV (*.csv)"),
+                                            QStringLiteral("csv"));
   QString error;
   if (!path.isEmpty() && !write(path, &error)) QMessageBox::warning(parent, PageExport::tr("Export failed"), error);
 }
 
 void savePlotsDialog(QWidget* parent, const QString& defaultName, const FileWriter& save) {
-  const QString path = QFileDialog::getSaveFileName(parent, PageExport::tr("Save both plots"), defaultName,
-                                                    PageExport::tr("PNG image (*.png);;PDF document (*.pdf)"));
+  const QString path = widgets::getSavePath(parent, PageExport::tr("Save both plots"), defaultName,
+                                            PageExport::tr("PNG image (*.png);;PDF document (*.pdf)"), QStringLiteral("png"));
   QString error;
-  if (!path.isEmpty() && !save(path, &error)) QMessageBox::warning(parent, PageExport::tr("Saving failed"), error);
+  if (path.isEmpty()) return;
+  gAskBeforeReplacing = true;
+  const bool ok = save(path, &error);
+  gAskBeforeReplacing = false;
+  if (!ok) QMessageBox::warning(parent, PageExport::tr("Saving failed"), error);
 }
 
 }  // namespace lwb::app::pages

@@ -1,4 +1,5 @@
 #include "app/pages/inspector/inspector_page.h"
+#include "widgets/save_dialog.h"
 
 #include "widgets/number_format.h"
 
@@ -358,9 +359,9 @@ bool InspectorPage::exportCsv(const QString& path, QString* error) const {
 
 void InspectorPage::chooseCsvFile() {
   const QFileInfo source(file_.path);
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export the table as CSV"),
-                                                    source.absoluteDir().filePath(source.completeBaseName() + QStringLiteral("_spectra.csv")),
-                                                    tr("CSV files (*.csv)"));
+  const QString path = widgets::getSavePath(this, tr("Export the table as CSV"),
+                                            source.absoluteDir().filePath(source.completeBaseName() + QStringLiteral("_spectra.csv")),
+                                            tr("CSV files (*.csv)"), QStringLiteral("csv"));
   if (path.isEmpty()) return;
   QString error;
   if (!exportCsv(path, &error)) {

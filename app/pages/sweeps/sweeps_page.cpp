@@ -1,4 +1,5 @@
 #include "app/pages/sweeps/sweeps_page.h"
+#include "widgets/save_dialog.h"
 
 #include "app/app_options.h"
 #include "app/pages/common/page_frame.h"
@@ -397,8 +398,8 @@ void SweepsPage::exportScript() {
     showError(error);
     return;
   }
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export the Slurm batch script"),
-                                                    form_->outputFolder() + QStringLiteral("/sweep.sbatch"), tr("Batch script (*.sbatch *.sh)"));
+  const QString path = widgets::getSavePath(this, tr("Export the Slurm batch script"), form_->outputFolder() + QStringLiteral("/sweep.sbatch"),
+                                            tr("Batch script (*.sbatch *.sh)"), QStringLiteral("sbatch"));
   if (path.isEmpty()) return;
   QStringList args = form_->cliArgs(true);
   const int b = args.indexOf(QStringLiteral("--backend"));
