@@ -52,7 +52,7 @@ QString applyLanguage(const QString& language) {
 }
 
 QMenu* createLanguageMenu(QWidget* parent) {
-  auto* menu = new QMenu(QCoreApplication::translate("Language", "&Language"), parent);
+  auto* menu = new QMenu(QCoreApplication::translate("Language", "Lan&guage"), parent);
   menu->setObjectName(QStringLiteral("languageMenu"));
   auto* group = new QActionGroup(menu);
   const QString current = languageSetting();

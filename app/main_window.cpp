@@ -113,7 +113,7 @@ void MainWindow::createMenus() {
     addPanelsMenu(pages_[i]);
   }
   viewMenu_->addSeparator();
-  resetLayoutAction_ = viewMenu_->addAction(tr("Reset &layout"), this, [this] {
+  resetLayoutAction_ = viewMenu_->addAction(tr("Reset la&yout"), this, [this] {
     if (Page* page = currentPage()) page->resetLayout();
   });
   resetLayoutAction_->setObjectName(QStringLiteral("resetLayoutAction"));

@@ -44,11 +44,11 @@
     </message>
     <message>
         <source>Save pl&amp;ots…</source>
-        <translation>&amp;Diagramme speichern…</translation>
+        <translation>Diagramme &amp;speichern…</translation>
     </message>
     <message>
         <source>Save pl&amp;ot…</source>
-        <translation>&amp;Diagramm speichern…</translation>
+        <translation>Diagramm &amp;speichern…</translation>
     </message>
     <message>
         <source>E&amp;xport CSV…</source>
@@ -244,10 +244,6 @@
 <context>
     <name>Language</name>
     <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Sprache</translation>
-    </message>
-    <message>
         <source>System language</source>
         <translation>Systemsprache</translation>
     </message>
@@ -258,6 +254,10 @@
     <message>
         <source>The language changes when Lipschitz Workbench is started again.</source>
         <translation>Die Sprache ändert sich beim nächsten Start von Lipschitz Workbench.</translation>
+    </message>
+    <message>
+        <source>Lan&amp;guage</source>
+        <translation>&amp;Sprache</translation>
     </message>
 </context>
 <context>
@@ -1575,10 +1575,6 @@
         <translation>Bereiche: %1</translation>
     </message>
     <message>
-        <source>Reset &amp;layout</source>
-        <translation>&amp;Layout zurücksetzen</translation>
-    </message>
-    <message>
         <source>Open a run directory</source>
         <translation>Ein Laufverzeichnis öffnen</translation>
     </message>
@@ -1633,6 +1629,10 @@
     <message>
         <source>Stop them (each run writes a resumable checkpoint) and quit?</source>
         <translation>Anhalten (jeder Lauf schreibt einen fortsetzbaren Checkpoint) und beenden?</translation>
+    </message>
+    <message>
+        <source>Reset la&amp;yout</source>
+        <translation>Layout &amp;zurücksetzen</translation>
     </message>
 </context>
 <context>
@@ -1979,7 +1979,7 @@
     </message>
     <message>
         <source>&amp;Remove from list</source>
-        <translation>Aus der Liste &amp;entfernen</translation>
+        <translation>Aus der Liste ent&amp;fernen</translation>
     </message>
     <message>
         <source>&amp;Run</source>
@@ -2070,7 +2070,7 @@
     </message>
     <message>
         <source>&amp;Lipschitz vs sequence length</source>
-        <translation>&amp;Lipschitz vs. Sequenzlänge</translation>
+        <translation>Lipschitz vs. Se&amp;quenzlänge</translation>
     </message>
     <message>
         <source>&amp;Inside the prox</source>
@@ -2660,7 +2660,7 @@
     <name>lwb::app::pages::FiniteKView</name>
     <message>
         <source>&amp;Cancel</source>
-        <translation>&amp;Abbrechen</translation>
+        <translation>Abb&amp;rechen</translation>
     </message>
     <message>
         <source>&lt;b&gt;Why:&lt;/b&gt; the step λ that Armijo&apos;s backtracking accepts jumps between β-powers as the input moves, so after a few steps two nearby inputs can land far apart; the fixed safe step makes every step a nonexpansive map, and its ratio stays ≤ 1 for every K.</source>
@@ -3201,7 +3201,7 @@
     </message>
     <message>
         <source>&amp;Cancel</source>
-        <translation>&amp;Abbrechen</translation>
+        <translation>Abb&amp;rechen</translation>
     </message>
     <message>
         <source>Lipschitz constant vs sequence length (PGD estimate solid, bound dashed)</source>
@@ -3633,10 +3633,6 @@
         <translation>‖X − X′‖_F: wie weit die gestörte Kopie von der Eingabe entfernt ist</translation>
     </message>
     <message>
-        <source>tok&amp;ens</source>
-        <translation>Tok&amp;ens</translation>
-    </message>
-    <message>
         <source>heads</source>
         <translation>Köpfe</translation>
     </message>
@@ -3676,6 +3672,10 @@
         <source>Filled: the tokens X and their images f(X); hollow: a copy X′ moved by %L1 in total and its images. Arrows join a token to its image. Ratio ‖f(X) − f(X′)‖ / ‖X − X′‖: %2. A 1-Lipschitz map never exceeds 1.</source>
         <translation>Gefüllt: die Token X und ihre Bilder f(X); hohl: eine um insgesamt %L1 verschobene Kopie X′ und ihre Bilder. Pfeile verbinden ein Token mit seinem Bild. Verhältnis ‖f(X) − f(X′)‖ / ‖X − X′‖: %2. Eine 1-Lipschitz-Abbildung überschreitet niemals 1.</translation>
     </message>
+    <message>
+        <source>to&amp;kens</source>
+        <translation>To&amp;kens</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::ProxView</name>
@@ -3685,7 +3685,7 @@
     </message>
     <message>
         <source>&amp;Cancel</source>
-        <translation>&amp;Abbrechen</translation>
+        <translation>Abb&amp;rechen</translation>
     </message>
     <message>
         <source>Residual ‖g_k‖ = ‖∇φ(y_k)‖ per inner iteration</source>
@@ -3991,11 +3991,11 @@ p(korrekt) %L4</translation>
     </message>
     <message>
         <source>Pla&amp;y</source>
-        <translation>&amp;Abspielen</translation>
+        <translation>Abs&amp;pielen</translation>
     </message>
     <message>
         <source>Sto&amp;p</source>
-        <translation>&amp;Stopp</translation>
+        <translation>S&amp;topp</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/page_registry.h"
 #include "app/pages/train/train_page.h"
+#include "support/mnemonics.h"
 #include "support/scratch_home.h"
 
 #include <QAction>
@@ -91,6 +92,17 @@ class TestPagesReach : public QObject {
 
   // What the window registers is the registry, and the View menu is built from each page's
   // id, title and shortcut, with one "<title> panels" submenu per page that has docks.
+  // Alt+letter: one letter per menu bar entry and per menu entry, none taken from the menu
+  // bar by a page (English; tst_translations checks German). The View menu once had Clip
+  // &Lab, Reset &layout and &Language.
+  void altLettersDoNotClash() {
+    MainWindow w;
+    QList<QWidget*> pageWidgets;
+    for (Page* p : w.pages()) pageWidgets << p->widget();
+    const QStringList clashes = lwb::test::mnemonicClashes(w, pageWidgets);
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("\n"))));
+  }
+
   void viewMenuIsThePageRegistry() {
     MainWindow w;
     QStringList ids;

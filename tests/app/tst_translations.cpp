@@ -10,6 +10,8 @@
 #include "app/device_query.h"
 #include "app/language.h"
 #include "app/main_window.h"
+#include "app/page.h"
+#include "support/mnemonics.h"
 #include "app/pages/train/run_form.h"
 #include "app/pages/train/run_form_fields.h"
 #include "app/runs/run_types.h"
@@ -67,6 +69,16 @@ class TstTranslations : public QObject {
     QCOMPARE(QCoreApplication::translate("ScalarMap", "hard cap min(σ, σmax)"), QStringLiteral("Kappung min(σ, σmax)"));
     QCOMPARE(QCoreApplication::translate("RunForm", "Learning rate η"), QStringLiteral("Lernrate η"));
     QCOMPARE(QCoreApplication::translate("lwb::widgets::PlotView", "Save as PNG…"), QStringLiteral("Als PNG speichern…"));
+  }
+
+  // Alt+letter in German: the translations chose their own letters, and Alt+L, Alt+D and
+  // Alt+A reached an Attention Lab tab or button instead of the Lauf, Datei and Ansicht menus.
+  void germanAltLettersDoNotClash() {
+    MainWindow w;
+    QList<QWidget*> pageWidgets;
+    for (Page* p : w.pages()) pageWidgets << p->widget();
+    const QStringList clashes = lwb::test::mnemonicClashes(w, pageWidgets);
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("\n"))));
   }
 
   void windowMenusAreGerman() {

@@ -60,7 +60,7 @@ PlaneView::PlaneView(QWidget* parent) : LiveView(parent) {
   info_->setTextFormat(Qt::RichText);
 
   auto* controls = new widgets::FlowLayout;  // wraps in a narrow window (1024 × 768)
-  addField(controls, tr("tok&ens"), tokens_);
+  addField(controls, tr("to&kens"), tokens_);
   addField(controls, tr("heads"), heads_);
   addField(controls, tr("seed"), seed_);
   addField(controls, tr("&perturbation ‖X − X′‖"), perturbation_);
