@@ -1207,6 +1207,18 @@
         <source>no spectra</source>
         <translation>keine</translation>
     </message>
+    <message>
+        <source>Checkpoint every</source>
+        <translation>Checkpoint alle</translation>
+    </message>
+    <message>
+        <source>steps between resumable checkpoints (lipschitz-cli train --resume); 0: only when the run ends or is stopped</source>
+        <translation>Schritte zwischen fortsetzbaren Checkpoints (lipschitz-cli train --resume); 0: nur am Ende oder beim Anhalten</translation>
+    </message>
+    <message>
+        <source>only at the end</source>
+        <translation>nur am Ende</translation>
+    </message>
 </context>
 <context>
     <name>RunState</name>

@@ -129,7 +129,12 @@ std::vector<FormField> makeFields() {
   }
   for (FormField x : std::vector<FormField>{{"log_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Log every"), T::Integer, LWB_TR_NOOP("RunForm", "steps between metrics rows")},
                                             {"eval_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Evaluate every"), T::Integer, ""},
-                                            {"spectra_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Spectra every"), T::Integer, LWB_TR_NOOP("RunForm", "0: no spectra"), LWB_TR_NOOP("RunForm", "no spectra")}})
+                                            {"spectra_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Spectra every"), T::Integer, LWB_TR_NOOP("RunForm", "0: no spectra"), LWB_TR_NOOP("RunForm", "no spectra")},
+                                            // A run killed or crashed loses the steps since its last checkpoint: the
+                                            // form offered no way to have any before the end.
+                                            {"checkpoint_every", LWB_TR_NOOP("RunForm", "Logging"), LWB_TR_NOOP("RunForm", "Checkpoint every"), T::Integer,
+                                             LWB_TR_NOOP("RunForm", "steps between resumable checkpoints (lipschitz-cli train --resume); 0: only when the run ends or is stopped"),
+                                             LWB_TR_NOOP("RunForm", "only at the end")}})
     f.push_back(std::move(x));
   return f;
 }

@@ -336,6 +336,13 @@ void TestAppUnits::formShowsOnlyApplicableFields() {
   QVERIFY(!threadsZero->isHidden());
   QVERIFY(!form.findChild<QLabel*>(QStringLiteral("seed.zero")));
   QVERIFY(form.findChild<QLabel*>(QStringLiteral("spectra_every.zero")));
+  // Periodic checkpoints from the form (a GUI run killed before its end kept none).
+  auto* checkpointZero = form.findChild<QLabel*>(QStringLiteral("checkpoint_every.zero"));
+  QVERIFY(checkpointZero);
+  QCOMPARE(checkpointZero->text(), QStringLiteral("= only at the end"));
+  QVERIFY(form.setFieldText(QStringLiteral("checkpoint_every"), QStringLiteral("250")));
+  QCOMPARE(form.config()["checkpoint_every"], json(250));
+  QVERIFY(form.valid());
 }
 
 // The Sweeps page's estimate (sweep_estimate.h) against sums written out by hand: 10 points
