@@ -2073,6 +2073,18 @@
         <source>&amp;Redo</source>
         <translation>&amp;Wiederholen</translation>
     </message>
+    <message>
+        <source>Remove a training run?</source>
+        <translation>Einen trainierenden Lauf entfernen?</translation>
+    </message>
+    <message>
+        <source>%1 is still training. Stop it (it writes a resumable checkpoint) and remove it from the list? Its run folder is kept.</source>
+        <translation>%1 trainiert noch. Anhalten (er schreibt einen fortsetzbaren Checkpoint) und aus der Liste entfernen? Sein Laufordner bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>Stop and remove</source>
+        <translation>Anhalten und entfernen</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::AttentionPage</name>

@@ -86,6 +86,7 @@ class TestAppWindow : public QObject {
   void terminationSignalStopsRunsWithCheckpoints();
   void quittingWhileASweepRunsAsksAndStopsIt();
   void presetChangesUndoAndTheFormOutlivesTheSession();
+  void removingATrainingRunAsksFirst();
   void layoutIsRememberedBetweenLaunches();
 
  private:
@@ -465,6 +466,31 @@ void TestAppWindow::presetChangesUndoAndTheFormOutlivesTheSession() {
              QStringLiteral("chars_small_cpu"));
   }
   QSettings().remove(QStringLiteral("runSetup"));
+}
+
+// Run → Remove from list stopped a training run at once, with no question.
+void TestAppWindow::removingATrainingRunAsksFirst() {
+  auto w = std::make_unique<MainWindow>();
+  w->show();
+  RunSession* s = startFromPanel(*w, tinyConfig(1'000'000));
+  QVERIFY(s);
+  QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > 0, 30000);
+  const QString runDir = s->runDir();
+  auto* remove = w->findChild<QAction*>(QStringLiteral("removeRunAction"));
+  QVERIFY(remove);
+  const auto box = [&w] { return w->findChild<QMessageBox*>(QStringLiteral("removeTrainingRunBox")); };
+  remove->trigger();
+  QTRY_VERIFY(box() && box()->isVisible());
+  box()->button(QMessageBox::Cancel)->click();
+  QTRY_VERIFY(!box());
+  QCOMPARE(w->runs()->sessions().size(), 1);
+  const int64_t before = latestStep(s);
+  QTRY_VERIFY_WITH_TIMEOUT(latestStep(s) > before, 30000);  // still training
+  remove->trigger();
+  QTRY_VERIFY(box() && box()->isVisible());
+  box()->findChild<QPushButton*>(QStringLiteral("stopAndRemoveButton"))->click();
+  QTRY_VERIFY(w->runs()->sessions().isEmpty());
+  QTRY_COMPARE_WITH_TIMEOUT(readStatus(runDir), QStringLiteral("stopped"), 30000);
 }
 
 void TestAppWindow::layoutIsRememberedBetweenLaunches() {

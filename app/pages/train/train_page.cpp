@@ -20,10 +20,12 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QMenu>
-#include <QUndoStack>
 #include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
 #include <QSettings>
 #include <QTimer>
+#include <QUndoStack>
 
 #include <algorithm>
 
@@ -95,8 +97,31 @@ void TrainPage::createActions() {
   });
 
   removeAction_ = new QAction(tr("&Remove from list"), this);
+  removeAction_->setObjectName(QStringLiteral("removeRunAction"));
   connect(removeAction_, &QAction::triggered, this, [this] {
-    if (RunSession* s = runs_->currentRun()) runs_->removeRun(s);
+    RunSession* s = runs_->currentRun();
+    if (!s) return;
+    if (!s->threadRunning() || s->isFollowing()) {
+      runs_->removeRun(s);  // ended or only followed: its folder keeps everything
+      return;
+    }
+    // Removing a run that trains stops it: asked first (window-modal, not blocking the runs).
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Remove a training run?"),
+                                tr("%1 is still training. Stop it (it writes a resumable checkpoint) and remove it from the list? "
+                                   "Its run folder is kept.")
+                                    .arg(s->label()),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("removeTrainingRunBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* remove = box->addButton(tr("Stop and remove"), QMessageBox::AcceptRole);
+    remove->setObjectName(QStringLiteral("stopAndRemoveButton"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setWindowModality(Qt::WindowModal);
+    QPointer<RunSession> session(s);
+    connect(remove, &QPushButton::clicked, this, [this, session] {
+      if (session) runs_->removeRun(session);
+    });
+    box->open();
   });
 
   settingsAction_ = new QAction(tr("&Use the selected run's settings"), this);
