@@ -6,6 +6,7 @@
 #include "app/language.h"
 #include "app/pages/page_registry.h"
 #include "app/runs/run_manager.h"
+#include "app/shortcuts_dialog.h"
 #include "app/runs/run_session.h"
 #include "app/status_panel.h"
 
@@ -123,6 +124,14 @@ void MainWindow::createMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   tourAction_ = help->addAction(tr("&Tour: what am I looking at?"), this, &MainWindow::showTour);
   tourAction_->setObjectName(QStringLiteral("tourAction"));
+  QAction* keys = help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+    // Built when opened: it lists the actions as they are now. Not modal: it can stay open.
+    auto* dialog = new ShortcutsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+  });
+  keys->setShortcut(QKeySequence::HelpContents);  // F1
+  keys->setObjectName(QStringLiteral("shortcutsAction"));
   help->addAction(tr("&About"), this, [this] {
     QMessageBox::about(this, tr("About Lipschitz Workbench"),
                        tr("<b>Lipschitz Workbench</b> %1<br>Training neural networks with enforced Lipschitz bounds, "

@@ -1646,6 +1646,10 @@
         <source>Reset la&amp;yout</source>
         <translation>Layout &amp;zurücksetzen</translation>
     </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::RunForm</name>
@@ -1864,6 +1868,29 @@
     <message>
         <source>lipschitz-cli exited with status %1</source>
         <translation>lipschitz-cli endete mit Status %1</translation>
+    </message>
+</context>
+<context>
+    <name>lwb::app::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Fenster</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>Menü</translation>
     </message>
 </context>
 <context>

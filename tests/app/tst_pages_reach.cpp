@@ -8,6 +8,7 @@
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/page_registry.h"
 #include "app/pages/train/train_page.h"
+#include "app/shortcuts_dialog.h"
 #include "support/mnemonics.h"
 #include "support/scratch_home.h"
 
@@ -17,6 +18,7 @@
 #include <QMenuBar>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QTableWidget>
 #include <QToolBar>
 #include <QtTest/QtTest>
 
@@ -101,6 +103,36 @@ class TestPagesReach : public QObject {
     for (Page* p : w.pages()) pageWidgets << p->widget();
     const QStringList clashes = lwb::test::mnemonicClashes(w, pageWidgets);
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("\n"))));
+  }
+
+  // Help → Keyboard shortcuts (F1) lists every shortcut the window's actions have, and no
+  // key sequence belongs to two actions (Qt then fires neither: "ambiguous shortcut").
+  void shortcutListIsCompleteAndUnambiguous() {
+    MainWindow w;
+    w.show();
+    auto* action = w.findChild<QAction*>(QStringLiteral("shortcutsAction"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    action->trigger();
+    auto* dialog = w.findChild<ShortcutsDialog*>(QStringLiteral("shortcutsDialog"));
+    QVERIFY(dialog && dialog->isVisible());
+    QMap<QString, QString> byKeys;
+    QStringList clashes;
+    for (int r = 0; r < dialog->table()->rowCount(); ++r) {
+      const QString what = dialog->table()->item(r, 1)->text();
+      for (const QString& k : dialog->table()->item(r, 0)->text().split(QStringLiteral(", "))) {
+        if (byKeys.contains(k)) clashes << k + QStringLiteral(": ") + byKeys[k] + QStringLiteral(" / ") + what;
+        byKeys[k] = what;
+      }
+    }
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
+    for (const QKeySequence& k : {QKeySequence(Qt::Key_F5), QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::Undo),
+                                  QKeySequence(QKeySequence::HelpContents), QKeySequence(Qt::CTRL | Qt::Key_2)})
+      QVERIFY2(byKeys.contains(k.toString(QKeySequence::NativeText)), qPrintable(k.toString()));
+    int withShortcut = 0;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (!a->shortcuts().isEmpty()) withShortcut += static_cast<int>(a->shortcuts().size());
+    QCOMPARE(static_cast<int>(byKeys.size()), withShortcut);  // every one listed, once
   }
 
   void viewMenuIsThePageRegistry() {
