@@ -4,6 +4,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "sweep/run_index.h"
+#include "sweep/sweep_directory.h"
 
 #include <CLI/CLI.hpp>
 
@@ -29,7 +30,16 @@ int runIndex(const IndexArgs& a) {
   }
   sweep::RunIndex index(a.db);
   std::vector<std::filesystem::path> roots(a.roots.begin(), a.roots.end());
-  const auto report = index.scan(roots);
+  auto report = index.scan(roots);
+  // A sweep's rows name their sweep and point, as the sweep itself writes them.
+  for (const std::string& s : report.sweeps) {
+    try {
+      const sweep::SweepDirectory dir(s);
+      dir.syncIndex(index, sweep::SweepDirectory::readPoints(s));
+    } catch (const std::exception& e) {
+      report.problems.push_back(s + ": " + e.what());
+    }
+  }
   out["db"] = a.db;
   out["added"] = report.added;
   out["updated"] = report.updated;

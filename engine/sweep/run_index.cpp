@@ -615,6 +615,11 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
       visit(root);
       continue;
     }
+    const auto isSweep = [](const fs::path& dir) {
+      std::error_code e;
+      return fs::is_regular_file(dir / run::layout::kSweepPointsFile, e);
+    };
+    if (isSweep(root)) report.sweeps.push_back(indexPath(root));
     // A root that cannot be read is an error (an index of nothing would read as "no runs");
     // folders below it that cannot be read are skipped and named in `problems`.
     if (::access(root.c_str(), R_OK | X_OK) != 0)
@@ -625,6 +630,11 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
       if (ec) break;
       std::error_code dec;
       if (!it->is_directory(dec) || it->is_symlink(dec)) continue;
+      if (it->path().filename() == run::layout::kSweepAttemptsDir && isSweep(it->path().parent_path())) {
+        it.disable_recursion_pending();  // a sweep's retired attempts: not runs of the sweep
+        continue;
+      }
+      if (isSweep(it->path())) report.sweeps.push_back(indexPath(it->path()));
       if (run::RunDirectoryReader::isRunDirectory(it->path())) {
         visit(it->path());
         it.disable_recursion_pending();

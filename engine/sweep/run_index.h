@@ -65,6 +65,9 @@ class IndexBusy : public std::runtime_error {
 struct ScanReport {
   int added = 0, updated = 0, unchanged = 0, removed = 0;
   std::vector<std::string> problems;  // "<dir>: <why>" for run directories that could not be read
+  // Sweep folders met (points.json): their attempts/ (retired runs) are not rows, and the caller
+  // fills their points' sweep and point columns (SweepDirectory::syncIndex).
+  std::vector<std::string> sweeps;
 };
 
 struct IndexQuery {

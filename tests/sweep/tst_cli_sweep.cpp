@@ -239,6 +239,18 @@ class TestCliSweep : public QObject {
     QCOMPARE(r.code, 1);
     QCOMPARE(test::countEntries(out + "/attempts"), 1);
     QCOMPARE(indexRows(out).size(), size_t{1});
+    // The recovery command the sweep prints for a locked index (index SWEEP --db
+    // SWEEP/index.sqlite), and an index of a folder above it: the retired attempt is no row,
+    // and the point's row names its sweep and point.
+    for (const QString& db : {out + "/index.sqlite", tmp.path() + "/above.sqlite"}) {
+      r = test::runCli({"index", db.startsWith(out) ? out : tmp.path(), "--db", db});
+      QVERIFY2(r.code == 0, r.err.constData());
+      sweep::RunIndex index(db.toStdString());
+      const auto rows = index.rows();
+      QCOMPARE(rows.size(), size_t{1});
+      QCOMPARE(rows[0].sweep, sweep::indexPath(out.toStdString()));
+      QCOMPARE(rows[0].point, int64_t{0});
+    }
   }
 
   void dryRunPrintsTheSlurmBatchScript() {
