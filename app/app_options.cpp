@@ -13,27 +13,6 @@
 namespace lwb::app {
 namespace {
 
-// Why new run directories could not be made in `dir`, or empty. Checked when options are
-// parsed so a scripted `--start --screenshot` fails at once with one line instead of
-// meeting a dialog later. Writability is probed by creating a file (permission bits say
-// nothing for root or for read-only mounts); a folder that does not exist yet is judged by
-// its nearest existing parent, which is where it would be created.
-QString runsDirError(const QString& dir) {
-  if (dir.isEmpty()) return QStringLiteral("--runs-dir: expected a folder, got an empty name");
-  const QFileInfo info(dir);
-  if (info.exists() && !info.isDir()) return QStringLiteral("--runs-dir: '%1' is a file, not a folder").arg(dir);
-  QString probeDir = info.absoluteFilePath();
-  while (!QFileInfo(probeDir).exists()) probeDir = QFileInfo(probeDir).absolutePath();
-  if (!QFileInfo(probeDir).isDir())
-    return QStringLiteral("--runs-dir: '%1' cannot be created: '%2' is a file").arg(dir, probeDir);
-  QTemporaryFile probe(QDir(probeDir).filePath(QStringLiteral(".lwb-write-probe-XXXXXX")));
-  if (!probe.open())
-    return probeDir == info.absoluteFilePath()
-               ? QStringLiteral("--runs-dir: '%1' is not writable").arg(dir)
-               : QStringLiteral("--runs-dir: '%1' cannot be created: '%2' is not writable").arg(dir, probeDir);
-  return {};
-}
-
 // "permission denied" for a folder this user cannot list, else empty: such a folder reads as
 // empty, which was reported as "not a run directory" or "no checkpoints" (issue 32).
 QString deniedFolder(const QString& flag, const QString& dir) {
@@ -161,7 +140,7 @@ QString takeWindowOptions(const QCommandLineParser& p, const WindowOptions& w, c
   if (!o.screenshot.isEmpty() && !o.screenshot.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
     return QStringLiteral("--screenshot: the file name must end in .png, got '%1'").arg(o.screenshot);
   if (p.isSet(w.runsDir))
-    if (const QString e = runsDirError(o.runsDir); !e.isEmpty()) return e;
+    if (const QString e = runsFolderError(o.runsDir); !e.isEmpty()) return QStringLiteral("--runs-dir: ") + e;
   for (const QString& dir : o.openRunDirs) {
     if (!QFileInfo(dir).isDir()) return QStringLiteral("--open: '%1' is not a folder").arg(dir);
     if (const QString e = deniedFolder(QStringLiteral("--open"), dir); !e.isEmpty()) return e;
@@ -212,6 +191,27 @@ ParsedOptions parseAppOptions(const QStringList& args, std::span<const PageRow> 
   const QString crossError = crossChecks(p, w, out.options);
   out.error = !crossError.isEmpty() ? crossError : !windowError.isEmpty() ? windowError : pageError;
   return out;
+}
+
+// Why new run directories could not be made in `dir`, or empty. Checked when options are
+// parsed so a scripted `--start --screenshot` fails at once with one line instead of
+// meeting a dialog later. Writability is probed by creating a file (permission bits say
+// nothing for root or for read-only mounts); a folder that does not exist yet is judged by
+// its nearest existing parent, which is where it would be created.
+QString runsFolderError(const QString& dir) {
+  if (dir.isEmpty()) return QStringLiteral("expected a folder, got an empty name");
+  const QFileInfo info(dir);
+  if (info.exists() && !info.isDir()) return QStringLiteral("'%1' is a file, not a folder").arg(dir);
+  QString probeDir = info.absoluteFilePath();
+  while (!QFileInfo(probeDir).exists()) probeDir = QFileInfo(probeDir).absolutePath();
+  if (!QFileInfo(probeDir).isDir())
+    return QStringLiteral("'%1' cannot be created: '%2' is a file").arg(dir, probeDir);
+  QTemporaryFile probe(QDir(probeDir).filePath(QStringLiteral(".lwb-write-probe-XXXXXX")));
+  if (!probe.open())
+    return probeDir == info.absoluteFilePath()
+               ? QStringLiteral("'%1' is not writable").arg(dir)
+               : QStringLiteral("'%1' cannot be created: '%2' is not writable").arg(dir, probeDir);
+  return {};
 }
 
 }  // namespace lwb::app

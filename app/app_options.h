@@ -79,4 +79,8 @@ struct ParsedOptions {
 // (pages::pageTable()): its ids for --page, its options, the page they imply.
 ParsedOptions parseAppOptions(const QStringList& args, std::span<const PageRow> pages);
 
+// Why new run directories could not be made in `dir` ("'X' is a file, not a folder"), or
+// empty: for --runs-dir, and for a runs folder from the settings when a run starts.
+QString runsFolderError(const QString& dir);
+
 }  // namespace lwb::app

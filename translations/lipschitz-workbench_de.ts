@@ -1772,10 +1772,6 @@
 <context>
     <name>lwb::app::RunManager</name>
     <message>
-        <source>runs folder &apos;%1&apos; cannot be created</source>
-        <translation>Ordner für Läufe „%1“ kann nicht angelegt werden</translation>
-    </message>
-    <message>
         <source>cannot create a run directory in &apos;%1&apos;</source>
         <translation>in „%1“ kann kein Laufverzeichnis angelegt werden</translation>
     </message>
@@ -1786,6 +1782,14 @@
     <message>
         <source>%1: not a run directory (no config.json or metrics.jsonl)</source>
         <translation>%1: kein Laufverzeichnis (weder config.json noch metrics.jsonl)</translation>
+    </message>
+    <message>
+        <source>Runs folder: %1 (File → Runs folder… chooses another)</source>
+        <translation>Laufordner: %1 (Datei → Laufordner… wählt einen anderen)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; cannot be created</source>
+        <translation>„%1“ kann nicht angelegt werden</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "app/runs/run_manager.h"
 
+#include "app/app_options.h"
+
 #include "common/threads.h"
 #include "run/run_directory_reader.h"
 #include "widgets/palette.h"
@@ -47,7 +49,10 @@ RunManager::~RunManager() {
 QString RunManager::newRunDir(const QString& label, QString* error) const {
   QDir root(runsFolder_);
   if (!root.mkpath(QStringLiteral("."))) {
-    *error = tr("runs folder '%1' cannot be created").arg(runsFolder_);
+    // Why, as --runs-dir says it ("is a file, not a folder"; "not writable"), and what to do.
+    const QString why = runsFolderError(runsFolder_);
+    *error = tr("Runs folder: %1 (File → Runs folder… chooses another)")
+                 .arg(why.isEmpty() ? tr("'%1' cannot be created").arg(runsFolder_) : why);
     return {};
   }
   QString slug = label;

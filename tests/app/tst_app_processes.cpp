@@ -103,6 +103,20 @@ class TestAppProcesses : public QObject {
     QVERIFY2(message.contains(QStringLiteral("batch_size")), qPrintable(message));
     QVERIFY(!message.contains(QLatin1Char('\n')));
   }
+
+  // A runs folder (from the settings) that is a file said only "cannot be created".
+  void runsFolderThatIsAFileSaysSo() {
+    QTemporaryDir tmp;
+    const QString file = tmp.filePath(QStringLiteral("afile"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    RunManager runs;
+    runs.setRunsFolder(file);
+    QString error;
+    QVERIFY(!runs.startRun(run::parseRunConfig(mnistConfig(10)), QStringLiteral("x"), &error));
+    QVERIFY2(error.contains(QLatin1String("is a file, not a folder")) && error.contains(file), qPrintable(error));
+  }
 };
 
 QTEST_MAIN(TestAppProcesses)
