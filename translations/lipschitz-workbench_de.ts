@@ -1785,7 +1785,7 @@
     </message>
     <message>
         <source>Runs folder: %1 (File → Runs folder… chooses another)</source>
-        <translation>Laufordner: %1 (Datei → Laufordner… wählt einen anderen)</translation>
+        <translation>Laufordner: %1 (Datei → Ordner für Läufe… wählt einen anderen)</translation>
     </message>
     <message>
         <source>&apos;%1&apos; cannot be created</source>
