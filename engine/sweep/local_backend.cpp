@@ -158,12 +158,18 @@ class LocalScheduler {
   void startReadyPoints() {
     while (!stopSent_ && static_cast<int>(running_.size()) < jobs_ && next_ < plan_.toRun.size()) {
       const SweepPoint& p = plan_.toRun[next_++];
-      if (const run::RunStatus was = dir_.status(p.id); was != run::RunStatus::Pending) {
-        if (events_.note) events_.note("restarting " + p.id + " (" + run::toString(was) + ")");
-        dir_.retire(p.id);
+      std::vector<std::string> argv = {options_.cli.string(), "--threads", std::to_string(threads_), "train"};
+      if (const int64_t step = dir_.resumableStep(p.id); step > 0) {
+        // Interrupted with a checkpoint: continued, not started over.
+        if (events_.note) events_.note("resuming " + p.id + " from its checkpoint at step " + std::to_string(step));
+        argv.insert(argv.end(), {"--resume", dir_.runDir(p.id).string()});
+      } else {
+        if (const run::RunStatus was = dir_.status(p.id); was != run::RunStatus::Pending) {
+          if (events_.note) events_.note("restarting " + p.id + " (" + run::toString(was) + ")");
+          dir_.retire(p.id);
+        }
+        argv.insert(argv.end(), {"--config", dir_.configFile(p.id).string(), "--out", dir_.runDir(p.id).string()});
       }
-      std::vector<std::string> argv = {options_.cli.string(), "--threads", std::to_string(threads_), "train",
-                                       "--config", dir_.configFile(p.id).string(), "--out", dir_.runDir(p.id).string()};
       if (options_.ntasks > 1) argv.insert(argv.end(), {"--nproc", std::to_string(options_.ntasks)});
       try {
         running_[spawnLogged(argv, dir_.logFile(p.id))] = {p, Clock::now(), {}, 0};

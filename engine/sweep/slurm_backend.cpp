@@ -130,6 +130,11 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
     << "exec >>\"$sweep/logs/$id.log\" 2>&1\n"
     << "echo \"slurm job ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID} on $(hostname)\"\n"
     // With several tasks srun starts one rank per task; each reads SLURM_PROCID (engine/dist).
+    // An interrupted point left in place with its checkpoints is resumed, not started over.
+    << "if [ -d \"$sweep/runs/$id/checkpoints\" ]; then\n"
+    << "  exec " << (options.ntasks > 1 ? "srun " : "") << shellQuote(options.cli.string())
+    << " --threads \"${SLURM_CPUS_PER_TASK:-1}\" train --resume \"$sweep/runs/$id\"\n"
+    << "fi\n"
     << "exec " << (options.ntasks > 1 ? "srun " : "") << shellQuote(options.cli.string())
     << " --threads \"${SLURM_CPUS_PER_TASK:-1}\" train"
     << " --config \"$sweep/configs/$id.json\" --out \"$sweep/runs/$id\"\n";
@@ -198,7 +203,9 @@ class SlurmScheduler {
   std::string submit(const std::vector<SweepPoint>& toRun) {
     std::vector<std::string> ids;
     for (const SweepPoint& p : toRun) {
-      if (dir_.status(p.id) != run::RunStatus::Pending) dir_.retire(p.id);
+      // Interrupted with a checkpoint: left in place, and the task resumes it (the script
+      // resumes a runs/<id> that holds checkpoints/).
+      if (dir_.status(p.id) != run::RunStatus::Pending && dir_.resumableStep(p.id) == 0) dir_.retire(p.id);
       ids.push_back(p.id);
     }
     if (ids.empty()) return {};

@@ -157,6 +157,19 @@ void SweepDirectory::retire(const std::string& id) {
   }
 }
 
+int64_t SweepDirectory::resumableStep(const std::string& id) const {
+  try {
+    const run::RunDirectoryReader reader(runDir(id));
+    const auto s = reader.status();
+    if (!s || (s->status != run::RunStatus::Stopped && s->status != run::RunStatus::Running)) return 0;
+    if (run::runFolderWriter(runDir(id).string()) == run::WriterState::Writing) return 0;  // still trained
+    const auto checkpoints = reader.checkpoints();
+    return checkpoints.empty() ? 0 : checkpoints.back().step;
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 bool SweepDirectory::logMentions(const std::string& id, const std::string& text) const {
   std::ifstream in(logFile(id), std::ios::binary);
   if (!in) return false;

@@ -53,6 +53,10 @@ class SweepDirectory {
   void retire(const std::string& id);
   // The last non-empty line of logs/<id>.log (why a run failed before writing its folder).
   std::string lastLogLine(const std::string& id) const;
+  // The step of the newest checkpoint of a point that was interrupted (stopped, or "running"
+  // with no process writing it), which `train --resume` continues; 0 when there is none (the
+  // point starts afresh). Interrupted points once always restarted from step 0.
+  int64_t resumableStep(const std::string& id) const;
   // Whether the point's log holds `text` (a Slurm task's "slurm job 12_3" start line).
   bool logMentions(const std::string& id, const std::string& text) const;
   // Point `p` ended without a result: its run folder's status says failed with `message`

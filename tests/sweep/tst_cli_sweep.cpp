@@ -147,8 +147,9 @@ class TestCliSweep : public QObject {
     QVERIFY2(r.err.contains("holds a different sweep") && !r.out.contains("#SBATCH"), (r.err + r.out).constData());
   }
 
-  // Ctrl-C while points run: all stop cleanly; the same command finishes exactly the
-  // unfinished points, each once.
+  // Ctrl-C while points run: all stop cleanly (each with a checkpoint); the same command
+  // finishes exactly the unfinished points, each once, resuming the stopped ones from their
+  // checkpoints (they once started again from step 0, their attempt moved aside).
   void interruptMidwayThenResume() {
     QTemporaryDir tmp;
     const QString spec = test::writeSpec(tmp.path(), kGrid, 800), out = tmp.path() + "/sweep";
@@ -184,7 +185,11 @@ class TestCliSweep : public QObject {
     QCOMPARE(statuses.size(), size_t{4});
     for (const auto& [id, s] : statuses) QCOMPARE(s, std::string("finished"));
     QCOMPARE(test::countEntries(out + "/runs"), 4);
-    QCOMPARE(test::countEntries(out + "/attempts"), stopped);  // the stopped attempts, kept aside
+    QCOMPARE(test::countEntries(out + "/attempts"), 0);  // resumed in place, nothing retired
+    int resumed = 0;
+    for (const json& e : r.events())
+      if (e.value("event", "") == "note" && e.value("text", "").rfind("resuming ", 0) == 0) ++resumed;
+    QCOMPARE(resumed, stopped);
     const auto rows = indexRows(out);
     QCOMPARE(rows.size(), size_t{4});  // no duplicate rows for restarted points
     for (const auto& row : rows) QCOMPARE(row.status, std::string("finished"));
@@ -192,7 +197,8 @@ class TestCliSweep : public QObject {
 
   // The sweep process killed outright (SIGKILL: no chance to stop its children): the kernel
   // sends each child SIGTERM (PR_SET_PDEATHSIG), so they stop cleanly instead of training on
-  // as orphans, and the same command finishes the sweep with each point once.
+  // as orphans (each with a checkpoint), and the same command finishes the sweep with each
+  // point once, resumed in place.
   void killedSweepLeavesNoOrphans() {
     QTemporaryDir tmp;
     const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05, 0.1}}}, 800), out = tmp.path() + "/sweep";
@@ -212,7 +218,8 @@ class TestCliSweep : public QObject {
     QVERIFY2(r.code == 0, r.err.constData());
     for (const auto& [id, s] : test::pointStatuses(out)) QCOMPARE(s, std::string("finished"));
     QCOMPARE(test::countEntries(out + "/runs"), 2);
-    QCOMPARE(test::countEntries(out + "/attempts"), 2);
+    QCOMPARE(test::countEntries(out + "/attempts"), 0);
+    QVERIFY2(r.err.contains("resuming 0000 from its checkpoint") && r.err.contains("resuming 0001"), r.err.constData());
     QCOMPARE(indexRows(out).size(), size_t{2});
   }
 
