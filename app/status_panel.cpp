@@ -118,7 +118,7 @@ void StatusPanel::showRun(RunSession* s) {
 
   QString text = QStringLiteral("%1 — %2").arg(s->label(), toDisplayString(s->state()));
   if (s->processes() > 1) text += tr(" · %n processes", nullptr, s->processes());
-  if (s->end() && !s->end()->message.empty()) text += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
+  if (s->end() && !s->end()->message.empty()) text += QStringLiteral(": ") + statusMessageText(s->end()->message);
   if (s->state() == RunState::Finished && s->end()) {
     // NaN: never measured (no evaluation step) or not finite.
     const run::RunSummary& e = *s->end();

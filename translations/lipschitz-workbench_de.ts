@@ -1270,6 +1270,10 @@
         <source>queued</source>
         <translation>in der Warteschlange</translation>
     </message>
+    <message>
+        <source>interrupted: no process is writing this run any more (killed or crashed); lipschitz-cli train --resume continues it from its last checkpoint, if it has one</source>
+        <translation>unterbrochen: kein Prozess schreibt diesen Lauf mehr (beendet oder abgestürzt); lipschitz-cli train --resume setzt ihn am letzten Checkpoint fort, falls er einen hat</translation>
+    </message>
 </context>
 <context>
     <name>SaveDialog</name>

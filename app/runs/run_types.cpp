@@ -53,6 +53,10 @@ QString statusWord(const QString& word) {
   return QCoreApplication::translate("RunState", word.toUtf8().constData());
 }
 
+QString statusMessageText(const std::string& message) {
+  return QCoreApplication::translate("RunState", message.c_str());
+}
+
 QString unknownStatusWord() { return QString::fromLatin1(kUnknownWord); }
 
 QString attentionCertificateText(const QString& id) {

@@ -30,6 +30,9 @@ QString toDisplayString(run::RunStatus s);
 QString statusWord(const QString& word);
 // The word the app shows for a run whose status cannot be read (no summary, not being written).
 QString unknownStatusWord();
+// A status message from a run's files in the user's language where the engine marked it for
+// translation (an interrupted run's); any other message (a divergence's numbers) unchanged.
+QString statusMessageText(const std::string& message);
 // summary.json's attention_certificate ("converged" | "certified_step" | "none") in the
 // user's language; another word unchanged.
 QString attentionCertificateText(const QString& id);

@@ -2,6 +2,7 @@
 // metrics.jsonl, the one file read incrementally, is in metrics_reader.cpp.
 #include "run/run_directory_reader.h"
 
+#include "common/tr_noop.h"
 #include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/results_json.h"
@@ -92,6 +93,11 @@ std::optional<RunSummary> RunDirectoryReader::summary() const {
   return runSummaryFromJson(*j);
 }
 
+const char* const kInterruptedMessage = LWB_TR_NOOP(
+    "RunState",
+    "interrupted: no process is writing this run any more (killed or crashed); lipschitz-cli train --resume continues it "
+    "from its last checkpoint, if it has one");
+
 WriterState runFolderWriter(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return WriterState::Unknown;
@@ -108,8 +114,7 @@ std::optional<StatusRecord> RunDirectoryReader::liveStatus() const {
   auto s = status();
   if (s && s->status == RunStatus::Running && runFolderWriter(dir_.string()) == WriterState::None) {
     s->status = RunStatus::Failed;
-    s->message = "interrupted: no process is writing this run any more (killed or crashed); lipschitz-cli train "
-                 "--resume continues it from its last checkpoint, if it has one";
+    s->message = kInterruptedMessage;
   }
   return s;
 }

@@ -50,6 +50,10 @@ struct StatusRecord {
   std::string message;  // the status file's second line (why it diverged, stopped or failed)
 };
 
+// liveStatus()'s message for a run whose writer is gone (marked for the app's translation in
+// context "RunState").
+extern const char* const kInterruptedMessage;
+
 // Whether a process holds the run folder's writer lock (RunFolderLock): Unknown where the
 // file system cannot say.
 enum class WriterState { Writing, None, Unknown };

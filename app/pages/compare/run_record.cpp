@@ -124,7 +124,7 @@ std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
     r.dir = QString::fromStdString(row.path);
     r.name = QString::fromStdString(row.id);
     r.status = QString::fromStdString(row.status);
-    r.statusMessage = QString::fromStdString(row.message);
+    r.statusMessage = statusMessageText(row.message);
     const auto config = jsonio::tryParse(row.config);
     describeConfig(r, config && config->is_object() ? *config : json::object());
     if (r.method.isEmpty()) r.method = QStringLiteral("none");
@@ -222,7 +222,7 @@ RunRecord loadRunRecord(const QString& dir) {
 
   if (const auto status = reader.liveStatus()) {
     r.status = QString::fromLatin1(run::toString(status->status));
-    r.statusMessage = QString::fromStdString(status->message);
+    r.statusMessage = statusMessageText(status->message);
   } else {
     r.status = summary ? QString::fromLatin1(run::toString(summary->status)) : unknownStatusWord();
   }

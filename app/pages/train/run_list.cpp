@@ -93,7 +93,7 @@ void RunList::refresh(RunSession* s) {
   // tooltip: the message once pushed every other column out of view.
   const QString state = toDisplayString(s->state());
   QString detail = state;
-  if (s->end() && !s->end()->message.empty()) detail += QStringLiteral(": ") + QString::fromStdString(s->end()->message);
+  if (s->end() && !s->end()->message.empty()) detail += QStringLiteral(": ") + statusMessageText(s->end()->message);
   else if (!s->warnings().isEmpty()) detail += QStringLiteral("\n⚠ ") + s->warnings().join(QStringLiteral("\n⚠ "));
   item->setText(State, s->warnings().isEmpty() || s->end() ? state : state + QStringLiteral(" ⚠"));
   item->setToolTip(State, detail);
