@@ -177,6 +177,10 @@ bool MainWindow::showPage(const QString& id) {
     if (auto* area = qobject_cast<QScrollArea*>(frameOf(page)); area && area->widget())
       area->widget()->resize(stack_->size().expandedTo(area->widget()->minimumSizeHint()));
     stack_->setCurrentWidget(frameOf(page));
+    if (QWidget* first = page->firstFocus(); first && !focusedPages_.contains(id)) {
+      focusedPages_.insert(id);
+      first->setFocus(Qt::OtherFocusReason);
+    }
     for (QAction* a : pageActions_->actions()) a->setChecked(a->data().toString() == id);
     if (resetLayoutAction_) resetLayoutAction_->setEnabled(!page->docks().isEmpty());
     return true;

@@ -11,6 +11,7 @@
 #include <QList>
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 
 class QActionGroup;
 class QMessageBox;
@@ -105,6 +106,7 @@ class MainWindow : public QMainWindow {
   bool firstShowSeen_ = false;
   bool tourSuppressed_ = false;
   bool closeRequested_ = false;
+  QSet<QString> focusedPages_;  // pages whose firstFocus() was given the focus once
   bool quitConfirmed_ = false;          // "Stop and quit" was chosen
   QPointer<QMessageBox> quitQuestion_;  // the open "Quit while training?" box
   int exitCode_ = -1;  // >= 0: exit the event loop with it once closed

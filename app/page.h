@@ -60,6 +60,9 @@ class Page {
   // Docks the View menu lists under "<title> panels" (a closed one can be shown again), with
   // "Reset layout" calling resetLayout(). None: no submenu.
   virtual QList<QDockWidget*> docks() const { return {}; }
+  // Where the keyboard starts the first time the page is shown (the Train page: its preset
+  // box; Tab once went through 8–9 plot check boxes first); nullptr: Qt's own choice.
+  virtual QWidget* firstFocus() const { return nullptr; }
   virtual void resetLayout() {}
   // Help → Tour (shown once on a first launch): what each panel of the page is. The
   // window tours the first page that has stops.

@@ -7,6 +7,7 @@
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/page_registry.h"
+#include "app/pages/train/run_panel.h"
 #include "app/pages/train/train_page.h"
 #include "app/shortcuts_dialog.h"
 #include "support/mnemonics.h"
@@ -133,6 +134,15 @@ class TestPagesReach : public QObject {
     for (QAction* a : w.findChildren<QAction*>())
       if (!a->shortcuts().isEmpty()) withShortcut += static_cast<int>(a->shortcuts().size());
     QCOMPARE(static_cast<int>(byKeys.size()), withShortcut);  // every one listed, once
+  }
+
+  // The keyboard starts on the Train page's preset box: Tab once passed 8–9 plot check boxes
+  // (with hardly a visible focus) before reaching Run setup.
+  void keyboardStartsAtThePresetBox() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.showPage(QStringLiteral("train")));
+    QCOMPARE(w.focusWidget(), w.page<TrainPage>()->runPanel()->presetBox());
   }
 
   void viewMenuIsThePageRegistry() {

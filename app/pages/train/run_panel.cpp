@@ -211,6 +211,8 @@ QString RunPanel::loadRunSettings(const QString& runDir) {
   return {};
 }
 
+QWidget* RunPanel::presetBox() const { return presets_; }
+
 int RunPanel::processes() const { return processes_->value(); }
 
 void RunPanel::setProcesses(int n) { processes_->setValue(n); }

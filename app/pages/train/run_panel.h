@@ -56,6 +56,7 @@ class RunPanel : public QWidget {
   // replaces the whole form: each such change is one step of this stack, so Edit → Undo
   // (Ctrl+Z) brings back the form as it was, edits included.
   QUndoStack* undoStack() const { return undo_; }
+  QWidget* presetBox() const;
   // The preset box and the form as the user left them, for the next launch (issue: an edited
   // form was lost on quit); restore falls back to the first-launch preset for what it cannot read.
   void saveSettings(QSettings& settings) const;

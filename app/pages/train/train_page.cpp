@@ -297,6 +297,8 @@ bool TrainPage::applyOptions(const AppOptions& options, QString* error) {
   return true;
 }
 
+QWidget* TrainPage::firstFocus() const { return runPanel_->presetBox(); }
+
 void TrainPage::saveSettings(QSettings& settings) const {
   const QByteArray state = isVisible() && settled_ ? saveState(kLayoutVersion) : shownLayout_;
   if (!state.isEmpty()) settings.setValue(kLayoutKey, state);

@@ -55,6 +55,7 @@ class TrainPage : public QMainWindow, public Page {
   void resetLayout() override;
   QList<TourStop> tourStops() const override;
   QList<QMenu*> menus() const override { return {editMenu_, runMenu_}; }
+  QWidget* firstFocus() const override;
   QList<QAction*> toolBarActions() const override { return {startAction_, pauseAction_, stopAction_}; }
   // --preset ID [--set key=value]... [--start]
   bool applyOptions(const AppOptions& options, QString* error) override;
