@@ -19,6 +19,7 @@ class GlooCommunicator final : public Communicator {
     so.numWorkers = static_cast<std::size_t>(w.size);
     so.waitWorkers = true;
     so.timeout = timeout;
+    const auto started = std::chrono::steady_clock::now();
     try {
       store_ = c10::make_intrusive<c10d::TCPStore>(w.masterAddr, so);
       auto options = compat::GlooGroup::Options::create(timeout);
@@ -27,9 +28,15 @@ class GlooCommunicator final : public Communicator {
           w.masterAddr == "127.0.0.1" || w.masterAddr == "localhost" ? "127.0.0.1" : hostAddress()));
       group_ = c10::make_intrusive<compat::GlooGroup>(store_, w.rank, w.size, options);
     } catch (const std::exception& e) {
+      // Said as it happened: a port in use fails at once, not "within 10 s"; waiting for the
+      // peers and then for the process group may each take the timeout (up to twice it).
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const std::string when = waited < 0.5 * w.timeoutSeconds
+                                   ? std::string()
+                                   : " after " + std::to_string(static_cast<int>(waited + 0.5)) + " s (LWB_DIST_TIMEOUT " +
+                                         std::to_string(static_cast<int>(w.timeoutSeconds)) + " s)";
       throw std::runtime_error("rank " + std::to_string(w.rank) + " of " + std::to_string(w.size) + ": cannot join " +
-                               w.masterAddr + ":" + std::to_string(w.masterPort) + " within " +
-                               std::to_string(static_cast<int>(w.timeoutSeconds)) + " s: " + firstLine(e.what()));
+                               w.masterAddr + ":" + std::to_string(w.masterPort) + when + ": " + firstLine(e.what()));
     }
   }
 

@@ -197,6 +197,8 @@ class TestDist : public QObject {
       msg = QString::fromUtf8(e.what());
     }
     QVERIFY2(msg.contains(QStringLiteral("cannot join")), qPrintable(msg));
+    // It waited: the message says how long, against the timeout.
+    QVERIFY2(msg.contains(QStringLiteral("(LWB_DIST_TIMEOUT 2 s)")), qPrintable(msg));
   }
 };
 
