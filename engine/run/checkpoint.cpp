@@ -7,9 +7,14 @@
 #include "run/run_directory_reader.h"
 #include "run/run_layout.h"
 
+#include <signal.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <charconv>
 #include <cstdio>
 #include <string_view>
@@ -120,6 +125,22 @@ void pruneCheckpoints(const fs::path& dir, int64_t keep) {
   }
   std::error_code ec;
   for (size_t i = 0; i + static_cast<size_t>(std::max<int64_t>(keep, 1)) < all.size(); ++i) fs::remove(all[i].path, ec);
+  // A writer killed mid-write (kill -9, a lost node) leaves step_N.safetensors.tmp.<pid>
+  // (io::writeFileAtomically): removed once no process of that pid is alive here. A live pid
+  // may be another writer of this folder (on another machine the pid means nothing, so only
+  // files at least a day old are removed whatever their pid says).
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const auto at = name.rfind(".safetensors.tmp.");
+    if (name.rfind("step_", 0) != 0 || at == std::string::npos) continue;
+    const std::string pidText = name.substr(at + 17);
+    if (pidText.empty() || pidText.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::strtol(pidText.c_str(), nullptr, 10);
+    std::error_code te;
+    const auto age = fs::file_time_type::clock::now() - fs::last_write_time(it->path(), te);
+    const bool gone = pid > 0 && pid != ::getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+    if (gone || (!te && age > std::chrono::hours(24))) fs::remove(it->path(), te);
+  }
 }
 
 }  // namespace lwb::run

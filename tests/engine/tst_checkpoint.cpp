@@ -60,6 +60,29 @@ class TestCheckpoint : public QObject {
   std::string path(const char* name) { return tmp_.filePath(QString::fromUtf8(name)).toStdString(); }
 
  private Q_SLOTS:
+  // kill -9 during a checkpoint write left step_N.safetensors.tmp.<pid> for good (the older
+  // checkpoints intact). Pruning removes it once that pid is gone; a live writer's stays.
+  void pruningRemovesTempFilesOfDeadWriters() {
+    const std::filesystem::path dir = path("tmp_files");
+    std::filesystem::create_directories(dir);
+    QProcess gone;  // a pid that existed and is now free
+    gone.start(QStringLiteral("sleep"), {QStringLiteral("0.1")});
+    QVERIFY(gone.waitForStarted());
+    const qint64 deadPid = gone.processId();
+    QVERIFY(gone.waitForFinished());
+    QVERIFY(deadPid > 0);
+    const auto touch = [&](const std::string& name) { std::ofstream(dir / name) << "x"; };
+    touch("step_10.safetensors");
+    touch("step_20.safetensors.tmp." + std::to_string(deadPid));
+    touch("step_20.safetensors.tmp." + std::to_string(QCoreApplication::applicationPid()));  // alive: this process
+    touch("notes.tmp.1");  // not ours
+    run::pruneCheckpoints(dir, 5);
+    QVERIFY(!std::filesystem::exists(dir / ("step_20.safetensors.tmp." + std::to_string(deadPid))));
+    QVERIFY(std::filesystem::exists(dir / ("step_20.safetensors.tmp." + std::to_string(QCoreApplication::applicationPid()))));
+    QVERIFY(std::filesystem::exists(dir / "step_10.safetensors"));
+    QVERIFY(std::filesystem::exists(dir / "notes.tmp.1"));
+  }
+
   void resumeReproducesTheUninterruptedRun_data() {
     QTest::addColumn<QString>("optimizer");
     QTest::addColumn<QString>("method");
