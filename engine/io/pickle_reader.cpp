@@ -189,6 +189,7 @@ class Reader {
     if (a[1]->kind != Kind::Int) fail("tensor storage offset is not an integer");
     Ptr t = make(Kind::Tensor);
     t->dtype = a[0]->dtype;
+    t->unreadableType = a[0]->unreadableType;
     t->items = {a[0]};
     t->storageOffset = a[1]->integer;
     t->sizes = intTuple(a[2], "size");
@@ -204,7 +205,12 @@ class Reader {
     if (a[1]->kind != Kind::Global) fail("storage type is not a class name");
     const auto* type = std::find_if(std::begin(kStorageTypes), std::end(kStorageTypes),
                                     [&](const StorageType& s) { return a[1]->text == s.name; });
-    if (type == std::end(kStorageTypes)) fail("storage type " + a[1]->text + " is not supported");
+    // Another torch storage class (ComplexFloatStorage, QInt8Storage): read no bytes of it, and
+    // let the archive reader list the tensor as skipped (one complex buffer once made the
+    // whole checkpoint unreadable). Anything else is no torch.save file.
+    const std::string& cls = a[1]->text;
+    const bool torchStorage = cls.starts_with("torch.") && cls.ends_with("Storage") && cls.size() <= 64;
+    if (type == std::end(kStorageTypes) && !torchStorage) fail("storage type " + cls + " is not supported");
     if (a[2]->kind != Kind::String) fail("storage key is not a string");
     const std::string& key = a[2]->text;
     // The key names a record ("<archive>/data/<key>"): keep it to what torch.save writes.
@@ -214,7 +220,8 @@ class Reader {
     if (a[4]->kind != Kind::Int || a[4]->integer < 0) fail("storage size is not a non-negative integer");
     Ptr s = make(Kind::Storage);
     s->text = key;
-    s->dtype = type->dtype;
+    if (type != std::end(kStorageTypes)) s->dtype = type->dtype;
+    else s->unreadableType = cls;
     s->integer = a[4]->integer;
     return s;
   }

@@ -37,6 +37,9 @@ struct PickleValue {
   DType dtype = DType::F32;  // Storage (and Global of a storage type), Tensor
   int64_t storageOffset = 0;  // Tensor, in elements
   std::vector<int64_t> sizes, strides;  // Tensor
+  // Storage/Tensor of a torch storage class this reader does not decode (complex, quantized):
+  // its class name; the archive reader lists such a tensor as skipped instead of failing.
+  std::string unreadableType;
   // Bookkeeping that keeps the value graph a finite tree-like DAG: a list/dict can be filled
   // only until it is placed inside another container, so no cycle can form and `depth` is exact.
   bool placed = false;
@@ -44,7 +47,8 @@ struct PickleValue {
 };
 
 // Parses one pickle. Throws InputError("<what>: ...") for anything malformed, unsupported
-// (protocol-0 text opcodes, sets, unknown storage types) or beyond the limits.
+// (protocol-0 text opcodes, sets, storage classes not named torch.*Storage) or beyond the
+// limits.
 std::shared_ptr<PickleValue> parsePickle(std::string_view bytes, const std::string& what,
                                          const PickleLimits& limits = {});
 

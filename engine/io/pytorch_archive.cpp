@@ -83,6 +83,11 @@ std::vector<Leaf> flatten(const PickleValue& root, const std::string& what, cons
       throw InputError(what + ": more than " + std::to_string(limits.maxVisits) + " entries to walk");
     switch (v->kind) {
       case Kind::Tensor:
+        if (!v->unreadableType.empty()) {
+          noteSkipped(skipped, name.empty() ? "tensor" : name,
+                      "a tensor of " + v->unreadableType + " (complex and quantized tensors are not read)");
+          break;
+        }
         if (leaves.size() >= limits.maxTensors)
           throw InputError(what + ": more than " + std::to_string(limits.maxTensors) + " tensors");
         leaves.push_back({name.empty() ? "tensor" : name, v});
