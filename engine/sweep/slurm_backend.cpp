@@ -255,6 +255,7 @@ class SlurmScheduler {
     }
     pr.running = static_cast<int>(pr.active.size());
     pr.pending = pr.total - pr.done - pr.failed - pr.running;
+    pr.etaSeconds = etaSeconds(pr.pending + pr.running, pr.running);
     if (events_.progress) events_.progress(pr);
     out_.done = pr.done;
     out_.failed = pr.failed;
@@ -294,6 +295,24 @@ class SlurmScheduler {
       if (state == "RUNNING") pr.active.push_back({id, run::RunStatus::Running, 0, 0});
     }
     return anyQueued;
+  }
+
+  // As the local backend: the mean wall time of the points finished so far (their summaries'
+  // `seconds`), spread over the array's slots (--jobs, else the tasks running now); -1 (shown
+  // as "?") until one has finished. It was always "?" on Slurm.
+  double etaSeconds(int left, int running) {
+    for (const SweepPoint& p : points_) {
+      if (seconds_.count(p.id) || !run::info(dir_.status(p.id)).hasResult) continue;
+      try {
+        if (const auto s = run::RunDirectoryReader(dir_.runDir(p.id)).summary(); s && s->seconds > 0) seconds_[p.id] = s->seconds;
+      } catch (const std::exception&) {
+      }
+    }
+    if (seconds_.empty()) return -1;
+    double mean = 0;
+    for (const auto& [id, s] : seconds_) mean += s / static_cast<double>(seconds_.size());
+    const double slots = options_.jobs > 0 ? options_.jobs : std::max(1, running);
+    return mean * left / slots;
   }
 
   // The newest task of each point: only it speaks for the point (an earlier array's task of a
@@ -341,6 +360,7 @@ class SlurmScheduler {
   std::map<std::string, std::string> latest_;  // point id -> its newest task ("12_3")
   std::set<std::string> queued_;                // points whose newest task Slurm still holds
   std::set<std::string> ended_;                 // tasks already looked at once they left the queue
+  std::map<std::string, double> seconds_;       // finished points' wall time, for the ETA
   SweepOutcome out_;
   bool cancelled_ = false;
 };

@@ -46,6 +46,13 @@ class TestSlurmSweep : public QObject {
     const json summary = events.back();
     QCOMPARE(summary["event"], json("summary"));
     QCOMPARE(summary["done"], json(3));
+    // Progress has an ETA once points have finished (it was always "?" on Slurm): the last
+    // progress event, all done, says 0 s.
+    json lastProgress;
+    for (const json& e : events)
+      if (e.value("event", "") == "progress") lastProgress = e;
+    QVERIFY2(lastProgress["eta_s"].is_number(), lastProgress.dump().c_str());
+    QCOMPARE(lastProgress["eta_s"].get<double>(), 0.0);
     const std::string job = summary["slurm_job"].get<std::string>();
     QVERIFY(!job.empty());
     const auto statuses = test::pointStatuses(out);
