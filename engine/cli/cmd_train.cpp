@@ -186,6 +186,10 @@ std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
 // before the first step. The communicator must outlive the training.
 std::unique_ptr<dist::Communicator> joinRanks(run::Trainer& trainer, const run::RunConfig& cfg, const dist::World& world) {
   std::unique_ptr<dist::Communicator> comm;
+  // Gloo writes to its peers' sockets without MSG_NOSIGNAL: when a peer dies, the next write
+  // would kill this rank silently with SIGPIPE. Ignored, it is an error from the collective,
+  // which the trainer reports (rank 0 writes it into the run folder) before exiting 1.
+  std::signal(SIGPIPE, SIG_IGN);
   try {
     comm = dist::connect(world);  // an unreachable MASTER_ADDR, a port in use, a missing peer
   } catch (const std::runtime_error& e) {

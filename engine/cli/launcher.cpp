@@ -100,41 +100,52 @@ int launchLocalRanks(int nproc, double graceSeconds, const std::string& runDir) 
     for (const pid_t p : pids)
       if (p > 0) ::kill(p, sig);
   };
-  std::optional<std::chrono::steady_clock::time_point> killAt;
+  // When one rank is killed its peers fail a moment later (a broken pipe, a reset connection),
+  // and a peer can even end first: the dying rank's sockets close before it is reaped. So a
+  // failure is not named at once: the launcher gathers the failures of a short settle window
+  // and names a rank killed by an outside signal before one that failed from a peer's loss.
+  constexpr auto kSettle = std::chrono::milliseconds(300);
+  const auto causeFirst = [](int status) { return WIFSIGNALED(status) && WTERMSIG(status) != SIGPIPE; };
+  std::vector<std::pair<int, int>> failures;  // rank, wait status, in the order they ended
+  std::optional<std::chrono::steady_clock::time_point> settleUntil, killAt;
+  const auto nameTheCause = [&] {
+    const auto it = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return causeFirst(f.second); });
+    const auto& [rank, status] = it != failures.end() ? *it : failures.front();
+    result = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    // Which rank and how: the survivors only say that a peer went away.
+    firstFailure = "rank " + std::to_string(rank) +
+                   (WIFSIGNALED(status) ? " was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                                              strsignal(WTERMSIG(status)) + ")"
+                                        : " exited with status " + std::to_string(result));
+    if (!gForward) std::fprintf(stderr, "lipschitz-cli: %s; stopping the other ranks\n", firstFailure.c_str());
+    // One rank failed: the others would wait for it until their collective timeout.
+    stopOthers(SIGTERM);
+    killAt = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                     std::chrono::duration<double>(graceSeconds));
+  };
   while (running > 0) {
     if (gForward) {
       stopOthers(SIGTERM);  // rank 0 stops every rank after the same step
       gForward = 0;
     }
-    // Every rank that has ended since the last look: when one is killed, its peer fails a
-    // moment later, and both may be ready at once; the killed one is the cause.
-    std::vector<std::pair<int, int>> ended;  // rank, wait status
+    bool reaped = false;
     for (int status = 0;;) {
       const pid_t done = ::waitpid(-1, &status, WNOHANG);
       if (done <= 0) break;
-      for (size_t r = 0; r < pids.size(); ++r)
-        if (pids[r] == done) pids[r] = -1, ended.emplace_back(static_cast<int>(r), status);
+      reaped = true;
       --running;
-    }
-    std::stable_sort(ended.begin(), ended.end(),
-                     [](const auto& a, const auto& b) { return WIFSIGNALED(a.second) && !WIFSIGNALED(b.second); });
-    for (const auto& [rank, status] : ended) {
-      const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-      if (code != 0 && result == 0) {
-        result = code;
-        // Which rank and how: the survivors only say that a peer went away.
-        firstFailure = "rank " + std::to_string(rank) +
-                       (WIFSIGNALED(status) ? " was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-                                                  strsignal(WTERMSIG(status)) + ")"
-                                            : " exited with status " + std::to_string(code));
-        if (!gForward) std::fprintf(stderr, "lipschitz-cli: %s; stopping the other ranks\n", firstFailure.c_str());
-        // One rank failed: the others would wait for it until their collective timeout.
-        stopOthers(SIGTERM);
-        killAt = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                         std::chrono::duration<double>(graceSeconds));
+      for (size_t r = 0; r < pids.size(); ++r) {
+        if (pids[r] != done) continue;
+        pids[r] = -1;
+        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) failures.emplace_back(static_cast<int>(r), status);
       }
     }
-    if (!ended.empty()) continue;
+    if (result == 0 && !failures.empty()) {
+      if (!settleUntil) settleUntil = std::chrono::steady_clock::now() + kSettle;
+      const bool sure = std::any_of(failures.begin(), failures.end(), [&](const auto& f) { return causeFirst(f.second); });
+      if (sure || running == 0 || std::chrono::steady_clock::now() >= *settleUntil) nameTheCause();
+    }
+    if (reaped) continue;
     if (killAt && std::chrono::steady_clock::now() > *killAt) {
       stopOthers(SIGKILL);
       killAt.reset();

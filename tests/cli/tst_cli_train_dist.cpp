@@ -291,6 +291,9 @@ class TestCliTrainDist : public QObject {
     const QByteArray err = p.readAllStandardError();
     const QByteArray named = "rank " + QByteArray::number(rank) + " was killed by signal 9";
     QVERIFY2(err.contains(named), err.constData());
+    // The survivor fails from its peer's loss with an error, not a silent SIGPIPE (Gloo writes
+    // without MSG_NOSIGNAL); a CI run once named "rank 0 was killed by signal 13" here.
+    QVERIFY2(!err.contains("signal 13"), err.constData());
     QFile status(out + QStringLiteral("/status"));
     QVERIFY(status.open(QIODevice::ReadOnly));
     const QByteArray says = status.readAll();
