@@ -171,7 +171,8 @@ double rmsNorm(const at::Tensor& w) { return bounds::rmsToRmsNorm(w.detach().to(
 
 // The estimate on token RMS <= 1 inputs: f composed with the per-token projection onto that
 // ball (1-Lipschitz), the domain the bound is stated for.
-double estimateOnUnitBall(models::LipschitzGpt& gpt, at::Generator& gen, int64_t batch, int64_t tokens, uint64_t seed) {
+double estimateOnUnitBall(models::LipschitzGpt& gpt, at::Generator& gen, int64_t batch, int64_t tokens, uint64_t seed,
+                          int steps = 120, int restarts = 3) {
   auto f = [&](const at::Tensor& x) {
     const auto rms = x.square().mean({-1}, true).sqrt();
     return gpt.forwardFromEmbeddings(x / at::clamp_min(rms, 1.0));
@@ -179,8 +180,8 @@ double estimateOnUnitBall(models::LipschitzGpt& gpt, at::Generator& gen, int64_t
   auto x0 = at::randn({batch, tokens, gpt.shape().dModel}, gen);
   x0 = x0 / x0.square().mean({-1}, true).sqrt();
   bounds::EmpiricalOptions opt;
-  opt.steps = 120;
-  opt.restarts = 3;
+  opt.steps = steps;
+  opt.restarts = restarts;
   opt.seed = seed;
   return bounds::empiricalLipschitz(f, x0, opt);
 }
@@ -331,7 +332,10 @@ class TestGptBound : public QObject {
         randomiseAll(gpt, gen, 2.5);
         const auto trace = run::lipschitzBound(gpt, run::certifiedNorms(gpt.parameters()));
         QVERIFY(trace.has_value());
-        const double measured = estimateOnUnitBall(gpt, gen, 6, 6, static_cast<uint64_t>(seed));
+        // A short search: on these random models the sound bound is 10 to 1e9 times what 120
+        // steps x 3 restarts find (measured), so more steps cannot bring the estimate near it;
+        // the tight cases below keep the long search.
+        const double measured = estimateOnUnitBall(gpt, gen, 6, 6, static_cast<uint64_t>(seed), 40, 2);
         qInfo("heads %lld blocks %lld: sound %.4g  App. D %.4g  estimate %.4g", static_cast<long long>(heads),
               static_cast<long long>(blocks), trace->bound, trace->singleHeadBound, measured);
         QVERIFY(measured <= trace->bound * (1 + 1e-6));
@@ -360,7 +364,9 @@ class TestGptBound : public QObject {
       applyVariant(s, variant);
       models::LipschitzGpt gpt(s, gen, kCpu);
       const auto trace = run::lipschitzBound(gpt, run::certifiedNorms(gpt.parameters()));
-      const double measured = estimateOnUnitBall(gpt, gen, 4, 3, 1);
+      // 40 steps x 2 restarts reach the tight bound to 1e-5 here (measured: as with 120 x 3);
+      // positionScoresAreTight needs the long search (40 x 2 found 98.9 % there).
+      const double measured = estimateOnUnitBall(gpt, gen, 4, 3, 1, 40, 2);
       qInfo("tight, heads %lld: bound %.6g estimate %.6g", static_cast<long long>(heads), trace->bound, measured);
       // float32 forward pass: the measured ratio of small differences carries ~1e-5 rounding.
       QVERIFY(measured <= trace->bound * (1 + 1e-4));
@@ -373,7 +379,7 @@ class TestGptBound : public QObject {
             p.tensor.copy_(models::orthogonalRmsUnit(p.tensor.size(0), p.tensor.size(1), gen) * 0.3);
       }
       const auto near = run::lipschitzBound(gpt, run::certifiedNorms(gpt.parameters()));
-      const double measuredNear = estimateOnUnitBall(gpt, gen, 4, 3, 2);
+      const double measuredNear = estimateOnUnitBall(gpt, gen, 4, 3, 2, 40, 2);
       qInfo("near-tight, heads %lld: bound %.6g estimate %.6g (%.2f)", static_cast<long long>(heads), near->bound,
             measuredNear, measuredNear / near->bound);
       QVERIFY(measuredNear <= near->bound * (1 + 1e-4));
