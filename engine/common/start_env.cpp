@@ -2,6 +2,10 @@
 
 #include "common/blas_core.h"
 
+#include <dlfcn.h>
+
+#include <cstdlib>
+
 namespace lwb {
 
 namespace {
@@ -16,6 +20,20 @@ namespace {
 constexpr const char* kSpinCount = "1000";
 
 bool isSet(const char* v) { return v && *v; }
+
+// The OpenBLAS core LibTorch would load here: it reaches BLAS through libblas.so.3 (Debian's
+// alternative), so open that and ask it; empty when it is not OpenBLAS.
+std::string blasCoreBeforeLoad() {
+  for (const char* lib : {"libblas.so.3", "libopenblas.so.0"}) {
+    void* h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
+    if (!h) continue;
+    using NameFn = char* (*)();
+    const auto name = reinterpret_cast<NameFn>(dlsym(h, "openblas_get_corename"));
+    const char* s = name ? name() : nullptr;
+    if (s) return s;
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -38,6 +56,14 @@ std::vector<std::pair<std::string, std::string>> startEnvironment(const EnvLooku
   if (!isSet(env("GLOG_minloglevel")) && (isSet(env("RANK")) || isSet(env("SLURM_PROCID"))))
     vars.push_back({"GLOG_minloglevel", "3"});
   return vars;
+}
+
+void setStartEnvironmentBeforeLoad() {
+  const auto env = [](const char* n) { return static_cast<const char*>(std::getenv(n)); };
+  // The BLAS question costs a library load: only when the user has not answered it.
+  const bool ask = !isSet(env("OPENBLAS_CORETYPE")) && !isSet(env("LWB_NO_REEXEC"));
+  for (const auto& [name, value] : startEnvironment(env, ask ? blasCoreBeforeLoad() : std::string()))
+    setenv(name.c_str(), value.c_str(), 1);
 }
 
 }  // namespace lwb

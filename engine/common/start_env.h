@@ -24,4 +24,10 @@ std::vector<std::pair<std::string, std::string>> openMpWaitEnvToSet(const EnvLoo
 // SLURM_PROCID set). Never what the user set, nothing at all with LWB_NO_REEXEC.
 std::vector<std::pair<std::string, std::string>> startEnvironment(const EnvLookup& env, const std::string& loadedBlasCore);
 
+// For a program that has not loaded LibTorch (or any BLAS) yet and will exec one: sets
+// startEnvironment() in this process's environment, asking the BLAS that LibTorch would load
+// which core it picks (a library load, skipped when OPENBLAS_CORETYPE or LWB_NO_REEXEC is set).
+// Used by lipschitz-cli's front program and by the test launcher (tests/support).
+void setStartEnvironmentBeforeLoad();
+
 }  // namespace lwb

@@ -6,7 +6,7 @@ function(lwb_add_app_test name)
   set_target_properties(${name} PROPERTIES AUTOMOC ON)
   target_link_libraries(${name} PRIVATE workbench Qt6::Test lwb_options)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
-  add_test(NAME ${name} COMMAND ${name})
+  add_test(NAME ${name} COMMAND lwb-test-launcher $<TARGET_FILE:${name}>)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${LWB_TEST_ENV};QT_QPA_PLATFORM=offscreen;LWB_THREADS=2")
 endfunction()
 

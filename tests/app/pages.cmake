@@ -7,7 +7,7 @@ function(lwb_add_pages_test name)
   target_link_libraries(${name} PRIVATE workbench Qt6::Test lwb_options)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${name} PRIVATE LWB_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures")
-  add_test(NAME ${name} COMMAND ${name})
+  add_test(NAME ${name} COMMAND lwb-test-launcher $<TARGET_FILE:${name}>)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${LWB_TEST_ENV};QT_QPA_PLATFORM=offscreen;LWB_THREADS=2" TIMEOUT 600)
 endfunction()
 
