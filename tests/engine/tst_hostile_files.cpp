@@ -442,18 +442,24 @@ class TestHostileFiles : public QObject {
     QFETCH(QString, edit);
     QFETCH(int, code);
     QFETCH(QString, fragment);
-    const fs::path dir = root() / ("resume-" + edit.toStdString());
-    json cfg = smallConfig();
-    cfg["steps"] = 6;
-    cfg["keep_checkpoints"] = 5;
-    writeText(dir / "a.json", cfg.dump());
-    cfg["optimizer"] = {{"lr", 0.05}};
-    writeText(dir / "b.json", cfg.dump());
-    const QString a = QString::fromStdString((dir / "a").string()), b = QString::fromStdString((dir / "b").string());
-    for (const auto& [c, out] : {std::pair{"a.json", a}, std::pair{"b.json", b}}) {
-      const Cli r = runCli({"train", "--config", QString::fromStdString((dir / c).string()), "--out", out});
-      QVERIFY2(r.code == 0, qPrintable(show(r)));
+    // Runs a and b (another learning rate) are trained once and copied for each row.
+    const fs::path trained = root() / "resume-trained";
+    if (!fs::exists(trained / "b" / "status")) {
+      json cfg = smallConfig();
+      cfg["steps"] = 6;
+      cfg["keep_checkpoints"] = 5;
+      writeText(trained / "a.json", cfg.dump());
+      cfg["optimizer"] = {{"lr", 0.05}};
+      writeText(trained / "b.json", cfg.dump());
+      for (const QString& run : {QStringLiteral("a"), QStringLiteral("b")}) {
+        const QString path = QString::fromStdString(trained.string()) + QLatin1Char('/') + run;
+        const Cli r = runCli({"train", "--config", path + QStringLiteral(".json"), "--out", path});
+        QVERIFY2(r.code == 0, qPrintable(show(r)));
+      }
     }
+    const fs::path dir = root() / ("resume-" + edit.toStdString());
+    fs::copy(trained, dir, fs::copy_options::recursive);
+    const QString a = QString::fromStdString((dir / "a").string());
     // A crash after step 4's checkpoint of run a: step 6 gone, its status still running.
     const fs::path ckpts = dir / "a" / "checkpoints";
     fs::remove(ckpts / "step_6.safetensors");
