@@ -29,6 +29,10 @@ int runIndex(const IndexArgs& a) {
     if (!aside.empty()) out["moved_aside"] = aside;
   }
   sweep::RunIndex index(a.db);
+  index.setOnWaiting([&a] {
+    std::cerr << "lipschitz-cli index: " << a.db << " is locked by another process (a sweep writing to it?); waiting up to "
+              << sweep::RunIndex::kBusyTimeoutMs / 1000 << " s\n";
+  });
   std::vector<std::filesystem::path> roots(a.roots.begin(), a.roots.end());
   auto report = index.scan(roots);
   // A sweep's rows name their sweep and point, as the sweep itself writes them.

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -356,16 +357,33 @@ void RunIndex::open(int flags) {
     db_ = nullptr;
     throw InputError(file_.string() + ": cannot open the run index (" + msg + ")");
   }
-  sqlite3_busy_timeout(db_, busyMs_);
+  sqlite3_busy_handler(db_, &RunIndex::onBusy, this);
   sqlite3_extended_result_codes(db_, 1);
+}
+
+int RunIndex::onBusy(void* self, int calls) {
+  auto& me = *static_cast<RunIndex*>(self);
+  const auto now = std::chrono::steady_clock::now();
+  if (calls == 0) {
+    me.waitStart_ = now;
+    me.waitReported_ = false;
+  }
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - me.waitStart_).count();
+  if (waited >= me.busyMs_) return 0;  // SQLITE_BUSY: checker() throws IndexBusy
+  if (waited >= 1000 && !me.waitReported_ && me.onWaiting_) {
+    me.waitReported_ = true;
+    me.onWaiting_();
+  }
+  // sqlite3_busy_timeout's own back-off: short sleeps first, then 100 ms.
+  static constexpr int kDelays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+  const int delay = kDelays[std::min<size_t>(static_cast<size_t>(calls), std::size(kDelays) - 1)];
+  std::this_thread::sleep_for(std::chrono::milliseconds(std::min<int64_t>(delay, me.busyMs_ - waited)));
+  return 1;
 }
 
 RunIndex::~RunIndex() { sqlite3_close(db_); }
 
-void RunIndex::setBusyTimeout(int ms) {
-  busyMs_ = std::max(0, ms);
-  sqlite3_busy_timeout(db_, busyMs_);
-}
+void RunIndex::setBusyTimeout(int ms) { busyMs_ = std::max(0, ms); }
 
 std::string RunIndex::where(const char* what) const { return file_.string() + ": " + what; }
 

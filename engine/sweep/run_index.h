@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -99,6 +100,9 @@ class RunIndex {
 
   const std::filesystem::path& file() const { return file_; }
   void setBusyTimeout(int ms);
+  // Called once per wait, a second into it, while a write waits for another process's lock
+  // (`lipschitz-cli index` says so instead of sitting silent for up to the busy timeout).
+  void setOnWaiting(std::function<void()> onWaiting) { onWaiting_ = std::move(onWaiting); }
   int schemaVersion() const;
 
   // Inserts or replaces rows (by path), all in one transaction.
@@ -140,8 +144,14 @@ class RunIndex {
   std::string resolve(const std::string& stored) const;
   void relativizeLegacyRows();
 
+  // SQLite's busy handler: sqlite3_busy_timeout's back-off, plus onWaiting_ once a second in.
+  static int onBusy(void* self, int calls);
+
   std::filesystem::path file_;
   int busyMs_ = kBusyTimeoutMs;
+  std::function<void()> onWaiting_;
+  std::chrono::steady_clock::time_point waitStart_;
+  bool waitReported_ = false;
   std::string base_;  // indexPath(file_.parent_path())
   sqlite3* db_ = nullptr;
 };

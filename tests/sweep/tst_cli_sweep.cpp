@@ -529,6 +529,24 @@ class TestCliSweep : public QObject {
     QFile first(db + ".bak");
     QVERIFY(first.open(QIODevice::ReadOnly));
     QCOMPARE(first.readAll(), QByteArray(5000, 'x'));
+
+    // Another process holds the write lock (a sweep writing its rows): `index` says that it
+    // waits, a second in, instead of sitting silent for up to 30 s, then adds the rows.
+    const QString locked = tmp.path() + "/locked.sqlite";
+    { sweep::RunIndex create(locked.toStdString()); }
+    IndexLock lock(locked);
+    QVERIFY(lock.held());
+    QProcess p;
+    p.start(QStringLiteral(LWB_CLI_PATH), {"index", out + "/runs", "--db", locked});
+    QVERIFY(p.waitForStarted());
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("is locked by another process"), 20000);
+    QVERIFY2(err.contains("waiting up to 30 s"), err.constData());
+    QCOMPARE(p.state(), QProcess::Running);
+    lock.release();
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitCode() == 0, (err + p.readAllStandardError()).constData());
+    QCOMPARE(json::parse(p.readAllStandardOutput().toStdString())["added"], json(2));
   }
 };
 
