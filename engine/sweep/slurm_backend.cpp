@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -90,6 +91,50 @@ std::map<std::string, std::string> sacctStates(const std::string& job) {
     std::string state = line.substr(bar + 1);
     state = state.substr(0, state.find(' '));  // "CANCELLED by 0"
     out[line.substr(0, bar)] = state;
+  }
+  return out;
+}
+
+// Array task ids of a Slurm id list such as "0-2", "1,3%1" or "4": the ranges expanded, the
+// "%N" throttle dropped; nothing for a malformed list.
+std::vector<size_t> expandTaskIds(std::string list) {
+  list = list.substr(0, list.find('%'));
+  std::vector<size_t> out;
+  std::istringstream parts(list);
+  std::string part;
+  while (std::getline(parts, part, ',')) {
+    const auto dash = part.find('-');
+    try {
+      size_t used = 0;
+      const size_t first = std::stoul(part.substr(0, dash), &used);
+      const size_t last = dash == std::string::npos ? first : std::stoul(part.substr(dash + 1));
+      if (used == 0 || last < first || last - first > 100000) return {};
+      for (size_t i = first; i <= last; ++i) out.push_back(i);
+    } catch (const std::exception&) {
+      return {};
+    }
+  }
+  return out;
+}
+
+// The controller's own records ("12_3" -> JobState), which it keeps for MinJobAge (300 s by
+// default) after a job ends: where accounting is off, this is what tells a task cancelled
+// while pending (CANCELLED) from one that ran. A pending task cancelled on its own leaves no
+// record (Slurm drops it from the array's bitmap), so silence here proves nothing.
+std::map<std::string, std::string> scontrolStates(const std::string& job) {
+  std::map<std::string, std::string> out;
+  const auto r = runCommand({"scontrol", "-o", "show", "job", job}, 30);
+  if (r.exitCode != 0) return out;
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::map<std::string, std::string> field;
+    std::istringstream words(line);
+    std::string word;
+    while (words >> word)
+      if (const auto eq = word.find('='); eq != std::string::npos) field.emplace(word.substr(0, eq), word.substr(eq + 1));
+    if (field["ArrayJobId"] != job || field["JobState"].empty()) continue;
+    for (const size_t i : expandTaskIds(field["ArrayTaskId"])) out[job + "_" + std::to_string(i)] = field["JobState"];
   }
   return out;
 }
@@ -273,7 +318,9 @@ class SlurmScheduler {
       return true;
     }
     const auto& queued = *answer;
-    const auto accounted = queued.size() < jids.size() ? sacctStates(jid) : std::map<std::string, std::string>{};
+    auto accounted = queued.size() < jids.size() ? sacctStates(jid) : std::map<std::string, std::string>{};
+    if (queued.size() + accounted.size() < jids.size())
+      for (const auto& [task, state] : scontrolStates(jid)) accounted.emplace(task, state);  // sacct's answer first
     bool anyQueued = false;
     for (size_t i = 0; i < jids.size(); ++i) {
       const std::string task = jid + "_" + std::to_string(i), id = jids[i].get<std::string>();
@@ -327,12 +374,18 @@ class SlurmScheduler {
   // A task that left the queue having started (its log has the script's first line) and left
   // no result: failed, with its log's last line — a missing data folder, a module not found
   // on the node, a lost node. Before, such a point stayed "pending" and the sweep exited 0.
-  // A task cancelled before it started stays pending (a re-run submits it again).
+  // A task cancelled before it started stays pending (a re-run submits it again), and the
+  // sweep says so: before, the point just stayed pending with the state ENDED.
   void recordEndWithoutResult(const std::string& id, const std::string& task, const std::string& state) {
     if (latest_[id] != task || !ended_.insert(task).second) return;
     const run::RunStatus s = dir_.status(id);
     if (s != run::RunStatus::Pending && s != run::RunStatus::Running) return;
-    if (!dir_.logMentions(id, "slurm job " + task + " ")) return;
+    if (!dir_.logMentions(id, "slurm job " + task + " ")) {
+      if (s == run::RunStatus::Pending && events_.note)
+        events_.note("point " + id + ": Slurm task " + task + " left the queue before it started (" + state +
+                     "); the point stays pending, and running the sweep again submits it");
+      return;
+    }
     const std::string last = dir_.lastLogLine(id);
     const auto it = byId_.find(id);
     if (it == byId_.end()) return;

@@ -8,6 +8,7 @@
 
 #include "dist/world.h"
 
+#include <QDeadlineTimer>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -107,6 +108,49 @@ class TestSlurmSweep : public QObject {
     QCOMPARE(rows.size(), size_t{1});
     QCOMPARE(rows[0].status, std::string("failed"));
     QVERIFY2(rows[0].message.find("/nonexistent/mnist") != std::string::npos, rows[0].message.c_str());
+  }
+
+  // An array cancelled while its tasks are still pending (here held with --hold, then
+  // scancel from outside): without accounting, each task read "ENDED" and the points just
+  // stayed pending. Now the controller's record gives the state (CANCELLED) and the sweep
+  // says per point that it left the queue before it started and will be submitted again.
+  void cancelledWhilePendingReadsCancelled() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05, 0.1}}}, 5), out = tmp.path() + "/sweep";
+    QProcess sweep;
+    sweep.setProcessEnvironment(env_);
+    sweep.start(QStringLiteral(LWB_CLI_PATH), {"sweep", "--spec", spec, "--out", out, "--backend", "slurm", "--poll", "0.3",
+                                               "--json", "--slurm-arg=--hold"});
+    QByteArray seen;
+    std::string job;
+    QDeadlineTimer deadline(60000);
+    while (job.empty() && !deadline.hasExpired() && sweep.waitForReadyRead(1000)) {
+      seen += sweep.readAllStandardOutput();
+      for (const QByteArray& line : seen.split('\n')) {
+        const auto j = json::parse(line.toStdString(), nullptr, false);
+        const std::string text = j.is_object() ? j.value("text", "") : "";
+        if (text.rfind("submitted Slurm job array ", 0) == 0) job = text.substr(26, text.find(' ', 26) - 26);
+      }
+    }
+    QVERIFY2(!job.empty(), (seen + sweep.readAllStandardError()).constData());
+    QProcess scancel;
+    scancel.setProcessEnvironment(env_);
+    scancel.start("scancel", {QString::fromStdString(job)});
+    QVERIFY(scancel.waitForFinished(20000));
+    QCOMPARE(scancel.exitCode(), 0);
+    QVERIFY2(sweep.waitForFinished(60000), "the sweep did not end after its array was cancelled");
+    seen += sweep.readAllStandardOutput();
+    const test::CliResult r{sweep.exitCode(), seen, sweep.readAllStandardError()};
+    int leftNotes = 0;
+    for (const json& e : r.events())
+      if (e.value("event", "") == "note" && e.value("text", "").find("left the queue before it started (CANCELLED)") != std::string::npos)
+        ++leftNotes;
+    QVERIFY2(leftNotes == 2, (r.out + r.err).constData());
+    QCOMPARE(r.events().back()["pending"], json(2));
+    sweep::RunIndex index((out + "/index.sqlite").toStdString());
+    const auto rows = index.rows();
+    QCOMPARE(rows.size(), size_t{2});
+    for (const auto& row : rows) QCOMPARE(row.schedulerState, std::string("CANCELLED"));
   }
 
   // Issue 28 on the real Slurm: `srun -n 2 lipschitz-cli train` (no --nproc: each task reads
