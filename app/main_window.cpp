@@ -29,6 +29,8 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QUndoGroup>
+#include <QUndoStack>
 
 #include <cstdio>
 #include <cstring>
@@ -102,6 +104,21 @@ void MainWindow::createMenus() {
   file->addAction(tr("Runs &folder…"), this, &MainWindow::chooseRunsFolder);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  // Edit: undo and redo of the shown page (Run setup's form changes, Compare's removals).
+  undoGroup_ = new QUndoGroup(this);
+  for (Page* page : pages_)
+    if (QUndoStack* stack = page->undoStack()) undoGroup_->addStack(stack);
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->setObjectName(QStringLiteral("editMenu"));
+  QAction* undo = undoGroup_->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  undo->setObjectName(QStringLiteral("undoAction"));
+  QAction* redo = undoGroup_->createRedoAction(this, tr("&Redo"));
+  redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+  redo->setObjectName(QStringLiteral("redoAction"));
+  edit->addAction(undo);
+  edit->addAction(redo);
 
   for (Page* page : pages_)
     for (QMenu* menu : page->menus()) menuBar()->addMenu(menu);
@@ -183,6 +200,7 @@ bool MainWindow::showPage(const QString& id) {
     }
     for (QAction* a : pageActions_->actions()) a->setChecked(a->data().toString() == id);
     if (resetLayoutAction_) resetLayoutAction_->setEnabled(!page->docks().isEmpty());
+    if (undoGroup_) undoGroup_->setActiveStack(page->undoStack());
     return true;
   }
   return false;

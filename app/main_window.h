@@ -14,6 +14,7 @@
 #include <QSet>
 
 class QActionGroup;
+class QUndoGroup;
 class QMessageBox;
 class QStackedWidget;
 
@@ -99,6 +100,7 @@ class MainWindow : public QMainWindow {
   QStackedWidget* stack_ = nullptr;
   QList<Page*> pages_;
   QActionGroup* pageActions_ = nullptr;
+  QUndoGroup* undoGroup_ = nullptr;  // every page's undo stack; the shown page's is active
   QMenu* viewMenu_ = nullptr;
   QAction* resetLayoutAction_ = nullptr;
   QAction* tourAction_ = nullptr;

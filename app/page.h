@@ -17,6 +17,7 @@ class QAction;
 class QDockWidget;
 class QMenu;
 class QSettings;
+class QUndoStack;
 class QWidget;
 
 namespace lwb::app {
@@ -71,6 +72,9 @@ class Page {
   // main tool bar; both stay there whichever page is shown (the Train page's Run menu: F5
   // starts a run from any page).
   virtual QList<QMenu*> menus() const { return {}; }
+  // The page's undo history: the window's Edit → Undo/Redo (Ctrl+Z) act on the stack of the
+  // page shown (a QUndoGroup), so one key never means two things. nullptr: nothing to undo.
+  virtual QUndoStack* undoStack() const { return nullptr; }
   virtual QList<QAction*> toolBarActions() const { return {}; }
 
   // Takes the command-line options meant for this page (--preset/--set/--start, --inspect,

@@ -1654,6 +1654,18 @@
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Tastenkürzel</translation>
     </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::RunForm</name>
@@ -2097,18 +2109,6 @@
         <translation>Lädt die config.json des gewählten Laufs in die Laufeinstellungen, um einen neuen Lauf mit denselben Einstellungen zu starten</translation>
     </message>
     <message>
-        <source>&amp;Edit</source>
-        <translation>&amp;Bearbeiten</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>&amp;Rückgängig</translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation>&amp;Wiederholen</translation>
-    </message>
-    <message>
         <source>Remove a training run?</source>
         <translation>Einen trainierenden Lauf entfernen?</translation>
     </message>
@@ -2407,6 +2407,18 @@
     <message>
         <source>The Manifold Muon paper&apos;s Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best learning rate and at 10×, trained now and compared here</source>
         <translation>Abb. 2 der Manifold-Muon-Veröffentlichung: AdamW, Muon und Manifold Muon auf den CPU-ICL-Vorlagen mit ihrer besten Lernrate und mit 10×, jetzt trainiert und hier verglichen</translation>
+    </message>
+    <message>
+        <source>Remove 1 run from the comparison</source>
+        <translation>1 Lauf aus dem Vergleich entfernen</translation>
+    </message>
+    <message>
+        <source>Remove %1 runs from the comparison</source>
+        <translation>%1 Läufe aus dem Vergleich entfernen</translation>
+    </message>
+    <message>
+        <source>Take the selected runs out of the comparison (Delete in the table; Ctrl+Z brings them back). Their folders are not touched.</source>
+        <translation>Die ausgewählten Läufe aus dem Vergleich nehmen (Entf in der Tabelle; Strg+Z holt sie zurück). Ihre Ordner bleiben unberührt.</translation>
     </message>
 </context>
 <context>

@@ -450,6 +450,12 @@ void TestAppWindow::presetChangesUndoAndTheFormOutlivesTheSession() {
     undo->trigger();
     QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("77"));
     QVERIFY(QKeySequence::keyBindings(QKeySequence::Undo).contains(undo->shortcut()));
+    // Edit → Undo follows the page shown: on Compare it is Compare's (empty) history, so
+    // Ctrl+Z there cannot change the Train page's form unseen.
+    QVERIFY(w.showPage(QStringLiteral("compare")));
+    QVERIFY(!undo->isEnabled());
+    QVERIFY(w.showPage(QStringLiteral("train")));
+    QVERIFY(undo->isEnabled());
     w.close();
   }
   {

@@ -12,6 +12,8 @@
 #include "widgets/metric_plot.h"
 
 #include <QHeaderView>
+#include <QPushButton>
+#include <QUndoStack>
 #include <QTableView>
 #include <QComboBox>
 #include <QDir>
@@ -103,6 +105,56 @@ class TestPagesCompare : public QObject {
       return std::any_of(all.begin(), all.end(), [](const lwb::app::RunSession* s) { return s->threadRunning(); });
     };
     QTRY_VERIFY_WITH_TIMEOUT(!anyRunning(), kTimeoutMs);
+  }
+
+  // "Remove selected" (and Delete in the table) was final: a run read from a large index was
+  // gone until read again. Now each removal is one undo step; undo puts the runs back in
+  // their rows even after the table was re-sorted, and never doubles a run read again.
+  void removedRunsComeBackWithUndo() {
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    writeRuns(root);
+    ComparePage page;
+    page.resize(1400, 900);
+    page.show();
+    const QString a = root.filePath(QStringLiteral("run_a")), b = root.filePath(QStringLiteral("run_b"));
+    page.addRunDirectories({a, b});
+    QTRY_VERIFY_WITH_TIMEOUT(page.runs().size() == 2 && !page.isLoading(), kTimeoutMs);
+    const auto dirs = [&page] {
+      QStringList out;
+      for (const auto& r : page.runs()) out << r.dir;
+      return out;
+    };
+    QUndoStack* undo = page.undoStack();
+    QVERIFY(undo && !undo->canUndo());
+
+    // Delete in the table, on the second row shown (sorted by run name descending: run_a).
+    page.table()->sortByColumn(CompareTableModel::Run, Qt::DescendingOrder);
+    page.table()->selectRow(1);
+    page.table()->setFocus();
+    QTest::keyClick(page.table(), Qt::Key_Delete);
+    QCOMPARE(dirs(), QStringList{b});
+    QCOMPARE(page.tableModel()->rowCount(), 1);
+    QVERIFY(undo->canUndo());
+    QCOMPARE(undo->undoText(), QStringLiteral("Remove 1 run from the comparison"));
+    undo->undo();
+    QCOMPARE(dirs(), (QStringList{a, b}));  // back in its row (and colour), not appended
+    undo->redo();
+    QCOMPARE(dirs(), QStringList{b});
+
+    // The removed run read again meanwhile: undo does not show it twice.
+    page.addRunDirectories({a});
+    QTRY_VERIFY_WITH_TIMEOUT(page.runs().size() == 2 && !page.isLoading(), kTimeoutMs);
+    undo->undo();
+    QCOMPARE(dirs(), (QStringList{b, a}));
+
+    // Both selected, the button: one step.
+    page.table()->selectAll();
+    page.findChild<QPushButton*>(QStringLiteral("removeRunsButton"))->click();
+    QVERIFY(page.runs().empty());
+    QCOMPARE(undo->undoText(), QStringLiteral("Remove 2 runs from the comparison"));
+    undo->undo();
+    QCOMPARE(dirs(), (QStringList{b, a}));
   }
 
   void tableScatterAndMetricsMatchTheRuns() {

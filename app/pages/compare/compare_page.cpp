@@ -14,9 +14,11 @@
 #include "widgets/metric_plot.h"
 #include "widgets/palette.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHash>
+#include <QSet>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -34,6 +36,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QUndoCommand>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -43,8 +47,26 @@
 
 namespace lwb::app::pages {
 
+// "Remove selected" as one undo step. Runs are named by folder, not row: between removal and
+// undo the table may have been re-sorted, reloaded or had runs added.
+class RemoveRunsCommand : public QUndoCommand {
+ public:
+  RemoveRunsCommand(ComparePage* page, QStringList dirs)
+      : QUndoCommand(dirs.size() == 1 ? ComparePage::tr("Remove 1 run from the comparison")
+                                      : ComparePage::tr("Remove %1 runs from the comparison").arg(dirs.size())),
+        page_(page), dirs_(std::move(dirs)) {}
+  void redo() override { taken_ = page_->takeRuns(dirs_); }
+  void undo() override { page_->putBackRuns(taken_); }
+
+ private:
+  ComparePage* page_;
+  QStringList dirs_;
+  std::vector<std::pair<size_t, RunRecord>> taken_;
+};
+
 ComparePage::ComparePage(RunManager* sessionRuns, QWidget* parent) : QWidget(parent), sessionRuns_(sessionRuns) {
   setObjectName(QStringLiteral("comparePage"));
+  undo_ = new QUndoStack(this);
   QLayout* bar = createButtonBar();
   message_ = new QLabel(this);
   message_->setObjectName(QStringLiteral("compareMessage"));
@@ -72,6 +94,9 @@ QLayout* ComparePage::createButtonBar() {
   openIndexButton->setToolTip(tr("A sweep's index.sqlite (or any run index): thousands of runs in one query"));
   auto* reloadButton = new QPushButton(tr("Reload"), this);
   auto* remove = new QPushButton(tr("Remove selected"), this);
+  remove->setObjectName(QStringLiteral("removeRunsButton"));
+  remove->setToolTip(tr("Take the selected runs out of the comparison (Delete in the table; Ctrl+Z brings them back). "
+                        "Their folders are not touched."));
   auto* exportCsv = new QPushButton(tr("Export table as CSV…"), this);
   auto* savePlotsButton = new QPushButton(tr("Save plots…"), this);
   auto* demo = new QPushButton(tr("Learning-rate robustness demo"), this);
@@ -163,6 +188,11 @@ QWidget* ComparePage::createTable() {
   // in a 100-px column until the first run resized the columns).
   table_->resizeColumnsToContents();
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ComparePage::loadSelectedSeries);
+  auto* removeKey = new QAction(tr("Remove selected"), table_);
+  removeKey->setShortcut(QKeySequence::Delete);
+  removeKey->setShortcutContext(Qt::WidgetShortcut);
+  table_->addAction(removeKey);
+  connect(removeKey, &QAction::triggered, this, &ComparePage::removeSelected);
   auto* pane = new QWidget(this);
   auto* layout = new QVBoxLayout(pane);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -250,11 +280,32 @@ void ComparePage::addSessionRuns() {
 }
 
 void ComparePage::removeSelected() {
-  const QModelIndexList rows = table_->selectionModel()->selectedRows();
-  std::vector<int> indices;
-  for (const QModelIndex& i : rows) indices.push_back(proxy_->mapToSource(i).row());
-  std::sort(indices.rbegin(), indices.rend());
-  for (int i : indices) removeRun(i);
+  QStringList dirs;
+  for (const QModelIndex& i : table_->selectionModel()->selectedRows())
+    dirs << runs_[static_cast<size_t>(proxy_->mapToSource(i).row())].dir;
+  if (!dirs.isEmpty()) undo_->push(new RemoveRunsCommand(this, dirs));
+}
+
+std::vector<std::pair<size_t, RunRecord>> ComparePage::takeRuns(const QStringList& dirs) {
+  const QSet<QString> wanted(dirs.begin(), dirs.end());
+  std::vector<std::pair<size_t, RunRecord>> taken;
+  std::vector<RunRecord> kept;
+  kept.reserve(runs_.size());
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    if (wanted.contains(runs_[i].dir)) taken.emplace_back(i, std::move(runs_[i]));
+    else kept.push_back(std::move(runs_[i]));
+  }
+  runs_ = std::move(kept);
+  rebuild();
+  return taken;
+}
+
+void ComparePage::putBackRuns(const std::vector<std::pair<size_t, RunRecord>>& taken) {
+  QSet<QString> present;
+  for (const RunRecord& r : runs_) present.insert(r.dir);
+  for (const auto& [row, record] : taken)  // ascending rows: each lands where it was
+    if (!present.contains(record.dir)) runs_.insert(runs_.begin() + static_cast<std::ptrdiff_t>(std::min(row, runs_.size())), record);
+  rebuild();
 }
 
 void ComparePage::addRunDirectories(const QStringList& dirs) {
@@ -345,8 +396,7 @@ void ComparePage::followTensorBoard() {
 
 void ComparePage::removeRun(int index) {
   if (index < 0 || index >= static_cast<int>(runs_.size())) return;
-  runs_.erase(runs_.begin() + index);
-  rebuild();
+  undo_->push(new RemoveRunsCommand(this, {runs_[static_cast<size_t>(index)].dir}));
 }
 
 QString ComparePage::errorText() const { return message_->isVisible() ? message_->text() : QString(); }

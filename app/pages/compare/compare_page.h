@@ -23,6 +23,7 @@ class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
+class QUndoStack;
 
 namespace lwb::widgets {
 class FrontierScatterPlot;
@@ -44,6 +45,9 @@ class ComparePage : public QWidget, public Page {
 
   QString title() const override { return tr("&Compare runs"); }
   QWidget* widget() override { return this; }
+  // Removing runs from the comparison is undoable (Edit → Undo, Ctrl+Z): a run read from a
+  // large index or a slow share is not re-read on a slip of the Delete key.
+  QUndoStack* undoStack() const override { return undo_; }
   // --compare RUN_DIR...
   bool applyOptions(const AppOptions& options, QString* error) override;
 
@@ -59,7 +63,7 @@ class ComparePage : public QWidget, public Page {
   void setGroupSeeds(bool on);
   void setFrontierPerGroup(bool on);
   int visibleRunCount() const;
-  void removeRun(int index);
+  void removeRun(int index);  // one undo step, as "Remove selected" (Delete) is
   bool isLoading() const { return pending_ > 0; }
 
   const std::vector<RunRecord>& runs() const { return runs_; }
@@ -97,6 +101,11 @@ class ComparePage : public QWidget, public Page {
   void addSessionRuns();
   void reload();
   void removeSelected();
+  friend class RemoveRunsCommand;
+  // The runs with these folders out of the comparison, each with the row it had (for undo);
+  // and back in at those rows (a folder read again meanwhile is not doubled).
+  std::vector<std::pair<size_t, RunRecord>> takeRuns(const QStringList& dirs);
+  void putBackRuns(const std::vector<std::pair<size_t, RunRecord>>& taken);
   void merge(std::vector<RunRecord> loaded, const QStringList& errors);
   void rebuild();
   void chooseFolder(bool scanChildren);
@@ -125,6 +134,7 @@ class ComparePage : public QWidget, public Page {
   ComparePlots* plots_ = nullptr;
   QComboBox* filterColumn_ = nullptr;
   QLineEdit* filter_ = nullptr;
+  QUndoStack* undo_ = nullptr;
 };
 
 }  // namespace lwb::app::pages

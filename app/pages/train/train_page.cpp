@@ -135,18 +135,6 @@ void TrainPage::createActions() {
   sampleAction_->setToolTip(tr("Sample text from the selected character-level run's newest checkpoint (prompt, length, temperature)"));
   connect(sampleAction_, &QAction::triggered, this, &TrainPage::showTextSample);
 
-  // Edit: undo and redo of Run setup's preset and run-settings changes (a text field's own
-  // Ctrl+Z still works inside the field).
-  editMenu_ = new QMenu(tr("&Edit"), this);
-  QAction* undo = runPanel_->undoStack()->createUndoAction(this, tr("&Undo"));
-  undo->setShortcut(QKeySequence::Undo);
-  undo->setObjectName(QStringLiteral("undoAction"));
-  QAction* redo = runPanel_->undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
-  redo->setObjectName(QStringLiteral("redoAction"));
-  editMenu_->addAction(undo);
-  editMenu_->addAction(redo);
-
   runMenu_ = new QMenu(tr("&Run"), this);
   runMenu_->addAction(startAction_);
   runMenu_->addAction(pauseAction_);
@@ -157,6 +145,10 @@ void TrainPage::createActions() {
   runMenu_->addSeparator();
   runMenu_->addAction(removeAction_);
 }
+
+// Run setup's preset and run-settings changes (a text field's own Ctrl+Z still works inside
+// the field).
+QUndoStack* TrainPage::undoStack() const { return runPanel_->undoStack(); }
 
 void TrainPage::useRunSettings(const QString& runDir) {
   const QString error = runPanel_->loadRunSettings(runDir);

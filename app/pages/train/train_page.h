@@ -54,7 +54,8 @@ class TrainPage : public QMainWindow, public Page {
   // Run setup and run list on the left, the plots in a 2 × 3 grid.
   void resetLayout() override;
   QList<TourStop> tourStops() const override;
-  QList<QMenu*> menus() const override { return {editMenu_, runMenu_}; }
+  QList<QMenu*> menus() const override { return {runMenu_}; }
+  QUndoStack* undoStack() const override;
   QWidget* firstFocus() const override;
   QList<QAction*> toolBarActions() const override { return {startAction_, pauseAction_, stopAction_}; }
   // --preset ID [--set key=value]... [--start]
@@ -117,7 +118,6 @@ class TrainPage : public QMainWindow, public Page {
   RunPanel* runPanel_ = nullptr;
   RunList* runList_ = nullptr;
   QList<QDockWidget*> docks_;
-  QMenu* editMenu_ = nullptr;
   QMenu* runMenu_ = nullptr;
   QAction* startAction_ = nullptr;
   QAction* pauseAction_ = nullptr;
