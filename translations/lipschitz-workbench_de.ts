@@ -4417,6 +4417,10 @@ p(korrekt) %L4</translation>
         <source>a sweep</source>
         <translation>ein Sweep</translation>
     </message>
+    <message>
+        <source>(extends the sweep in this folder: its %1 points keep their ids, %2 are new)</source>
+        <translation>(erweitert den Sweep in diesem Ordner: seine %1 Punkte behalten ihre IDs, %2 sind neu)</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::TensorTableModel</name>

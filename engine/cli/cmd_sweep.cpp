@@ -54,8 +54,15 @@ nlohmann::json progressJson(const sweep::SweepProgress& p) {
           {"active", active}};
 }
 
+// "extends the sweep in runs/x: 6 points kept, 3 new" (empty for a new or unchanged sweep).
+std::string extensionNote(const sweep::SweepDirectory& dir, const sweep::SweepExtension& e) {
+  if (e.kept == 0 || e.added == 0) return {};
+  return "extends the sweep in " + dir.path().string() + ": its " + std::to_string(e.kept) + " points kept (ids and runs), " +
+         std::to_string(e.added) + " new";
+}
+
 int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::vector<sweep::SweepPoint>& points,
-              const sweep::SweepOptions& options) {
+              const sweep::SweepOptions& options, const sweep::SweepExtension& extension) {
   const auto plan = sweep::planSweep(dir, points, a.retryFailed);
   std::vector<std::string> ids;
   for (const auto& p : plan.toRun) ids.push_back(p.id);
@@ -69,9 +76,11 @@ int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::v
     for (const auto& p : points) list.push_back({{"id", p.id}, {"assignment", p.assignment}});
     j["assignments"] = list;
     if (!script.empty()) j["batch_script"] = script;
+    if (extension.kept > 0) j["extension"] = {{"kept", extension.kept}, {"added", extension.added}};
     printJson(j);
     return 0;
   }
+  if (const std::string note = extensionNote(dir, extension); !note.empty()) std::printf("%s\n", note.c_str());
   std::printf("%zu points, %zu to run, %d done, %d failed (kept; --retry-failed runs them again)\n", points.size(),
               ids.size(), plan.done, plan.failedKept);
   for (const auto& p : points) std::printf("%s  %s\n", p.id.c_str(), sweep::describe(p.assignment).c_str());
@@ -82,7 +91,7 @@ int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::v
 
 int runSweep(const SweepArgs& a) {
   const auto spec = sweep::loadSweepSpec(a.spec);
-  const auto points = sweep::expandSweep(spec);
+  auto points = sweep::expandSweep(spec);  // renumbered by a folder that holds the sweep already
   sweep::SweepOptions options;
   options.backend = a.backend == "slurm" ? sweep::Backend::Slurm : sweep::Backend::Local;
   options.jobs = a.jobs;
@@ -97,10 +106,10 @@ int runSweep(const SweepArgs& a) {
     throw InputError("--slurm-arg and --detach apply to --backend slurm only");
   sweep::SweepDirectory dir(a.out);
   if (a.dryRun) {
-    dir.check(points);  // a plan the real run would refuse is no plan
-    return printPlan(a, dir, points, options);
+    const auto extension = dir.check(points);  // a plan the real run would refuse is no plan
+    return printPlan(a, dir, points, options, extension);
   }
-  dir.prepare(spec, points);
+  const std::string extended = extensionNote(dir, dir.prepare(spec, points));
 
   const bool tty = isatty(STDERR_FILENO) != 0;
   sweep::SweepEvents events;
@@ -134,6 +143,8 @@ int runSweep(const SweepArgs& a) {
     if (a.json) printJson({{"event", "note"}, {"text", text}});
     else std::fprintf(stderr, "%s%s\n", tty ? "\r\033[K" : "", text.c_str());
   };
+
+  if (!extended.empty()) events.note(extended);
 
   gStop.store(false);
   std::signal(SIGINT, onSweepSignal);

@@ -80,31 +80,50 @@ SweepDirectory::~SweepDirectory() {
   if (lockFd_ >= 0) close(lockFd_);  // releases the flock
 }
 
-void SweepDirectory::check(const std::vector<SweepPoint>& points) const {
+SweepExtension SweepDirectory::check(std::vector<SweepPoint>& points) const {
   std::error_code ec;
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": exists and is not a folder");
   if (const std::string why = notASweep(dir_); !why.empty())
     throw InputError(dir_.string() + ": " + why + "; choose an empty or new --out");
-  checkSamePoints(points);
+  return adoptNumbering(points);
 }
 
-void SweepDirectory::checkSamePoints(const std::vector<SweepPoint>& points) const {
+// Points are matched by what they run (assignment and full config), not by position: a spec
+// with more grid values or seeds expands in a new order, and its old points must keep the
+// run folders they have. Extending a sweep was refused before ("holds a different sweep").
+SweepExtension SweepDirectory::adoptNumbering(std::vector<SweepPoint>& points) const {
   std::error_code ec;
-  const fs::path pointsFile = dir_ / run::layout::kSweepPointsFile;
-  if (!fs::exists(pointsFile, ec)) return;
-  const json before = readJson(pointsFile);
-  const json now = pointsJson(points);
-  if (before.size() != now.size())
-    throw InputError(dir_.string() + ": holds a different sweep (" + std::to_string(before.size()) +
-                     " points, this spec has " + std::to_string(now.size()) + "); choose another --out");
-  for (size_t i = 0; i < now.size(); ++i) {
-    const fs::path cfg = configFile(points[i].id);
-    if (before[i] != now[i] || !fs::exists(cfg, ec) || readJson(cfg) != points[i].config)
-      throw InputError(dir_.string() + ": holds a different sweep (point " + points[i].id + " differs); choose another --out");
+  if (!fs::exists(dir_ / run::layout::kSweepPointsFile, ec)) return {};
+  const std::vector<SweepPoint> before = readPoints(dir_);
+  const auto key = [](const SweepPoint& p) { return p.assignment.dump() + '\x1f' + p.config.dump(); };
+  std::map<std::string, size_t> spec;  // what runs -> its position in `points`
+  for (size_t i = 0; i < points.size(); ++i) spec.emplace(key(points[i]), i);
+  std::vector<bool> taken(points.size(), false);
+  std::vector<SweepPoint> out;
+  out.reserve(std::max(points.size(), before.size()));
+  for (const SweepPoint& old : before) {
+    const auto at = spec.find(key(old));
+    if (at == spec.end() || taken[at->second])
+      throw InputError(dir_.string() + ": holds a different sweep (its point " + old.id + ", " + describe(old.assignment) +
+                       ", is not in this spec; a sweep can gain points, not lose or change them); choose another --out");
+    taken[at->second] = true;
+    out.push_back(old);
   }
+  const size_t kept = out.size(), total = points.size();
+  const int width = std::max<int>(4, static_cast<int>(std::to_string(std::max<size_t>(total, 1) - 1).size()));
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (taken[i]) continue;
+    SweepPoint p = std::move(points[i]);
+    p.index = static_cast<int64_t>(out.size());
+    const std::string id = std::to_string(p.index);
+    p.id = std::string(static_cast<size_t>(std::max<int>(0, width - static_cast<int>(id.size()))), '0') + id;
+    out.push_back(std::move(p));
+  }
+  points = std::move(out);
+  return {kept, total - kept};
 }
 
-void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
+SweepExtension SweepDirectory::prepare(const SweepSpec& spec, std::vector<SweepPoint>& points) {
   std::error_code ec;
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) throw InputError(dir_.string() + ": exists and is not a folder");
   if (const std::string why = notASweep(dir_); !why.empty())
@@ -120,16 +139,21 @@ void SweepDirectory::prepare(const SweepSpec& spec, const std::vector<SweepPoint
     throw InputError(dir_.string() + ": another `lipschitz-cli sweep` is running in this folder");
 
   const fs::path pointsFile = dir_ / run::layout::kSweepPointsFile;
+  SweepExtension extension;
   if (fs::exists(pointsFile, ec)) {
-    checkSamePoints(points);  // again, now under the lock
-    return;
+    extension = adoptNumbering(points);  // again, now under the lock
+    if (extension.added == 0) return extension;
   }
   json specFile = spec.source;
   specFile["base_config"] = spec.base;
   // Bounded text: an indented dump grows with nesting depth (jsonio::dumpReadable).
   writeFileAtomically(dir_ / run::layout::kSweepSpecFile, jsonio::dumpReadable(specFile) + "\n");
-  for (const SweepPoint& p : points) writeFileAtomically(configFile(p.id), jsonio::dumpReadable(p.config) + "\n");
-  writeFileAtomically(pointsFile, pointsJson(points).dump(1) + "\n");  // last: marks the sweep complete
+  for (size_t i = extension.kept; i < points.size(); ++i)
+    writeFileAtomically(configFile(points[i].id), jsonio::dumpReadable(points[i].config) + "\n");
+  // Last: marks the sweep (or its extension) complete; killed before, the folder still holds
+  // the old sweep, and the spec's new points are added again next time.
+  writeFileAtomically(pointsFile, pointsJson(points).dump(1) + "\n");
+  return extension;
 }
 
 run::RunStatus SweepDirectory::status(const std::string& id) const {

@@ -22,6 +22,12 @@
 
 namespace lwb::sweep {
 
+// What prepare/check found in a folder that already holds a sweep: how many of the spec's
+// points it holds (each keeps its id) and how many the spec adds after them.
+struct SweepExtension {
+  size_t kept = 0, added = 0;
+};
+
 class SweepDirectory {
  public:
   explicit SweepDirectory(const std::filesystem::path& dir);
@@ -37,12 +43,15 @@ class SweepDirectory {
   std::filesystem::path indexFile() const { return dir_ / run::layout::kIndexFile; }
 
   // Takes the folder's lock (InputError when another sweep process holds it), then writes
-  // the spec, points and configs — or, for a folder that already holds a sweep, checks that
-  // it is the same one (InputError naming the first point that differs).
-  void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points);
-  // prepare's refusals without writing anything (--dry-run): not a folder, a folder that is
-  // not a sweep, a sweep of other points.
-  void check(const std::vector<SweepPoint>& points) const;
+  // the spec, points and configs. A folder that already holds a sweep keeps its numbering:
+  // each of its points must be one of `points` (same assignment and config; else InputError
+  // naming the first that is not: a different sweep) and keeps its id, and the spec's other
+  // points (a grid extended with more values or seeds) are added after them. `points` comes
+  // back in the folder's numbering.
+  SweepExtension prepare(const SweepSpec& spec, std::vector<SweepPoint>& points);
+  // prepare's refusals and numbering without writing anything (--dry-run): not a folder, a
+  // folder that is not a sweep, a sweep with points this spec does not have.
+  SweepExtension check(std::vector<SweepPoint>& points) const;
 
   // Pending without a run directory; else its status file's status, and Running (stale: it
   // never said it ended) where the file is missing or unreadable. A sweep never runs a point
@@ -72,7 +81,7 @@ class SweepDirectory {
   static std::vector<SweepPoint> readPoints(const std::filesystem::path& dir);
 
  private:
-  void checkSamePoints(const std::vector<SweepPoint>& points) const;
+  SweepExtension adoptNumbering(std::vector<SweepPoint>& points) const;
   std::filesystem::path dir_;
   int lockFd_ = -1;
 };

@@ -133,6 +133,32 @@ class TestPagesSweeps : public QObject {
     QCOMPARE(compare.scatterPlot()->points().size(), size_t{1});
     QVERIFY(!compare.setFilter("([", -1));  // not a regular expression: refused, shown
     QCOMPARE(compare.visibleRunCount(), 2);
+
+    // One more seed extends the sweep (it was refused as "a different sweep"): the preview
+    // says so, the 4 points keep their ids, and the table lists the 2 new ones after them
+    // (seeds vary fastest, so the spec alone would number the old lr 0.1 point 0003, not 0002).
+    reopened.form()->setSeeds("0, 1, 2");
+    QPushButton* preview = nullptr;
+    for (auto* b : reopened.findChildren<QPushButton*>())
+      if (b->text() == QStringLiteral("Preview points")) preview = b;
+    QVERIFY(preview);
+    preview->click();
+    QTRY_VERIFY2_WITH_TIMEOUT(reopened.progressText().contains(QStringLiteral("extends the sweep")),
+                              qPrintable(reopened.progressText() + QStringLiteral(" / ") + reopened.errorText()), 30000);
+    QVERIFY2(reopened.progressText().contains(QStringLiteral("6 points: 2 to run, 4 already done")) &&
+                 reopened.progressText().contains(QStringLiteral("its 4 points keep their ids, 2 are new")),
+             qPrintable(reopened.progressText()));
+    QSignalSpy again(&reopened, &SweepsPage::sweepFinished);
+    QVERIFY2(reopened.launch(&error), qPrintable(error));
+    QVERIFY(again.wait(180000));
+    QCOMPARE(again.first().first().toInt(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(reopened.pointsModel()->countWithStatus(lwb::run::RunStatus::Finished), 6, 10000);
+    const auto rows = reopened.pointsModel()->points();
+    QCOMPARE(rows.size(), size_t{6});
+    QCOMPARE(rows[2].id, QStringLiteral("0002"));
+    QVERIFY2(rows[2].assignment.contains("optimizer.lr=0.1") && rows[2].assignment.contains("seed=0"), qPrintable(rows[2].assignment));
+    QCOMPARE(rows[4].id, QStringLiteral("0004"));
+    QVERIFY2(rows[4].assignment.contains("optimizer.lr=0.05") && rows[4].assignment.contains("seed=2"), qPrintable(rows[4].assignment));
   }
 
   void openSweepFolderErrors() {

@@ -497,7 +497,8 @@ class TestHostileFiles : public QObject {
     writeText(dir / "spec.json.in", text);
     const sweep::SweepSpec spec = sweep::loadSweepSpec(dir / "spec.json.in");
     sweep::SweepDirectory sweepDir(dir / "out");
-    sweepDir.prepare(spec, sweep::expandSweep(spec));
+    auto points = sweep::expandSweep(spec);
+    sweepDir.prepare(spec, points);
     const auto written = fs::file_size(dir / "out" / "spec.json");
     QVERIFY2(written < 2 * text.size() + 16384, qPrintable(QString::number(written)));  // indented: ~6 MB
     QVERIFY(jsonio::dumpReadable(json{{"a", 1}}).find('\n') != std::string::npos);  // small: still indented

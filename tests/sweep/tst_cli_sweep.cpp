@@ -4,6 +4,7 @@
 // unless --retry-failed; --dry-run prints the Slurm batch script; bad input exits 2 with one
 // line naming what is wrong; a run index another process keeps locked never stops a sweep.
 #include "sweep_cli.h"
+#include "sweep/sweep_directory.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -145,6 +146,47 @@ class TestCliSweep : public QObject {
     r = test::runCli({"sweep", "--spec", other, "--out", out, "--dry-run", "--backend", "slurm"});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("holds a different sweep") && !r.out.contains("#SBATCH"), (r.err + r.out).constData());
+
+    // A grid with one more learning rate extends the sweep (it was refused as "a different
+    // sweep"): the spec now expands to 6 points in another order (σmax is the outer axis, so
+    // the old 0002 is the new spec's fourth point), the 4 the folder holds keep their ids and
+    // runs, and only the 2 new ones run.
+    const auto readAll = [](const QString& path) {
+      QFile f(path);
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray firstSummary = readAll(out + "/runs/0002/summary.json");
+    QVERIFY(!firstSummary.isEmpty());
+    const QString extended = test::writeSpec(tmp.path(), {{"optimizer.lr", {0.05, 0.1, 0.2}}, {"constraint.sigma_max", {1.0, 2.0}}}, 30);
+    r = test::runCli({"sweep", "--spec", extended, "--out", out, "--dry-run", "--json"});
+    QVERIFY2(r.code == 0, (r.err + r.out).constData());
+    const json plan = r.events().back();
+    QCOMPARE(plan["to_run"], json({"0004", "0005"}));
+    QCOMPARE(plan["extension"], json({{"kept", 4}, {"added", 2}}));
+    r = test::runCli({"sweep", "--spec", extended, "--out", out, "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto ext = r.events();
+    QVERIFY2(std::any_of(ext.begin(), ext.end(), [](const json& e) {
+               return e["event"] == "note" && e.value("text", "").find("4 points kept (ids and runs), 2 new") != std::string::npos;
+             }),
+             r.out.constData());
+    QCOMPARE(ext.back()["done"], json(6));
+    QCOMPARE(test::countEntries(out + "/runs"), 6);
+    QVERIFY(!QFile::exists(out + "/attempts"));
+    QCOMPARE(readAll(out + "/runs/0002/summary.json"), firstSummary);  // not run again
+    const auto points = sweep::SweepDirectory::readPoints(out.toStdString());
+    QCOMPARE(points.size(), size_t{6});
+    QCOMPARE(points[2].id, std::string("0002"));
+    QCOMPARE(points[2].assignment, json({{"optimizer.lr", 0.05}, {"constraint.sigma_max", 2.0}}));
+    QCOMPARE(points[5].id, std::string("0005"));
+    QCOMPARE(points[5].assignment, json({{"optimizer.lr", 0.2}, {"constraint.sigma_max", 2.0}}));
+    QCOMPARE(points[5].config["optimizer"]["lr"], json(0.2));
+    QCOMPARE(indexRows(out).size(), size_t{6});
+    // The first spec now lacks points the folder holds: refused, naming one.
+    QVERIFY(QDir().mkpath(tmp.path() + "/short"));
+    r = test::runCli({"sweep", "--spec", test::writeSpec(tmp.path() + "/short", kGrid, 30), "--out", out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("holds a different sweep (its point 0004, constraint.sigma_max=1.0 optimizer.lr=0.2, is not in this spec"), r.err.constData());
   }
 
   // Ctrl-C while points run: all stop cleanly (each with a checkpoint); the same command

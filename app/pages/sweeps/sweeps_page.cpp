@@ -46,11 +46,15 @@ std::vector<sweep::IndexRow> readSweepRows(const QString& sweepDir) {
   return index.rows({sweep::indexPath(sweepDir.toStdString()), false});
 }
 
-// The id and settings of every point of `spec`, as the table lists them before they run.
-std::vector<std::pair<QString, QString>> planOf(const json& spec) {
+// The id and settings of every point of `spec`, as the table lists them before they run: in
+// the numbering of the sweep `dir` already holds, when the spec extends it (the CLI keeps the
+// old points' ids and adds the new ones after them).
+std::vector<std::pair<QString, QString>> planOf(const json& spec, const QString& dir) {
   std::vector<std::pair<QString, QString>> plan;
   try {
-    for (const auto& p : sweep::expandSweep(sweep::parseSweepSpec(spec, ".")))
+    auto points = sweep::expandSweep(sweep::parseSweepSpec(spec, "."));
+    (void)sweep::SweepDirectory(dir.toStdString()).check(points);  // reads only
+    for (const auto& p : points)
       plan.emplace_back(QString::fromStdString(p.id), QString::fromStdString(sweep::describe(p.assignment)));
   } catch (const std::exception&) {
     // The spec was checked before launch; a plan that no longer expands leaves the table to the index.
@@ -246,6 +250,7 @@ bool SweepsPage::launch(QString* error) {
   if (!process_->start(form_->cliArgs(true), error)) return false;
   launch_->setEnabled(false);
   stop_->setEnabled(true);
+  planNote_.clear();
   progress_->setText(tr("Starting…"));
   // The table: the plan first (ids and settings), then the index as points run.
   QString planError;
@@ -261,7 +266,7 @@ void SweepsPage::showPlanOf(const json& spec) {
     watcher->deleteLater();
     pollIndex();
   });
-  watcher->setFuture(QtConcurrent::run([spec] { return planOf(spec); }));
+  watcher->setFuture(QtConcurrent::run([spec, dir = sweepDir_] { return planOf(spec, dir); }));
 }
 
 QString SweepsPage::runningWork() const { return isRunning() ? tr("a sweep") : QString(); }
@@ -290,6 +295,7 @@ bool SweepsPage::openSweep(const QString& dir, QString* error) {
     return false;
   }
   sweepDir_ = QDir(dir).absolutePath();
+  planNote_.clear();
   form_->setOutputFolder(sweepDir_);
   showError(form_->fillFromSpec(sweepDir_ + QStringLiteral("/spec.json")));
   pollIndex();
@@ -322,13 +328,17 @@ void SweepsPage::pollIndex() {
     bar_->setValue(done);
     const bool active = model_->countWithStatus(RunStatus::Running) + model_->countWithStatus(RunStatus::Pending) > 0;
     if (!process_->isRunning() && !active) poll_->stop();
-    if (!process_->isRunning())
-      progress_->setText(tr("%1 of %2 points done, %3 failed, %4 stopped, %5 pending")
-                             .arg(done)
-                             .arg(total)
-                             .arg(model_->countWithStatus(RunStatus::Failed))
-                             .arg(model_->countWithStatus(RunStatus::Stopped))
-                             .arg(model_->countWithStatus(RunStatus::Pending)));
+    if (!process_->isRunning()) {
+      // The preview's plan stays beside the counts (it was replaced by them at once).
+      QString text = tr("%1 of %2 points done, %3 failed, %4 stopped, %5 pending")
+                         .arg(done)
+                         .arg(total)
+                         .arg(model_->countWithStatus(RunStatus::Failed))
+                         .arg(model_->countWithStatus(RunStatus::Stopped))
+                         .arg(model_->countWithStatus(RunStatus::Pending));
+      if (!planNote_.isEmpty()) text += QStringLiteral(" — ") + planNote_;
+      progress_->setText(text);
+    }
   });
   const QString dir = sweepDir_;
   watcher->setFuture(QtConcurrent::run([dir]() -> std::pair<std::vector<sweep::IndexRow>, QString> {
@@ -383,10 +393,16 @@ void SweepsPage::previewPlan() {
     for (const json& p : plan->value("assignments", json::array()))
       rows.emplace_back(QString::fromStdString(p.value("id", std::string())), QString::fromStdString(sweep::describe(p["assignment"])));
     model_->setPlan(rows);
-    progress_->setText(tr("%1 points: %2 to run, %3 already done")
-                           .arg(plan->value("points", 0))
-                           .arg((*plan)["to_run"].size())
-                           .arg(plan->value("done", 0)));
+    QString text = tr("%1 points: %2 to run, %3 already done")
+                       .arg(plan->value("points", 0))
+                       .arg((*plan)["to_run"].size())
+                       .arg(plan->value("done", 0));
+    if (const json e = plan->value("extension", json()); e.is_object())
+      text += QStringLiteral(" ") + tr("(extends the sweep in this folder: its %1 points keep their ids, %2 are new)")
+                                        .arg(e.value("kept", 0))
+                                        .arg(e.value("added", 0));
+    planNote_ = text;
+    progress_->setText(text);
     pollIndex();
   });
   watcher->setFuture(dryRunLater(args));

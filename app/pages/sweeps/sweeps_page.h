@@ -81,6 +81,7 @@ class SweepsPage : public QWidget, public Page {
   QLabel* preview_ = nullptr;
   QLabel* message_ = nullptr;
   QLabel* progress_ = nullptr;
+  QString planNote_;  // the last preview's plan, shown beside the index's counts until a launch
   QProgressBar* bar_ = nullptr;
   // Preview, Launch and Export stay off while the spec does not expand (the preview line
   // says why); Launch also while a sweep runs.
