@@ -4261,6 +4261,10 @@ p(korrekt) %L4</translation>
             <numerusform>Dieser Sweep ist eine Vereinigung von %n Rastern; das Formular zeigt das erste (%1 enthält alle).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>This sweep&apos;s base %1 is none of the presets; the form keeps %2.</source>
+        <translation>Die Basis %1 dieses Sweeps ist keine der Vorlagen; das Formular behält %2.</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::SweepPointsModel</name>
@@ -4285,8 +4289,12 @@ p(korrekt) %L4</translation>
         <translation>Val.-Verlust</translation>
     </message>
     <message>
-        <source>Lipschitz bound (RMS→RMS)</source>
-        <translation>Lipschitz-Schranke (RMS→RMS)</translation>
+        <source>The whole model&apos;s Lipschitz bound at the end of the run, from RMS to RMS norms</source>
+        <translation>Die Lipschitz-Schranke des ganzen Modells am Ende des Laufs, von RMS- zu RMS-Normen</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound</source>
+        <translation>Lipschitz-Schranke</translation>
     </message>
 </context>
 <context>

@@ -171,6 +171,30 @@ class TestPagesSweeps : public QObject {
     QVERIFY(!page.openSweep(empty.path(), &error));
     QVERIFY2(error.contains("not a sweep folder"), qPrintable(error));
   }
+
+  // A sweep whose spec names its base as a file (written for the CLI) opened with the form
+  // on the first preset ("a_longer") and no word: the preview then priced it with that
+  // preset's steps. The config the sweep resolved the file to finds its preset.
+  void openedSweepWithAFileBaseFindsItsPreset() {
+    QTemporaryDir tmp;
+    const auto write = [&](const QString& name, const json& j) {
+      QFile f(tmp.path() + "/" + name);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(j.dump()));
+    };
+    write("spec.json", {{"base", "base.json"}, {"base_config", lwb::test::tinyConfig(20)}, {"grid", json::array({{{"optimizer.lr", {0.05}}}})}});
+    write("points.json", json::array({{{"index", 0}, {"id", "0000"}, {"assignment", {{"optimizer.lr", 0.05}}}}}));
+    SweepsPage page(services());
+    page.show();  // the message line counts only when shown
+    QString error;
+    QVERIFY2(page.openSweep(tmp.path(), &error), qPrintable(error));
+    QCOMPARE(page.form()->findChild<QComboBox*>(QStringLiteral("sweepPreset"))->currentText(), QStringLiteral("tiny"));
+    QVERIFY2(page.errorText().isEmpty(), qPrintable(page.errorText()));
+    // A base file that is no preset: said, not silently replaced.
+    write("spec.json", {{"base", "base.json"}, {"base_config", lwb::test::tinyConfig(77)}, {"grid", json::array({{{"optimizer.lr", {0.05}}}})}});
+    QVERIFY2(page.openSweep(tmp.path(), &error), qPrintable(error));
+    QVERIFY2(page.errorText().contains(QStringLiteral("none of the presets")), qPrintable(page.errorText()));
+  }
 };
 
 QTEST_MAIN(TestPagesSweeps)

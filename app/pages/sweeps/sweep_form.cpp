@@ -257,16 +257,23 @@ QString SweepForm::fillFromSpec(const QString& specFile) {
   // The base: a preset id (a spec written by hand), or the config itself (this form writes
   // the preset's config out in full), found again among the presets.
   QString note;
-  if (const json& base = spec.value("base", json()); base.is_string()) {
+  // A base given as a file (a spec written for the CLI) is compared through the config the
+  // sweep resolved it to (spec.json's base_config): before, the form kept whatever preset it
+  // showed, and its preview priced the sweep with that preset's steps.
+  const json& base = spec.value("base", json());
+  if (base.is_string() && presets_.find(QString::fromStdString(base.get<std::string>()))) {
     setPreset(QString::fromStdString(base.get<std::string>()));
-  } else if (base.is_object()) {
+  } else if (const json& config = base.is_object() ? base : spec.value("base_config", json()); config.is_object()) {
     const QStringList ids = presets_.ids();
     const auto same = std::find_if(ids.begin(), ids.end(), [&](const QString& id) {
       const Preset* p = presets_.find(id);
-      return p && p->config == base;
+      return p && p->config == config;
     });
     if (same != ids.end()) setPreset(*same);
     else note = tr("This sweep's base config is none of the presets (changed since?); the form keeps %1.").arg(preset_->currentText());
+  } else if (base.is_string()) {
+    note = tr("This sweep's base %1 is none of the presets; the form keeps %2.")
+               .arg(QString::fromStdString(base.get<std::string>()), preset_->currentText());
   }
   grid_->setRowCount(0);
   for (const auto& [key, values] : grid->items()) addGridRow(QString::fromStdString(key), gridText(values));

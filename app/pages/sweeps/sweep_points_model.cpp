@@ -83,6 +83,8 @@ QVariant SweepPointsModel::data(const QModelIndex& index, int role) const {
       default: return {};
     }
   }
+  // The settings column is the narrow one in a half-width pane: the whole text on hover.
+  if (role == Qt::ToolTipRole && index.column() == Assignment) return p.assignment;
   if (role == Qt::ForegroundRole && index.column() == Status) {
     if (run::info(p.status).problem) return QColor(0xb0, 0x00, 0x20);
     if (p.status == run::RunStatus::Running) return QColor(0x1f, 0x77, 0xb4);
@@ -91,14 +93,17 @@ QVariant SweepPointsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant SweepPointsModel::headerData(int section, Qt::Orientation o, int role) const {
-  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (o != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole && section == Bound)
+    return tr("The whole model's Lipschitz bound at the end of the run, from RMS to RMS norms");
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Id: return tr("Point");
     case Assignment: return tr("Settings");
     case Status: return tr("Status");
     case Progress: return tr("Steps");
     case ValLoss: return tr("Val loss");
-    case Bound: return tr("Lipschitz bound (RMS→RMS)");
+    case Bound: return tr("Lipschitz bound");  // RMS→RMS: in its tooltip, so Settings keeps its width
     default: return {};
   }
 }

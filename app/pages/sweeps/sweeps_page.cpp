@@ -157,6 +157,9 @@ QWidget* SweepsPage::createPoints() {
   auto* pane = new QWidget(this);
   progress_ = new QLabel(tr("No sweep yet: build one on the left, or open a sweep folder."), pane);
   progress_->setObjectName(QStringLiteral("sweepProgress"));
+  // Wrapped: the CLI's notes name folders and the plan rides beside the counts; one long line
+  // would widen the page's minimum past the window.
+  progress_->setWordWrap(true);
   bar_ = new QProgressBar(pane);
   bar_->setRange(0, 1);
   bar_->setValue(0);
