@@ -88,6 +88,9 @@ SweepsPage::SweepsPage(const PageServices& services, QWidget* parent)
   QSplitter* split = twoPanes(Qt::Horizontal, createFormPane(services), createPoints(), this);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);
+  // Start at 2 : 3 too (the form's size hint took half the window and more in German, and the
+  // points' settings were cut off); Qt scales these to the splitter's width.
+  split->setSizes({400, 600});
   setPageLayout(this, top, message_, split);
   top->addWidget(new QLabel(tr("Build a grid over a preset, launch it here or on Slurm, and watch every point."), this));
   top->addStretch(1);
