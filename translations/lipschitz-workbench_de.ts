@@ -2321,32 +2321,32 @@
 <context>
     <name>lwb::app::pages::ComparePage</name>
     <message>
-        <source>Add run folder…</source>
-        <translation>Laufordner hinzufügen…</translation>
+        <source>&amp;Add run folder…</source>
+        <translation>Lauf&amp;ordner hinzufügen…</translation>
     </message>
     <message>
-        <source>Add all runs in a folder…</source>
-        <translation>Alle Läufe eines Ordners hinzufügen…</translation>
+        <source>Add a&amp;ll runs in a folder…</source>
+        <translation>Alle Läufe eines Ordners hin&amp;zufügen…</translation>
     </message>
     <message>
-        <source>Add this session&apos;s runs</source>
-        <translation>Läufe dieser Sitzung hinzufügen</translation>
+        <source>Add this &amp;session&apos;s runs</source>
+        <translation>Läufe dieser &amp;Sitzung hinzufügen</translation>
     </message>
     <message>
-        <source>Reload</source>
-        <translation>Neu laden</translation>
+        <source>Rel&amp;oad</source>
+        <translation>&amp;Neu laden</translation>
     </message>
     <message>
         <source>Remove selected</source>
         <translation>Auswahl entfernen</translation>
     </message>
     <message>
-        <source>Export table as CSV…</source>
-        <translation>Tabelle als CSV exportieren…</translation>
+        <source>Export table as &amp;CSV…</source>
+        <translation>Tabelle als &amp;CSV exportieren…</translation>
     </message>
     <message>
-        <source>Save plots…</source>
-        <translation>Plots speichern…</translation>
+        <source>Save &amp;plots…</source>
+        <translation>&amp;Plots speichern…</translation>
     </message>
     <message>
         <source>A folder of run directories</source>
@@ -2361,16 +2361,16 @@
         <translation>Läufe &amp;vergleichen</translation>
     </message>
     <message>
-        <source>Open run index…</source>
-        <translation>Laufindex öffnen…</translation>
+        <source>Open run &amp;index…</source>
+        <translation>Lauf&amp;index öffnen…</translation>
     </message>
     <message>
         <source>A sweep&apos;s index.sqlite (or any run index): thousands of runs in one query</source>
         <translation>index.sqlite eines Sweeps (oder ein beliebiger Laufindex): Tausende Läufe in einer Abfrage</translation>
     </message>
     <message>
-        <source>Learning-rate robustness demo</source>
-        <translation>Demo zur Lernraten-Robustheit</translation>
+        <source>Learning-rate robustness &amp;demo</source>
+        <translation>Demo zur Lernraten-&amp;Robustheit</translation>
     </message>
     <message>
         <source>A run index</source>
@@ -2419,6 +2419,10 @@
     <message>
         <source>Take the selected runs out of the comparison (Delete in the table; Ctrl+Z brings them back). Their folders are not touched.</source>
         <translation>Die ausgewählten Läufe aus dem Vergleich nehmen (Entf in der Tabelle; Strg+Z holt sie zurück). Ihre Ordner bleiben unberührt.</translation>
+    </message>
+    <message>
+        <source>Re&amp;move selected</source>
+        <translation>Auswahl &amp;entfernen</translation>
     </message>
 </context>
 <context>
@@ -4155,8 +4159,8 @@ p(korrekt) %L4</translation>
 <context>
     <name>lwb::app::pages::SweepForm</name>
     <message>
-        <source>Browse…</source>
-        <translation>Durchsuchen…</translation>
+        <source>&amp;Browse…</source>
+        <translation>Dur&amp;chsuchen…</translation>
     </message>
     <message>
         <source>Preset</source>
@@ -4231,12 +4235,12 @@ p(korrekt) %L4</translation>
         <translation>Werte (a, b, c  oder  von..bis xN [log])</translation>
     </message>
     <message>
-        <source>Add key</source>
-        <translation>Schlüssel hinzufügen</translation>
+        <source>Add &amp;key</source>
+        <translation>Schlüssel hin&amp;zufügen</translation>
     </message>
     <message>
-        <source>Remove key</source>
-        <translation>Schlüssel entfernen</translation>
+        <source>Re&amp;move key</source>
+        <translation>Schlüssel &amp;entfernen</translation>
     </message>
     <message>
         <source>Choose a preset</source>
@@ -4319,24 +4323,24 @@ p(korrekt) %L4</translation>
         <translation>Ein Raster über eine Vorlage bauen, hier oder auf Slurm starten und jeden Punkt verfolgen.</translation>
     </message>
     <message>
-        <source>Preview points</source>
-        <translation>Punkte-Vorschau</translation>
+        <source>&amp;Preview points</source>
+        <translation>&amp;Punkte-Vorschau</translation>
     </message>
     <message>
-        <source>Launch</source>
-        <translation>Starten</translation>
+        <source>&amp;Launch</source>
+        <translation>&amp;Starten</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>Stoppen</translation>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
     </message>
     <message>
-        <source>Export batch script…</source>
-        <translation>Batch-Skript exportieren…</translation>
+        <source>E&amp;xport batch script…</source>
+        <translation>Batch-Skript e&amp;xportieren…</translation>
     </message>
     <message>
-        <source>Open sweep folder…</source>
-        <translation>Sweep-Ordner öffnen…</translation>
+        <source>&amp;Open sweep folder…</source>
+        <translation>Sweep-&amp;Ordner öffnen…</translation>
     </message>
     <message>
         <source>A sweep folder</source>

@@ -19,7 +19,7 @@ struct ScatterPoint {
   double yStd = 0;  // > 0: drawn as an error bar (a mean over seeds ± one standard deviation)
   // Frontier lines join only points of one task: an MNIST bound of 23 and a chars bound of
   // 1e7 are no trade-off of one another (issue 32). Empty: all one task.
-  QString task;
+  QString task = {};
 };
 
 class FrontierScatterPlot : public PlotView {

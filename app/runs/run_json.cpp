@@ -4,27 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <limits>
 
 namespace lwb::app {
-namespace {
-
 using nlohmann::json;
-
-// Numbers may be null (the engine writes non-finite values as null) or absent.
-double number(const json& j, const char* key, double fallback = std::numeric_limits<double>::quiet_NaN()) {
-  const auto it = j.find(key);
-  if (it == j.end()) return fallback;
-  if (it->is_number()) return it->get<double>();
-  return std::numeric_limits<double>::quiet_NaN();
-}
-
-QString text(const json& j, const char* key, const QString& fallback = {}) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : fallback;
-}
-
-}  // namespace
 
 ConstraintInfo constraintInfoFromJson(const json& config) {
   return run::storedTrainingConstraint(config).value_or(ConstraintInfo{});

@@ -107,7 +107,10 @@ int launchLocalRanks(int nproc, double graceSeconds, const std::string& runDir) 
   constexpr auto kSettle = std::chrono::milliseconds(300);
   const auto causeFirst = [](int status) { return WIFSIGNALED(status) && WTERMSIG(status) != SIGPIPE; };
   std::vector<std::pair<int, int>> failures;  // rank, wait status, in the order they ended
-  std::optional<std::chrono::steady_clock::time_point> settleUntil, killAt;
+  std::optional<std::chrono::steady_clock::time_point> settleUntil;
+  // time_point::max(): no SIGKILL due (a plain value: GCC 12 took an optional here for one
+  // that may be read uninitialized).
+  auto killAt = std::chrono::steady_clock::time_point::max();
   const auto nameTheCause = [&] {
     const auto it = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return causeFirst(f.second); });
     const auto& [rank, status] = it != failures.end() ? *it : failures.front();
@@ -146,9 +149,9 @@ int launchLocalRanks(int nproc, double graceSeconds, const std::string& runDir) 
       if (sure || running == 0 || std::chrono::steady_clock::now() >= *settleUntil) nameTheCause();
     }
     if (reaped) continue;
-    if (killAt && std::chrono::steady_clock::now() > *killAt) {
+    if (std::chrono::steady_clock::now() > killAt) {
       stopOthers(SIGKILL);
-      killAt.reset();
+      killAt = std::chrono::steady_clock::time_point::max();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

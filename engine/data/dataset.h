@@ -18,7 +18,7 @@ enum class Split { Train, Val };
 struct Batch {
   at::Tensor inputs;   // see each dataset for shape and dtype
   at::Tensor targets;  // int64 class ids: [B] or [B, T]; float regression targets (icl)
-  at::Tensor positions;  // icl only: where the loss reads the outputs (see icl_least_squares.h)
+  at::Tensor positions = {};  // icl only: where the loss reads the outputs (see icl_least_squares.h)
 };
 
 class Dataset {

@@ -124,7 +124,7 @@ StepProfile profileSteps(const std::function<void()>& train) {
     std::vector<Open> stack;
     for (const auto& e : list) {
       if (e.kind() == prof::EventKind::PushRange) {
-        Open o{&e};
+        Open o{&e, 0.0, {}, false};
         const std::string_view name = e.name();
         o.phase = stack.empty() ? std::string() : stack.back().phase;
         o.inStep = !stack.empty() && stack.back().inStep;

@@ -106,6 +106,17 @@ class TestPagesReach : public QObject {
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("\n"))));
   }
 
+  // Every button of these pages has its own Alt letter (they had none: the keyboard reached
+  // them only by Tab); tst_translations checks the German letters.
+  void pageButtonsHaveAltLetters() {
+    MainWindow w;
+    QStringList problems;
+    for (Page* p : w.pages())
+      if (p->id() == QLatin1String("sweeps") || p->id() == QLatin1String("compare"))
+        problems << lwb::test::pageButtonLetterProblems(p->widget());
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+  }
+
   // Help → Keyboard shortcuts (F1) lists every shortcut the window's actions have, and no
   // key sequence belongs to two actions (Qt then fires neither: "ambiguous shortcut").
   void shortcutListIsCompleteAndUnambiguous() {

@@ -140,7 +140,7 @@ class TestPagesSweeps : public QObject {
     reopened.form()->setSeeds("0, 1, 2");
     QPushButton* preview = nullptr;
     for (auto* b : reopened.findChildren<QPushButton*>())
-      if (b->text() == QStringLiteral("Preview points")) preview = b;
+      if (b->text() == QStringLiteral("&Preview points")) preview = b;
     QVERIFY(preview);
     preview->click();
     QTRY_VERIFY2_WITH_TIMEOUT(reopened.progressText().contains(QStringLiteral("extends the sweep")),

@@ -81,6 +81,15 @@ class TstTranslations : public QObject {
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("\n"))));
   }
 
+  void germanPageButtonsHaveAltLetters() {
+    MainWindow w;
+    QStringList problems;
+    for (Page* p : w.pages())
+      if (p->id() == QLatin1String("sweeps") || p->id() == QLatin1String("compare"))
+        problems << lwb::test::pageButtonLetterProblems(p->widget());
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+  }
+
   void windowMenusAreGerman() {
     MainWindow w;
     QStringList titles;

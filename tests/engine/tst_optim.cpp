@@ -103,12 +103,12 @@ class TestOptim : public QObject {
     const double lr = 0.05;
     std::vector<optim::ParamSlot> together;
     for (size_t k = 0; k < shapes.size(); ++k)
-      together.push_back({matrixParam("w" + std::to_string(k), Role::Hidden, inits[k].clone()), 1.0});
+      together.push_back({matrixParam(std::string("w").append(std::to_string(k)), Role::Hidden, inits[k].clone()), 1.0});
     optim::Muon batched(muonConfig(), together);
     for (size_t k = 0; k < shapes.size(); ++k) setGrad(together[k].param, grads[k]);
     batched.step(lr);
     for (size_t k = 0; k < shapes.size(); ++k) {
-      auto alone = matrixParam("w" + std::to_string(k), Role::Hidden, inits[k].clone());
+      auto alone = matrixParam(std::string("w").append(std::to_string(k)), Role::Hidden, inits[k].clone());
       optim::Muon single(muonConfig(), {{alone, 1.0}});
       setGrad(alone, grads[k]);
       single.step(lr);
@@ -294,7 +294,7 @@ class TestOptim : public QObject {
     std::vector<models::Param> params{matrixParam("embed", Role::Embedding, z, -1)};
     for (int b = 0; b < 2; ++b)
       for (Role r : {Role::Query, Role::Key, Role::Value, Role::AttnOut, Role::MlpIn, Role::MlpOut})
-        params.push_back(matrixParam("b" + std::to_string(b), r, z, b));
+        params.push_back(matrixParam(std::string("b").append(std::to_string(b)), r, z, b));
     params.push_back(matrixParam("head", Role::Head, z, 2));
     params.push_back({"gain", Role::Other, at::zeros({2}), 0});
     const std::vector<double> expected{1.0 / 544,                                               // embed: 1/34 / 2^4

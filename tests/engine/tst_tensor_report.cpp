@@ -144,7 +144,7 @@ class TstTensorReport : public QObject {
   void cancelReturnsFinishedInFileOrder() {
     const int previous = setIntraOpThreads(2);
     io::TensorFile file;
-    for (int i = 0; i < 12; ++i) file.tensors.push_back(io::fromTensor("m" + std::to_string(i), at::randn({40 + i, 30})));
+    for (int i = 0; i < 12; ++i) file.tensors.push_back(io::fromTensor(std::string("m").append(std::to_string(i)), at::randn({40 + i, 30})));
     std::atomic<bool> cancel{false};
     const auto reports = inspect::reportTensors(
         file, false, [&](size_t done, size_t) { if (done == 3) cancel = true; }, &cancel);

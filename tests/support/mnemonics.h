@@ -11,6 +11,7 @@
 #include <QMap>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QTabBar>
 
 namespace lwb::test {
@@ -57,6 +58,21 @@ inline QStringList mnemonicClashes(QMainWindow& w, const QList<QWidget*>& pages)
     for (const QString& text : texts)
       if (const QChar m = mnemonicOf(text); !m.isNull() && bar.contains(m))
         out << QStringLiteral("%1: '%2' takes the menu bar's Alt+%3 ('%4')").arg(page->objectName(), text, m, bar[m]);
+  }
+  return out;
+}
+
+// Push buttons of a page without an Alt letter, and letters two of them share (Alt then only
+// moves the focus between the two). Buttons without text (icons) are left out.
+inline QStringList pageButtonLetterProblems(QWidget* page) {
+  QStringList out;
+  QMap<QChar, QString> seen;
+  for (auto* b : page->findChildren<QPushButton*>()) {
+    if (b->text().isEmpty()) continue;
+    const QChar m = mnemonicOf(b->text());
+    if (m.isNull()) out << QStringLiteral("%1: '%2' has no Alt letter").arg(page->objectName(), b->text());
+    else if (seen.contains(m)) out << QStringLiteral("%1: '%2' and '%3' share Alt+%4").arg(page->objectName(), seen[m], b->text(), m);
+    else seen[m] = b->text();
   }
   return out;
 }

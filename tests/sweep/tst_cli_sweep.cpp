@@ -57,8 +57,8 @@ class IndexLock {
 // Reads a running `sweep --json`'s events as they come.
 struct EventReader {
   QProcess& p;
-  QByteArray buffer;
-  std::vector<json> events;
+  QByteArray buffer = {};
+  std::vector<json> events = {};
   void poll() {
     buffer += p.readAllStandardOutput();
     for (int nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {

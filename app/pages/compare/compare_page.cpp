@@ -87,19 +87,19 @@ bool ComparePage::applyOptions(const AppOptions& options, QString*) {
 }
 
 QLayout* ComparePage::createButtonBar() {
-  auto* addOne = new QPushButton(tr("Add run folder…"), this);
-  auto* addMany = new QPushButton(tr("Add all runs in a folder…"), this);
-  auto* addSession = new QPushButton(tr("Add this session's runs"), this);
-  auto* openIndexButton = new QPushButton(tr("Open run index…"), this);
+  auto* addOne = new QPushButton(tr("&Add run folder…"), this);
+  auto* addMany = new QPushButton(tr("Add a&ll runs in a folder…"), this);
+  auto* addSession = new QPushButton(tr("Add this &session's runs"), this);
+  auto* openIndexButton = new QPushButton(tr("Open run &index…"), this);
   openIndexButton->setToolTip(tr("A sweep's index.sqlite (or any run index): thousands of runs in one query"));
-  auto* reloadButton = new QPushButton(tr("Reload"), this);
-  auto* remove = new QPushButton(tr("Remove selected"), this);
+  auto* reloadButton = new QPushButton(tr("Rel&oad"), this);
+  auto* remove = new QPushButton(tr("Re&move selected"), this);
   remove->setObjectName(QStringLiteral("removeRunsButton"));
   remove->setToolTip(tr("Take the selected runs out of the comparison (Delete in the table; Ctrl+Z brings them back). "
                         "Their folders are not touched."));
-  auto* exportCsv = new QPushButton(tr("Export table as CSV…"), this);
-  auto* savePlotsButton = new QPushButton(tr("Save plots…"), this);
-  auto* demo = new QPushButton(tr("Learning-rate robustness demo"), this);
+  auto* exportCsv = new QPushButton(tr("Export table as &CSV…"), this);
+  auto* savePlotsButton = new QPushButton(tr("Save &plots…"), this);
+  auto* demo = new QPushButton(tr("Learning-rate robustness &demo"), this);
   demo->setObjectName(QStringLiteral("lrDemoButton"));
   demo->setToolTip(tr("The Manifold Muon paper's Fig. 2: AdamW, Muon and Manifold Muon on the CPU ICL presets at their best "
                       "learning rate and at 10×, trained now and compared here"));

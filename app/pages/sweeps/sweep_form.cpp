@@ -32,7 +32,7 @@ SweepForm::SweepForm(PresetCatalog presets, const QString& runsRoot, QWidget* pa
     : QWidget(parent), presets_(std::move(presets)) {
   createFields();
   out_->setText(runsRoot + QStringLiteral("/sweeps/sweep-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-  auto* browse = new QPushButton(tr("Browse…"), this);
+  auto* browse = new QPushButton(tr("&Browse…"), this);
   auto* outRow = new QHBoxLayout;
   outRow->addWidget(out_, 1);
   outRow->addWidget(browse);
@@ -91,8 +91,8 @@ QWidget* SweepForm::createGrid() {
   grid_->setHorizontalHeaderLabels({tr("Config key"), tr("Values (a, b, c  or  from..to xN [log])")});
   grid_->horizontalHeader()->setStretchLastSection(true);
   grid_->verticalHeader()->setVisible(false);
-  auto* addRow = new QPushButton(tr("Add key"), pane);
-  auto* removeRow = new QPushButton(tr("Remove key"), pane);
+  auto* addRow = new QPushButton(tr("Add &key"), pane);
+  auto* removeRow = new QPushButton(tr("Re&move key"), pane);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(addRow);
   buttons->addWidget(removeRow);

@@ -109,13 +109,13 @@ QWidget* SweepsPage::createFormPane(const PageServices& services) {
   preview_ = new QLabel(pane);
   preview_->setObjectName(QStringLiteral("sweepPreview"));
   preview_->setWordWrap(true);
-  auto* previewButton = previewButton_ = new QPushButton(tr("Preview points"), pane);
-  launch_ = new QPushButton(tr("Launch"), pane);
+  auto* previewButton = previewButton_ = new QPushButton(tr("&Preview points"), pane);
+  launch_ = new QPushButton(tr("&Launch"), pane);
   launch_->setObjectName(QStringLiteral("sweepLaunch"));
-  stop_ = new QPushButton(tr("Stop"), pane);
+  stop_ = new QPushButton(tr("S&top"), pane);
   stop_->setEnabled(false);
-  auto* exportButton = exportButton_ = new QPushButton(tr("Export batch script…"), pane);
-  auto* open = new QPushButton(tr("Open sweep folder…"), pane);
+  auto* exportButton = exportButton_ = new QPushButton(tr("E&xport batch script…"), pane);
+  auto* open = new QPushButton(tr("&Open sweep folder…"), pane);
   auto* actions = new QHBoxLayout;
   for (auto* b : {previewButton, launch_, stop_, exportButton, open}) actions->addWidget(b);
   actions->addStretch(1);
