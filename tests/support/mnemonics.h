@@ -77,4 +77,16 @@ inline QStringList pageButtonLetterProblems(QWidget* page) {
   return out;
 }
 
+// The pages whose buttons all carry Alt letters so far (the others reach theirs by Tab).
+inline const QStringList kPagesWithButtonLetters{QStringLiteral("sweeps"), QStringLiteral("compare")};
+
+// pageButtonLetterProblems of those pages of a window (`pages`: its Page list).
+template <class Pages>
+QStringList buttonLetterProblems(const Pages& pages) {
+  QStringList out;
+  for (auto* p : pages)
+    if (kPagesWithButtonLetters.contains(p->id())) out << pageButtonLetterProblems(p->widget());
+  return out;
+}
+
 }  // namespace lwb::test
