@@ -2829,16 +2829,16 @@
         <translation>Die Kennzahl, die je Schicht über die Schritte der Checkpoints gezeichnet wird</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
+        <source>Ca&amp;ncel</source>
+        <translation>Abbreche&amp;n</translation>
     </message>
     <message>
         <source>Per layer over steps</source>
         <translation>Je Schicht über die Schritte</translation>
     </message>
     <message>
-        <source>Compare</source>
-        <translation>Vergleichen</translation>
+        <source>Com&amp;pare</source>
+        <translation>&amp;Vergleichen</translation>
     </message>
     <message>
         <source>Per layer: Δσ₁ = σ₁(B) − σ₁(A), Δα = α(B) − α(A), and ‖W_B − W_A‖_F / ‖W_A‖_F</source>
@@ -2952,12 +2952,12 @@
 <context>
     <name>lwb::app::pages::InspectorPage</name>
     <message>
-        <source>Open file…</source>
-        <translation>Datei öffnen…</translation>
+        <source>&amp;Open file…</source>
+        <translation>Datei ö&amp;ffnen…</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
+        <source>&amp;Cancel</source>
+        <translation>Abbre&amp;chen</translation>
     </message>
     <message>
         <source>Filter by name (text or *wildcard*)</source>
@@ -3128,16 +3128,16 @@
         <translation>Gestrichelte σmax-Linie: σmax %1 in σ₁ (Spektralnorm), für jede Matrix gleich.</translation>
     </message>
     <message>
-        <source>Open model folder…</source>
-        <translation>Modellordner öffnen…</translation>
+        <source>Open &amp;model folder…</source>
+        <translation>&amp;Modellordner öffnen…</translation>
     </message>
     <message>
         <source>No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder.</source>
         <translation>Keine Datei. Öffnen oder ziehen Sie eine .safetensors-, .npz-, .npy- oder .pt-Datei oder einen Modellordner hierher.</translation>
     </message>
     <message>
-        <source>Export CSV…</source>
-        <translation>CSV exportieren…</translation>
+        <source>E&amp;xport CSV…</source>
+        <translation>CSV e&amp;xportieren…</translation>
     </message>
     <message>
         <source>Every tensor and every metric, with the key names of lipschitz-cli inspect</source>
@@ -3870,20 +3870,20 @@
         <translation>Berechnung abgebrochen; die vorherigen Ergebnisse bleiben.</translation>
     </message>
     <message>
-        <source>Add run folder…</source>
-        <translation>Laufordner hinzufügen…</translation>
+        <source>&amp;Add run folder…</source>
+        <translation>Lauf&amp;ordner hinzufügen…</translation>
     </message>
     <message>
-        <source>Add checkpoint…</source>
-        <translation>Checkpoint hinzufügen…</translation>
+        <source>Add &amp;checkpoint…</source>
+        <translation>&amp;Checkpoint hinzufügen…</translation>
     </message>
     <message>
-        <source>Add this session&apos;s runs</source>
-        <translation>Läufe dieser Sitzung hinzufügen</translation>
+        <source>Add this &amp;session&apos;s runs</source>
+        <translation>Läufe dieser &amp;Sitzung hinzufügen</translation>
     </message>
     <message>
-        <source>Remove selected</source>
-        <translation>Auswahl entfernen</translation>
+        <source>Re&amp;move selected</source>
+        <translation>Auswahl &amp;entfernen</translation>
     </message>
     <message>
         <source>l2 radii of the attack in pixel units (pixels in [0, 1]), increasing</source>
@@ -3898,20 +3898,20 @@
         <translation>PGD-Schritte; Schrittweite 2,5 ε / Schritte</translation>
     </message>
     <message>
-        <source>Compute</source>
-        <translation>Berechnen</translation>
+        <source>C&amp;ompute</source>
+        <translation>Be&amp;rechnen</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
+        <source>Ca&amp;ncel</source>
+        <translation>Abbreche&amp;n</translation>
     </message>
     <message>
-        <source>Export table as CSV…</source>
-        <translation>Tabelle als CSV exportieren…</translation>
+        <source>E&amp;xport table as CSV…</source>
+        <translation>Tabelle als CSV e&amp;xportieren…</translation>
     </message>
     <message>
-        <source>Save plots…</source>
-        <translation>Plots speichern…</translation>
+        <source>Save &amp;plots…</source>
+        <translation>&amp;Plots speichern…</translation>
     </message>
     <message>
         <source>ε</source>
@@ -4500,12 +4500,12 @@ p(korrekt) %L4</translation>
         <translation>Softmax-Temperatur: niedrige Werte wiederholen den wahrscheinlichsten Text, 1.0 zieht aus dem Modell wie trainiert; 0 wählt immer das wahrscheinlichste Zeichen</translation>
     </message>
     <message>
-        <source>Generate</source>
-        <translation>Erzeugen</translation>
+        <source>&amp;Generate</source>
+        <translation>&amp;Erzeugen</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
+        <source>C&amp;ancel</source>
+        <translation>Abb&amp;rechen</translation>
     </message>
     <message>
         <source>Length</source>
@@ -4535,8 +4535,8 @@ p(korrekt) %L4</translation>
         <translation>Vorschau der Methode auf dem ausgewählten Tensor</translation>
     </message>
     <message>
-        <source>Open in Clip Lab</source>
-        <translation>Im Clip-Labor öffnen</translation>
+        <source>Open in Clip &amp;Lab</source>
+        <translation>&amp;Im Clip-Labor öffnen</translation>
     </message>
     <message>
         <source>Select a matrix in the table.</source>

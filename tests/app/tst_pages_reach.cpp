@@ -106,7 +106,7 @@ class TestPagesReach : public QObject {
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("\n"))));
   }
 
-  // Every button of these pages has its own Alt letter (they had none: the keyboard reached
+  // Every button of the pages in kPagesWithButtonLetters has its own Alt letter (they had none: the keyboard reached
   // them only by Tab); tst_translations checks the German letters.
   void pageButtonsHaveAltLetters() {
     MainWindow w;

@@ -69,7 +69,7 @@ void HistoryPanel::createHistoryFields() {
     metric_->setItemData(metric_->count() - 1, registryText(m.description), Qt::ToolTipRole);
   }
   metric_->setToolTip(tr("The metric drawn per layer over the checkpoints' steps"));
-  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_ = new QPushButton(tr("Ca&ncel"), this);
   cancel_->setEnabled(false);
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(220);
@@ -93,7 +93,7 @@ void HistoryPanel::createDeltaFields() {
   a_->setObjectName(QStringLiteral("checkpointA"));
   b_ = new QComboBox(this);
   b_->setObjectName(QStringLiteral("checkpointB"));
-  compare_ = new QPushButton(tr("Compare"), this);
+  compare_ = new QPushButton(tr("Com&pare"), this);
   compare_->setEnabled(false);
   compare_->setToolTip(tr("Per layer: Δσ₁ = σ₁(B) − σ₁(A), Δα = α(B) − α(A), and ‖W_B − W_A‖_F / ‖W_A‖_F"));
   delta_ = new QTableWidget(0, DeltaColumns, this);

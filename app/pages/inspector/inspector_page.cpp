@@ -88,11 +88,11 @@ bool InspectorPage::applyOptions(const AppOptions& options, QString*) {
 }
 
 QHBoxLayout* InspectorPage::createFileBar() {
-  open_ = new QPushButton(tr("Open file…"), this);
-  openFolder_ = new QPushButton(tr("Open model folder…"), this);
+  open_ = new QPushButton(tr("&Open file…"), this);
+  openFolder_ = new QPushButton(tr("Open &model folder…"), this);
   openFolder_->setToolTip(tr("A Hugging Face model folder: model.safetensors.index.json (or pytorch_model.bin.index.json) and its shards; "
                              "or a run directory: its checkpoints as a history"));
-  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_ = new QPushButton(tr("&Cancel"), this);
   cancel_->setEnabled(false);
   fileLabel_ = new QLabel(tr("No file. Open or drop a .safetensors, .npz, .npy or .pt file, or a model folder."), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -165,7 +165,7 @@ QWidget* InspectorPage::createTensorTable() {
   filterRow->addWidget(filter_, 1);
   filterRow->addWidget(matricesOnly_);
   filterRow->addWidget(createColumnChooser());
-  exportCsv_ = new QPushButton(tr("Export CSV…"), this);
+  exportCsv_ = new QPushButton(tr("E&xport CSV…"), this);
   exportCsv_->setObjectName(QStringLiteral("exportCsv"));
   exportCsv_->setToolTip(tr("Every tensor and every metric, with the key names of lipschitz-cli inspect"));
   exportCsv_->setEnabled(false);

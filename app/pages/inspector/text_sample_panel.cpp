@@ -35,8 +35,8 @@ TextSamplePanel::TextSamplePanel(QWidget* parent) : QGroupBox(tr("Generate text 
   for (double t : sampleTemperaturePresets()) temperature_->addItem(QLocale().toString(t, 'g', 3), t);
   temperature_->setCurrentIndex(1);  // 0.5
   temperature_->setToolTip(tr("Softmax temperature: low values repeat the likeliest text, 1.0 samples the model as trained; 0 is greedy"));
-  generate_ = new QPushButton(tr("Generate"), this);
-  cancel_ = new QPushButton(tr("Cancel"), this);
+  generate_ = new QPushButton(tr("&Generate"), this);
+  cancel_ = new QPushButton(tr("C&ancel"), this);
   cancel_->setEnabled(false);
   progress_ = new QProgressBar(this);
   progress_->setVisible(false);

@@ -22,7 +22,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QGroupBox(tr("What if"), parent) {
   runner_ = new LatestWins(this);
   enabled_ = new QCheckBox(tr("Preview the method on the selected tensor"), this);
   enabled_->setObjectName(QStringLiteral("whatIfEnabled"));
-  clipLab_ = new QPushButton(tr("Open in Clip Lab"), this);
+  clipLab_ = new QPushButton(tr("Open in Clip &Lab"), this);
   clipLab_->setEnabled(false);
   form_ = new MethodForm(this);
   info_ = new QLabel(tr("Select a matrix in the table."), this);

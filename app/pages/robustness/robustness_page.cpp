@@ -71,10 +71,10 @@ RobustnessPage::RobustnessPage(RunManager* sessionRuns, QWidget* parent)
 RobustnessPage::~RobustnessPage() = default;
 
 QHBoxLayout* RobustnessPage::createTopBar() {
-  auto* addRun = new QPushButton(tr("Add run folder…"), this);
-  auto* addFile = new QPushButton(tr("Add checkpoint…"), this);
-  auto* addSession = new QPushButton(tr("Add this session's runs"), this);
-  auto* remove = new QPushButton(tr("Remove selected"), this);
+  auto* addRun = new QPushButton(tr("&Add run folder…"), this);
+  auto* addFile = new QPushButton(tr("Add &checkpoint…"), this);
+  auto* addSession = new QPushButton(tr("Add this &session's runs"), this);
+  auto* remove = new QPushButton(tr("Re&move selected"), this);
   eps_ = new QLineEdit(QStringLiteral("0, 0.25, 0.5, 1, 1.5, 2, 3"), this);
   eps_->setObjectName(QStringLiteral("epsList"));
   eps_->setToolTip(tr("l2 radii of the attack in pixel units (pixels in [0, 1]), increasing"));
@@ -88,15 +88,15 @@ QHBoxLayout* RobustnessPage::createTopBar() {
   steps_->setRange(1, 10000);
   steps_->setValue(50);
   steps_->setToolTip(tr("PGD steps; step size 2.5 ε / steps"));
-  compute_ = new QPushButton(tr("Compute"), this);
+  compute_ = new QPushButton(tr("C&ompute"), this);
   compute_->setObjectName(QStringLiteral("computeButton"));
-  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_ = new QPushButton(tr("Ca&ncel"), this);
   cancel_->setEnabled(false);
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(200);
   progress_->setVisible(false);
-  auto* exportCsv = new QPushButton(tr("Export table as CSV…"), this);
-  auto* savePlotsButton = new QPushButton(tr("Save plots…"), this);
+  auto* exportCsv = new QPushButton(tr("E&xport table as CSV…"), this);
+  auto* savePlotsButton = new QPushButton(tr("Save &plots…"), this);
 
   // The target buttons go under the target list (createContent): in one row with the
   // attack settings the German bar alone was wider than a 1600-px window (issue 32).
