@@ -2155,12 +2155,12 @@
 <context>
     <name>lwb::app::pages::CapSweepView</name>
     <message>
-        <source>Run sweep</source>
-        <translation>Reihe starten</translation>
+        <source>R&amp;un sweep</source>
+        <translation>&amp;Reihe starten</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
+        <source>&amp;Cancel</source>
+        <translation>Abbre&amp;chen</translation>
     </message>
     <message>
         <source>σ₁ after the hard cap</source>
@@ -2238,12 +2238,12 @@
         <translation>Methode</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
+        <source>Cance&amp;l</source>
+        <translation>Abbreche&amp;n</translation>
     </message>
     <message>
-        <source>Compute anyway</source>
-        <translation>Trotzdem berechnen</translation>
+        <source>Compute &amp;anyway</source>
+        <translation>&amp;Trotzdem berechnen</translation>
     </message>
     <message>
         <source>Constraint</source>
@@ -3240,12 +3240,12 @@
         <translation>Vorlesungsvorlagen…</translation>
     </message>
     <message>
-        <source>◀ Previous</source>
-        <translation>◀ Zurück</translation>
+        <source>◀ Prev&amp;ious</source>
+        <translation>◀ &amp;Zurück</translation>
     </message>
     <message>
-        <source>Next ▶</source>
-        <translation>Weiter ▶</translation>
+        <source>&amp;Next ▶</source>
+        <translation>&amp;Weiter ▶</translation>
     </message>
 </context>
 <context>
@@ -3472,12 +3472,12 @@
         <translation>Explizite Singulärwerte, durch Kommas getrennt, mit Dezimalpunkt (fehlende sind null). Leer: logarithmisch verteilt von σ₁ bis zum kleinsten σ.</translation>
     </message>
     <message>
-        <source>New seed</source>
-        <translation>Neuer Seed</translation>
+        <source>New &amp;seed</source>
+        <translation>Neuer &amp;Seed</translation>
     </message>
     <message>
-        <source>Open file…</source>
-        <translation>Datei öffnen…</translation>
+        <source>&amp;Open file…</source>
+        <translation>Datei ö&amp;ffnen…</translation>
     </message>
     <message>
         <source>no file</source>
@@ -3605,8 +3605,8 @@
 <context>
     <name>lwb::app::pages::NsStepsView</name>
     <message>
-        <source>▶ Play</source>
-        <translation>▶ Abspielen</translation>
+        <source>▶ &amp;Play</source>
+        <translation>▶ Abs&amp;pielen</translation>
     </message>
     <message>
         <source>p_k ∘ … ∘ p₁ acting on every σ / ‖W‖_F</source>
@@ -3649,8 +3649,8 @@
         <translation>Schritt k</translation>
     </message>
     <message>
-        <source>■ Stop</source>
-        <translation>■ Stopp</translation>
+        <source>■ Sto&amp;p</source>
+        <translation>■ Sto&amp;pp</translation>
     </message>
     <message>
         <source>Cannot run: %1</source>

@@ -14,6 +14,8 @@
 #include <QPushButton>
 #include <QTabBar>
 
+#include <algorithm>
+
 namespace lwb::test {
 
 // The letter after a single '&' (lower case), or a null QChar.
@@ -63,12 +65,13 @@ inline QStringList mnemonicClashes(QMainWindow& w, const QList<QWidget*>& pages)
 }
 
 // Push buttons of a page without an Alt letter, and letters two of them share (Alt then only
-// moves the focus between the two). Buttons without text (icons) are left out.
+// moves the focus between the two). Buttons without a letter in their text (icons, ◀ ▶) are
+// left out.
 inline QStringList pageButtonLetterProblems(QWidget* page) {
   QStringList out;
   QMap<QChar, QString> seen;
   for (auto* b : page->findChildren<QPushButton*>()) {
-    if (b->text().isEmpty()) continue;
+    if (std::none_of(b->text().begin(), b->text().end(), [](QChar c) { return c.isLetter(); })) continue;
     const QChar m = mnemonicOf(b->text());
     if (m.isNull()) out << QStringLiteral("%1: '%2' has no Alt letter").arg(page->objectName(), b->text());
     else if (seen.contains(m)) out << QStringLiteral("%1: '%2' and '%3' share Alt+%4").arg(page->objectName(), seen[m], b->text(), m);
@@ -79,7 +82,7 @@ inline QStringList pageButtonLetterProblems(QWidget* page) {
 
 // The pages whose buttons all carry Alt letters so far (the others reach theirs by Tab).
 inline const QStringList kPagesWithButtonLetters{QStringLiteral("sweeps"), QStringLiteral("compare"), QStringLiteral("robustness"),
-                                                 QStringLiteral("inspector")};
+                                                 QStringLiteral("inspector"), QStringLiteral("cliplab")};
 
 // pageButtonLetterProblems of those pages of a window (`pages`: its Page list).
 template <class Pages>

@@ -37,9 +37,9 @@ CapSweepView::CapSweepView(QWidget* parent) : QWidget(parent) {
   sigmaMax_->setRange(0.01, 100);
   sigmaMax_->setValue(1.0);
   ns_ = new NsStepsField(this);
-  runButton_ = new QPushButton(tr("Run sweep"), this);
+  runButton_ = new QPushButton(tr("R&un sweep"), this);
   runButton_->setObjectName(QStringLiteral("runSweepButton"));
-  cancelButton_ = new QPushButton(tr("Cancel"), this);
+  cancelButton_ = new QPushButton(tr("&Cancel"), this);
   cancelButton_->setEnabled(false);
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1);

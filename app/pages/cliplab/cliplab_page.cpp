@@ -106,14 +106,14 @@ QWidget* ClipLabPage::createControls() {
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("clipLabStatus"));
   status_->setWordWrap(true);
-  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_ = new QPushButton(tr("Cance&l"), this);
   cancel_->setEnabled(false);
   auto* left = new QWidget(this);
   auto* leftLayout = new QVBoxLayout(left);
   leftLayout->addWidget(source_);
   leftLayout->addWidget(methodBox);
   leftLayout->addWidget(status_);
-  computeAnyway_ = new QPushButton(tr("Compute anyway"), this);
+  computeAnyway_ = new QPushButton(tr("Compute &anyway"), this);
   computeAnyway_->setObjectName(QStringLiteral("computeAnyway"));
   computeAnyway_->setVisible(false);
   leftLayout->addWidget(computeAnyway_);

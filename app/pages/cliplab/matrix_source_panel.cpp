@@ -78,7 +78,7 @@ QPushButton* MatrixSourcePanel::createSpectrumFields() {
   values_->setToolTip(tr("Explicit singular values, comma separated (missing ones are zero). Empty: log-spaced from σ₁ to the smallest σ."));
   seed_ = new QSpinBox(this);
   seed_->setRange(1, 1000000);
-  auto* reseed = new QPushButton(tr("New seed"), this);
+  auto* reseed = new QPushButton(tr("New &seed"), this);
   seedRow_ = new QWidget(this);
   auto* seedLayout = new QHBoxLayout(seedRow_);
   seedLayout->setContentsMargins(0, 0, 0, 0);
@@ -88,7 +88,7 @@ QPushButton* MatrixSourcePanel::createSpectrumFields() {
 }
 
 void MatrixSourcePanel::createFileFields() {
-  openButton_ = new QPushButton(tr("Open file…"), this);
+  openButton_ = new QPushButton(tr("&Open file…"), this);
   fileLabel_ = new QLabel(tr("no file"), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   fileRow_ = new QWidget(this);

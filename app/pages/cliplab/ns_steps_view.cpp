@@ -38,7 +38,7 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   stepSlider_ = new QSlider(Qt::Horizontal, this);
   stepSlider_->setObjectName(QStringLiteral("nsStepSlider"));
   stepSlider_->setRange(0, 0);
-  play_ = new QPushButton(tr("▶ Play"), this);
+  play_ = new QPushButton(tr("▶ &Play"), this);
   playTimer_ = new QTimer(this);
   playTimer_->setInterval(600);
   info_ = new QLabel(this);
@@ -83,17 +83,17 @@ NsStepsView::NsStepsView(QWidget* parent) : QWidget(parent) {
   connect(play_, &QPushButton::clicked, this, [this] {
     if (playTimer_->isActive()) {
       playTimer_->stop();
-      play_->setText(tr("▶ Play"));
+      play_->setText(tr("▶ &Play"));
       return;
     }
     if (stepSlider_->value() == stepSlider_->maximum()) stepSlider_->setValue(0);
     playTimer_->start();
-    play_->setText(tr("■ Stop"));
+    play_->setText(tr("■ Sto&p"));
   });
   connect(playTimer_, &QTimer::timeout, this, [this] {
     if (stepSlider_->value() >= stepSlider_->maximum()) {
       playTimer_->stop();
-      play_->setText(tr("▶ Play"));
+      play_->setText(tr("▶ &Play"));
       return;
     }
     stepSlider_->setValue(stepSlider_->value() + 1);

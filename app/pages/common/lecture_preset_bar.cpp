@@ -17,8 +17,8 @@ LecturePresetBar::LecturePresetBar(const QList<QPair<QString, QString>>& presets
   box_->setObjectName(boxName);
   box_->addItem(tr("Lecture presets…"), QString());
   for (const auto& [title, id] : presets) box_->addItem(title, id);
-  auto* prev = new QPushButton(tr("◀ Previous"), this);
-  auto* next = new QPushButton(tr("Next ▶"), this);
+  auto* prev = new QPushButton(tr("◀ Prev&ious"), this);
+  auto* next = new QPushButton(tr("&Next ▶"), this);
   prev->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
   next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
   cue_ = new QLabel(cue, this);
