@@ -1815,8 +1815,8 @@
         <translation>(Standardwerte der Engine)</translation>
     </message>
     <message>
-        <source>Start run</source>
-        <translation>Lauf starten</translation>
+        <source>&amp;Start run</source>
+        <translation>Lauf &amp;starten</translation>
     </message>
     <message>
         <source>Start training this configuration (F5)</source>

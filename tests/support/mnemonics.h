@@ -82,7 +82,7 @@ inline QStringList pageButtonLetterProblems(QWidget* page) {
 
 // The pages whose buttons all carry Alt letters so far (the others reach theirs by Tab).
 inline const QStringList kPagesWithButtonLetters{QStringLiteral("sweeps"), QStringLiteral("compare"), QStringLiteral("robustness"),
-                                                 QStringLiteral("inspector"), QStringLiteral("cliplab")};
+                                                 QStringLiteral("inspector"), QStringLiteral("cliplab"), QStringLiteral("train")};
 
 // pageButtonLetterProblems of those pages of a window (`pages`: its Page list).
 template <class Pages>

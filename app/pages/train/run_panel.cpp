@@ -74,7 +74,7 @@ RunPanel::RunPanel(PresetCatalog catalog, QWidget* parent) : QWidget(parent), ca
   verdict_->setWordWrap(true);
   verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-  start_ = new QPushButton(tr("Start run"), this);
+  start_ = new QPushButton(tr("&Start run"), this);
   start_->setObjectName(QStringLiteral("startButton"));
   start_->setToolTip(tr("Start training this configuration (F5)"));
 
