@@ -71,16 +71,18 @@ inline QStringList pageButtonLetterProblems(QWidget* page) {
   QStringList out;
   QMap<QChar, QString> seen;
   for (auto* b : page->findChildren<QPushButton*>()) {
-    if (std::none_of(b->text().begin(), b->text().end(), [](QChar c) { return c.isLetter(); })) continue;
-    const QChar m = mnemonicOf(b->text());
-    if (m.isNull()) out << QStringLiteral("%1: '%2' has no Alt letter").arg(page->objectName(), b->text());
-    else if (seen.contains(m)) out << QStringLiteral("%1: '%2' and '%3' share Alt+%4").arg(page->objectName(), seen[m], b->text(), m);
-    else seen[m] = b->text();
+    const QString text = b->text();
+    if (std::none_of(text.begin(), text.end(), [](QChar c) { return c.isLetter(); })) continue;
+    const QChar m = mnemonicOf(text);
+    if (m.isNull()) out << QStringLiteral("%1: '%2' has no Alt letter").arg(page->objectName(), text);
+    else if (seen.contains(m)) out << QStringLiteral("%1: '%2' and '%3' share Alt+%4").arg(page->objectName(), seen[m], text, m);
+    else seen[m] = text;
   }
   return out;
 }
 
-// The pages whose buttons all carry Alt letters so far (the others reach theirs by Tab).
+// The pages whose buttons all carry Alt letters, each its own. The Attention Lab has letters
+// too, but repeats them across its tabs (one Cancel per tab; only the shown tab's answer).
 inline const QStringList kPagesWithButtonLetters{QStringLiteral("sweeps"), QStringLiteral("compare"), QStringLiteral("robustness"),
                                                  QStringLiteral("inspector"), QStringLiteral("cliplab"), QStringLiteral("train")};
 
