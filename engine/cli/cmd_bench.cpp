@@ -159,6 +159,23 @@ int runBench(const BenchArgs& a) {
     cfg.evalBatches = 1;
     cfg.logEvery = a.steps;
     cfg.spectraEvery = 0;
+    // A time budget per config (the warm-up included), so a loaded machine (or a GPU-sized
+    // preset) cannot stretch a benchmark sweep without bound: a run stops between two steps
+    // once it has passed.
+    const auto budgetEnd = std::chrono::steady_clock::now() + std::chrono::duration<double>(a.maxSeconds);
+    const auto runWithinBudget = [&](run::Trainer& t) {
+      run::TrainerControl control;
+      std::jthread deadline;
+      if (a.maxSeconds > 0)
+        deadline = std::jthread([&control, budgetEnd](std::stop_token done) {
+          while (!done.stop_requested() && std::chrono::steady_clock::now() < budgetEnd)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          if (!done.stop_requested()) control.stop = true;
+        });
+      auto summary = t.run(control);
+      if (deadline.joinable()) deadline.request_stop();
+      return summary;
+    };
     if (a.roofline) {
       // The roofline compares a step with its GEMM bound, so its timed run starts warm: a
       // 3-step run of the same config first pays the one-time costs (oneDNN's primitives,
@@ -169,24 +186,11 @@ int runBench(const BenchArgs& a) {
       warm.steps = warm.evalEvery = warm.logEvery = std::min<int64_t>(3, a.steps);
       run::Trainer warmTrainer(warm);
       warmTrainer.skipCharEvaluation();
-      run::TrainerControl warmControl;
-      (void)warmTrainer.run(warmControl);
+      (void)runWithinBudget(warmTrainer);
     }
     run::Trainer trainer(cfg);
     trainer.skipCharEvaluation();
-    run::TrainerControl control;
-    // A time budget per config, so a loaded machine (or a GPU-sized preset) cannot stretch a
-    // benchmark sweep without bound: the run stops between two steps once it has passed.
-    std::jthread deadline;
-    if (a.maxSeconds > 0)
-      deadline = std::jthread([&control, limit = a.maxSeconds](std::stop_token done) {
-        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
-        while (!done.stop_requested() && std::chrono::steady_clock::now() < until)
-          std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        if (!done.stop_requested()) control.stop = true;
-      });
-    const auto s = trainer.run(control);
-    if (deadline.joinable()) deadline.request_stop();
+    const auto s = runWithinBudget(trainer);
     const int threadsUsed = at::get_num_threads();  // the tuner's last choice, or the pinned count
     // A run that stopped early (diverged, failed) timed only its first steps: say so, or its
     // steps/s reads like a finished run's (found when a kernel bug made MNIST diverge at step 10).

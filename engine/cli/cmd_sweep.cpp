@@ -76,7 +76,7 @@ int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::v
     for (const auto& p : points) list.push_back({{"id", p.id}, {"assignment", p.assignment}});
     j["assignments"] = list;
     if (!script.empty()) j["batch_script"] = script;
-    if (extension.kept > 0) j["extension"] = {{"kept", extension.kept}, {"added", extension.added}};
+    if (extension.kept > 0 && extension.added > 0) j["extension"] = {{"kept", extension.kept}, {"added", extension.added}};
     printJson(j);
     return 0;
   }

@@ -104,15 +104,15 @@ std::vector<size_t> expandTaskIds(std::string list) {
   std::string part;
   while (std::getline(parts, part, ',')) {
     const auto dash = part.find('-');
-    try {
-      size_t used = 0;
-      const size_t first = std::stoul(part.substr(0, dash), &used);
-      const size_t last = dash == std::string::npos ? first : std::stoul(part.substr(dash + 1));
-      if (used == 0 || last < first || last - first > 100000) return {};
-      for (size_t i = first; i <= last; ++i) out.push_back(i);
-    } catch (const std::exception&) {
-      return {};
-    }
+    // Whole numbers only: "1-7:2" (a step) or a list cut short ("83...") is no list we know.
+    const auto number = [](const std::string& text) -> std::optional<size_t> {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9) return std::nullopt;
+      return std::stoul(text);
+    };
+    const auto first = number(part.substr(0, dash));
+    const auto last = dash == std::string::npos ? first : number(part.substr(dash + 1));
+    if (!first || !last || *last < *first || *last - *first > 100000) return {};
+    for (size_t i = *first; i <= *last; ++i) out.push_back(i);
   }
   return out;
 }
@@ -123,7 +123,8 @@ std::vector<size_t> expandTaskIds(std::string list) {
 // record (Slurm drops it from the array's bitmap), so silence here proves nothing.
 std::map<std::string, std::string> scontrolStates(const std::string& job) {
   std::map<std::string, std::string> out;
-  const auto r = runCommand({"scontrol", "-o", "show", "job", job}, 30);
+  // SLURM_BITSTR_LEN=0: the whole task list (scontrol cuts long ones to 64 characters and "...").
+  const auto r = runCommand({"env", "SLURM_BITSTR_LEN=0", "scontrol", "-o", "show", "job", job}, 30);
   if (r.exitCode != 0) return out;
   std::istringstream lines(r.out);
   std::string line;
@@ -377,15 +378,24 @@ class SlurmScheduler {
   // A task cancelled before it started stays pending (a re-run submits it again), and the
   // sweep says so: before, the point just stayed pending with the state ENDED.
   void recordEndWithoutResult(const std::string& id, const std::string& task, const std::string& state) {
-    if (latest_[id] != task || !ended_.insert(task).second) return;
+    if (latest_[id] != task || ended_.count(task)) return;
     const run::RunStatus s = dir_.status(id);
-    if (s != run::RunStatus::Pending && s != run::RunStatus::Running) return;
+    if (s != run::RunStatus::Pending && s != run::RunStatus::Running) {
+      ended_.insert(task);
+      return;
+    }
     if (!dir_.logMentions(id, "slurm job " + task + " ")) {
+      // A task that ran (COMPLETED, FAILED…) but whose log line a slow shared file system has
+      // not shown yet is looked at again on the next poll; only a cancelled or unknown end
+      // is taken for one before the start.
+      if (state != "CANCELLED" && state != "ENDED") return;
+      ended_.insert(task);
       if (s == run::RunStatus::Pending && events_.note)
         events_.note("point " + id + ": Slurm task " + task + " left the queue before it started (" + state +
                      "); the point stays pending, and running the sweep again submits it");
       return;
     }
+    ended_.insert(task);
     const std::string last = dir_.lastLogLine(id);
     const auto it = byId_.find(id);
     if (it == byId_.end()) return;

@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <deque>
 #include <fstream>
 #include <map>
 #include <set>
@@ -96,17 +97,28 @@ SweepExtension SweepDirectory::adoptNumbering(std::vector<SweepPoint>& points) c
   if (!fs::exists(dir_ / run::layout::kSweepPointsFile, ec)) return {};
   const std::vector<SweepPoint> before = readPoints(dir_);
   const auto key = [](const SweepPoint& p) { return p.assignment.dump() + '\x1f' + p.config.dump(); };
-  std::map<std::string, size_t> spec;  // what runs -> its position in `points`
-  for (size_t i = 0; i < points.size(); ++i) spec.emplace(key(points[i]), i);
+  // What runs -> its positions in `points`, in order: a list of grids may expand to the same
+  // point twice, and each copy the folder holds takes the next one.
+  std::map<std::string, std::deque<size_t>> spec;
+  std::set<std::string> assignments;  // to tell "not in this spec" from "its config changed"
+  for (size_t i = 0; i < points.size(); ++i) {
+    spec[key(points[i])].push_back(i);
+    assignments.insert(points[i].assignment.dump());
+  }
   std::vector<bool> taken(points.size(), false);
   std::vector<SweepPoint> out;
   out.reserve(std::max(points.size(), before.size()));
   for (const SweepPoint& old : before) {
     const auto at = spec.find(key(old));
-    if (at == spec.end() || taken[at->second])
+    if (at == spec.end() || at->second.empty()) {
+      const std::string why = assignments.count(old.assignment.dump())
+                                  ? "has another config in this spec (its base config or steps changed)"
+                                  : "is not in this spec";
       throw InputError(dir_.string() + ": holds a different sweep (its point " + old.id + ", " + describe(old.assignment) +
-                       ", is not in this spec; a sweep can gain points, not lose or change them); choose another --out");
-    taken[at->second] = true;
+                       ", " + why + "; a sweep can gain points, not lose or change them); choose another --out");
+    }
+    taken[at->second.front()] = true;
+    at->second.pop_front();
     out.push_back(old);
   }
   const size_t kept = out.size(), total = points.size();

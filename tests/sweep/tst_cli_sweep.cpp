@@ -182,11 +182,40 @@ class TestCliSweep : public QObject {
     QCOMPARE(points[5].assignment, json({{"optimizer.lr", 0.2}, {"constraint.sigma_max", 2.0}}));
     QCOMPARE(points[5].config["optimizer"]["lr"], json(0.2));
     QCOMPARE(indexRows(out).size(), size_t{6});
+    // Unchanged since: the plan reports no extension (it read "4 kept, 0 new" once).
+    r = test::runCli({"sweep", "--spec", extended, "--out", out, "--dry-run", "--json"});
+    QVERIFY2(r.code == 0 && !r.events().back().contains("extension"), (r.err + r.out).constData());
     // The first spec now lacks points the folder holds: refused, naming one.
     QVERIFY(QDir().mkpath(tmp.path() + "/short"));
     r = test::runCli({"sweep", "--spec", test::writeSpec(tmp.path() + "/short", kGrid, 30), "--out", out});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("holds a different sweep (its point 0004, constraint.sigma_max=1.0 optimizer.lr=0.2, is not in this spec"), r.err.constData());
+  }
+
+  // A list of grids may expand to the same point twice; each copy is its own point, and the
+  // same spec again resumes the sweep (matching points by what they run once took the first
+  // copy for both and refused the folder as "a different sweep"). A changed step count is
+  // refused as a changed config, not as a missing point.
+  void repeatedPointsResumeAndChangedConfigIsNamed() {
+    QTemporaryDir tmp;
+    test::writeFile(tmp.path() + "/base.json", test::tinyConfig(5).dump());
+    const auto writeSpec = [&](int64_t steps) {
+      test::writeFile(tmp.path() + "/spec.json",
+                      json{{"base", "base.json"}, {"steps", steps},
+                           {"grid", json::array({{{"optimizer.lr", {0.05, 0.1}}}, {{"optimizer.lr", {0.1, 0.2}}}})}}.dump());
+      return tmp.path() + "/spec.json";
+    };
+    const QString out = tmp.path() + "/sweep";
+    auto r = test::runCli({"sweep", "--spec", writeSpec(5), "--out", out, "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.events().back()["done"], json(4));
+    r = test::runCli({"sweep", "--spec", writeSpec(5), "--out", out, "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.events().back()["done"], json(4));
+    QVERIFY(!QFile::exists(out + "/attempts"));
+    r = test::runCli({"sweep", "--spec", writeSpec(6), "--out", out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("has another config in this spec"), r.err.constData());
   }
 
   // Ctrl-C while points run: all stop cleanly (each with a checkpoint); the same command

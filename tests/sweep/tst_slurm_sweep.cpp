@@ -124,7 +124,8 @@ class TestSlurmSweep : public QObject {
     QByteArray seen;
     std::string job;
     QDeadlineTimer deadline(60000);
-    while (job.empty() && !deadline.hasExpired() && sweep.waitForReadyRead(1000)) {
+    while (job.empty() && !deadline.hasExpired()) {
+      sweep.waitForReadyRead(1000);  // a slow start prints nothing for a while: keep waiting
       seen += sweep.readAllStandardOutput();
       for (const QByteArray& line : seen.split('\n')) {
         const auto j = json::parse(line.toStdString(), nullptr, false);

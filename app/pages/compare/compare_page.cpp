@@ -67,6 +67,7 @@ class RemoveRunsCommand : public QUndoCommand {
 ComparePage::ComparePage(RunManager* sessionRuns, QWidget* parent) : QWidget(parent), sessionRuns_(sessionRuns) {
   setObjectName(QStringLiteral("comparePage"));
   undo_ = new QUndoStack(this);
+  undo_->setUndoLimit(50);  // each step keeps the removed runs' records (thousands from an index)
   QLayout* bar = createButtonBar();
   message_ = new QLabel(this);
   message_->setObjectName(QStringLiteral("compareMessage"));

@@ -403,7 +403,7 @@ void SweepsPage::previewPlan() {
                        .arg(plan->value("points", 0))
                        .arg((*plan)["to_run"].size())
                        .arg(plan->value("done", 0));
-    if (const json e = plan->value("extension", json()); e.is_object())
+    if (const json e = plan->value("extension", json()); e.is_object() && e.value("added", 0) > 0)
       text += QStringLiteral(" ") + tr("(extends the sweep in this folder: its %1 points keep their ids, %2 are new)")
                                         .arg(e.value("kept", 0))
                                         .arg(e.value("added", 0));
