@@ -4045,6 +4045,22 @@ p(korrekt) %L4</translation>
         <source>Accuracy without attack on the examples evaluated here (the last N of the validation split, held out from the trainer&apos;s validation examples), so it can differ from the val acc of the Compare page</source>
         <translation>Genauigkeit ohne Angriff auf den hier ausgewerteten Beispielen (die letzten N des Validierungsteils, getrennt von den Validierungsbeispielen des Trainings); sie kann daher von der Val.-Genauigkeit auf der Seite „Läufe vergleichen“ abweichen</translation>
     </message>
+    <message>
+        <source>Remove 1 target from the robustness list</source>
+        <translation>1 Ziel aus der Robustheitsliste entfernen</translation>
+    </message>
+    <message>
+        <source>Remove %1 targets from the robustness list</source>
+        <translation>%1 Ziele aus der Robustheitsliste entfernen</translation>
+    </message>
+    <message>
+        <source>Take the selected runs and checkpoints off the list (Delete in the list; Ctrl+Z brings them back). Results already computed stay until the next Compute.</source>
+        <translation>Die ausgewählten Läufe und Checkpoints von der Liste nehmen (Entf in der Liste; Strg+Z holt sie zurück). Schon berechnete Ergebnisse bleiben bis zum nächsten Berechnen.</translation>
+    </message>
+    <message>
+        <source>Remove selected</source>
+        <translation>Auswahl entfernen</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::StepPlayer</name>

@@ -18,7 +18,10 @@
 #include <QProcess>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QListWidget>
+#include <QPushButton>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest/QtTest>
 
 using namespace lwb::app::pages;
@@ -183,6 +186,40 @@ class TestPagesRobustness : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return done.count() > 0; }, kTimeoutMs));
     QVERIFY(page.outcomes().empty());
     QVERIFY2(page.errorText().contains(QLatin1String("missing")), qPrintable(page.errorText()));
+  }
+
+  // "Remove selected" used to delete the list items with no way back. Now it is one undo step
+  // that puts each target back in its row, also after targets were added meanwhile, and never
+  // twice when one of them was added again.
+  void removedTargetsComeBackWithUndo() {
+    RobustnessPage page;
+    page.show();
+    QVERIFY(QTest::qWaitForWindowActive(&page));  // the Delete key needs the list focused in an active window
+    const QStringList all{QStringLiteral("/runs/a"), QStringLiteral("/runs/b"), QStringLiteral("/runs/c"), QStringLiteral("/runs/d")};
+    page.addTargets(all);
+    auto* list = page.findChild<QListWidget*>(QStringLiteral("robustnessTargets"));
+    QUndoStack* undo = page.undoStack();
+    QVERIFY(list && undo && !undo->canUndo());
+    list->item(1)->setSelected(true);
+    list->item(3)->setSelected(true);
+    page.findChild<QPushButton*>(QStringLiteral("removeTargetsButton"))->click();
+    QCOMPARE(page.targets(), (QStringList{all[0], all[2]}));
+    QCOMPARE(undo->undoText(), QStringLiteral("Remove 2 targets from the robustness list"));
+    page.addTargets({QStringLiteral("/runs/e"), all[3]});  // d added again meanwhile
+    undo->undo();  // b back in its row; d stays where it was added again
+    QCOMPARE(page.targets(), (QStringList{all[0], all[1], all[2], QStringLiteral("/runs/e"), all[3]}));
+    undo->redo();
+    QCOMPARE(page.targets(), (QStringList{all[0], all[2], QStringLiteral("/runs/e")}));
+
+    // Delete in the list does the same.
+    list->clearSelection();
+    list->item(0)->setSelected(true);
+    list->setFocus();
+    QTest::keyClick(list, Qt::Key_Delete);
+    QCOMPARE(page.targets(), (QStringList{all[2], QStringLiteral("/runs/e")}));
+    QCOMPARE(undo->undoText(), QStringLiteral("Remove 1 target from the robustness list"));
+    undo->undo();
+    QCOMPARE(page.targets(), (QStringList{all[0], all[2], QStringLiteral("/runs/e")}));
   }
 
   void cancelStopsTheWorker() {

@@ -25,7 +25,11 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QAction>
+#include <QSet>
 #include <QTableWidget>
+#include <QUndoCommand>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -49,9 +53,27 @@ QStringList rowCells(const RobustnessOutcome& o, const RobustnessRow& r, bool fu
 
 }  // namespace
 
+// "Remove selected" as one undo step, as on the Compare page. Targets are named by their text
+// (a folder or file, unique in the list), not by row: targets may be added between the two.
+class RemoveTargetsCommand : public QUndoCommand {
+ public:
+  RemoveTargetsCommand(RobustnessPage* page, QStringList texts)
+      : QUndoCommand(texts.size() == 1 ? RobustnessPage::tr("Remove 1 target from the robustness list")
+                                       : RobustnessPage::tr("Remove %1 targets from the robustness list").arg(texts.size())),
+        page_(page), texts_(std::move(texts)) {}
+  void redo() override { taken_ = page_->takeTargets(texts_); }
+  void undo() override { page_->putBackTargets(taken_); }
+
+ private:
+  RobustnessPage* page_;
+  QStringList texts_;
+  std::vector<std::pair<int, QString>> taken_;
+};
+
 RobustnessPage::RobustnessPage(RunManager* sessionRuns, QWidget* parent)
     : QWidget(parent), sessionRuns_(sessionRuns), worker_(new LatestWins(this)) {
   setObjectName(QStringLiteral("robustnessPage"));
+  undo_ = new QUndoStack(this);
   QHBoxLayout* top = createTopBar();
   message_ = new QLabel(this);
   message_->setObjectName(QStringLiteral("robustnessMessage"));
@@ -75,6 +97,9 @@ QHBoxLayout* RobustnessPage::createTopBar() {
   auto* addFile = new QPushButton(tr("Add &checkpoint…"), this);
   auto* addSession = new QPushButton(tr("Add this &session's runs"), this);
   auto* remove = new QPushButton(tr("Re&move selected"), this);
+  remove->setObjectName(QStringLiteral("removeTargetsButton"));
+  remove->setToolTip(tr("Take the selected runs and checkpoints off the list (Delete in the list; Ctrl+Z brings them "
+                        "back). Results already computed stay until the next Compute."));
   eps_ = new QLineEdit(QStringLiteral("0, 0.25, 0.5, 1, 1.5, 2, 3"), this);
   eps_->setObjectName(QStringLiteral("epsList"));
   eps_->setToolTip(tr("l2 radii of the attack in pixel units (pixels in [0, 1]), increasing"));
@@ -121,7 +146,7 @@ QHBoxLayout* RobustnessPage::createTopBar() {
     for (const RunSession* s : sessionRuns_->sessions()) dirs << s->runDir();
     addTargets(dirs);
   });
-  connect(remove, &QPushButton::clicked, this, [this] { qDeleteAll(targets_->selectedItems()); });
+  connect(remove, &QPushButton::clicked, this, &RobustnessPage::removeSelectedTargets);
   connect(compute_, &QPushButton::clicked, this, &RobustnessPage::compute);
   connect(cancel_, &QPushButton::clicked, this, &RobustnessPage::cancel);
   connect(exportCsv, &QPushButton::clicked, this, &RobustnessPage::exportDialog);
@@ -134,6 +159,11 @@ QWidget* RobustnessPage::createContent() {
   targets_->setObjectName(QStringLiteral("robustnessTargets"));
   targets_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   targets_->setToolTip(tr("Runs (newest checkpoint) and checkpoint files to evaluate"));
+  auto* removeKey = new QAction(tr("Remove selected"), targets_);  // named: Help → Keyboard shortcuts lists it
+  removeKey->setShortcut(QKeySequence::Delete);
+  removeKey->setShortcutContext(Qt::WidgetShortcut);
+  targets_->addAction(removeKey);
+  connect(removeKey, &QAction::triggered, this, &RobustnessPage::removeSelectedTargets);
 
   accuracy_ = new widgets::CurvePlot(this);
   accuracy_->setObjectName(QStringLiteral("robustnessAccuracyPlot"));
@@ -249,6 +279,34 @@ void RobustnessPage::addTargets(const QStringList& targets) {
   for (const QString& t : targets) {
     if (t.isEmpty() || !targets_->findItems(t, Qt::MatchExactly).isEmpty()) continue;
     targets_->addItem(t);
+  }
+}
+
+void RobustnessPage::removeSelectedTargets() {
+  QStringList texts;
+  for (int i = 0; i < targets_->count(); ++i)
+    if (targets_->item(i)->isSelected()) texts << targets_->item(i)->text();
+  if (!texts.isEmpty()) undo_->push(new RemoveTargetsCommand(this, texts));
+}
+
+std::vector<std::pair<int, QString>> RobustnessPage::takeTargets(const QStringList& texts) {
+  const QSet<QString> wanted(texts.begin(), texts.end());
+  std::vector<std::pair<int, QString>> taken;
+  for (int i = 0; i < targets_->count();) {  // ascending rows, as they were before the removal
+    if (wanted.contains(targets_->item(i)->text())) {
+      taken.emplace_back(i + static_cast<int>(taken.size()), targets_->item(i)->text());
+      delete targets_->takeItem(i);
+    } else {
+      ++i;
+    }
+  }
+  return taken;
+}
+
+void RobustnessPage::putBackTargets(const std::vector<std::pair<int, QString>>& taken) {
+  for (const auto& [row, text] : taken) {  // ascending rows: each lands where it was
+    if (!targets_->findItems(text, Qt::MatchExactly).isEmpty()) continue;  // added again meanwhile
+    targets_->insertItem(std::min(row, targets_->count()), text);
   }
 }
 

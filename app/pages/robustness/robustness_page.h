@@ -22,6 +22,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QUndoStack;
 
 namespace lwb::widgets {
 class CurvePlot;
@@ -46,6 +47,10 @@ class RobustnessPage : public QWidget, public Page {
 
   void addTargets(const QStringList& targets);
   QStringList targets() const;
+  // "Remove selected" (Delete in the list): one undo step (Edit → Undo, Ctrl+Z) that puts the
+  // targets back in their rows; the results already computed are not touched.
+  void removeSelectedTargets();
+  QUndoStack* undoStack() const override { return undo_; }
   // Parses the eps field ("0, 0.5, 1"); false with *error naming the bad entry.
   bool request(RobustnessRequest* out, QString* error) const;
   // Computes every target on the worker; results replace the previous ones.
@@ -82,7 +87,13 @@ class RobustnessPage : public QWidget, public Page {
   void exportDialog();
   void savePlotsDialog();
 
+  friend class RemoveTargetsCommand;
+  // The targets with these texts out of the list, each with the row it had (for undo).
+  std::vector<std::pair<int, QString>> takeTargets(const QStringList& texts);
+  void putBackTargets(const std::vector<std::pair<int, QString>>& taken);
+
   RunManager* sessionRuns_ = nullptr;
+  QUndoStack* undo_ = nullptr;
   LatestWins* worker_ = nullptr;
   QListWidget* targets_ = nullptr;
   QWidget* targetButtons_ = nullptr;  // under the list: the top bar had no room for them in German
