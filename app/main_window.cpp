@@ -111,10 +111,24 @@ void MainWindow::createMenus() {
     if (QUndoStack* stack = page->undoStack()) undoGroup_->addStack(stack);
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   edit->setObjectName(QStringLiteral("editMenu"));
-  QAction* undo = undoGroup_->createUndoAction(this, tr("&Undo"));
+  // Our own actions, not QUndoGroup's: with a prefix those set "&Undo" and the step's text side
+  // by side ("&Rückgängig 1 Lauf … entfernen" in German), without one they lose the menu letter.
+  const auto follow = [this](QAction* action, const QString& plain, const QString& withStep, auto canChanged, auto textChanged) {
+    action->setText(plain);
+    action->setEnabled(false);
+    connect(undoGroup_, canChanged, action, &QAction::setEnabled);
+    connect(undoGroup_, textChanged, action, [action, plain, withStep](const QString& step) {
+      action->setText(step.isEmpty() ? plain : withStep.arg(step));
+    });
+  };
+  auto* undo = new QAction(this);
+  follow(undo, tr("&Undo"), tr("&Undo: %1"), &QUndoGroup::canUndoChanged, &QUndoGroup::undoTextChanged);
+  connect(undo, &QAction::triggered, undoGroup_, &QUndoGroup::undo);
   undo->setShortcut(QKeySequence::Undo);
   undo->setObjectName(QStringLiteral("undoAction"));
-  QAction* redo = undoGroup_->createRedoAction(this, tr("&Redo"));
+  auto* redo = new QAction(this);
+  follow(redo, tr("&Redo"), tr("&Redo: %1"), &QUndoGroup::canRedoChanged, &QUndoGroup::redoTextChanged);
+  connect(redo, &QAction::triggered, undoGroup_, &QUndoGroup::redo);
   redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
   redo->setObjectName(QStringLiteral("redoAction"));
   edit->addAction(undo);

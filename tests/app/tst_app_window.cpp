@@ -442,7 +442,11 @@ void TestAppWindow::presetChangesUndoAndTheFormOutlivesTheSession() {
     QVERIFY(box->currentData().toString() != QLatin1String("mnist_adamw_wd"));
     QVERIFY(panel->form()->fieldText(QStringLiteral("steps")) != QLatin1String("77"));
     QVERIFY(undo->isEnabled());
+    // "&Undo: <the step>", not the prefix and the step side by side (German read "&Rückgängig 1 Lauf …").
+    QVERIFY2(undo->text().startsWith(QLatin1String("&Undo: ")) && undo->text().size() > 7, qPrintable(undo->text()));
+    QCOMPARE(redo->text(), QStringLiteral("&Redo"));
     undo->trigger();
+    QVERIFY2(redo->text().startsWith(QLatin1String("&Redo: ")), qPrintable(redo->text()));
     QCOMPARE(box->currentData().toString(), QStringLiteral("mnist_adamw_wd"));
     QCOMPARE(panel->form()->fieldText(QStringLiteral("steps")), QStringLiteral("77"));  // the edit is back
     redo->trigger();
