@@ -2498,16 +2498,16 @@
         <translation>was sich unterscheidet (auto)</translation>
     </message>
     <message>
-        <source>Colouring by %1: the first of method, optimizer and the run settings that differs among the shown runs</source>
-        <translation>Farbe nach %1: das Erste aus Methode, Optimierer und den Run-Einstellungen, das sich zwischen den gezeigten Runs unterscheidet</translation>
-    </message>
-    <message>
         <source>Lipschitz upper bound (RMS→RMS)</source>
         <translation>obere Lipschitz-Schranke (RMS→RMS)</translation>
     </message>
     <message>
         <source>No runs yet (Add run folder…)</source>
         <translation>Noch keine Läufe (Laufordner hinzufügen…)</translation>
+    </message>
+    <message>
+        <source>Colouring by %1: the first setting that differs among the shown runs, looked for in the method, the optimizer, then the constraint&apos;s, optimizer&apos;s, model&apos;s and run&apos;s settings</source>
+        <translation>Gefärbt nach %1: die erste Einstellung, in der sich die gezeigten Läufe unterscheiden, gesucht in der Methode, dem Optimierer, dann in den Einstellungen der Beschränkung, des Optimierers, des Modells und des Laufs</translation>
     </message>
 </context>
 <context>

@@ -32,6 +32,7 @@ class FrontierScatterPlot : public PlotView {
   const std::vector<ScatterPoint>& points() const { return points_; }
   // Groups without a colour get palette colours in first-seen order.
   void setGroupColor(const QString& group, const QColor& color);
+  QColor colorOfGroup(const QString& group) const { return groupColors_.value(group); }
   void setAxisLabels(const QString& x, const QString& y);
 
   void setBinsPerDecade(int bins);          // default 4

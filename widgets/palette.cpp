@@ -1,6 +1,8 @@
 #include "widgets/palette.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 namespace lwb::widgets {
 namespace {
@@ -36,6 +38,19 @@ Qt::PenStyle runPenStyle(int index) {
   static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine};
   const int wrap = std::max(0, index) / static_cast<int>(okabeItoColors().size());
   return kStyles[wrap % 4];
+}
+
+QColor rampColor(double t) {
+  // matplotlib's viridis at 0, 0.2, …, 0.8 (the stops of its published table); linear between.
+  static const QColor stops[] = {QColor(68, 1, 84), QColor(65, 68, 135), QColor(42, 120, 142), QColor(34, 168, 132),
+                                 QColor(122, 209, 81)};
+  constexpr int n = static_cast<int>(std::size(stops));
+  const double x = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * (n - 1);
+  const int i = std::min(static_cast<int>(x), n - 2);
+  const double f = x - i;
+  const auto mix = [f](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * f)); };
+  return QColor(mix(stops[i].red(), stops[i + 1].red()), mix(stops[i].green(), stops[i + 1].green()),
+                mix(stops[i].blue(), stops[i + 1].blue()));
 }
 
 QColor withAlpha(const QColor& color, int alpha) {

@@ -17,6 +17,12 @@ QColor runColor(int index);
 // line (a 10-layer model's weight norms, an Inspector history of 20 matrices).
 Qt::PenStyle runPenStyle(int index);
 
+// A colour of an ordered ramp, t in [0, 1] (clamped): viridis from dark purple (0) to green
+// (1), its light yellow end left out so the last value stays visible on white. For groups that
+// are values of one number (σmax = 0.5, 1, 2): the order reads from the colour, and the hues
+// are not the run palette's, so a group is not taken for a run.
+QColor rampColor(double t);
+
 // The same colour with alpha set (0..255): faint raw series behind smoothed ones, bands.
 QColor withAlpha(const QColor& color, int alpha);
 

@@ -10,6 +10,7 @@
 #include "support/tfevents_writer.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
+#include "widgets/palette.h"
 
 #include <QHeaderView>
 #include <QPushButton>
@@ -278,6 +279,74 @@ class TestPagesCompare : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(changed2.count() == 1 && !bySeed.isLoading(), kTimeoutMs);
     QCOMPARE(bySeed.scatterPlot()->points().size(), size_t{2});
     for (const auto& p : bySeed.scatterPlot()->points()) QCOMPARE(p.group, QStringLiteral("none"));
+  }
+
+  // The scatter's colours must not contradict the curves' and the table's. Three runs (σmax 1,
+  // 2, 2; steps 200, 200, 60), as a reviewer loaded them: "what differs" coloured by steps,
+  // and its two groups took the first two runs' colours, so chars_s1's colour meant "steps =
+  // 200" on the scatter. Now σmax is chosen (the constraint first), a group of one run has that
+  // run's colour, and groups of values of one number take an ordered ramp with none of the
+  // runs' hues. With "Group seeds" the colour key was lost ("<seed group> = —").
+  void scatterColoursAgreeWithTheRuns() {
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    const auto addRun = [&](const QString& name, double sigma, int steps, int seed) {
+      QVERIFY(root.mkpath(name));
+      const QDir d(root.filePath(name));
+      write(d.filePath(QStringLiteral("config.json")),
+            QStringLiteral(R"({"task": "chars", "seed": %1, "steps": %2, "optimizer": {"kind": "muon", "lr": 0.25},
+                "constraint": {"method": "spectral_soft_cap", "sigma_max": %3}})")
+                .arg(seed)
+                .arg(steps)
+                .arg(sigma)
+                .toUtf8());
+      write(d.filePath(QStringLiteral("summary.json")),
+            QStringLiteral(R"({"status": "finished", "steps": %1, "val_loss": %2, "lipschitz_bound": %3})").arg(steps).arg(3.0 - sigma).arg(sigma * 4).toUtf8());
+      write(d.filePath(QStringLiteral("status")), "finished\n");
+    };
+    addRun(QStringLiteral("s1"), 1, 200, 0);
+    addRun(QStringLiteral("s2"), 2, 200, 0);
+    addRun(QStringLiteral("s2_short"), 2, 60, 0);
+    const auto dirs = [&](const QStringList& names) {
+      QStringList out;
+      for (const QString& n : names) out << root.filePath(n);
+      return out;
+    };
+    ComparePage page;
+    QSignalSpy changed(&page, &ComparePage::runsChanged);
+    page.addRunDirectories(dirs({QStringLiteral("s1"), QStringLiteral("s2"), QStringLiteral("s2_short")}));
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() == 1 && !page.isLoading(), kTimeoutMs);
+    lwb::widgets::FrontierScatterPlot* scatter = page.scatterPlot();
+    QSet<QString> groups;
+    for (const auto& p : scatter->points()) groups.insert(p.group);
+    const QString one = QStringLiteral("constraint.sigma_max = 1"), two = QStringLiteral("constraint.sigma_max = 2");
+    QCOMPARE(groups, (QSet<QString>{one, two}));
+    QCOMPARE(scatter->points().front().group, one);  // the legend ascends
+    QCOMPARE(scatter->colorOfGroup(one), lwb::widgets::rampColor(0));
+    QCOMPARE(scatter->colorOfGroup(two), lwb::widgets::rampColor(1));
+    for (int i = 0; i < 3; ++i)
+      for (const QString& g : {one, two}) QVERIFY(scatter->colorOfGroup(g) != lwb::widgets::runColor(i));
+
+    // One run per group: each group has its run's colour, as on the curves.
+    ComparePage two_runs;
+    QSignalSpy changed2(&two_runs, &ComparePage::runsChanged);
+    two_runs.addRunDirectories(dirs({QStringLiteral("s2"), QStringLiteral("s1")}));
+    QTRY_VERIFY_WITH_TIMEOUT(changed2.count() == 1 && !two_runs.isLoading(), kTimeoutMs);
+    for (size_t i = 0; i < two_runs.runs().size(); ++i) {
+      const QString g = two_runs.runs()[i].name == QLatin1String("s1") ? one : two;
+      QCOMPARE(two_runs.scatterPlot()->colorOfGroup(g), lwb::widgets::runColor(static_cast<int>(i)));
+    }
+
+    // Group seeds keeps the colour key.
+    addRun(QStringLiteral("s1_seed1"), 1, 200, 1);
+    ComparePage seeds;
+    QSignalSpy changed3(&seeds, &ComparePage::runsChanged);
+    seeds.addRunDirectories(dirs({QStringLiteral("s1"), QStringLiteral("s1_seed1"), QStringLiteral("s2")}));
+    QTRY_VERIFY_WITH_TIMEOUT(changed3.count() == 1 && !seeds.isLoading(), kTimeoutMs);
+    seeds.setGroupSeeds(true);
+    QCOMPARE(seeds.scatterPlot()->points().size(), size_t{2});
+    QCOMPARE(seeds.scatterPlot()->points()[0].group, one);
+    QCOMPARE(seeds.scatterPlot()->points()[1].group, two);
   }
 
   // A metric spanning more than four decades (a 10x-lr run that blew up) opens on a log axis;

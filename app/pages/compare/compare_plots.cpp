@@ -19,10 +19,22 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <optional>
 
 namespace lwb::app::pages {
 
 namespace {
+
+// The number of a colour group "key = value" (σmax = 0.5), or none for a name or "—".
+std::optional<double> groupNumber(const QString& group) {
+  const qsizetype at = group.lastIndexOf(QStringLiteral(" = "));
+  if (at < 0) return std::nullopt;
+  bool ok = false;
+  const double v = group.mid(at + 3).toDouble(&ok);
+  return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
 // Both plots' text while no run is loaded: empty axes from 0 to 5 read as data.
 QString emptyText() { return ComparePlots::tr("No runs yet (Add run folder…)"); }
 }  // namespace
@@ -143,10 +155,36 @@ QString ComparePlots::colorKeyOf(const RunRecord& r, const QString& key) const {
   return key + QStringLiteral(" = ") + (v.isEmpty() ? QStringLiteral("—") : v);
 }
 
+void ComparePlots::colorGroups(const std::vector<widgets::ScatterPoint>& points, const std::vector<QColor>& curveColor) {
+  // Which curve colours each group holds, and the groups in legend order.
+  QStringList groups;
+  QHash<QString, QSet<QRgb>> colorsOf;
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (!colorsOf.contains(points[i].group)) groups << points[i].group;
+    colorsOf[points[i].group].insert(curveColor[i].rgba());
+  }
+  bool onePerGroup = true, numbers = true;
+  for (const QString& g : groups) {
+    onePerGroup = onePerGroup && colorsOf[g].size() == 1;
+    numbers = numbers && groupNumber(g).has_value();
+  }
+  for (int i = 0; i < groups.size(); ++i) {
+    QColor c;
+    if (onePerGroup)  // each group is one run (or one seed group): its colour everywhere
+      c = QColor::fromRgba(*colorsOf[groups[i]].begin());
+    else if (numbers)  // values of one number, ascending: an ordered ramp, not run hues
+      c = widgets::rampColor(groups.size() > 1 ? static_cast<double>(i) / (groups.size() - 1) : 0.0);
+    else  // names (methods, optimizers): the palette; the legend says which is which
+      c = widgets::runColor(i);
+    scatter_->setGroupColor(groups[i], c);
+  }
+}
+
 QString ComparePlots::autoColorKey(const std::vector<const RunRecord*>& runs) const {
   QStringList candidates{QStringLiteral("method"), QStringLiteral("optimizer")};
-  for (const run::FormField& f : run::formFields())
-    if (f.key != "seed" && f.key != "threads" && f.group != "Logging") candidates << QString::fromStdString(f.key);
+  for (const char* group : {"Constraint", "Optimizer", "Model", "Run"})
+    for (const run::FormField& f : run::formFields())
+      if (f.group == group && f.key != "seed" && f.key != "threads") candidates << QString::fromStdString(f.key);
   for (const QString& key : candidates) {
     QSet<QString> groups;
     for (const RunRecord* r : runs) groups.insert(colorKeyOf(*r, key));
@@ -163,30 +201,42 @@ void ComparePlots::showFrontier(const std::vector<size_t>& shown) {
   std::vector<std::vector<std::pair<double, double>>> members;
   const bool grouped = groupSeeds_->isChecked();
   std::vector<const RunRecord*> plotted;
+  std::vector<size_t> plottedIndex;  // into runs_ (and colors_)
   for (size_t index : shown) {
     const RunRecord& r = (*runs_)[index];
-    if (r.lipschitzBound && r.valLoss && *r.lipschitzBound > 0) plotted.push_back(&r);
+    if (!r.lipschitzBound || !r.valLoss || *r.lipschitzBound <= 0) continue;
+    plotted.push_back(&r);
+    plottedIndex.push_back(index);
   }
+  // Each point's run on the curves: its own, or for a seed group the first in the page's
+  // order, whose colour the group's mean curve has (showMetric).
+  std::vector<size_t> curveRun;
   QString key = colorBy_->currentData().toString();
   if (key == QLatin1String("auto")) {
     key = autoColorKey(plotted);
-    colorBy_->setToolTip(tr("Colouring by %1: the first of method, optimizer and the run settings that differs among the shown runs").arg(key));
+    colorBy_->setToolTip(tr("Colouring by %1: the first setting that differs among the shown runs, looked for in the "
+                            "method, the optimizer, then the constraint's, optimizer's, model's and run's settings").arg(key));
   } else {
     colorBy_->setToolTip(QString());
   }
-  for (const RunRecord* rp : plotted) {
-    const RunRecord& r = *rp;
+  for (size_t k = 0; k < plotted.size(); ++k) {
+    const RunRecord& r = *plotted[k];
     if (!grouped) {
       points.push_back({colorKeyOf(r, key), r.name, *r.lipschitzBound, *r.valLoss, 0, r.task});
+      curveRun.push_back(plottedIndex[k]);
       continue;
     }
-    const QString key = seedGroupKey(r);
-    auto it = groupAt.find(key);
+    // (This name once shadowed the colour key, so with "Group seeds" every point was coloured
+    // by "<its seed group> = —".)
+    const QString seedGroup = seedGroupKey(r);
+    auto it = groupAt.find(seedGroup);
     if (it == groupAt.end()) {
-      it = groupAt.insert(key, static_cast<int>(points.size()));
+      it = groupAt.insert(seedGroup, static_cast<int>(points.size()));
       points.push_back({colorKeyOf(r, key), r.name, 0, 0, 0, r.task});
+      curveRun.push_back(plottedIndex[k]);
       members.emplace_back();
     }
+    curveRun[static_cast<size_t>(*it)] = std::min(curveRun[static_cast<size_t>(*it)], plottedIndex[k]);
     members[static_cast<size_t>(*it)].push_back({*r.lipschitzBound, *r.valLoss});
   }
   if (grouped)
@@ -203,7 +253,22 @@ void ComparePlots::showFrontier(const std::vector<size_t>& shown) {
       points[i].yStd = m.size() > 1 ? std::sqrt(vy / static_cast<double>(m.size() - 1)) : 0;
       points[i].label += tr(" (mean of %n seed(s))", nullptr, static_cast<int>(m.size()));
     }
+  // Legend in the order of the groups' values when they are numbers (σmax = 0.5, 1, 2).
+  std::vector<size_t> order(points.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&points](size_t a, size_t b) {
+    const auto va = groupNumber(points[a].group), vb = groupNumber(points[b].group);
+    return va && vb ? *va < *vb : va && !vb;  // numbers ascending, then names as they came
+  });
+  std::vector<widgets::ScatterPoint> sorted;
+  std::vector<QColor> curveColor;
+  for (size_t i : order) {
+    sorted.push_back(std::move(points[i]));
+    curveColor.push_back(curveRun[i] < colors_->size() ? (*colors_)[curveRun[i]] : QColor());
+  }
+  points = std::move(sorted);
   scatter_->setPoints(points);
+  colorGroups(points, curveColor);
   scatter_->requestReplot();
 }
 

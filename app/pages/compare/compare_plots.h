@@ -19,6 +19,7 @@ class QHBoxLayout;
 namespace lwb::widgets {
 class FrontierScatterPlot;
 class MetricPlot;
+struct ScatterPoint;
 }  // namespace lwb::widgets
 
 namespace lwb::app::pages {
@@ -60,8 +61,13 @@ class ComparePlots : public QWidget {
   // The run's colour group under `key` (a colour-by item's data, never "auto").
   QString colorKeyOf(const RunRecord& r, const QString& key) const;
   // "auto": the first of method, optimizer and the form's settings (not the seed, which "Group
-  // seeds" handles, nor logging) whose groups differ among these runs; method when none does.
+  // seeds" handles, nor logging) whose groups differ among these runs, the constraint's
+  // settings first, then the optimizer's, the model's and the run's (a σmax sweep whose runs
+  // also differ in steps is coloured by σmax); method when none differs.
   QString autoColorKey(const std::vector<const RunRecord*>& runs) const;
+  // The scatter's group colours, set so they do not contradict the runs' colours on the curves
+  // and in the table: `curveColor[i]` is the colour point i has there.
+  void colorGroups(const std::vector<widgets::ScatterPoint>& points, const std::vector<QColor>& curveColor);
   void addMeanCurve(const std::vector<size_t>& members, const QString& name);
   void openOnLogAxisIfBlownUp(const std::vector<size_t>& shown, const QString& name);
 
