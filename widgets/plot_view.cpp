@@ -221,6 +221,8 @@ void PlotView::setSupportsLogX(bool on) {
   if (!on) setLogX(false);
 }
 
+QList<QWidget*> PlotView::logBoxes() const { return {logXBox_, logYBox_}; }
+
 void PlotView::setLogYToggleVisible(bool visible) { logYBox_->setVisible(visible); }
 
 void PlotView::setAxisLog(QCPAxis* axis, bool on) {

@@ -180,6 +180,9 @@ class PlotView : public QWidget {
   static void fitAxis(QCPAxis* axis, double lower, double upper, double fraction = 0.04);
   // The row of controls above the plot; subclasses add their sliders/combos at the front.
   QHBoxLayout* controlsLayout() const { return controls_; }
+  // The "Log x" and "Log y" boxes, for a subclass that lays its whole control row out itself
+  // (the spectrum's wraps onto more lines in a narrow panel).
+  QList<QWidget*> logBoxes() const;
   // Makes the legend sit outside the axis rect (on the right or below), never over data.
   // Below: `wrap` entries per row.
   enum class LegendPlace { None, Right, Below };

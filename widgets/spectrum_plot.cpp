@@ -1,5 +1,6 @@
 #include "widgets/spectrum_plot.h"
 
+#include "widgets/flow_layout.h"
 #include "widgets/log_histogram.h"
 #include "widgets/palette.h"
 
@@ -24,9 +25,8 @@ SpectrumPlot::SpectrumPlot(QWidget* parent) : MultiRunPlot(parent) {
   layerBox_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
   layerBox_->setToolTip(tr("Layer whose spectrum is shown"));
   stepLabel_ = new QLabel(tr("step –"), this);
-  stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("step 0000000")));
+  stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("step 000000")));
   scrubber_ = new QSlider(Qt::Horizontal, this);
-  scrubber_->setMinimumWidth(60);
   scrubber_->setToolTip(tr("Recorded snapshot steps"));
   // Short: the row sets the dock's minimum width (a 1280-px screen squeezed the plot column
   // beside it); the tooltip and the legend's "before constraint" say what it is.
@@ -35,12 +35,24 @@ SpectrumPlot::SpectrumPlot(QWidget* parent) : MultiRunPlot(parent) {
   beforeBox_->setToolTip(tr("Overlay the spectrum measured just before the constraint step"));
   modeBox_ = new QComboBox(this);
   modeBox_->addItems({tr("Ranked"), tr("Density")});
-  int at = 0;
+  // The controls wrap onto a second line when the panel is narrow (widgets/flow_layout.h): in
+  // one row they made the panel ≥ 560 px wide in German, and on a 1024×768 projector the loss
+  // plot beside it was left 175 px, its tick labels run together, and the page scrolled sideways.
+  auto* own = new QWidget(this);
+  auto* flow = new FlowLayout(own);
+  flow->setContentsMargins(0, 0, 0, 0);
+  scrubber_->setMinimumWidth(90);  // a flow line gives each control its size hint, no stretch
   for (QWidget* w : {static_cast<QWidget*>(layerBox_), static_cast<QWidget*>(scrubber_),
                      static_cast<QWidget*>(stepLabel_), static_cast<QWidget*>(beforeBox_),
                      static_cast<QWidget*>(modeBox_)})
-    controlsLayout()->insertWidget(at++, w);
-  controlsLayout()->setStretchFactor(scrubber_, 1);
+    flow->addWidget(w);
+  for (QWidget* box : logBoxes()) {  // in the flow too, or they alone would keep a line 130 px short
+    controlsLayout()->removeWidget(box);
+    flow->addWidget(box);
+  }
+  for (int i = controlsLayout()->count() - 1; i >= 0; --i)  // the flow takes the whole row
+    if (controlsLayout()->itemAt(i)->spacerItem()) delete controlsLayout()->takeAt(i);
+  controlsLayout()->insertWidget(0, own, 1);
 
   connect(layerBox_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
     if (!name.isEmpty()) setCurrentLayer(name);

@@ -8,9 +8,11 @@
 #include "app/pages/train/run_list.h"
 #include "app/pages/train/train_page.h"
 #include "app/runs/run_manager.h"
+#include "support/german_scope.h"
 #include "support/scratch_home.h"
 #include "support/train_page_host.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QScrollBar>
@@ -231,6 +233,33 @@ class TestAppLayout : public QObject {
     // Only pages with docks have a layout to reset.
     w.showPage(QStringLiteral("compare"));
     QCOMPARE(w.resetLayoutAction()->isEnabled(), !w.currentPage()->docks().isEmpty());
+  }
+
+  // A 1024×768 projector (a 1008×720 window), German, a run loaded: the singular values'
+  // control row (layer, scrubber, step, Before, Ranked, Log x, Log y) was one line of ≥ 560 px,
+  // so the loss plot beside it got 175 px, its ticks ran together ("50100150200") and the page
+  // scrolled sideways. The row now wraps; every plot of the two rows keeps a usable width.
+  void trainPageFitsA1024Projector_data() { lwb::test::addLanguageRows(); }
+  void trainPageFitsA1024Projector() {
+    QFETCH(bool, german);
+    const lwb::test::GermanScope language(german);
+    QVERIFY(language.ok());
+    QSettings().remove(QStringLiteral("mainWindow/geometry"));
+    MainWindow small;
+    small.resize(1008, 720);
+    small.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&small));
+    auto* page = small.page<TrainPage>();
+    // The layer box sizes itself to its names: a run's (as when one is open).
+    auto* spectrum = page->dock(QStringLiteral("spectrum"))->widget();
+    for (auto* box : spectrum->findChildren<QComboBox*>())
+      if (box->sizeAdjustPolicy() == QComboBox::AdjustToContents) box->addItem(QStringLiteral("blocks.0.attn.o"));
+    page->resetLayout();
+    QCoreApplication::processEvents();
+    QVERIFY2(page->minimumSizeHint().width() <= 1008, qPrintable(QString::number(page->minimumSizeHint().width())));
+    for (const QString& id : {QStringLiteral("loss"), QStringLiteral("bound"), QStringLiteral("spectrum"), QStringLiteral("activations")})
+      QVERIFY2(page->dock(id)->width() >= 300, qPrintable(sizes(page)));
+    QSettings().remove(kLayoutKey);
   }
 
   // A lecture's projector (1280×720, 1024×768): the window fits the screen whatever its pages

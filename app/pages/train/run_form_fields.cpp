@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 namespace lwb::app {
 namespace {
 
@@ -66,9 +68,15 @@ std::vector<FieldSpec> makeFields() {
 }  // namespace
 
 const std::vector<FieldSpec>& runFormFields() {
-  // Built on first use, after the translators are installed.
-  static const std::vector<FieldSpec> fields = makeFields();
-  return fields;
+  // Built on first use, after the translators are installed, and once more for each language
+  // the group names are in: built once for all, a form made after the language changed (a
+  // test's German scope) looked its English groups up among German ones and threw. Never
+  // freed: forms keep pointers into their language's list (GUI thread only).
+  static std::map<QString, std::vector<FieldSpec>> byLanguage;
+  const QString language = runFormGroups().join(QLatin1Char('|'));
+  auto it = byLanguage.find(language);
+  if (it == byLanguage.end()) it = byLanguage.emplace(language, makeFields()).first;
+  return it->second;
 }
 
 QStringList runFormGroups() {
