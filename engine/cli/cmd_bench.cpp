@@ -128,7 +128,9 @@ void printRoofline(const std::string& name, double msPerStep, const nlohmann::js
 int runBench(const BenchArgs& a) {
   std::vector<std::string> files = a.configs;
   if (files.empty()) {
-    if (!std::filesystem::is_directory(a.presets)) throw InputError("--presets: " + a.presets + " is not a directory");
+    std::error_code ec;
+    if (!std::filesystem::exists(a.presets, ec)) throw InputError("--presets: " + a.presets + " does not exist");
+    if (!std::filesystem::is_directory(a.presets, ec)) throw InputError("--presets: " + a.presets + " is not a directory");
     for (const auto& e : std::filesystem::directory_iterator(a.presets))
       if (e.path().extension() == ".json") files.push_back(e.path().string());
     if (files.empty()) throw InputError("--presets: " + a.presets + " holds no .json configs");

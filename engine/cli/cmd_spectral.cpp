@@ -103,8 +103,14 @@ int runSpectral(const SpectralArgs& a) {
   if (input.numel() == 0) throw InputError(a.in + ": the matrix is empty");
   if (!at::isfinite(input).all().item<bool>()) throw InputError(a.in + ": contains NaN or infinite values");
 
-  const auto before = exactSingularValues(input);
   const auto w = input.to(device).to(dtype);
+  // A float64 matrix can hold values float32 cannot: converted they become inf, and LAPACK's
+  // SVD of such a matrix never returned (sbdsqr looped). Large but finite entries fail later:
+  // the Frobenius norm the methods scale by overflows, and σ₁ after the op read 0.
+  if (!at::isfinite(w.to(at::kFloat).norm()).item<bool>())
+    throw InputError(a.in + ": values too large for " + a.dtype +
+                     " arithmetic (the matrix's Frobenius norm overflows it, about 3.4e38); scale the matrix down");
+  const auto before = exactSingularValues(input);
   const auto t0 = std::chrono::steady_clock::now();
   at::Tensor out = spectral::applyConstraint(w, params);
   out = out.to(at::kFloat).to(at::kCPU);

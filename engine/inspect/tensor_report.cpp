@@ -56,6 +56,11 @@ TensorReport reportTensor(const io::RawTensor& raw, bool keepSingularValues) {
     return r;
   }
   r.stats = spectral::matrixStats(w);
+  if (!std::isfinite(r.stats->sigma1) || !std::isfinite(r.stats->frobenius)) {
+    r.stats.reset();  // entries near 1e308: the singular values themselves are past float64
+    r.note = "singular values beyond float64's range (above 1.8e308); no spectrum";
+    return r;
+  }
   r.metrics = spectralMetrics(r.stats->singularValues, raw.shape[0], raw.shape[1]);
   if (!keepSingularValues) r.stats->singularValues.clear();
   return r;

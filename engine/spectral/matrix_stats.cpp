@@ -53,9 +53,21 @@ std::vector<double> singularValuesViaGram(const at::Tensor& w, int64_t sliceEntr
   if (m == 0 || n == 0) return {};
   if (w.scalar_type() != at::kDouble && w.device().is_cpu())
     if (const auto gram = slicedGram(w, sliceEntries)) return singularValuesOfGram(*gram);
-  const auto w64 = w.to(at::kDouble);
+  at::Tensor w64 = w.to(at::kDouble);
+  // The Gram squares the entries: float64 holds 1e308 but not its square, so eigvalsh of an
+  // inf Gram failed ("failed to converge") for an .npy of large float64 values, and 1e-300's
+  // square underflowed to σ = 0. Such a matrix is scaled by a power of two that brings its
+  // largest entry near 1 (exact) and its singular values scaled back; others are untouched.
+  int exponent = 0;
+  const double peak = w64.abs().max().item<double>();
+  if (std::isfinite(peak) && peak > 0) std::frexp(peak, &exponent);
+  const bool rescale = exponent > 200 || exponent < -200;
+  if (rescale) w64 = w64 * std::ldexp(1.0, -exponent / 2) * std::ldexp(1.0, -(exponent - exponent / 2));  // 2^1073 alone is inf
   // Gram of the smaller side: n x n when tall, m x m when wide.
-  return singularValuesOfGram(gramOfRows(m >= n ? w64.t() : w64));
+  std::vector<double> sv = singularValuesOfGram(gramOfRows(m >= n ? w64.t() : w64));
+  if (rescale)
+    for (double& v : sv) v = std::ldexp(v, exponent);
+  return sv;
 }
 
 MatrixStats matrixStats(const at::Tensor& w) {
@@ -63,10 +75,12 @@ MatrixStats matrixStats(const at::Tensor& w) {
   s.singularValues = singularValuesViaGram(w);
   if (s.singularValues.empty()) return s;
   s.sigma1 = s.singularValues.front();
-  double sumSq = 0;
-  for (double v : s.singularValues) sumSq += v * v;
-  s.frobenius = std::sqrt(sumSq);
-  s.stableRank = s.sigma1 > 0 ? sumSq / (s.sigma1 * s.sigma1) : 0.0;
+  // Σ(σᵢ/σ₁)², not Σσᵢ²: σ₁ = 1e200 is a float64, its square is not.
+  double relSq = 0;
+  if (s.sigma1 > 0)
+    for (double v : s.singularValues) relSq += (v / s.sigma1) * (v / s.sigma1);
+  s.frobenius = s.sigma1 * std::sqrt(relSq);
+  s.stableRank = relSq;
   s.rmsNorm = s.sigma1 * std::sqrt(static_cast<double>(w.size(1)) / static_cast<double>(w.size(0)));
   return s;
 }

@@ -59,6 +59,19 @@ class TestCliSpectral : public QObject {
     io::writeNpy(path("rank1.npy").toStdString(), at::zeros({5}));
     io::writeNpy(path("nan.npy").toStdString(), at::full({3, 3}, NAN));
     io::writeNpy(path("inf.npy").toStdString(), at::full({3, 3}, INFINITY));
+    io::writeNpy(path("f32max.npy").toStdString(), at::full({4, 3}, 3e38, at::kFloat));
+    {
+      // Finite as float64, inf as float32: LAPACK's float32 SVD of it never returned.
+      // (writeNpy writes float32: the header's descr and the data are put in by hand.)
+      std::string f8 = io::encodeNpy(at::zeros({4, 3}));
+      f8.resize(f8.size() - 12 * sizeof(float));
+      f8.replace(f8.find("<f4"), 3, "<f8");
+      for (int i = 0; i < 12; ++i) {
+        const double v = 1e39;
+        f8.append(reinterpret_cast<const char*>(&v), sizeof v);
+      }
+      writeBytes(path("big64.npy"), f8);
+    }
     io::writeNpy(path("empty.npy").toStdString(), at::zeros({0, 3}));
     const std::string f = io::encodeNpy(at::zeros({4, 4}));
     writeBytes(path("truncated.npy"), f.substr(0, f.size() - 7));
@@ -204,6 +217,8 @@ class TestCliSpectral : public QObject {
     QTest::newRow("empty") << sp(path("empty.npy")) << "empty";
     QTest::newRow("nan") << sp(path("nan.npy")) << "NaN";
     QTest::newRow("inf") << sp(path("inf.npy")) << "infinite";
+    QTest::newRow("float64 past float32") << sp(path("big64.npy"), {"--impl", "svd"}) << "values too large for float32 arithmetic";
+    QTest::newRow("float32 near its max") << sp(path("f32max.npy")) << "values too large for float32 arithmetic";
     QTest::newRow("bad dtype flag") << sp(good_, {"--dtype", "float16"}) << "--dtype";
     QTest::newRow("bad impl") << sp(good_, {"--impl", "fast"}) << "--impl";
     QTest::newRow("bad coeffs") << sp(good_, {"--coeffs", "newton"}) << "--coeffs";
@@ -233,7 +248,8 @@ class TestCliSpectral : public QObject {
     QTest::newRow("weight decay past 1") << QStringList{"spectral", "--op", "weight_decay", "--in", good_, "--out", path("x.npy"), "--lambda", "100", "--lr", "0.1"} << "--lambda: times --lr must be < 1";
     QTest::newRow("soft cap decay past 1") << QStringList{"spectral", "--op", "spectral_soft_cap", "--in", good_, "--out", path("x.npy"), "--lambda", "10", "--lr", "0.1"} << "decay factor 1 − λ·η is 0";
     QTest::newRow("demo rows text") << QStringList{"demo", "--rows", "many"} << "rows";
-    QTest::newRow("bench no presets dir") << QStringList{"bench", "--presets", path("no_such_dir")} << "is not a directory";
+    QTest::newRow("bench no presets dir") << QStringList{"bench", "--presets", path("no_such_dir")} << "no_such_dir does not exist";
+    QTest::newRow("bench presets a file") << QStringList{"bench", "--presets", good_} << "is not a directory";
     // Hostile values once taken silently (a helper's review, 2026-11-27).
     QTest::newRow("bench empty presets dir") << QStringList{"bench", "--presets", dir_.path() + "/empty_presets"} << "holds no .json configs";
     QTest::newRow("bench max-seconds nan") << QStringList{"bench", "--max-seconds", "nan", good_} << "--max-seconds: must be a finite number";

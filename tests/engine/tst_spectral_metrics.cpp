@@ -299,6 +299,22 @@ class TestSpectralMetrics : public QObject {
     QVERIFY(std::isnan(zero.logSpectralNorm) && std::isnan(zero.mpSigma));
   }
 
+  // float64 entries whose squares leave float64's range: the Gram of 1e300-sized entries was
+  // inf (eigvalsh "failed to converge", `inspect` of such an .npy failed) and of 1e-300-sized
+  // ones 0 (σ read 0). A diagonal matrix's singular values are its |diagonal|, sorted.
+  void extremeFloat64ValuesKeepTheirSpectrum() {
+    for (double scale : {1e300, 1e-300, 1.0}) {
+      at::Tensor w = at::zeros({5, 3}, at::kDouble);
+      const double diag[] = {-2.0, 7.0, 0.5};
+      for (int i = 0; i < 3; ++i) w[i][i] = diag[i] * scale;
+      const auto sv = spectral::singularValuesViaGram(w);
+      const double want[] = {7.0 * scale, 2.0 * scale, 0.5 * scale};
+      QCOMPARE(sv.size(), size_t{3});
+      for (int i = 0; i < 3; ++i)
+        QVERIFY2(std::abs(sv[size_t(i)] - want[i]) <= 1e-12 * want[0], qPrintable(QStringLiteral("scale %1: σ%2 = %3, want %4").arg(scale).arg(i + 1).arg(sv[size_t(i)]).arg(want[i])));
+    }
+  }
+
   void alphaReadingIsTheUsualHeuristic() {
     QCOMPARE(inspect::readAlpha(1.5), inspect::AlphaReading::OverFit);
     QCOMPARE(inspect::readAlpha(4.0), inspect::AlphaReading::Typical);
