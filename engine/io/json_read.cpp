@@ -3,13 +3,54 @@
 #include "io/file_io.h"
 #include "io/input_error.h"
 
+#include <set>
+#include <vector>
+
 namespace lwb::jsonio {
 namespace {
 
 using nlohmann::json;
 
-// Thrown from the parser callback, caught in parse(); never escapes this file.
+// Thrown from parse()'s walk, caught there; never escape this file.
 struct TooDeep {};
+struct DuplicateKey {
+  std::string key;
+};
+
+// The SAX handler behind walkJson: values are skipped, containers and keys reported.
+class Walker : public nlohmann::json_sax<json> {
+ public:
+  explicit Walker(const std::function<void(JsonEvent, int, const std::string&)>& onEvent) : onEvent_(onEvent) {}
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return open(JsonEvent::ObjectStart); }
+  bool start_array(std::size_t) override { return open(JsonEvent::ArrayStart); }
+  bool end_object() override { return close(JsonEvent::ObjectEnd); }
+  bool end_array() override { return close(JsonEvent::ArrayEnd); }
+  bool key(string_t& k) override {
+    onEvent_(JsonEvent::Key, depth_ - 1, k);
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool open(JsonEvent e) {
+    onEvent_(e, depth_++, kNoKey);
+    return true;
+  }
+  bool close(JsonEvent e) {
+    onEvent_(e, --depth_, kNoKey);
+    return true;
+  }
+  static inline const std::string kNoKey;
+  const std::function<void(JsonEvent, int, const std::string&)>& onEvent_;
+  int depth_ = 0;
+};
 
 // "[json.exception.parse_error.101] parse error at line 1, column 3: syntax error while
 // parsing value - invalid literal; last read: '1x'" -> "syntax error while parsing value -
@@ -49,23 +90,32 @@ std::string dumpReadable(const json& value) {
   return text;
 }
 
+void walkJson(std::string_view text, const std::function<void(JsonEvent, int, const std::string&)>& onEvent) {
+  Walker walker(onEvent);
+  json::sax_parse(text.begin(), text.end(), &walker);
+}
+
 json parse(std::string_view text, const std::string& what, int maxDepth) {
-  // The callback sees each object/array start with its depth (0 = top level) before the
-  // value is built, so a deep file is refused after at most maxDepth levels were built.
-  const json::parser_callback_t limit = [maxDepth](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= maxDepth)
-      throw TooDeep{};
-    return true;
-  };
   // nlohmann's lexer takes a NUL byte for the end of input: `{"steps":2}\0garbage` parsed
   // as valid and a leading NUL read as "unexpected end of input".
   if (const auto nul = text.find('\0'); nul != std::string_view::npos)
     throw InputError(what + ": not valid JSON at " + lineColumn(text, nul + 1) + " (a NUL byte: not a text file)");
   try {
-    return json::parse(text.begin(), text.end(), limit);
+    // First the walk, building nothing: a deep file is refused before a level is built, and
+    // a repeated key before nlohmann keeps the last of the two. Then the DOM parse, which
+    // reports a syntax error with its position.
+    std::vector<std::set<std::string>> keys;  // per open object
+    walkJson(text, [&](JsonEvent e, int depth, const std::string& key) {
+      if ((e == JsonEvent::ObjectStart || e == JsonEvent::ArrayStart) && depth >= maxDepth) throw TooDeep{};
+      if (e == JsonEvent::ObjectStart) keys.emplace_back();
+      if (e == JsonEvent::ObjectEnd) keys.pop_back();
+      if (e == JsonEvent::Key && !keys.back().insert(key).second) throw DuplicateKey{key};
+    });
+    return json::parse(text.begin(), text.end());
   } catch (const TooDeep&) {
     throw InputError(what + ": JSON nests deeper than " + std::to_string(maxDepth) + " levels");
+  } catch (const DuplicateKey& d) {
+    throw InputError(what + ": key '" + d.key.substr(0, 80) + "' appears twice in one object (which one is meant?)");
   } catch (const json::parse_error& e) {
     throw InputError(what + ": not valid JSON at " + lineColumn(text, e.byte) + " (" + reason(e) + ")");
   } catch (const json::exception& e) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,13 +27,25 @@ inline constexpr int kMaxDepth = 64;
 inline constexpr uint64_t kMaxFileBytes = uint64_t{16} << 20;
 
 // Parses `text`. Throws lwb::InputError("<what>: not valid JSON at line L, column C (reason)"
-// / "<what>: nests deeper than 64 levels") — never a raw json.exception (1e999 overflows,
-// bad UTF-8 and the like included).
+// / "<what>: nests deeper than 64 levels" / "<what>: key 'k' appears twice in one object")
+// — never a raw json.exception (1e999 overflows, bad UTF-8 and the like included). nlohmann
+// would keep the last of two equal keys without a word (a config's second "steps" won).
 nlohmann::json parse(std::string_view text, const std::string& what, int maxDepth = kMaxDepth);
 
 // The same, without exceptions: nullopt (and the message in *error) where parse would throw.
 std::optional<nlohmann::json> tryParse(std::string_view text, std::string* error = nullptr,
                                        const std::string& what = "JSON", int maxDepth = kMaxDepth);
+
+// What walkJson reports: a container starting (its depth, 0 = the top level) or ending, and
+// each key of an object (the object's depth).
+enum class JsonEvent { ObjectStart, ArrayStart, ObjectEnd, ArrayEnd, Key };
+
+// Walks `text` once with nlohmann's SAX interface, building nothing, and calls onEvent for
+// each container start and end and each key; onEvent may throw to refuse the file. Stops
+// quietly at a syntax error: the DOM parse that follows reports it with its position. (The
+// checks were a parser callback before, but nlohmann's callback parser rescans the parent
+// object after every object inside it: 40,000 tensors in a safetensors header took 30 s.)
+void walkJson(std::string_view text, const std::function<void(JsonEvent event, int depth, const std::string& key)>& onEvent);
 
 // Reads and parses the regular file at `path`. A directory, FIFO, device, missing or oversized
 // file is an InputError naming the path (a FIFO is never opened for a blocking read).

@@ -2,6 +2,7 @@
 
 #include "io/file_io.h"
 #include "io/input_error.h"
+#include "io/json_read.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,40 +29,27 @@ constexpr const char* kMetadataKey = "__metadata__";
   throw InputError(what + ": " + msg);
 }
 
-// Thrown from the JSON parser's callback; caught in parseHeader and reported with the file.
+// Thrown from the header walk; caught in parseHeader and reported with the file.
 struct HeaderShapeError {
   std::string msg;
 };
 
 // nlohmann keeps the last of two equal keys without a word, and nests as deep as the input
-// does. The callback sees every key and nesting level first: duplicate names are refused,
-// and so is anything deeper than root → tensor entry → shape array.
+// does. The walk (jsonio::walkJson) sees every key and nesting level first: duplicate names
+// are refused, and so is anything deeper than root → tensor entry → shape array.
 json parseHeader(std::string_view text, const std::string& what) {
   std::vector<std::set<std::string>> keysPerObject;
-  const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start:
-        if (depth > 2) throw HeaderShapeError{"JSON header nests deeper than a safetensors header can"};
-        if (event == json::parse_event_t::object_start) keysPerObject.emplace_back();
-        break;
-      case json::parse_event_t::object_end:
-        keysPerObject.pop_back();
-        break;
-      case json::parse_event_t::key: {
-        const auto& key = parsed.get_ref<const std::string&>();
-        if (!keysPerObject.back().insert(key).second)
-          throw HeaderShapeError{(depth == 1 ? "duplicate tensor name '" : "duplicate key '") + key +
-                                 "' in the JSON header"};
-        break;
-      }
-      default:
-        break;
-    }
-    return true;
-  };
   try {
-    return json::parse(text.begin(), text.end(), check);
+    jsonio::walkJson(text, [&](jsonio::JsonEvent event, int depth, const std::string& key) {
+      using E = jsonio::JsonEvent;
+      if ((event == E::ObjectStart || event == E::ArrayStart) && depth > 2)
+        throw HeaderShapeError{"JSON header nests deeper than a safetensors header can"};
+      if (event == E::ObjectStart) keysPerObject.emplace_back();
+      if (event == E::ObjectEnd) keysPerObject.pop_back();
+      if (event == E::Key && !keysPerObject.back().insert(key).second)
+        throw HeaderShapeError{(depth == 0 ? "duplicate tensor name '" : "duplicate key '") + key + "' in the JSON header"};
+    });
+    return json::parse(text.begin(), text.end());
   } catch (const HeaderShapeError& e) {
     fail(what, e.msg);
   } catch (const json::exception& e) {

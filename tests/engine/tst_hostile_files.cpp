@@ -161,6 +161,14 @@ class TestHostileFiles : public QObject {
     QVERIFY2(nul.contains("nul.json: not valid JSON at line 1, column 13 (a NUL byte"), qPrintable(nul));
     const QString syntax = test::inputErrorOf([] { jsonio::parse("{\n \"a\": ]", "s.json"); });
     QVERIFY2(syntax.contains("s.json: not valid JSON at line 2, column 7") && !syntax.contains("[json"), qPrintable(syntax));
+    // A key given twice in one object: nlohmann kept the last without a word (a config's second
+    // "steps" won). The same key in two objects is fine.
+    const QString twice = test::inputErrorOf([] { jsonio::parse(R"({"steps": 2, "model": {"steps": 1}, "steps": 3})", "dup.json"); });
+    QVERIFY2(twice.contains("dup.json: key 'steps' appears twice in one object"), qPrintable(twice));
+    QCOMPARE(jsonio::parse(R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 3}, {"k": 4}]})", "ok.json")["c"][1]["k"], 4);
+    // A syntax error before a deep or repeated part is reported as the syntax error, with its place.
+    const QString first = test::inputErrorOf([] { jsonio::parse("{\"a\": x, \"a\": 1}", "f.json"); });
+    QVERIFY2(first.contains("f.json: not valid JSON at line 1, column"), qPrintable(first));
   }
 
   void deepJsonIsRefusedByEveryCommand_data() {
