@@ -127,6 +127,11 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
     ::unlink(tmp.c_str());
     throwWriteError(path + ": " + what + " (" + why + ")", err);
   };
+  // The rename below would put a regular file in the place of a device, FIFO or socket:
+  // `--out /dev/full` replaced the device node (as root) and reported success.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    throw InputError(path + ": is not a regular file (a device, FIFO or socket); choose a file name");
   // The rename below would replace a file the user cannot write (mode 0444, another owner's)
   // without a word: refuse it as writing it in place would be refused.
   if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0) {

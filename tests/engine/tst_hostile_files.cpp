@@ -3,7 +3,9 @@
 // end on a regression run under an address-space limit (setrlimit RLIMIT_AS: in a CLI child,
 // or lowered and restored around the in-process call), so a regression fails the test instead
 // of exhausting the shared machine.
+#include "io/file_io.h"
 #include "io/json_read.h"
+#include "io/npy.h"
 #include "io/safetensors.h"
 #include "io/tensor_convert.h"
 #include "io/tensor_file.h"
@@ -21,6 +23,7 @@
 #include "sweep/sweep_spec.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ops/eye.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/zeros.h>
 #include <QProcess>
@@ -660,6 +663,22 @@ class TestHostileFiles : public QObject {
     QVERIFY2(r.code == 2 && r.err.contains(QString::fromStdString(p.string())) && !r.err.contains("json.exception") &&
                  r.err.trimmed().count('\n') == 0,
              qPrintable(show(r)));
+  }
+
+  // 11. An output path that is a FIFO (or a device): the atomic write's rename put a regular
+  // file in its place — `spectral --out /dev/full` replaced the device node, as root, and
+  // reported success. Now refused, the FIFO left as it was.
+  void outputThatIsNoRegularFileIsNotReplaced() {
+    const fs::path fifo = root() / "out.fifo";
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const QString why = test::inputErrorOf([&] { io::writeFileAtomically(fifo.string(), "data"); });
+    QVERIFY2(why.contains("is not a regular file"), qPrintable(why));
+    QVERIFY(fs::is_fifo(fifo));
+    const fs::path in = root() / "in.npy";
+    io::writeNpy(in.string(), at::eye(3));
+    const Cli r = runCli({"spectral", "--op", "none", "--in", QString::fromStdString(in.string()), "--out", QString::fromStdString(fifo.string())});
+    QVERIFY2(r.code == 2 && r.err.contains("is not a regular file"), qPrintable(show(r)));
+    QVERIFY(fs::is_fifo(fifo));
   }
 };
 
