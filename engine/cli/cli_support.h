@@ -1,6 +1,8 @@
 // Shared helpers of the CLI subcommands: device selection, exact measurements, JSON output.
 #pragma once
 
+#include "cli/exit_codes.h"
+
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
 

@@ -101,7 +101,7 @@ int runAttention(const AttentionArgs& a) {
       });
     } catch (const Cancelled&) {
       std::fprintf(stderr, "%slipschitz-cli: attention interrupted\n", tty ? "\n" : "");
-      status = 130;
+      status = kExitInterrupted;
       break;
     }
     if (tty) std::fprintf(stderr, "\r\033[K");

@@ -84,7 +84,7 @@ int runRobustness(const RobustnessArgs& a) {
         &gInterrupted);
   } catch (const Cancelled&) {
     std::fprintf(stderr, "%slipschitz-cli: robustness interrupted, nothing printed\n", tty ? "\n" : "");
-    return 130;
+    return kExitInterrupted;
   }
   if (tty) std::fprintf(stderr, "\n");
 

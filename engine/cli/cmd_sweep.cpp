@@ -163,7 +163,7 @@ int runSweep(const SweepArgs& a) {
   if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
   if (a.json) printJson(summary);
   else std::fprintf(stderr, "%s\n", summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-  if (outcome.interrupted) return 130;
+  if (outcome.interrupted) return kExitInterrupted;
   return outcome.failed > 0 || !outcome.indexCurrent ? 1 : 0;
 }
 

@@ -46,9 +46,13 @@ struct TrainArgs {
   bool json = false;
 };
 
-// SIGINT/SIGTERM ask the trainer to stop cleanly (status "stopped", summary written).
+// SIGINT/SIGTERM ask the trainer to stop cleanly (status "stopped", summary written), and the
+// command then exits 130, as sweep, attention and robustness do: with 0 a shell loop of runs
+// took Ctrl-C for a finished run and went on to the next.
 run::TrainerControl* gControl = nullptr;
+volatile std::sig_atomic_t gSignalled = 0;
 extern "C" void onSignal(int) {
+  gSignalled = 1;
   if (gControl) gControl->stop.store(true);
 }
 
@@ -279,6 +283,7 @@ int runTrain(const TrainArgs& a) {
   gControl = nullptr;
   if (a.json) printJson(run::toJson(summary));
   else std::fprintf(stderr, "%s: %s\n", run::toString(summary.status), run::toJson(summary).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  if (summary.status == run::RunStatus::Stopped && gSignalled) return kExitInterrupted;
   return summary.status == run::RunStatus::Finished || summary.status == run::RunStatus::Stopped ? 0 : 1;
 }
 

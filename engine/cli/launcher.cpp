@@ -1,5 +1,7 @@
 #include "cli/launcher.h"
 
+#include "cli/exit_codes.h"
+
 #include "dist/world.h"
 #include "run/run_directory.h"
 #include "run/run_directory_reader.h"
@@ -28,7 +30,11 @@ std::vector<std::string>& storedArgs() {
 }
 
 volatile std::sig_atomic_t gForward = 0;
-extern "C" void onLauncherSignal(int sig) { gForward = sig; }
+volatile std::sig_atomic_t gInterrupted = 0;  // stays set: the ranks' 130 is then a stop, not a failure
+extern "C" void onLauncherSignal(int sig) {
+  gForward = sig;
+  gInterrupted = 1;
+}
 
 std::vector<std::string> withoutNproc(const std::vector<std::string>& args) {
   std::vector<std::string> out;
@@ -140,7 +146,9 @@ int launchLocalRanks(int nproc, double graceSeconds, const std::string& runDir) 
       for (size_t r = 0; r < pids.size(); ++r) {
         if (pids[r] != done) continue;
         pids[r] = -1;
-        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) failures.emplace_back(static_cast<int>(r), status);
+        // Stopped by the user's Ctrl-C (a rank exits kExitInterrupted after its last step): not a failure.
+        const bool stopped = gInterrupted && WIFEXITED(status) && WEXITSTATUS(status) == kExitInterrupted;
+        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && !stopped) failures.emplace_back(static_cast<int>(r), status);
       }
     }
     if (result == 0 && !failures.empty()) {
@@ -165,7 +173,7 @@ int launchLocalRanks(int nproc, double graceSeconds, const std::string& runDir) 
     } catch (const std::exception&) {  // no folder yet (it failed before creating it)
     }
   }
-  return result;
+  return result == 0 && gInterrupted ? kExitInterrupted : result;
 }
 
 }  // namespace lwb::cli

@@ -1,6 +1,7 @@
 // lipschitz-cli: exit 0 on success, 2 with one line on stderr for bad input, 1 for an
 // unexpected failure. Never a stack trace.
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "cli/launcher.h"
 #include "common/float_env.h"
 #include "common/malloc_policy.h"
@@ -69,7 +70,7 @@ int main(int argc, char** argv) {
       std::string names;  // from the command table, so a new command is listed without editing this line
       for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.sub->get_name();
       std::cerr << "lipschitz-cli: unknown command '" << arg << "' (one of: " << names << ")\n";
-      return 2;
+      return lwb::cli::kExitBadInput;
     }
     break;
   }
@@ -83,20 +84,20 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "lipschitz-cli: " << firstLine(e.what()) << " (see --help)\n";
-    return 2;
+    return lwb::cli::kExitBadInput;
   }
   try {
     lwb::setIntraOpThreads(threads);
     if (noMemoryCheck) ::setenv("LWB_MEMORY_CHECK", "off", 1);  // run/memory_estimate.h
     for (const auto& c : commands)
       if (c.sub->parsed()) return c.run();
-    return 2;
+    return lwb::cli::kExitBadInput;
   } catch (const lwb::InputError& e) {
     std::cerr << "lipschitz-cli: " << firstLine(e.what()) << "\n";
-    return 2;
+    return lwb::cli::kExitBadInput;
   } catch (const std::invalid_argument& e) {
     std::cerr << "lipschitz-cli: " << firstLine(e.what()) << "\n";
-    return 2;
+    return lwb::cli::kExitBadInput;
   } catch (const c10::Error& e) {
     std::cerr << "lipschitz-cli: LibTorch error: " << firstLine(e.what_without_backtrace()) << "\n";
     return 1;

@@ -12,6 +12,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -19,6 +20,12 @@
 
 namespace lwb::inspect {
 namespace {
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string out = "[";
+  for (size_t k = 0; k < shape.size(); ++k) out += (k ? ", " : "") + std::to_string(shape[k]);
+  return out + "]";
+}
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::string_view kParamPrefix = "param.";
@@ -114,16 +121,25 @@ CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
   if (files.empty()) throw InputError(dir.string() + ": no step_N.safetensors checkpoints in it");
 
   CheckpointHistory h;
+  using Model = std::map<std::string, std::vector<int64_t>>;  // matrix name -> shape
+  std::vector<Model> models;  // of h.checkpoints, in step
   for (size_t i = 0; i < files.size(); ++i) {
     if (cancel && cancel->load()) {
       h.complete = false;
       break;
     }
     CheckpointMetrics c{files[i].step, files[i].path, {}};
+    Model matrices;
     try {
       const auto file = io::readTensorFile(files[i].path, io::kMaxTensorFileBytes, cancel);
       bool workbench = false;
       const auto weights = weightsOf(file, &workbench);
+      if (const auto step = file.metadata.find("step"); workbench && step != file.metadata.end()) {
+        int64_t n = -1;
+        const auto [end, err] = std::from_chars(step->second.data(), step->second.data() + step->second.size(), n);
+        if (err == std::errc() && end == step->second.data() + step->second.size()) run::checkStepMatchesName(files[i].path, n);
+      }
+      for (const auto* t : weights) matrices[t->name] = t->shape;
       std::vector<NamedShape> shapes;
       for (const auto* t : weights) shapes.push_back({t->name, t->shape});
       const bool inOut = storedInOut(shapes);
@@ -150,8 +166,37 @@ CheckpointHistory checkpointHistory(const std::filesystem::path& runDir,
       break;
     }
     h.checkpoints.push_back(std::move(c));
+    models.push_back(std::move(matrices));
     if (progress) progress(i + 1, files.size());
   }
+  // One run's history is one model: a checkpoint whose matrix has another shape than the
+  // same-named matrix of the others (another run's checkpoint copied in) was merged into the
+  // series, a layer's σ₁ jumping between models. Each name's shape is the one most
+  // checkpoints have (the newest's on a tie); a checkpoint that differs is skipped, said why.
+  // (A matrix missing from one checkpoint is only NaN there.)
+  std::map<std::string, std::vector<int64_t>> shapeOf;
+  {
+    std::map<std::string, std::map<std::vector<int64_t>, size_t>> votes;
+    for (const Model& m : models)
+      for (const auto& [name, shape] : m) ++votes[name][shape];
+    for (auto k = models.size(); k-- > 0;)  // newest first: on a tie the newest's shape stays
+      for (const auto& [name, shape] : models[k]) {
+        const auto known = shapeOf.find(name);
+        if (known == shapeOf.end() || votes[name][shape] > votes[name][known->second]) shapeOf[name] = shape;
+      }
+  }
+  std::vector<CheckpointMetrics> kept;
+  for (size_t k = 0; k < h.checkpoints.size(); ++k) {
+    std::string why;
+    for (const auto& [name, shape] : models[k])
+      if (why.empty() && shape != shapeOf[name])
+        why = "holds another model ('" + name + "' is " + shapeText(shape) + " here, " + shapeText(shapeOf[name]) +
+              " in the run's other checkpoints)";
+    if (why.empty()) kept.push_back(std::move(h.checkpoints[k]));
+    else h.skipped.push_back({h.checkpoints[k].step, h.checkpoints[k].path, h.checkpoints[k].path.string() + ": " + why});
+  }
+  h.checkpoints = std::move(kept);
+  std::stable_sort(h.skipped.begin(), h.skipped.end(), [](const auto& a, const auto& b) { return a.step < b.step; });
   if (h.checkpoints.empty() && h.complete) {
     std::string why = dir.string() + ": no checkpoint could be read";
     if (!h.skipped.empty()) why += " (" + h.skipped.front().error + ")";

@@ -85,7 +85,11 @@ RunConfig checkpointConfig(const Checkpoint& ckpt, const std::string& what, cons
   }
 }
 
-Checkpoint readCheckpoint(const fs::path& file) { return checkpointFrom(io::readSafetensors(file), file.string()); }
+Checkpoint readCheckpoint(const fs::path& file) {
+  Checkpoint c = checkpointFrom(io::readSafetensors(file), file.string());
+  checkStepMatchesName(file, c.step);
+  return c;
+}
 
 Checkpoint checkpointFrom(const io::TensorFile& f, const std::string& what) {
   const auto where = what + ": ";
@@ -116,13 +120,17 @@ Checkpoint checkpointFrom(const io::TensorFile& f, const std::string& what) {
   return c;
 }
 
-void pruneCheckpoints(const fs::path& dir, int64_t keep) {
+void pruneCheckpoints(const fs::path& dir, int64_t keep, int64_t newestStep) {
   std::vector<CheckpointFile> all;
   try {
     all = listCheckpoints(dir);
   } catch (const std::exception&) {
     return;  // pruning is housekeeping: a folder that cannot be listed never stops training
   }
+  // Only the run's own history counts: a file named past the step just written (a copy named
+  // step_5000 in a 300-step run, a damaged checkpoint resumed from before) was counted as the
+  // newest, and a real one was deleted to keep it. Such files are left alone.
+  std::erase_if(all, [newestStep](const CheckpointFile& c) { return c.step > newestStep; });
   std::error_code ec;
   for (size_t i = 0; i + static_cast<size_t>(std::max<int64_t>(keep, 1)) < all.size(); ++i) fs::remove(all[i].path, ec);
   // A writer killed mid-write (kill -9, a lost node) leaves step_N.safetensors.tmp.<pid>

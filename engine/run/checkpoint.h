@@ -40,8 +40,9 @@ Checkpoint checkpointFrom(const io::TensorFile& file, const std::string& what);
 // `device`, when not empty, replaces the stored one. Errors name `what`.
 RunConfig checkpointConfig(const Checkpoint& ckpt, const std::string& what, const std::string& device = {});
 
-// Deletes all but the newest `keep` checkpoints of a checkpoints folder (listed by
-// run_directory_reader.h's listCheckpoints).
-void pruneCheckpoints(const std::filesystem::path& dir, int64_t keep);
+// Deletes all but the newest `keep` checkpoints up to `newestStep` (the one just written) of a
+// checkpoints folder (listed by run_directory_reader.h's listCheckpoints). readCheckpoint
+// refuses a file whose step is not its name's (run_directory_reader.h checkStepMatchesName).
+void pruneCheckpoints(const std::filesystem::path& dir, int64_t keep, int64_t newestStep);
 
 }  // namespace lwb::run

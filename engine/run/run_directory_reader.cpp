@@ -216,6 +216,30 @@ std::vector<SpectraRecord> RunDirectoryReader::spectraSince(int64_t afterStep) c
   return out;
 }
 
+namespace {
+
+// N of "step_N.safetensors", or nullopt for any other name.
+std::optional<int64_t> stepOfName(const std::string& name) {
+  constexpr std::string_view prefix = layout::kCheckpointPrefix, suffix = layout::kCheckpointSuffix;
+  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  int64_t step = 0;
+  const char* first = name.data() + prefix.size();
+  const char* last = name.data() + name.size() - suffix.size();
+  const auto [end, err] = std::from_chars(first, last, step);
+  return err == std::errc() && end == last ? std::optional<int64_t>(step) : std::nullopt;
+}
+
+}  // namespace
+
+void checkStepMatchesName(const fs::path& file, int64_t step) {
+  const auto named = stepOfName(file.filename().string());
+  if (named && *named != step)
+    throw InputError(file.string() + ": holds step " + std::to_string(step) + ", not " + std::to_string(*named) +
+                     " as its name says (renamed, or copied in from another run?)");
+}
+
 std::vector<CheckpointFile> listCheckpoints(const fs::path& dir) {
   std::vector<CheckpointFile> out;
   std::error_code ec;
@@ -225,16 +249,8 @@ std::vector<CheckpointFile> listCheckpoints(const fs::path& dir) {
   if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
     throw InputError(dir.string() + ": cannot list the checkpoints (" + ec.message() + ")");
   for (const auto& entry : it) {
-    const auto name = entry.path().filename().string();
-    constexpr std::string_view prefix = layout::kCheckpointPrefix, suffix = layout::kCheckpointSuffix;
-    if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-      continue;
-    int64_t step = 0;
-    const char* first = name.data() + prefix.size();
-    const char* last = name.data() + name.size() - suffix.size();
-    const auto [end, err] = std::from_chars(first, last, step);
-    if (err == std::errc() && end == last && entry.is_regular_file(ec)) out.push_back({step, entry.path()});
+    const auto step = stepOfName(entry.path().filename().string());
+    if (step && entry.is_regular_file(ec)) out.push_back({*step, entry.path()});
   }
   std::sort(out.begin(), out.end(), [](const CheckpointFile& a, const CheckpointFile& b) {
     return a.step != b.step ? a.step < b.step : a.path < b.path;

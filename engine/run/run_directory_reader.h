@@ -133,4 +133,9 @@ class RunDirectoryReader {
 // none when the folder is absent, InputError when it is there but cannot be listed.
 std::vector<CheckpointFile> listCheckpoints(const std::filesystem::path& checkpointsDir);
 
+// A checkpoint is listed, ordered and pruned by the N of its name; a file whose own step
+// (its __metadata__) is another (renamed, or copied in from elsewhere) was taken for the run's
+// newest. InputError naming both for such a file; nothing for a name that is not step_N.
+void checkStepMatchesName(const std::filesystem::path& file, int64_t step);
+
 }  // namespace lwb::run

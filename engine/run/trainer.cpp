@@ -465,7 +465,7 @@ void Trainer::Impl::closeLogWindow() {
 void Trainer::Impl::saveCheckpoint(int64_t step) {
   if (checkpointDir.empty() || step <= lastCheckpointStep || !leader()) return;
   writeCheckpoint(std::filesystem::path(checkpointDir) / checkpointFileName(step), checkpoint(step));
-  pruneCheckpoints(checkpointDir, cfg.keepCheckpoints);
+  pruneCheckpoints(checkpointDir, cfg.keepCheckpoints, step);
   lastCheckpointStep = step;
 }
 

@@ -1,6 +1,7 @@
 // lipschitz-cli train --nproc N (issue 28): two ranks over Gloo on 127.0.0.1 train the same
 // model as one process (same global batch, gradients averaged); bad flags and environments exit
-// 2 with one line; a rank that dies ends the run with nothing left running.
+// 2 with one line; a rank that dies ends the run with nothing left running; Ctrl-C stops a
+// run, one process or several, with exit 130.
 #include "support/cli_run.h"
 #include "support/safetensors_f32.h"
 
@@ -53,6 +54,20 @@ bool anyRunning(const QString& marker) {
     if (cmd.open(QIODevice::ReadOnly) && cmd.readAll().contains(marker.toUtf8())) return true;
   }
   return false;
+}
+
+// The run's first metrics row, written once training has started (waits up to a minute).
+bool waitForTraining(const QString& out) {
+  QElapsedTimer t;
+  t.start();
+  while (!QFile::exists(out + QStringLiteral("/metrics.jsonl")) && t.elapsed() < 60000) QThread::msleep(100);
+  return QFile::exists(out + QStringLiteral("/metrics.jsonl"));
+}
+
+// The status file's text, empty when there is none.
+QByteArray statusOf(const QString& out) {
+  QFile status(out + QStringLiteral("/status"));
+  return status.open(QIODevice::ReadOnly) ? status.readAll() : QByteArray();
 }
 
 }  // namespace
@@ -272,8 +287,7 @@ class TestCliTrainDist : public QObject {
     // Wait for training to start (a metrics row), then kill rank 1 (RANK=1 in its environment).
     QElapsedTimer t;
     t.start();
-    while (!QFile::exists(out + QStringLiteral("/metrics.jsonl")) && t.elapsed() < 60000) QThread::msleep(100);
-    QVERIFY(QFile::exists(out + QStringLiteral("/metrics.jsonl")));
+    QVERIFY(waitForTraining(out));
     pid_t victim = 0;
     for (const auto& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
       QFile e(QStringLiteral("/proc/") + pid + QStringLiteral("/environ"));
@@ -294,11 +308,36 @@ class TestCliTrainDist : public QObject {
     // The survivor fails from its peer's loss with an error, not a silent SIGPIPE (Gloo writes
     // without MSG_NOSIGNAL); a CI run once named "rank 0 was killed by signal 13" here.
     QVERIFY2(!err.contains("signal 13"), err.constData());
-    QFile status(out + QStringLiteral("/status"));
-    QVERIFY(status.open(QIODevice::ReadOnly));
-    const QByteArray says = status.readAll();
+    const QByteArray says = statusOf(out);
     QVERIFY2(says.startsWith("failed") || says.startsWith("stopped"), says.constData());
     if (rank == 0) QVERIFY2(says.contains(named), says.constData());
+  }
+
+  // Ctrl-C stops a training run cleanly (status "stopped") and the command exits 130, as
+  // sweep, attention and robustness do: with exit 0 a shell loop of runs went on to the next
+  // run. Through the launcher too, which once would have named rank 0's 130 a failure.
+  void interruptedRunExits130_data() {
+    QTest::addColumn<int>("nproc");
+    QTest::newRow("one process") << 1;
+    QTest::newRow("two ranks") << 2;
+  }
+  void interruptedRunExits130() {
+    QFETCH(int, nproc);
+    const QString out = dir_.filePath(QStringLiteral("interrupted%1").arg(nproc));
+    QProcess p;
+    auto args = trainArgs(out, 100000);
+    if (nproc > 1) args << QStringLiteral("--nproc") << QString::number(nproc);
+    p.start(QStringLiteral(LWB_CLI_PATH), args);
+    QVERIFY(p.waitForStarted());
+    QVERIFY(waitForTraining(out));
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(60000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 130, qPrintable(QString::number(p.exitCode()) + QStringLiteral(": ") + QString::fromUtf8(err)));
+    QVERIFY2(!err.contains("exited with status"), err.constData());
+    QVERIFY(!anyRunning(out));
+    const QByteArray says = statusOf(out);
+    QVERIFY2(says.startsWith("stopped"), says.constData());
   }
 };
 

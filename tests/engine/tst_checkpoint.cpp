@@ -76,7 +76,7 @@ class TestCheckpoint : public QObject {
     touch("step_20.safetensors.tmp." + std::to_string(deadPid));
     touch("step_20.safetensors.tmp." + std::to_string(QCoreApplication::applicationPid()));  // alive: this process
     touch("notes.tmp.1");  // not ours
-    run::pruneCheckpoints(dir, 5);
+    run::pruneCheckpoints(dir, 5, 20);
     QVERIFY(!std::filesystem::exists(dir / ("step_20.safetensors.tmp." + std::to_string(deadPid))));
     QVERIFY(std::filesystem::exists(dir / ("step_20.safetensors.tmp." + std::to_string(QCoreApplication::applicationPid()))));
     QVERIFY(std::filesystem::exists(dir / "step_10.safetensors"));
@@ -155,6 +155,30 @@ class TestCheckpoint : public QObject {
     QCOMPARE(back.config, saved.config);
     QCOMPARE(back.tensors.size(), saved.tensors.size());
     for (const auto& [k, v] : saved.tensors) QVERIFY2(at::equal(back.tensors.at(k), v.cpu()), k.c_str());
+  }
+
+  // Checkpoints are ordered by the N of step_N: a copy of step 68 named step_5000 in a
+  // 300-step run was resumed from silently, taken as the newest by bound / sample /
+  // robustness, and made keep_checkpoints delete a real checkpoint. Now readCheckpoint names
+  // the mismatch and pruning counts only the run's own steps.
+  void aCheckpointWhoseNameLiesIsNotTrusted() {
+    const auto cfg = config("muon", "spectral_soft_cap");
+    run::Trainer t(cfg);
+    const std::filesystem::path dir = path("lying_names");
+    std::filesystem::create_directories(dir);
+    run::writeCheckpoint(dir / "step_5000.safetensors", t.checkpoint(68));
+    const QString why = test::inputErrorOf([&] { run::readCheckpoint(dir / "step_5000.safetensors"); });
+    QVERIFY2(why.contains("holds step 68, not 5000 as its name says"), qPrintable(why));
+    run::writeCheckpoint(dir / "step_68.safetensors", t.checkpoint(68));
+    QCOMPARE(run::readCheckpoint(dir / "step_68.safetensors").step, int64_t{68});
+    run::writeCheckpoint(dir / "copy.safetensors", t.checkpoint(68));  // another name: not a listed checkpoint
+    QCOMPARE(run::readCheckpoint(dir / "copy.safetensors").step, int64_t{68});
+    for (int64_t step : {100, 200, 300}) run::writeCheckpoint(dir / run::checkpointFileName(step), t.checkpoint(step));
+    run::pruneCheckpoints(dir, 2, 300);  // just wrote step 300, keep 2: 200 and 300
+    QVERIFY(std::filesystem::exists(dir / "step_300.safetensors"));
+    QVERIFY(std::filesystem::exists(dir / "step_200.safetensors"));
+    QVERIFY(!std::filesystem::exists(dir / "step_100.safetensors"));
+    QVERIFY(std::filesystem::exists(dir / "step_5000.safetensors"));  // not the run's: left alone
   }
 
   void savedModelBoundEqualsTheTrainers() {

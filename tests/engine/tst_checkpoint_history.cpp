@@ -254,6 +254,25 @@ void TestCheckpointHistory::hostileRunDirectories() {
   QCOMPARE(a.size(), size_t{3});
   QVERIFY(std::isnan(a[2]));
   QVERIFY(!std::isnan(h4.series("b", 0)[2]));
+  // Another model's checkpoint copied in ('a' of another shape) was merged into the series;
+  // a checkpoint whose own step is not its name's was taken for that step. Both are skipped,
+  // said why, and the series keep their four checkpoints.
+  writeCheckpoint(run / "checkpoints" / "step_5.safetensors", {{"a", withSpectrum(9, 4, {5, 1, 1, 1}, 30)}, layersAt(5)[1]});
+  {
+    std::vector<io::RawTensor> t;
+    for (const auto& l : layersAt(6)) t.push_back(io::fromTensor("param." + l.name, l.w.to(at::kFloat)));
+    io::writeSafetensors((run / "checkpoints" / "step_6.safetensors").string(), t,
+                         {{"format", "lipschitz-workbench-checkpoint-1"}, {"step", "68"}});
+  }
+  const auto h6 = inspect::checkpointHistory(run);
+  QCOMPARE(h6.checkpoints.size(), size_t{3});
+  QCOMPARE(h6.checkpoints.back().step, int64_t{4});
+  QCOMPARE(h6.skipped.size(), size_t{3});  // step 2 (corrupt), 5 and 6
+  QVERIFY2(QString::fromStdString(h6.skipped[1].error).contains("step_5.safetensors: holds another model ('param.a' is [9, 4] here, [6, 4]"),
+           h6.skipped[1].error.c_str());
+  QVERIFY2(QString::fromStdString(h6.skipped[2].error).contains("holds step 68, not 6 as its name says"), h6.skipped[2].error.c_str());
+  fs::remove(run / "checkpoints" / "step_5.safetensors");
+  fs::remove(run / "checkpoints" / "step_6.safetensors");
 
   // Nothing readable: one clear error naming the first reason.
   const fs::path bad = run / "bad";

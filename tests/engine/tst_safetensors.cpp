@@ -303,6 +303,12 @@ class TestSafetensors : public QObject {
     QTest::newRow("empty header, data") << image("{}", "abcd") << "4 trailing bytes";
     QTest::newRow("metadata not object") << image(R"({"__metadata__":[1]})") << "\"__metadata__\" must be a JSON object";
     QTest::newRow("metadata value") << image(R"({"__metadata__":{"k":1}})") << "value of 'k' must be a string";
+    // Names with a NUL or a newline: the message ended at the NUL ("tensor 'x"), and the CLI
+    // printed only the part before the newline; both are written as escapes, the reason kept.
+    QTest::newRow("NUL in a name") << image(R"({"x\u0000y":{"dtype":"F32","shape":[1],"data_offsets":[12,16]}})", f8)
+                                   << "tensor 'x\\0y': data_offsets end 16 is beyond the data buffer of 8 bytes";
+    QTest::newRow("newline in a name") << image(R"({"x\ny":{"dtype":"F32","shape":[1],"data_offsets":[12,16]}})", f8)
+                                       << "tensor 'x\\ny': data_offsets end 16 is beyond";
   }
 
   void rejectsMalformed() {
