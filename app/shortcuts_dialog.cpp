@@ -47,8 +47,12 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window) {
   QSet<const QAction*> seen;
   collect(QString(), window->menuBar()->actions(), rows, seen);
   // Shortcuts that live on an action outside the menus (a page's own).
+  // A key that acts in one list or table only (Delete) says where: its "shortcutScope".
   for (QAction* a : window->findChildren<QAction*>())
-    if (!a->menu() && !a->shortcuts().isEmpty() && !seen.contains(a)) collect(tr("Window"), {a}, rows, seen);
+    if (!a->menu() && !a->shortcuts().isEmpty() && !seen.contains(a)) {
+      const QString scope = a->property("shortcutScope").toString();
+      collect(scope.isEmpty() ? tr("Window") : scope, {a}, rows, seen);
+    }
   table_ = new QTableWidget(static_cast<int>(rows.size()), 3, this);
   table_->setObjectName(QStringLiteral("shortcutsTable"));
   table_->setHorizontalHeaderLabels({tr("Keys"), tr("Action"), tr("Menu")});

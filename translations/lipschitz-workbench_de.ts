@@ -2432,6 +2432,10 @@
         <source>Re&amp;move selected</source>
         <translation>Auswahl &amp;entfernen</translation>
     </message>
+    <message>
+        <source>Compare runs: the runs table</source>
+        <translation>Läufe vergleichen: die Lauftabelle</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::ComparePlots</name>
@@ -4068,6 +4072,10 @@ p(korrekt) %L4</translation>
     <message>
         <source>Remove selected</source>
         <translation>Auswahl entfernen</translation>
+    </message>
+    <message>
+        <source>Robustness: the list of runs and checkpoints</source>
+        <translation>Robustheit: die Liste der Läufe und Checkpoints</translation>
     </message>
 </context>
 <context>

@@ -126,12 +126,25 @@ class TestPagesReach : public QObject {
     auto* dialog = w.findChild<ShortcutsDialog*>(QStringLiteral("shortcutsDialog"));
     QVERIFY(dialog && dialog->isVisible());
     QMap<QString, QString> byKeys;
-    QStringList clashes;
-    for (int r = 0; r < dialog->table()->rowCount(); ++r) {
-      const QString what = dialog->table()->item(r, 1)->text();
+    int listed = 0;
+    for (int r = 0; r < dialog->table()->rowCount(); ++r)
       for (const QString& k : dialog->table()->item(r, 0)->text().split(QStringLiteral(", "))) {
-        if (byKeys.contains(k)) clashes << k + QStringLiteral(": ") + byKeys[k] + QStringLiteral(" / ") + what;
-        byKeys[k] = what;
+        byKeys[k] = dialog->table()->item(r, 1)->text();
+        ++listed;
+      }
+    // Ambiguous: two window-wide actions with one key, or a window-wide one and one that acts
+    // in a single list or table (Qt::WidgetShortcut) when that has the focus. Two of the latter
+    // on different widgets never meet (Delete in Compare's table and in Robustness' list).
+    QMap<QString, QString> windowWide, scoped;
+    QStringList clashes;
+    for (QAction* a : w.findChildren<QAction*>()) {
+      if (a->menu()) continue;
+      const bool inOneWidget = a->shortcutContext() == Qt::WidgetShortcut || a->shortcutContext() == Qt::WidgetWithChildrenShortcut;
+      for (const QKeySequence& seq : a->shortcuts()) {
+        const QString k = seq.toString(QKeySequence::NativeText);
+        if (windowWide.contains(k)) clashes << k + QStringLiteral(": ") + windowWide[k] + QStringLiteral(" / ") + a->text();
+        else if (!inOneWidget && scoped.contains(k)) clashes << k + QStringLiteral(": ") + scoped[k] + QStringLiteral(" / ") + a->text();
+        (inOneWidget ? scoped : windowWide)[k] = a->text();
       }
     }
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
@@ -141,7 +154,7 @@ class TestPagesReach : public QObject {
     int withShortcut = 0;
     for (QAction* a : w.findChildren<QAction*>())
       if (!a->shortcuts().isEmpty()) withShortcut += static_cast<int>(a->shortcuts().size());
-    QCOMPARE(static_cast<int>(byKeys.size()), withShortcut);  // every one listed, once
+    QCOMPARE(listed, withShortcut);  // every one listed, once
   }
 
   // The keyboard starts on the Train page's preset box: Tab once passed 8–9 plot check boxes

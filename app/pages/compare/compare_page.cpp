@@ -192,6 +192,7 @@ QWidget* ComparePage::createTable() {
   auto* removeKey = new QAction(tr("Remove selected"), table_);
   removeKey->setShortcut(QKeySequence::Delete);
   removeKey->setShortcutContext(Qt::WidgetShortcut);
+  removeKey->setProperty("shortcutScope", tr("Compare runs: the runs table"));  // Help → Keyboard shortcuts
   table_->addAction(removeKey);
   connect(removeKey, &QAction::triggered, this, &ComparePage::removeSelected);
   auto* pane = new QWidget(this);

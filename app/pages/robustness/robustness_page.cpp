@@ -162,6 +162,7 @@ QWidget* RobustnessPage::createContent() {
   auto* removeKey = new QAction(tr("Remove selected"), targets_);  // named: Help → Keyboard shortcuts lists it
   removeKey->setShortcut(QKeySequence::Delete);
   removeKey->setShortcutContext(Qt::WidgetShortcut);
+  removeKey->setProperty("shortcutScope", tr("Robustness: the list of runs and checkpoints"));
   targets_->addAction(removeKey);
   connect(removeKey, &QAction::triggered, this, &RobustnessPage::removeSelectedTargets);
 
