@@ -179,9 +179,11 @@ void readSettings(const nlohmann::json& j, ConstraintSettings& s, const SettingN
   if (const nlohmann::json* v = r.find("alpha")) {
     if (v->is_string() && v->get<std::string>() == "auto") s.alpha.reset();
     else if (v->is_number()) s.alpha = fields::readNumber(*v, r.key("alpha"), kAlphaRange);
-    else
-      fields::fail(r.key("alpha"), "expected a number or \"auto\", got " +
-                                       (v->is_string() ? "'" + v->get<std::string>() + "'" : fields::describe(*v)));
+    else {
+      // Built with append: `"'" + string` here drew GCC 12's -Wstringop-overflow false positive.
+      std::string got = v->is_string() ? std::string(1, '\'').append(v->get<std::string>()).append(1, '\'') : fields::describe(*v);
+      fields::fail(r.key("alpha"), "expected a number or \"auto\", got " + got);
+    }
   }
   // Ranges are validate()'s; here only the types (a generous range that rejects NaN).
   constexpr fields::Range any{-1e300, 1e300};

@@ -121,7 +121,7 @@ class TestTfEvents : public QObject {
   void malformedEventsAreSkipped() {
     // Valid framing around bytes that are not an Event (a varint that never ends, a length
     // running past the end, a group wire type).
-    for (const std::string data : {std::string(12, '\xff'), key(5, 2) + varint(1000) + "ab", key(1, 3)}) {
+    for (const std::string& data : {std::string(12, '\xff'), key(5, 2) + varint(1000) + "ab", key(1, 3)}) {
       const auto scan = io::scanTfEvents(record(data) + record(scalarEvent(0, "ok", simpleValue(4))), "t");
       QCOMPARE(scan.warnings.size(), size_t{1});
       QVERIFY(scan.warnings[0].find("not a readable Event") != std::string::npos);
