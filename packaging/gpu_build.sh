@@ -27,12 +27,36 @@ export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-$arch}
 torch_inc=$("$py" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')
 gloo=ON
 [ -f "$torch_inc/gloo/algorithm.h" ] || { gloo=OFF; echo "gpu_build.sh: $torch_inc has no gloo headers: building with LWB_WITH_GLOO=OFF (no train --nproc)"; }
-if [ ! -f build-gpu/CMakeCache.txt ]; then
-  cmake -S . -B build-gpu -DLWB_WITH_GLOO=$gloo -G Ninja -DCMAKE_BUILD_TYPE=Release -DLWB_BUILD_GUI=OFF -DLWB_BUILD_TESTS=OFF \
-    -DCMAKE_PREFIX_PATH="$torch_prefix;$deps" -DCMAKE_CUDA_ARCHITECTURES="${arch/./}" \
-    -DCMAKE_BUILD_RPATH="$libdir" ${LWB_CMAKE_ARGS:-}
+# NCCL (issue 28's CUDA backend): the wheel ships ProcessGroupNCCL.hpp; nccl.h and libnccl.so.2
+# come with its nvidia-nccl package, somewhere under site-packages/nvidia.
+nccl=OFF nccl_inc= nccl_lib=
+if [ -f "$torch_inc/torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp" ]; then
+  read -r nccl_inc nccl_lib < <("$py" - <<'PY'
+import glob, os, site, torch
+roots = site.getsitepackages() + [os.path.dirname(os.path.dirname(torch.__file__))]
+heads = [h for r in roots for h in glob.glob(os.path.join(r, "nvidia", "**", "nccl.h"), recursive=True)]
+libs = [l for r in roots for l in glob.glob(os.path.join(r, "nvidia", "**", "libnccl.so*"), recursive=True)]
+print(os.path.dirname(heads[0]) if heads else "-", libs[0] if libs else "-")
+PY
+  ) || true
+  [ -n "$nccl_inc" ] && [ "$nccl_inc" != "-" ] && nccl=ON || echo "gpu_build.sh: ProcessGroupNCCL.hpp but no nccl.h under site-packages/nvidia: building without NCCL"
 fi
-# -k 0: one build shows every LibTorch 2.x incompatibility at once.
-cmake --build build-gpu --parallel "$(nproc)" -- -k 0
+[ "$nccl_lib" = "-" ] && nccl_lib=
+echo "gpu_build.sh: gloo $gloo, nccl $nccl ${nccl_inc:+($nccl_inc, ${nccl_lib:-no libnccl})}"
+configure() {  # $1: LWB_WITH_NCCL
+  cmake -S . -B build-gpu -DLWB_WITH_GLOO=$gloo -DLWB_WITH_NCCL=$1 -DLWB_NCCL_INCLUDE_DIR="$nccl_inc" \
+    -DLWB_NCCL_LIBRARY="$nccl_lib" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLWB_BUILD_GUI=OFF -DLWB_BUILD_TESTS=OFF \
+    -DCMAKE_PREFIX_PATH="$torch_prefix;$deps" -DCMAKE_CUDA_ARCHITECTURES="${arch/./}" \
+    -DCMAKE_BUILD_RPATH="$libdir" ${LWB_CMAKE_ARGS:-} >/dev/null
+}
+[ -f build-gpu/CMakeCache.txt ] || configure $nccl
+# -k 0: one build shows every LibTorch 2.x incompatibility at once. A build that fails with NCCL
+# on is built again without it (its errors stay above), so the rest of the checks still run.
+if ! cmake --build build-gpu --parallel "$(nproc)" -- -k 0; then
+  [ "$nccl" = ON ] || exit 1
+  echo "gpu_build.sh: the build with NCCL failed (errors above): building again with LWB_WITH_NCCL=OFF"
+  configure OFF
+  cmake --build build-gpu --parallel "$(nproc)" -- -k 0
+fi
 printf 'export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n' "$ldpath" > build-gpu/env.sh
 echo "gpu_build.sh: built into build-gpu (source build-gpu/env.sh before running)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 31's device checks, in phases that each fit one device command (docs/BENCHMARKS.md
 # "GPU"). Run from the repository root after ./packaging/gpu_build.sh:
-#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|paper|lipschitz2|scaled|icl|table1|perf [DEVICE]
+#   benchmarks/gpu/device_checks.sh OUT_DIR correctness|nccl|paper|lipschitz2|scaled|icl|table1|perf [DEVICE]
 # correctness: spectral ops vs float64 SVD (every method, f32/bf16), a 200-step MNIST soft-cap
 #   run (final RMS→RMS norms ≤ σmax), a manifold_muon ICL run (every σ stays 1), an AttLip run
 #   (prox residual, certificate), `lipschitz-cli bound` of the CUDA checkpoint read on the CPU.
@@ -11,6 +11,7 @@
 # icl: seed 002's three ICL presets at paper size, side by side. table1: seed 004's Table 1 at
 #   d 512, H 8 (lipschitz-cli attention --device cuda; LWB_TABLE1_ARGS adds options, e.g.
 #   "--restarts 1 --pgd-iters 10": AttLip's full search at N 16 did not finish in 480 s on an H200).
+# nccl: issue 28's NCCL backend, one rank (lwb-bench-dist), and --nproc 2 on one GPU refused.
 # perf: lwb-bench-device --perf at 1024² and 4096².
 # Writes run directories and logs under OUT_DIR, and OUT_DIR/<phase>.md (report.py's tables).
 set -uo pipefail
@@ -83,12 +84,21 @@ case "$phase" in
       echo "table1 $kind: exit $?"
     done
     ;;
+  nccl)
+    # Issue 28 on the GPU: one rank of engine/dist over NCCL (collectives, gradient averaging,
+    # all-reduce times), and two ranks on a one-GPU machine refused before they start.
+    "$bin/benchmarks/lwb-bench-dist" --device "$dev" >"$out/dist_check.md" 2>&1
+    echo "dist check: exit $?"
+    "$cli" train --config resources/presets/mnist_muon_softcap.json --steps 20 --device "$dev" --nproc 2 \
+      --out "$out/nccl_two_ranks" >"$out/nccl_two_ranks.log" 2>&1
+    echo "train --nproc 2 on one GPU: exit $? ($(head -c 300 "$out/nccl_two_ranks.log"))"
+    ;;
   perf)
     "$bin/benchmarks/lwb-bench-device" --device "$dev" --perf --sizes "${LWB_PERF_SIZES:-1024,4096}" \
       --peak-tflops "${LWB_PEAK_TFLOPS:-989}" >"$out/spectral_perf.md" 2>&1
     echo "spectral perf: exit $?"
     ;;
-  *) echo "device_checks.sh: unknown phase '$phase' (correctness | paper | lipschitz2 | scaled | icl | table1 | perf)" >&2; exit 2 ;;
+  *) echo "device_checks.sh: unknown phase '$phase' (correctness | nccl | paper | lipschitz2 | scaled | icl | table1 | perf)" >&2; exit 2 ;;
 esac
 python3 benchmarks/gpu/report.py "$out" "$phase" >"$out/$phase.md" 2>&1
 cat "$out/$phase.md"

@@ -157,9 +157,10 @@ def main():
         icl(out)
     elif phase == "table1":
         table1(out)
-    elif phase == "perf":
-        p = os.path.join(out, "spectral_perf.md")
-        print(open(p).read() if os.path.exists(p) else "spectral_perf.md: MISSING")
+    elif phase in ("perf", "nccl"):
+        for name in (("spectral_perf.md",) if phase == "perf" else ("dist_check.md", "nccl_two_ranks.log")):
+            p = os.path.join(out, name)
+            print(open(p).read() if os.path.exists(p) else f"{name}: MISSING")
     else:
         sys.exit(f"report.py: unknown phase '{phase}'")
 

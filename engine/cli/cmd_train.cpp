@@ -3,6 +3,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/launcher.h"
+#include "common/device_info.h"
 #include "dist/communicator.h"
 #include "dist/world.h"
 #include "io/json_read.h"
@@ -195,7 +196,9 @@ std::unique_ptr<dist::Communicator> joinRanks(run::Trainer& trainer, const run::
   // which the trainer reports (rank 0 writes it into the run folder) before exiting 1.
   std::signal(SIGPIPE, SIG_IGN);
   try {
-    comm = dist::connect(world);  // an unreachable MASTER_ADDR, a port in use, a missing peer
+    // NCCL for a CUDA run when the build has it, else Gloo: an unreachable MASTER_ADDR, a port
+    // in use, a missing peer all end here.
+    comm = dist::connect(world, cfg.device == run::RunDevice::Cuda);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }
@@ -249,6 +252,14 @@ int runTrain(const TrainArgs& a) {
   if (ranks > cfg.batchSize)
     throw InputError("--nproc: " + std::to_string(ranks) + " processes cannot share a global batch_size of " +
                      std::to_string(cfg.batchSize) + " (each needs at least one example)");
+  if (a.nproc > 1 && cfg.device == run::RunDevice::Cuda) {
+    // NCCL refuses two ranks on one GPU (rank r takes GPU r mod the GPUs seen, dist/communicator_nccl.cpp).
+    int gpus = 0;
+    for (const auto& d : availableDevices()) gpus += d.id.rfind("cuda:", 0) == 0 ? 1 : 0;
+    if (a.nproc > gpus)
+      throw InputError("--nproc " + std::to_string(a.nproc) + " with --device cuda: each rank needs a GPU of its own and this machine has " +
+                       std::to_string(gpus) + (std::string(dist::backendFor("cuda")) == "nccl" ? "" : " (and this build has no NCCL: Gloo carries the CUDA tensors)"));
+  }
   if (a.nproc > 1) {
     run::Trainer check(cfg);  // bad data or model: one clean line here, not one per rank
     (void)check;

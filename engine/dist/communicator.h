@@ -1,4 +1,5 @@
-// The collectives a data-parallel run needs (issue 28), over c10d's Gloo process group:
+// The collectives a data-parallel run needs (issue 28), over a c10d process group (Gloo, or NCCL
+// for CUDA runs in a build that has it):
 // SUM all-reduce (Gloo in LibTorch 1.13 has no AVG), broadcast from a root, all-gather of
 // equal-shaped tensors, a barrier. Every call blocks until the collective is complete on this
 // rank, or throws std::runtime_error naming the collective and the cause (a peer that died or
@@ -10,6 +11,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace lwb::dist {
@@ -34,8 +36,17 @@ class Communicator {
 };
 
 // Joins the world: rank 0 serves the rendezvous store on masterPort, the others connect to it;
-// Gloo then connects every pair. Throws std::runtime_error when the world does not form in
+// the backend then connects every pair: NCCL when `cudaTensors` and the build has it
+// (LWB_WITH_NCCL), else Gloo. Throws std::runtime_error when the world does not form in
 // World::timeoutSeconds (a rank that never comes, an unreachable address, a port in use).
-std::unique_ptr<Communicator> connect(const World& world);
+std::unique_ptr<Communicator> connect(const World& world, bool cudaTensors = false);
+
+// Which backend connect() takes for a run's device ("cpu", "cuda", "cuda:1"): "gloo" or "nccl".
+const char* backendFor(const std::string& device);
+
+namespace detail {  // the backends, one translation unit each (engine/dist/CMakeLists.txt)
+std::unique_ptr<Communicator> connectGloo(const World& world);
+std::unique_ptr<Communicator> connectNccl(const World& world);
+}  // namespace detail
 
 }  // namespace lwb::dist
