@@ -87,7 +87,7 @@ case "$phase" in
   nccl)
     # Issue 28 on the GPU: one rank of engine/dist over NCCL (collectives, gradient averaging,
     # all-reduce times), and two ranks on a one-GPU machine refused before they start.
-    "$bin/benchmarks/lwb-bench-dist" --device "$dev" >"$out/dist_check.md" 2>&1
+    NCCL_DEBUG=WARN timeout 90 "$bin/benchmarks/lwb-bench-dist" --device "$dev" >"$out/dist_check.md" 2>&1
     echo "dist check: exit $?"
     "$cli" train --config resources/presets/mnist_muon_softcap.json --steps 20 --device "$dev" --nproc 2 \
       --out "$out/nccl_two_ranks" >"$out/nccl_two_ranks.log" 2>&1
