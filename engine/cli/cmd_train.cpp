@@ -258,7 +258,7 @@ int runTrain(const TrainArgs& a) {
     for (const auto& d : availableDevices()) gpus += d.id.rfind("cuda:", 0) == 0 ? 1 : 0;
     if (a.nproc > gpus)
       throw InputError("--nproc " + std::to_string(a.nproc) + " with --device cuda: each rank needs a GPU of its own and this machine has " +
-                       std::to_string(gpus) + (std::string(dist::backendFor("cuda")) == "nccl" ? "" : " (and this build has no NCCL: Gloo carries the CUDA tensors)"));
+                       std::to_string(gpus));
   }
   if (a.nproc > 1) {
     run::Trainer check(cfg);  // bad data or model: one clean line here, not one per rank

@@ -10,9 +10,11 @@
 // A NCCL Work's wait() makes the current CUDA stream wait for the collective instead of the
 // host; every later use of the tensor is on that stream, so callers see the result as with
 // Gloo. CPU tensors (the trainer's flags and config hash) go through the GPU and back.
-#include "dist/group_communicator.h"
-
+// The backend's header first: it brings c10d::Work and the collective options that
+// group_communicator.h uses (as ProcessGroupGloo.hpp does for communicator.cpp).
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+
+#include "dist/group_communicator.h"
 
 #include <c10/cuda/CUDAFunctions.h>
 

@@ -196,6 +196,11 @@ class TestCliTrainDist : public QObject {
     QTest::newRow("nproc under a launcher") << QStringList{QStringLiteral("--nproc"), QStringLiteral("2")} << QByteArray("1")
                                             << QByteArray("already rank 1 of 2");
     QTest::newRow("bad RANK") << QStringList{} << QByteArray("x") << QByteArray("RANK");
+    // NCCL refuses two ranks on one GPU: more local ranks than GPUs stop before any starts (on
+    // this CPU machine, 0 GPUs; on the H200 of docs/RESULTS.md §4, 1).
+    QTest::newRow("more ranks than GPUs")
+        << QStringList{QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--device"), QStringLiteral("cuda")}
+        << QByteArray() << QByteArray("each rank needs a GPU of its own");
   }
   void badInputIsOneLine() {
     QFETCH(QStringList, extra);
