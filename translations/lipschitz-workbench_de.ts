@@ -2960,6 +2960,13 @@
         <source>no names in common as written: matched without “%1” (A) and “%2” (B)</source>
         <translation>keine gemeinsamen Namen wie geschrieben: verglichen ohne „%1“ (A) und „%2“ (B)</translation>
     </message>
+    <message numerus="yes">
+        <source>NaN/Inf, no spectrum: %n layer(s)</source>
+        <translation>
+            <numerusform>NaN/Inf, kein Spektrum: %n Schicht</numerusform>
+            <numerusform>NaN/Inf, kein Spektrum: %n Schichten</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::InspectorPage</name>

@@ -32,15 +32,25 @@ void printJson(const nlohmann::json& j) {
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace lwb::cli {
 
 const CLI::Validator& unsignedInteger() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {
-        if (s.empty() || s.size() > 20 || s.find_first_not_of("0123456789") != std::string::npos)
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
           return "must be an integer >= 0, got " + s;
+        // Past 2^64 - 1 CLI11 clamps without a word (digit strings of one length compare as numbers).
+        const std::string digits = s.substr(std::min(s.find_first_not_of('0'), s.size()));
+        static const std::string kMax = "18446744073709551615";
+        if (digits.size() > kMax.size() || (digits.size() == kMax.size() && digits > kMax))
+          return "must be at most 18446744073709551615 (2^64 - 1), got " + s;
+        // CLI11 reads a leading 0 as octal ("010" would be seed 8): hand it the decimal digits.
+        s = digits.empty() ? "0" : digits;
         return {};
       },
       "UINT");
@@ -69,6 +79,52 @@ const CLI::Validator& finiteNonNegative() {
       },
       "FINITE>=0");
   return v;
+}
+
+// CLI::Range reads "abc" as "not in range" and lets "nan" through a floating range; these say
+// which of the two is wrong.
+CLI::Validator integerIn(long long lo, long long hi) {
+  const std::string range = "from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        long long x = 0;
+        try {
+          size_t used = 0;
+          x = std::stoll(s, &used);
+          if (used != s.size()) return "must be an integer " + range + ", got " + s;
+        } catch (const std::out_of_range&) {
+          return "must be " + range + ", got " + s;
+        } catch (...) {
+          return "must be an integer " + range + ", got " + s;
+        }
+        if (x < lo || x > hi) return "must be " + range + ", got " + s;
+        s = std::to_string(x);  // CLI11 reads a leading 0 as octal: "010" would be 8
+        return {};
+      },
+      "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
+CLI::Validator numberIn(double lo, double hi) {
+  const auto text = [](double x) {
+    std::string t = std::to_string(x);
+    t.erase(t.find_last_not_of('0') + 1);  // 86400.000000 -> 86400
+    if (!t.empty() && t.back() == '.') t.pop_back();
+    return t;
+  };
+  const std::string range = "from " + text(lo) + " to " + text(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        double x = 0;
+        try {
+          size_t used = 0;
+          x = std::stod(s, &used);
+          if (used != s.size()) return "must be a number " + range + ", got " + s;
+        } catch (...) {
+          return "must be a number " + range + ", got " + s;
+        }
+        return !std::isfinite(x) || x < lo || x > hi ? "must be a finite number " + range + ", got " + s : std::string();
+      },
+      "NUMBER in [" + text(lo) + ", " + text(hi) + "]");
 }
 
 }  // namespace lwb::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/exit_codes.h"
+#include "cli/validators.h"
 
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
@@ -18,23 +19,5 @@ std::vector<double> exactSingularValues(const at::Tensor& w);
 
 // One JSON object per line on stdout.
 void printJson(const nlohmann::json& j);
-
-}  // namespace lwb::cli
-
-namespace CLI {
-class Validator;
-}
-
-namespace lwb::cli {
-
-// CLI11 validator: a finite number >= 0 (CLI::NonNegativeNumber lets "nan" through).
-const CLI::Validator& finiteNonNegative();
-
-// CLI11 validator for unsigned options (seeds): digits only. CLI11 converts "-1" into an
-// uint64_t by wrapping it to 2^64 - 1 without a word.
-const CLI::Validator& unsignedInteger();
-
-// CLI11 validator: a value that is not empty ("--delta ''" was taken as "no --delta").
-const CLI::Validator& nonEmpty();
 
 }  // namespace lwb::cli

@@ -140,16 +140,16 @@ Command addAttentionCommand(CLI::App& app) {
   for (const auto& k : lab::attentionKindIds()) kinds += (kinds.empty() ? "" : " | ") + k;
   sub->add_option("--kind", a->kind, kinds)->required()->check(CLI::IsMember(lab::attentionKindIds()));
   sub->add_option("--tokens", a->tokens, "token counts N[,N...]")->required();
-  sub->add_option("--dim", a->dim, "model width d")->required()->check(CLI::Range(2, 512));
-  sub->add_option("--heads", a->heads, "heads H (must divide d)")->required()->check(CLI::Range(1, 512));
-  sub->add_option("--seed", a->seed, "seed of the weights and of the PGD search (default 0)")->check(unsignedInteger());
-  sub->add_option("--pgd-iters", a->pgdIters, "PGD iterations (default 30)")->check(CLI::Range(1, 10000));
-  sub->add_option("--restarts", a->restarts, "PGD restarts (default 3)")->check(CLI::Range(1, 1000));
+  sub->add_option("--dim", a->dim, "model width d")->required()->transform(integerIn(2, 512));
+  sub->add_option("--heads", a->heads, "heads H (must divide d)")->required()->transform(integerIn(1, 512));
+  sub->add_option("--seed", a->seed, "seed of the weights and of the PGD search (default 0)")->transform(unsignedInteger());
+  sub->add_option("--pgd-iters", a->pgdIters, "PGD iterations (default 30)")->transform(integerIn(1, 10000));
+  sub->add_option("--restarts", a->restarts, "PGD restarts (default 3)")->transform(integerIn(1, 1000));
   sub->add_option("--prox-rule", a->proxRule, "AttLip inner step rule: armijo (default) | fixed")
       ->check(CLI::IsMember(choiceIdStrings(attention::kProxRules)));
   sub->add_option("--relaxation", a->relaxation,
                   "AttLip's block x + a(prox(x) - x), a in (0, 4] (default 1): bound 1 up to 2, a - 1 above")
-      ->check(CLI::Range(0.0, 4.0));
+      ->check(numberIn(0.0, 4.0));
   sub->add_option("--device", a->device, "cpu (default) or cuda: where the block and the PGD search run")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_flag("--json", a->json, "print one JSON object per N instead of a table");

@@ -236,10 +236,10 @@ Command addBenchCommand(CLI::App& app) {
   auto* sub = app.add_subcommand("bench", "steps/s and constraint-step share of each preset (or given configs)");
   sub->add_option("configs", args->configs, "config files (default: every preset in --presets)");
   sub->add_option("--presets", args->presets, "preset folder (default resources/presets)");
-  sub->add_option("--steps", args->steps, "steps per config (default 30)")->check(CLI::Range(int64_t{2}, int64_t{100000}));
+  sub->add_option("--steps", args->steps, "steps per config (default 30)")->transform(integerIn(2, 100000));
   sub->add_option("--max-seconds", args->maxSeconds, "stop each config after this many seconds (at least one step; default: no limit)")
       ->check(finiteNonNegative())
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(numberIn(0.0, 86400.0));
   sub->add_flag("--json", args->json, "one JSON object per config instead of a Markdown table");
   sub->add_flag("--roofline", args->roofline,
                 "also run each config under LibTorch's profiler: GEMM FLOPs and time per step, the step against its GEMM bound, "

@@ -81,7 +81,7 @@ Command addDemoCommand(CLI::App& app) {
   sub->add_option("--cols", args->cols, "columns (default 512)");
   sub->add_option("--sigma1", args->sigma1, "largest singular value of the input (default 10)");
   sub->add_option("--sigma-max", args->sigmaMax, "cap (default 1)");
-  sub->add_option("--seed", args->seed, "random seed (default 1)")->check(unsignedInteger());
+  sub->add_option("--seed", args->seed, "random seed (default 1)")->transform(unsignedInteger());
   sub->add_flag("--json", args->json, "print one JSON object instead of the table");
   return {sub, [args] { return runDemo(*args); }};
 }

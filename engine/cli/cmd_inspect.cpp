@@ -78,14 +78,17 @@ int runDelta(const InspectArgs& a) {
                       {"delta_sigma1", number(l.deltaSigma1())}, {"alpha_a", number(l.alphaA)}, {"alpha_b", number(l.alphaB)},
                       {"delta_alpha", number(l.deltaAlpha())}, {"relative_change", number(l.relativeChange)}});
   nlohmann::json out{{"a", a.file}, {"b", a.delta}, {"layers", layers}, {"only_in_a", d.onlyInA}, {"only_in_b", d.onlyInB},
-                     {"shape_changed", d.shapeChanged}};
+                     {"shape_changed", d.shapeChanged}, {"no_spectrum", d.noSpectrum}};
   if (!d.prefixA.empty() || !d.prefixB.empty()) {
     out["matched_without_prefix"] = {{"a", d.prefixA}, {"b", d.prefixB}};
     std::cerr << "lipschitz-cli: no layer names in common as written; matched without the prefixes '" << d.prefixA
               << "' (A) and '" << d.prefixB << "' (B)\n";
-  } else if (layers.empty() && d.shapeChanged.empty()) {
+  } else if (layers.empty() && d.shapeChanged.empty() && d.noSpectrum.empty()) {
     std::cerr << "lipschitz-cli: the two files have no matrix names in common\n";
   }
+  if (!d.noSpectrum.empty())
+    std::cerr << "lipschitz-cli: " << d.noSpectrum.size() << " matrix(es) in both files hold NaN/Inf (or booleans) in A or B, "
+              << "so they have no spectrum to compare (no_spectrum), e.g. " << d.noSpectrum.front() << "\n";
   printJson(out);
   return 0;
 }

@@ -126,9 +126,9 @@ Command addRobustnessCommand(CLI::App& app) {
   sub->add_option("--data", a->data, "data folder (default: the run's data_path)");
   sub->add_option("--eps", a->eps, "comma-separated l2 radii in pixel units (default 0,0.25,0.5,1,1.5,2,3)")->check(nonEmpty());
   sub->add_option("--examples", a->examples, "number of examples: the last N of the validation split (default 2000)")
-      ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
-  sub->add_option("--attack-steps", a->attackSteps, "PGD steps (default 50; step size 2.5 eps / steps)")->check(CLI::Range(1, 100000));
-  sub->add_option("--seed", a->seed, "seed of the attack's random starts (default 0)")->check(unsignedInteger());
+      ->transform(integerIn(1, 10'000'000));
+  sub->add_option("--attack-steps", a->attackSteps, "PGD steps (default 50; step size 2.5 eps / steps)")->transform(integerIn(1, 100000));
+  sub->add_option("--seed", a->seed, "seed of the attack's random starts (default 0)")->transform(unsignedInteger());
   sub->add_flag("--json", a->json, "print one JSON object instead of a table");
   return {sub, [a] { return runRobustness(*a); }};
 }

@@ -42,7 +42,7 @@ Command addSampleCommand(CLI::App& app) {
   sub->add_option("--tokens", args->request.tokens, "characters to generate (1 … 100000)")->default_val(200);
   sub->add_option("--temperature", args->request.temperature, "softmax temperature > 0; 0 picks the most likely character (presets 0.2, 0.5, 1.0)")
       ->default_val(1.0);
-  sub->add_option("--seed", args->request.seed, "random seed of the draws")->default_val(1337)->check(unsignedInteger());
+  sub->add_option("--seed", args->request.seed, "random seed of the draws")->default_val(1337)->transform(unsignedInteger());
   sub->add_option("--data", args->data, "the run's text file, where its data_path does not point to it on this machine");
   sub->add_flag("--json", args->json, "print one JSON object instead of the text");
   return {sub, [args] { return runSample(*args); }};

@@ -179,8 +179,8 @@ Command addSpectralCommand(CLI::App& app) {
   auto args = std::make_shared<SpectralArgs>();
   auto* sub = app.add_subcommand("spectral", "apply a weight-constraint method to a 2-D .npy matrix");
   sub->add_option("--op", args->op, "method id: " + joinMethodIds())->required();
-  sub->add_option("--in", args->in, "input .npy (2-D float32/float64, C order)")->required();
-  sub->add_option("--out", args->out, "output .npy (float32)")->required();
+  sub->add_option("--in", args->in, "input .npy (2-D float32/float64, C order)")->required()->check(nonEmpty());
+  sub->add_option("--out", args->out, "output .npy (float32)")->required()->check(nonEmpty());
   sub->add_option("--sigma-max", args->sigmaMax, "upper threshold (default 1)")->check(finiteNonNegative());
   sub->add_option("--sigma-min", args->sigmaMin, "lower threshold for " + methodsReading(spectral::kSigmaMin) + " (default 0)")
       ->check(finiteNonNegative());
@@ -195,7 +195,7 @@ Command addSpectralCommand(CLI::App& app) {
   sub->add_option("--steps", args->steps, "Newton-Schulz main-phase steps (default 10 for jordan5, 6 for you6)");
   sub->add_option("--polish-steps", args->polishSteps, "Newton-Schulz (15/8,-10/8,3/8) tail steps (default 4)");
   sub->add_option("--power-iters", args->powerIters, "power iterations for normalize/hammer/spectral decay")
-      ->check(CLI::Range(1, 100000));
+      ->transform(integerIn(1, 100000));
   sub->add_option("--dtype", args->dtype, "compute dtype: float32 or bfloat16");
   sub->add_option("--norm", args->norm, "thresholds as raw spectral norms (spectral) or RMS->RMS norms (rms)");
   sub->add_option("--device", args->device, "cpu or cuda");

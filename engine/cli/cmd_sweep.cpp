@@ -172,14 +172,14 @@ int runSweep(const SweepArgs& a) {
 Command addSweepCommand(CLI::App& app) {
   auto args = std::make_shared<SweepArgs>();
   auto* sub = app.add_subcommand("sweep", "run a grid of configs (local processes or a Slurm job array); resumable");
-  sub->add_option("--spec", args->spec, "sweep spec (JSON): {\"base\", \"grid\", \"seeds\", \"steps\"}")->required();
-  sub->add_option("--out", args->out, "sweep directory (created; re-running resumes it)")->required();
+  sub->add_option("--spec", args->spec, "sweep spec (JSON): {\"base\", \"grid\", \"seeds\", \"steps\"}")->required()->check(nonEmpty());
+  sub->add_option("--out", args->out, "sweep directory (created; re-running resumes it)")->required()->check(nonEmpty());
   sub->add_option("--backend", args->backend, "local (default) or slurm")->check(CLI::IsMember({"local", "slurm"}));
   sub->add_option("--jobs", args->jobs, "runs at a time (local default: one per core; slurm: the array's %limit)")
-      ->check(CLI::Range(1, 100000));
+      ->transform(integerIn(1, 100000));
   sub->add_option("--ntasks", args->ntasks,
                   "processes per point (data parallel): local train --nproc N; slurm --ntasks=N and srun")
-      ->check(CLI::Range(1, 256));
+      ->transform(integerIn(1, 256));
   sub->add_flag("--dry-run", args->dryRun, "print the plan (and the Slurm batch script) and run nothing");
   sub->add_flag("--json", args->json, "print JSON events (plan, progress, point, summary) on stdout");
   sub->add_flag("--retry-failed", args->retryFailed, "run failed points again (interrupted ones always are)");
@@ -189,8 +189,8 @@ Command addSweepCommand(CLI::App& app) {
   sub->add_option("--index-wait", args->indexWait,
                   "seconds to wait at the end for a run index another process keeps locked (default 600; the "
                   "sweep runs on meanwhile)")
-      ->check(CLI::Range(0.0, 86400.0));
-  sub->add_option("--poll", args->poll, "slurm: seconds between squeue polls (default 2)")->check(CLI::Range(0.1, 3600.0));
+      ->check(numberIn(0.0, 86400.0));
+  sub->add_option("--poll", args->poll, "slurm: seconds between squeue polls (default 2)")->check(numberIn(0.1, 3600.0));
   return {sub, [args] { return runSweep(*args); }};
 }
 

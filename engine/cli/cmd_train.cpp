@@ -303,16 +303,16 @@ int runTrain(const TrainArgs& a) {
 Command addTrainCommand(CLI::App& app) {
   auto args = std::make_shared<TrainArgs>();
   auto* sub = app.add_subcommand("train", "train a model with an enforced Lipschitz bound; writes a run directory");
-  sub->add_option("--config", args->config, "run config (JSON), e.g. resources/presets/chars_small_cpu.json");
+  sub->add_option("--config", args->config, "run config (JSON), e.g. resources/presets/chars_small_cpu.json")->check(nonEmpty());
   sub->add_option("--set", args->sets, "override a config key: --set constraint.sigma_max=2 (repeatable)");
-  sub->add_option("--steps", args->steps, "number of steps (overrides the config)")->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
+  sub->add_option("--steps", args->steps, "number of steps (overrides the config)")->transform(integerIn(1, 1000000000));
   sub->add_option("--device", args->device, "cpu or cuda (overrides the config)")->check(CLI::IsMember({"cpu", "cuda"}));
-  sub->add_option("--out", args->out, "run directory to create (must not exist or be empty)");
-  sub->add_option("--resume", args->resume, "continue the run in RUN_DIR from its newest checkpoint");
+  sub->add_option("--out", args->out, "run directory to create (must not exist or be empty)")->check(nonEmpty());
+  sub->add_option("--resume", args->resume, "continue the run in RUN_DIR from its newest checkpoint")->check(nonEmpty());
   sub->add_flag("--json", args->json, "print one JSON object per logged step and a final summary");
   sub->add_option("--nproc", args->nproc,
                   "data-parallel processes on this machine (Gloo over 127.0.0.1; batch_size stays the global batch)")
-      ->check(CLI::Range(1, 256));
+      ->transform(integerIn(1, 256));
   return {sub, [args] { return runTrain(*args); }};
 }
 

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/launcher.h"
+#include "cli/validators.h"
 #include "common/float_env.h"
 #include "common/malloc_policy.h"
 #include "common/threads.h"
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
   app.add_flag("--no-memory-check", noMemoryCheck,
                "build models and batches even where the memory estimate exceeds what is available (sets LWB_MEMORY_CHECK=off, inherited by sweep points)");
   app.add_option("--threads", threads, "intra-op CPU threads (default: LWB_THREADS, else chosen per run between 1 and all hardware threads)")
-      ->check(CLI::Range(0, 4096));
+      ->transform(lwb::cli::integerIn(0, 4096));
 
   const lwb::cli::Command commands[] = {
       lwb::cli::addSpectralCommand(app),

@@ -251,7 +251,10 @@ CheckpointDelta checkpointDelta(const io::TensorFile& a, const io::TensorFile& b
     }
     const TensorReport ra = reportTensor(*t, false);
     const TensorReport rb = reportTensor(*it->second, false);
-    if (!ra.stats || !rb.stats) continue;  // NaN/Inf or boolean: no spectrum to compare
+    if (!ra.stats || !rb.stats) {  // NaN/Inf or boolean: no spectrum to compare
+      d.noSpectrum.push_back(name);
+      continue;
+    }
     LayerDelta l{name, t->shape, ra.stats->sigma1, rb.stats->sigma1, ra.metrics.alpha, rb.metrics.alpha, 0};
     l.relativeChange = relativeChange(*t, *it->second);
     d.layers.push_back(std::move(l));

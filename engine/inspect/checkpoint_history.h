@@ -84,6 +84,9 @@ struct LayerDelta {
 struct CheckpointDelta {
   std::vector<LayerDelta> layers;      // matrices in both with the same shape, A's order
   std::vector<std::string> onlyInA, onlyInB, shapeChanged;
+  // In both with one shape, but NaN/Inf (or booleans) in either: no spectrum to compare. Said,
+  // not dropped ("no names in common" was the message for two files of NaN matrices).
+  std::vector<std::string> noSpectrum;
   bool complete = true;
   // When no layer name matched as written, the names were matched again without each file's
   // common dotted prefix (a Lightning "state_dict.model.", DDP's "module.", torch.compile's

@@ -205,6 +205,19 @@ void TestCheckpointHistory::deltaListsUnmatchedLayers() {
   QCOMPARE(d.onlyInA, std::vector<std::string>{"gone"});
   QCOMPARE(d.onlyInB, std::vector<std::string>{"new"});
   QCOMPARE(d.shapeChanged, std::vector<std::string>{"grown"});
+  QVERIFY(d.noSpectrum.empty());
+  // A matrix holding NaN in one file has no spectrum: listed, not dropped without a word (the CLI
+  // said "no matrix names in common" for two files whose every matrix had a NaN).
+  {
+    auto bad = test::gaussian({3, 3}, 7);
+    bad[0][0].fill_(std::nan(""));
+    const fs::path pn = fs::path(dir.path().toStdString()) / "nan.safetensors";
+    writeCheckpoint(pn, {{"kept", bad}, {"gone", test::gaussian({2, 4}, 8)}});
+    const auto n = inspect::checkpointDelta(pa, pn);
+    QCOMPARE(n.noSpectrum, std::vector<std::string>{"kept"});
+    QCOMPARE(n.layers.size(), size_t{1});
+    QCOMPARE(n.layers[0].name, std::string("gone"));
+  }
   // A missing second file names itself.
   QVERIFY(messageOf([&] { inspect::checkpointDelta(pa, pb.string() + ".missing"); }).contains("b.safetensors.missing"));
   QVERIFY(d.prefixA.empty() && d.prefixB.empty());  // names matched as written

@@ -403,7 +403,7 @@ class TestHostileFiles : public QObject {
         sweep::RunIndex index(file, access);
         sweep::IndexRow r;
         r.path = "/r/1";
-        r.id = "1";
+        r.id.assign(1, '1');  // assigned from a literal, GCC 12 warns falsely (-Wstringop-overflow)
         r.status = "finished";
         index.upsert(r);
         (void)index.rows();
@@ -613,6 +613,31 @@ class TestHostileFiles : public QObject {
     QTest::addColumn<QString>("fragment");
     QTest::newRow("--seed -1") << QStringList{"robustness", "nothing", "--seed", "-1"} << "--seed: must be an integer >= 0, got -1";
     QTest::newRow("--eps 1e308") << QStringList{"robustness", "nothing", "--eps", "1e308"} << "eps: 1e+308 is larger than 1000";
+    // CLI::Range said "Value abc not in range 0 to 4096", let "nan" through, and CLI11 clamped a
+    // seed past 2^64 - 1 to it.
+    QTest::newRow("--threads abc") << QStringList{"--threads", "abc", "robustness", "nothing"}
+                                   << "--threads: must be an integer from 0 to 4096, got abc";
+    QTest::newRow("--index-wait nan") << QStringList{"sweep", "--spec", "nothing", "--out", "nowhere", "--index-wait", "nan"}
+                                      << "--index-wait: must be a finite number from 0 to 86400, got nan";
+    QTest::newRow("--seed 2^64") << QStringList{"robustness", "nothing", "--seed", "18446744073709551616"}
+                                 << "--seed: must be at most 18446744073709551615";
+    // An empty --out: spectral failed on "cannot make absolute path", sweep wrote into the cwd.
+    QTest::newRow("spectral --out ''") << QStringList{"spectral", "--op", "none", "--in", "x.npy", "--out", ""} << "--out: must not be empty";
+    QTest::newRow("sweep --out ''") << QStringList{"sweep", "--spec", "x.json", "--out", ""} << "--out: must not be empty";
+  }
+
+  // CLI11 reads integers with base 0, so "--seed 010" was seed 8; the validators hand it "10".
+  void leadingZeroIsDecimal() {
+    QString bound[3];
+    const QStringList seeds{"010", "10", "8"};
+    for (int i = 0; i < 3; ++i) {
+      const Cli r = runCli({"attention", "--kind", "l2", "--tokens", "4", "--dim", "8", "--heads", "1", "--pgd-iters", "2",
+                            "--restarts", "1", "--seed", seeds[i], "--json"});
+      QVERIFY2(r.code == 0, qPrintable(show(r)));
+      bound[i] = QString::fromStdString(jsonio::tryParse(r.out.toStdString())->at("bound").dump());
+    }
+    QCOMPARE(bound[0], bound[1]);
+    QVERIFY(bound[1] != bound[2]);
   }
   void cliContractCases() {
     QFETCH(QStringList, args);

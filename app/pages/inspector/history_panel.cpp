@@ -273,6 +273,8 @@ void HistoryPanel::compare() {
       if (!d->onlyInA.empty()) notes << tr("only in A: %n layer(s)", nullptr, static_cast<int>(d->onlyInA.size()));
       if (!d->onlyInB.empty()) notes << tr("only in B: %n layer(s)", nullptr, static_cast<int>(d->onlyInB.size()));
       if (!d->shapeChanged.empty()) notes << tr("shape changed: %n layer(s)", nullptr, static_cast<int>(d->shapeChanged.size()));
+      if (!d->noSpectrum.empty())
+        notes << tr("NaN/Inf, no spectrum: %n layer(s)", nullptr, static_cast<int>(d->noSpectrum.size()));
       if (!d->prefixA.empty() || !d->prefixB.empty())
         notes << tr("no names in common as written: matched without “%1” (A) and “%2” (B)")
                      .arg(QString::fromStdString(d->prefixA), QString::fromStdString(d->prefixB));
