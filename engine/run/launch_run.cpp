@@ -8,6 +8,7 @@
 
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <optional>
@@ -22,6 +23,22 @@ std::string failureReason(const std::exception& e) {
   return text;
 }
 
+namespace {
+
+// The rows a resumed run's metrics.jsonl lacks before its checkpoint: every logEvery-th step up
+// to `step` was logged, so a file ending earlier was cut (a full disk, an interrupted copy). The
+// continued run appends after the checkpoint and its plots would show the hole without a word.
+std::string metricsGap(const RunConfig& config, int64_t step, int64_t lastKept) {
+  const int64_t lastLogged = config.logEvery > 0 ? step / config.logEvery * config.logEvery : step;
+  if (lastLogged < 1 || lastKept >= lastLogged) return {};
+  const std::string from = std::to_string(std::max<int64_t>(lastKept, 0) + 1);
+  return std::string(layout::kMetricsFile) + (lastKept < 0 ? " has no rows" : " ends at step " + std::to_string(lastKept)) +
+         " but the run resumes after step " + std::to_string(step) + " (the file was cut): steps " + from + "–" +
+         std::to_string(step) + " have no logged metrics, so the plots show a gap there";
+}
+
+}  // namespace
+
 RunSummary launchRun(const RunConfig& config, const LaunchOptions& o, TrainerControl& control) {
   (void)parseRunConfig(toJson(config));  // a config built in code gets the file's checks too
   Trainer trainer(config);               // validates data and model before anything is written
@@ -30,8 +47,12 @@ RunSummary launchRun(const RunConfig& config, const LaunchOptions& o, TrainerCon
   if (o.ready) o.ready(trainer.referenceNotes(), trainer.startWarnings());
 
   std::optional<RunDirectory> dir;  // InputError when the folder is taken or cannot be created
-  if (o.resumeFrom) dir.emplace(o.runDir, RunDirectory::ContinueAfter{o.resumeFrom->step});
-  else dir.emplace(o.runDir);
+  if (o.resumeFrom) {
+    dir.emplace(o.runDir, RunDirectory::ContinueAfter{o.resumeFrom->step});
+    if (const auto gap = metricsGap(config, o.resumeFrom->step, dir->lastMetricsStep()); !gap.empty() && o.ready) o.ready({}, {gap});
+  } else {
+    dir.emplace(o.runDir);
+  }
   try {
     if (!o.resumeFrom) {
       auto record = resolvedConfigJson(config);

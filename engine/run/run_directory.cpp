@@ -102,8 +102,10 @@ RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path
   for (const auto& row : reader.metrics()) {
     // Rows without a numeric step are not metrics rows; they are kept as they were.
     const auto step = row.find("step");
-    if (step == row.end() || !step->is_number() || step->get<double>() <= static_cast<double>(resume.step))
+    if (step == row.end() || !step->is_number() || step->get<double>() <= static_cast<double>(resume.step)) {
       kept += compact(row) + "\n";
+      if (step != row.end() && step->is_number()) lastMetricsStep_ = std::max(lastMetricsStep_, static_cast<int64_t>(step->get<double>()));
+    }
   }
   writeFileAtomically(child(path, layout::kMetricsFile), kept);
   metrics_.open(child(path_, layout::kMetricsFile), std::ios::binary | std::ios::app);

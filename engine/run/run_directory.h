@@ -60,6 +60,9 @@ class RunDirectory {
   };
   RunDirectory(const std::string& path, ContinueAfter resume);
   const std::string& path() const { return path_; }
+  // After ContinueAfter: the largest step of a metrics row kept (-1: none). A file cut short
+  // (a full disk, a copy interrupted) ends before the checkpoint; launchRun says so.
+  int64_t lastMetricsStep() const { return lastMetricsStep_; }
 
   void writeConfig(const nlohmann::json& resolved);      // config.json (atomic)
   void appendMetrics(const nlohmann::json& row);         // one line of metrics.jsonl, flushed
@@ -76,6 +79,7 @@ class RunDirectory {
   std::ofstream metrics_;
   std::ofstream spectraBin_;
   uint64_t spectraBytes_ = 0;
+  int64_t lastMetricsStep_ = -1;
   nlohmann::json spectraIndex_ = nlohmann::json::array();
 };
 
