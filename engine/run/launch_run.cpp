@@ -49,7 +49,9 @@ RunSummary launchRun(const RunConfig& config, const LaunchOptions& o, TrainerCon
   std::optional<RunDirectory> dir;  // InputError when the folder is taken or cannot be created
   if (o.resumeFrom) {
     dir.emplace(o.runDir, RunDirectory::ContinueAfter{o.resumeFrom->step});
-    if (const auto gap = metricsGap(config, o.resumeFrom->step, dir->lastMetricsStep()); !gap.empty() && o.ready) o.ready({}, {gap});
+    auto warnings = dir->warnings();
+    if (auto gap = metricsGap(config, o.resumeFrom->step, dir->lastMetricsStep()); !gap.empty()) warnings.push_back(std::move(gap));
+    if (!warnings.empty() && o.ready) o.ready({}, warnings);
   } else {
     dir.emplace(o.runDir);
   }

@@ -95,6 +95,24 @@ RunDirectory::RunDirectory(const std::string& path) : path_(path), lock_(created
   if (!metrics_) throw InputError(path + ": cannot create metrics.jsonl");
 }
 
+namespace {
+
+// Renames a damaged file to NAME.damaged (or .damaged.2, …: an earlier one is never replaced);
+// returns the new file name.
+std::string setAside(const std::string& file) {
+  for (int i = 1; i < 1000; ++i) {
+    const std::string to = file + ".damaged" + (i == 1 ? "" : "." + std::to_string(i));
+    std::error_code ec;
+    if (fs::exists(to, ec)) continue;
+    fs::rename(file, to, ec);
+    if (ec) throw InputError(file + ": damaged, and cannot be moved aside (" + ec.message() + ")");
+    return fs::path(to).filename().string();
+  }
+  throw InputError(file + ": damaged, and 999 earlier damaged copies are in the way");
+}
+
+}  // namespace
+
 RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path_(path), lock_(existingRun(path)) {
   const RunDirectoryReader reader(path);
   // metrics.jsonl: keep whole rows up to the step (a torn last line is dropped too).
@@ -116,11 +134,25 @@ RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path
   if (fs::exists(indexPath, ec)) {
     // The reader's checks (sizes, overflow-safe offsets inside spectra.bin) apply here too.
     const auto binPath = child(path, layout::kSpectraDataFile);
+    std::vector<SpectraIndexEntry> entries;
+    try {
+      entries = reader.spectraIndex();
+    } catch (const InputError& e) {
+      // Damaged spectra (a torn copy, a full disk) used to block the resume although the
+      // checkpoint and metrics are sound: they are set aside, kept, and the run goes on.
+      const std::string index = setAside(indexPath), bin = fs::exists(binPath, ec) ? setAside(binPath) : std::string();
+      warnings_.push_back(std::string(e.what()) + ": the saved spectra were moved aside (" + index + (bin.empty() ? "" : ", " + bin) +
+                          ") and the run records new snapshots after step " + std::to_string(resume.step));
+    }
     uint64_t end = 0;
-    for (const SpectraIndexEntry& e : reader.spectraIndex()) {
+    for (const SpectraIndexEntry& e : entries) {
       if (e.step > resume.step) continue;
       end = std::max(end, (e.offset + e.count) * 4);
       spectraIndex_.push_back({{"step", e.step}, {"name", e.name}, {"offset", e.offset}, {"count", e.count}});
+    }
+    if (!fs::exists(binPath, ec) && end == 0) {
+      writeFileAtomically(indexPath, "[]\n");
+      return;
     }
     fs::resize_file(binPath, end, ec);
     if (ec) throw InputError(binPath + ": cannot truncate (" + ec.message() + ")");

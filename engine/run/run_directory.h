@@ -63,6 +63,8 @@ class RunDirectory {
   // After ContinueAfter: the largest step of a metrics row kept (-1: none). A file cut short
   // (a full disk, a copy interrupted) ends before the checkpoint; launchRun says so.
   int64_t lastMetricsStep() const { return lastMetricsStep_; }
+  // After ContinueAfter: what was repaired to continue (damaged spectra set aside), one line each.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   void writeConfig(const nlohmann::json& resolved);      // config.json (atomic)
   void appendMetrics(const nlohmann::json& row);         // one line of metrics.jsonl, flushed
@@ -80,6 +82,7 @@ class RunDirectory {
   std::ofstream spectraBin_;
   uint64_t spectraBytes_ = 0;
   int64_t lastMetricsStep_ = -1;
+  std::vector<std::string> warnings_;
   nlohmann::json spectraIndex_ = nlohmann::json::array();
 };
 

@@ -452,6 +452,10 @@ class TestHostileFiles : public QObject {
     // steps 2–4 that nothing mentioned.
     QTest::newRow("metrics cut before the checkpoint") << "cut" << 0
                                                        << "metrics.jsonl ends at step 1 but the run resumes after step 4 (the file was cut): steps 2–4";
+    // spectra.bin cut to 10 bytes: the index points past it. The resume refused, although the
+    // checkpoint and the metrics were sound; now the spectra are set aside, kept, and said.
+    QTest::newRow("spectra damaged") << "spectra" << 0
+                                     << "the saved spectra were moved aside (spectra.json.damaged, spectra.bin.damaged) and the run records new snapshots after step 4";
   }
   void resumeChecksTheCheckpointAndTheFolder() {
     QFETCH(QString, edit);
@@ -488,6 +492,7 @@ class TestHostileFiles : public QObject {
       f.seekp(-5, std::ios::end);
       f.put(static_cast<char>(c ^ 0x40));
     }
+    if (edit == "spectra") fs::resize_file(dir / "a" / "spectra.bin", 10);
     if (edit == "cut") {
       std::string rows;
       for (const auto& row : run::RunDirectoryReader(dir / "a").metrics())
@@ -503,6 +508,10 @@ class TestHostileFiles : public QObject {
     if (code == 2) {
       std::ifstream after(dir / "a" / "metrics.jsonl");
       QCOMPARE(std::string((std::istreambuf_iterator<char>(after)), {}), metricsBefore);  // nothing cut
+    } else if (edit == "spectra") {
+      QVERIFY(fs::file_size(dir / "a" / "spectra.bin.damaged") == 10 && fs::exists(dir / "a" / "spectra.json.damaged"));
+      const auto spectra = run::RunDirectoryReader(dir / "a").spectraSince(-1);
+      QVERIFY(!spectra.empty() && spectra.front().step > 4);  // new snapshots after the checkpoint
     } else if (edit != "cut") {
       QVERIFY2(r.err.contains("resuming from") && r.err.contains("step_2.safetensors"), qPrintable(r.err));
       QCOMPARE(run::RunDirectoryReader(dir / "a").metrics().back()["step"].get<int>(), 6);
