@@ -97,7 +97,7 @@ void StatusPanel::showRun(RunSession* s) {
     state_->setText(tr("No run selected: start one from the Train page's preset (F5), or open a run folder (Ctrl+O)."));
     state_->setStyleSheet(QString());
     progress_->setValue(0);
-    progress_->setFormat(tr("idle"));
+    progress_->setFormat(tr("no run"));  // of runs only: a page computing (Attention Lab) has its own bar
     return;
   }
   const run::StepMetrics* latest = s->history().latest();

@@ -1928,10 +1928,6 @@
         <translation>Kein Lauf ausgewählt: einen mit der Vorlage der Trainingsseite starten (F5) oder einen Laufordner öffnen (Strg+O).</translation>
     </message>
     <message>
-        <source>idle</source>
-        <translation>untätig</translation>
-    </message>
-    <message>
         <source>step %1 / %2</source>
         <translation>Schritt %1 / %2</translation>
     </message>
@@ -1989,6 +1985,10 @@
     <message>
         <source> · Lipschitz bound (RMS→RMS) %L1</source>
         <translation> · Lipschitz-Schranke (RMS→RMS) %L1</translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation>kein Lauf</translation>
     </message>
 </context>
 <context>
@@ -2512,6 +2512,58 @@
     <message>
         <source>Colouring by %1: the first setting that differs among the shown runs, looked for in the method, the optimizer, then the constraint&apos;s, optimizer&apos;s, model&apos;s and run&apos;s settings</source>
         <translation>Gefärbt nach %1: die erste Einstellung, in der sich die gezeigten Läufe unterscheiden, gesucht in der Methode, dem Optimierer, dann in den Einstellungen der Beschränkung, des Optimierers, des Modells und des Laufs</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>Validierungsverlust</translation>
+    </message>
+    <message>
+        <source>validation loss (paper&apos;s window)</source>
+        <translation>Validierungsverlust (Fenster des Papers)</translation>
+    </message>
+    <message>
+        <source>validation loss (full split)</source>
+        <translation>Validierungsverlust (ganzer Split)</translation>
+    </message>
+    <message>
+        <source>train loss</source>
+        <translation>Trainingsverlust</translation>
+    </message>
+    <message>
+        <source>validation accuracy</source>
+        <translation>Validierungsgenauigkeit</translation>
+    </message>
+    <message>
+        <source>train accuracy</source>
+        <translation>Trainingsgenauigkeit</translation>
+    </message>
+    <message>
+        <source>Lipschitz bound</source>
+        <translation>Lipschitz-Schranke</translation>
+    </message>
+    <message>
+        <source>largest activation entry</source>
+        <translation>größter Aktivierungseintrag</translation>
+    </message>
+    <message>
+        <source>largest activation RMS</source>
+        <translation>größter Aktivierungs-RMS</translation>
+    </message>
+    <message>
+        <source>steps/s</source>
+        <translation>Schritte/s</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+    <message>
+        <source>soft-cap α</source>
+        <translation>α der weichen Kappung</translation>
+    </message>
+    <message>
+        <source>RMS→RMS norm: %1</source>
+        <translation>RMS→RMS-Norm: %1</translation>
     </message>
 </context>
 <context>
@@ -4083,6 +4135,14 @@ p(korrekt) %L4</translation>
     <message>
         <source>Robustness: the list of runs and checkpoints</source>
         <translation>Robustheit: die Liste der Läufe und Checkpoints</translation>
+    </message>
+    <message>
+        <source>Add a run folder or checkpoint first</source>
+        <translation>Zuerst einen Laufordner oder Checkpoint hinzufügen</translation>
+    </message>
+    <message>
+        <source>Evaluate every run and checkpoint of the list</source>
+        <translation>Jeden Lauf und Checkpoint der Liste auswerten</translation>
     </message>
 </context>
 <context>

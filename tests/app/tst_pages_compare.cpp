@@ -221,8 +221,14 @@ class TestPagesCompare : public QObject {
 
     QCOMPARE(page.currentMetric(), QStringLiteral("val_loss"));
     QCOMPARE(page.metricPlot()->seriesSize(page.runs()[0].dir, QString()), std::size_t{2});
-    QVERIFY(page.metricBox()->findText(QStringLiteral("rms_norms.layers.0")) >= 0);
+    QVERIFY(page.metricBox()->findData(QStringLiteral("rms_norms.layers.0")) >= 0);
+    // The box names metrics as a reader would, not by their metrics.jsonl keys (it showed
+    // "val_loss" and "rms_norms.layers.0"); the key stays the item's data and tooltip.
+    QCOMPARE(page.metricBox()->currentText(), QStringLiteral("validation loss"));
+    QCOMPARE(page.metricBox()->itemText(page.metricBox()->findData(QStringLiteral("rms_norms.layers.0"))),
+             QStringLiteral("RMS→RMS norm: layers.0"));
     page.setMetric(QStringLiteral("train_loss"));
+    QCOMPARE(page.metricBox()->currentText(), QStringLiteral("train loss"));
     QCOMPARE(page.metricPlot()->seriesSize(page.runs()[0].dir, QString()), std::size_t{3});
     QCOMPARE(page.metricPlot()->seriesSize(page.runs()[1].dir, QString()), std::size_t{2});
 

@@ -178,9 +178,14 @@ class TestPagesRobustness : public QObject {
     QVERIFY(!page.request(&req, &error));
     page.compute();  // no targets
     QVERIFY(!page.errorText().isEmpty());
+    // The button says so before it is pressed: disabled with the reason, enabled once the list
+    // holds something, disabled again when it is emptied.
+    auto* button = page.findChild<QPushButton*>(QStringLiteral("computeButton"));
+    QVERIFY(!button->isEnabled() && button->toolTip().contains(QLatin1String("first")));
 
     eps->setText(QStringLiteral("0, 1"));
     page.addTargets({dir_.filePath(QStringLiteral("missing"))});
+    QVERIFY(button->isEnabled());
     QSignalSpy done(&page, &RobustnessPage::computed);
     page.compute();
     QVERIFY(QTest::qWaitFor([&] { return done.count() > 0; }, kTimeoutMs));

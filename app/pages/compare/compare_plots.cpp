@@ -115,10 +115,27 @@ void ComparePlots::connectOptions() {
   });
 }
 
-QString ComparePlots::currentMetric() const { return metricBox_->currentText(); }
+QString ComparePlots::currentMetric() const { return metricBox_->currentData().toString(); }
+
+QString ComparePlots::metricTitle(const QString& key) {
+  if (key == QLatin1String("val_loss")) return tr("validation loss");
+  if (key == QLatin1String("val_loss_paper")) return tr("validation loss (paper's window)");
+  if (key == QLatin1String("val_loss_full")) return tr("validation loss (full split)");
+  if (key == QLatin1String("train_loss")) return tr("train loss");
+  if (key == QLatin1String("val_acc")) return tr("validation accuracy");
+  if (key == QLatin1String("train_acc")) return tr("train accuracy");
+  if (key == QLatin1String("lipschitz_bound")) return tr("Lipschitz bound");
+  if (key == QLatin1String("max_act_entry")) return tr("largest activation entry");
+  if (key == QLatin1String("max_act_rms")) return tr("largest activation RMS");
+  if (key == QLatin1String("steps_per_s")) return tr("steps/s");
+  if (key == QLatin1String("lr")) return tr("learning rate");
+  if (key == QLatin1String("alpha")) return tr("soft-cap α");
+  if (key.startsWith(QLatin1String("rms_norms."))) return tr("RMS→RMS norm: %1").arg(key.mid(10));
+  return key;
+}
 
 void ComparePlots::setMetric(const QString& name) {
-  const int i = metricBox_->findText(name);
+  const int i = metricBox_->findData(name);
   if (i >= 0) metricBox_->setCurrentIndex(i);
 }
 
@@ -135,12 +152,15 @@ void ComparePlots::replotNow() {
 }
 
 void ComparePlots::setMetricNames(const QStringList& names) {
-  const QString keep = metricBox_->currentText();
+  const QString keep = currentMetric();
   {
     const QSignalBlocker block(metricBox_);
     metricBox_->clear();
-    metricBox_->addItems(names);
-    const int i = metricBox_->findText(keep.isEmpty() ? QStringLiteral("val_loss") : keep);
+    for (const QString& key : names) {
+      metricBox_->addItem(metricTitle(key), key);
+      metricBox_->setItemData(metricBox_->count() - 1, key, Qt::ToolTipRole);  // the metrics.jsonl key
+    }
+    const int i = metricBox_->findData(keep.isEmpty() ? QStringLiteral("val_loss") : keep);
     metricBox_->setCurrentIndex(i >= 0 ? i : 0);
   }
   showMetric();
@@ -273,10 +293,10 @@ void ComparePlots::showFrontier(const std::vector<size_t>& shown) {
 }
 
 void ComparePlots::showMetric() {
-  const QString name = metricBox_->currentText();
+  const QString name = currentMetric();
   metric_->clearRuns();
-  metric_->setAxisLabels(tr("step"), name);
-  metric_->setTitle(name);
+  metric_->setAxisLabels(tr("step"), metricTitle(name));
+  metric_->setTitle(metricTitle(name));
   // Runs read from an index have no curves until selected; with "Group seeds", runs that
   // differ only by seed become one mean curve with a ± std envelope (two faint lines).
   std::map<QString, std::vector<size_t>> groups;

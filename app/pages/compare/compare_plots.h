@@ -38,7 +38,10 @@ class ComparePlots : public QWidget {
   // The frontier from the runs at these indexes (those the table's filter shows).
   void showFrontier(const std::vector<size_t>& shown);
 
-  QString currentMetric() const;
+  QString currentMetric() const;  // the metrics.jsonl key ("val_loss"); the box shows its title
+  // What the box and the plot call a metric: "validation loss" for val_loss, the layer for
+  // rms_norms.<layer>; a key this version does not know (a TensorBoard tag) as written.
+  static QString metricTitle(const QString& key);
   void setMetric(const QString& name);
   void setColorBy(const QString& key);
   void setGroupSeeds(bool on);

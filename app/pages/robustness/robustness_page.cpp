@@ -81,11 +81,20 @@ RobustnessPage::RobustnessPage(RunManager* sessionRuns, QWidget* parent)
   message_->setVisible(false);
   setPageLayout(this, top, message_, createContent());
 
-  connect(worker_, &LatestWins::busyChanged, this, [this](bool busy) {
+  // Compute needs something to evaluate: disabled, and saying why, while the list is empty.
+  const auto updateCompute = [this] {
+    const bool empty = targets_->count() == 0;
+    compute_->setEnabled(!worker_->busy() && !empty);
+    compute_->setToolTip(empty ? tr("Add a run folder or checkpoint first") : tr("Evaluate every run and checkpoint of the list"));
+  };
+  connect(worker_, &LatestWins::busyChanged, this, [this, updateCompute](bool busy) {
     cancel_->setEnabled(busy);
-    compute_->setEnabled(!busy);
+    updateCompute();
     progress_->setVisible(busy);
   });
+  for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+    connect(targets_->model(), signal, this, updateCompute);
+  updateCompute();
   connect(worker_, &LatestWins::errorOccurred, this, [this](const QString& m) { showMessage(m, true); });
   connect(worker_, &LatestWins::cancelled, this, [this] { showMessage(tr("Computation cancelled; the previous results stay."), false); });
 }
