@@ -118,18 +118,25 @@ void ComparePlots::connectOptions() {
 QString ComparePlots::currentMetric() const { return metricBox_->currentData().toString(); }
 
 QString ComparePlots::metricTitle(const QString& key) {
-  if (key == QLatin1String("val_loss")) return tr("validation loss");
-  if (key == QLatin1String("val_loss_paper")) return tr("validation loss (paper's window)");
-  if (key == QLatin1String("val_loss_full")) return tr("validation loss (full split)");
-  if (key == QLatin1String("train_loss")) return tr("train loss");
-  if (key == QLatin1String("val_acc")) return tr("validation accuracy");
-  if (key == QLatin1String("train_acc")) return tr("train accuracy");
-  if (key == QLatin1String("lipschitz_bound")) return tr("Lipschitz bound");
-  if (key == QLatin1String("max_act_entry")) return tr("largest activation entry");
-  if (key == QLatin1String("max_act_rms")) return tr("largest activation RMS");
-  if (key == QLatin1String("steps_per_s")) return tr("steps/s");
-  if (key == QLatin1String("lr")) return tr("learning rate");
-  if (key == QLatin1String("alpha")) return tr("soft-cap α");
+  static const struct {
+    const char* key;
+    const char* title;
+  } kTitles[] = {
+      {"val_loss", QT_TR_NOOP("validation loss")},
+      {"val_loss_paper", QT_TR_NOOP("validation loss (paper's window)")},
+      {"val_loss_full", QT_TR_NOOP("validation loss (full split)")},
+      {"train_loss", QT_TR_NOOP("train loss")},
+      {"val_acc", QT_TR_NOOP("validation accuracy")},
+      {"train_acc", QT_TR_NOOP("train accuracy")},
+      {"lipschitz_bound", QT_TR_NOOP("Lipschitz bound")},
+      {"max_act_entry", QT_TR_NOOP("largest activation entry")},
+      {"max_act_rms", QT_TR_NOOP("largest activation RMS")},
+      {"steps_per_s", QT_TR_NOOP("steps/s")},
+      {"lr", QT_TR_NOOP("learning rate")},
+      {"alpha", QT_TR_NOOP("soft-cap α")},
+  };
+  for (const auto& t : kTitles)
+    if (key == QLatin1String(t.key)) return tr(t.title);
   if (key.startsWith(QLatin1String("rms_norms."))) return tr("RMS→RMS norm: %1").arg(key.mid(10));
   return key;
 }
