@@ -265,7 +265,7 @@ class TestPagesCompare : public QObject {
     QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("colorBy"))->currentData().toString(), QStringLiteral("auto"));
     QSet<QString> groups;
     for (const auto& p : page.scatterPlot()->points()) groups.insert(p.group);
-    QCOMPARE(groups, (QSet<QString>{QStringLiteral("model.attention = standard"), QStringLiteral("model.attention = attlip")}));
+    QCOMPARE(groups, (QSet<QString>{QStringLiteral("Attention = standard"), QStringLiteral("Attention = attlip")}));  // the form's label, not model.attention
     page.setColorBy(QStringLiteral("method"));  // the user's choice still applies
     QCOMPARE(page.scatterPlot()->points().front().group, QStringLiteral("none"));
 
@@ -325,7 +325,7 @@ class TestPagesCompare : public QObject {
     lwb::widgets::FrontierScatterPlot* scatter = page.scatterPlot();
     QSet<QString> groups;
     for (const auto& p : scatter->points()) groups.insert(p.group);
-    const QString one = QStringLiteral("constraint.sigma_max = 1"), two = QStringLiteral("constraint.sigma_max = 2");
+    const QString one = QStringLiteral("σmax = 1"), two = QStringLiteral("σmax = 2");
     QCOMPARE(groups, (QSet<QString>{one, two}));
     QCOMPARE(scatter->points().front().group, one);  // the legend ascends
     QCOMPARE(scatter->colorOfGroup(one), lwb::widgets::rampColor(0));

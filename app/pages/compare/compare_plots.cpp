@@ -1,6 +1,7 @@
 #include "app/pages/compare/compare_plots.h"
 
 #include "app/pages/common/page_frame.h"
+#include "app/pages/train/run_form_fields.h"
 #include "run/config_schema.h"
 #include "widgets/frontier_scatter_plot.h"
 #include "widgets/metric_plot.h"
@@ -25,6 +26,13 @@
 namespace lwb::app::pages {
 
 namespace {
+
+// A config key's label in the run form ("σmax" for constraint.sigma_max), else the key.
+QString fieldLabel(const QString& key) {
+  for (const FieldSpec& f : runFormFields())
+    if (f.key == key) return f.label;
+  return key;
+}
 
 // The number of a colour group "key = value" (σmax = 0.5), or none for a name or "—".
 std::optional<double> groupNumber(const QString& group) {
@@ -87,7 +95,11 @@ QWidget* ComparePlots::createScatterPane() {
   colorBy_->addItem(tr("method"), QStringLiteral("method"));
   colorBy_->addItem(tr("optimizer / method"), QStringLiteral("optimizer/method"));
   colorBy_->addItem(tr("optimizer"), QStringLiteral("optimizer"));
-  for (const run::FormField& f : run::formFields()) colorBy_->addItem(QString::fromStdString(f.key), QString::fromStdString(f.key));
+  // The run form's words ("Constraint: σmax"), with the config key in the tooltip.
+  for (const FieldSpec& f : runFormFields()) {
+    colorBy_->addItem(f.group + QStringLiteral(": ") + f.label, f.key);
+    colorBy_->setItemData(colorBy_->count() - 1, f.key, Qt::ToolTipRole);
+  }
   groupSeeds_ = new QCheckBox(tr("Group seeds (mean ± std)"), this);
   groupSeeds_->setObjectName(QStringLiteral("groupSeeds"));
   perGroup_ = new QCheckBox(tr("Frontier per colour"), this);
@@ -179,7 +191,7 @@ QString ComparePlots::colorKeyOf(const RunRecord& r, const QString& key) const {
   if (key == QLatin1String("optimizer")) return optimizer;
   if (key == QLatin1String("optimizer/method")) return optimizer + QStringLiteral(" / ") + r.method;
   const QString v = configValue(r, key);
-  return key + QStringLiteral(" = ") + (v.isEmpty() ? QStringLiteral("—") : v);
+  return fieldLabel(key) + QStringLiteral(" = ") + (v.isEmpty() ? QStringLiteral("—") : v);
 }
 
 void ComparePlots::colorGroups(const std::vector<widgets::ScatterPoint>& points, const std::vector<QColor>& curveColor) {

@@ -154,7 +154,10 @@ QString configValue(const RunRecord& r, const QString& dottedKey) {
     if (it == node->end()) return {};
     node = &*it;
   }
-  return node->is_string() ? QString::fromStdString(node->get<std::string>()) : QString::fromStdString(node->dump());
+  if (node->is_string()) return QString::fromStdString(node->get<std::string>());
+  // "1" as the table writes it, not JSON's "1.0"; ten digits keep nearby values apart.
+  if (node->is_number_float()) return QString::number(node->get<double>(), 'g', 10);
+  return QString::fromStdString(node->dump());
 }
 
 QString seedGroupKey(const RunRecord& r) {
