@@ -178,8 +178,18 @@ std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
     if (const auto key = firstDifference(run::toJson(cfg), run::toJson(own)); !key.empty())
       throw InputError(where + ": belongs to another run: its config differs from config.json at '" + key + "'");
     run::checkCheckpointFits(cfg, ckpt, where);  // before the Trainer builds its model
-    if (ckpt.step >= cfg.steps)
-      throw InputError(a.resume + ": the run already completed its " + std::to_string(cfg.steps) + " steps");
+    // Its last checkpoint is its last step: nothing to train. A run that got there but whose
+    // record did not end (summary.json could not be written) is said to be so, with where its
+    // results are, rather than only "completed".
+    if (ckpt.step >= cfg.steps) {
+      const auto status = reader.status();
+      std::string more;
+      if (status && status->status != run::RunStatus::Finished)
+        more = "; its record did not end (status " + std::string(run::toString(status->status)) +
+               (status->message.empty() ? "" : ": " + status->message) + "), and its final weights are " + where +
+               ", its evaluations in metrics.jsonl";
+      throw InputError(a.resume + ": the run already completed its " + std::to_string(cfg.steps) + " steps" + more);
+    }
     if (!skipped.empty()) std::fprintf(stderr, "lipschitz-cli: warning: resuming from %s; skipped %s\n", where.c_str(), skipped.c_str());
     return {cfg, std::move(ckpt)};
   }

@@ -454,6 +454,9 @@ class TestHostileFiles : public QObject {
                                                        << "metrics.jsonl ends at step 1 but the run resumes after step 4 (the file was cut): steps 2–4";
     // spectra.bin cut to 10 bytes: the index points past it. The resume refused, although the
     // checkpoint and the metrics were sound; now the spectra are set aside, kept, and said.
+    // Every step trained, the summary not written: "completed" alone left the user nowhere.
+    QTest::newRow("completed, record not ended") << "unended" << 2
+                                                 << "completed its 6 steps; its record did not end (status failed: summary.json: disk full)";
     QTest::newRow("spectra damaged") << "spectra" << 0
                                      << "the saved spectra were moved aside (spectra.json.damaged, spectra.bin.damaged) and the run records new snapshots after step 4";
   }
@@ -481,7 +484,8 @@ class TestHostileFiles : public QObject {
     const QString a = QString::fromStdString((dir / "a").string());
     // A crash after step 4's checkpoint of run a: step 6 gone, its status still running.
     const fs::path ckpts = dir / "a" / "checkpoints";
-    fs::remove(ckpts / "step_6.safetensors");
+    if (edit == "unended") writeText(dir / "a" / "status", "failed\nsummary.json: disk full\n");
+    else fs::remove(ckpts / "step_6.safetensors");
     const fs::path newest = ckpts / "step_4.safetensors";
     if (edit == "foreign") fs::copy_file(dir / "b" / "checkpoints" / "step_4.safetensors", newest, fs::copy_options::overwrite_existing);
     if (edit == "truncated") fs::resize_file(newest, fs::file_size(newest) * 2 / 3);
