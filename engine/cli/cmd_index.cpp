@@ -24,6 +24,8 @@ struct IndexArgs {
 int runIndex(const IndexArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json out;
+  // Before the index file is created: a mistyped folder left an empty index behind.
+  for (const std::string& root : a.roots) sweep::RunIndex::checkScanRoot(root);
   if (a.rebuild) {
     const std::string aside = sweep::RunIndex::discard(a.db);
     if (!aside.empty()) out["moved_aside"] = aside;

@@ -587,6 +587,19 @@ bool RunIndex::refresh(const fs::path& runDir) {
   return true;
 }
 
+void RunIndex::checkScanRoot(const fs::path& root) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    if (ec && ec != std::errc::no_such_file_or_directory) throw InputError(root.string() + ": cannot read (" + ec.message() + ")");
+    std::error_code ex;
+    throw InputError(root.string() + (fs::exists(root, ex) ? ": is a file, not a folder of runs" : ": no such folder"));
+  }
+  // A root that cannot be read is an error (an index of nothing would read as "no runs");
+  // folders below it that cannot be read are skipped and named in scan()'s `problems`.
+  if (::access(root.c_str(), R_OK | X_OK) != 0)
+    throw InputError(root.string() + ": cannot read the folder (" + std::strerror(errno) + ")");
+}
+
 ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
   const auto check = sqliteCheck();
   ScanReport report;
@@ -622,13 +635,7 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
     if (batch.size() >= 500) flush();
   };
   for (const fs::path& root : roots) {
-    std::error_code ec;
-    if (!fs::is_directory(root, ec)) {
-      if (ec && ec != std::errc::no_such_file_or_directory)
-        throw InputError(root.string() + ": cannot read (" + ec.message() + ")");
-      std::error_code ex;
-      throw InputError(root.string() + (fs::exists(root, ex) ? ": is a file, not a folder of runs" : ": no such folder"));
-    }
+    checkScanRoot(root);
     if (run::RunDirectoryReader::isRunDirectory(root)) {
       visit(root);
       continue;
@@ -638,10 +645,7 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
       return fs::is_regular_file(dir / run::layout::kSweepPointsFile, e);
     };
     if (isSweep(root)) report.sweeps.push_back(indexPath(root));
-    // A root that cannot be read is an error (an index of nothing would read as "no runs");
-    // folders below it that cannot be read are skipped and named in `problems`.
-    if (::access(root.c_str(), R_OK | X_OK) != 0)
-      throw InputError(root.string() + ": cannot read the folder (" + std::strerror(errno) + ")");
+    std::error_code ec;
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
     if (ec) throw InputError(root.string() + ": cannot read the folder (" + ec.message() + ")");
     for (; it != end; it.increment(ec)) {

@@ -115,6 +115,9 @@ class RunIndex {
   // does not descend into run directories), refreshed in batches; rows under a root whose
   // folder is gone are removed.
   ScanReport scan(const std::vector<std::filesystem::path>& roots);
+  // The check scan() makes of each root (InputError: no such folder, a file, unreadable), for
+  // callers to make before they create an index file that a bad root would leave empty.
+  static void checkScanRoot(const std::filesystem::path& root);
   // Removes rows whose run folder is gone (and pending rows of a sweep folder that is gone):
   // rows left behind by a moved or deleted folder. Returns how many. scan() and the sweep's
   // syncIndex call it.

@@ -424,6 +424,8 @@ class TestCliSweep : public QObject {
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(expected.toUtf8()), r.err.constData());
     QCOMPARE(r.err.count('\n'), 1);
+    // A bad root is refused before the index file is made (an empty new.sqlite was left behind).
+    QVERIFY2(!QFileInfo::exists(tmp.path() + "/new.sqlite"), qPrintable(QTest::currentDataTag()));
   }
 
   // Several processes index into one file at once (as workers and the GUI would): every row

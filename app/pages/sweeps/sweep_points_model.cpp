@@ -12,7 +12,12 @@ namespace lwb::app::pages {
 void SweepPointsModel::setPlan(const std::vector<std::pair<QString, QString>>& points) {
   beginResetModel();
   rows_.clear();
-  for (const auto& [id, assignment] : points) rows_.push_back({id, assignment});
+  for (const auto& [id, assignment] : points) {
+    SweepPointRow row;  // every other field at its default (pending)
+    row.id = id;
+    row.assignment = assignment;
+    rows_.push_back(std::move(row));
+  }
   endResetModel();
 }
 
