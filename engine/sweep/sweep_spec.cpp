@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -184,7 +185,15 @@ SweepSpec parseSweepSpec(const json& spec, const fs::path& specDir) {
         if (axis.key == "steps")
           throw InputError("grid.steps and steps both set the number of steps; list them in one of them");
   }
-  // Each value on its own against the base: the message names the grid key and the value.
+  // Each value on its own against the base: the message names the grid key and the value, or
+  // the base when the base alone fails the same way (its own unknown key was blamed on the
+  // first grid value).
+  std::optional<std::string> baseError;
+  try {
+    run::parseRunConfig(s.base);
+  } catch (const InputError& e) {
+    baseError = e.what();
+  }
   for (size_t gi = 0; gi < s.grids.size(); ++gi)
     for (const GridAxis& axis : s.grids[gi])
       for (const json& v : axis.values) {
@@ -197,6 +206,7 @@ SweepSpec parseSweepSpec(const json& spec, const fs::path& specDir) {
           const std::string msg = e.what();
           // A value that only makes sense with another axis's value (σmax of a method the
           // base does not use) is checked per point; unknown keys and bad values are not.
+          if (baseError && *baseError == msg) throw InputError("base " + s.baseName + ": " + msg);
           throw InputError(where + ": value " + v.dump() + ": " + msg);
         }
       }
@@ -226,6 +236,9 @@ std::vector<SweepPoint> expandSweep(const SweepSpec& spec) {
   const int width = std::max<int>(4, static_cast<int>(std::to_string(std::max<int64_t>(total - 1, 0)).size()));
   std::vector<SweepPoint> points;
   points.reserve(static_cast<size_t>(total));
+  // The grids of a list are a union: a point whose config an earlier grid already gave is left
+  // out (it ran twice, under two ids).
+  std::set<std::string> configs;
   for (const Grid& grid : spec.grids) {
     // Odometer over the axes; the last axis varies fastest, seeds fastest of all.
     std::vector<size_t> at(grid.size(), 0);
@@ -251,6 +264,7 @@ std::vector<SweepPoint> expandSweep(const SweepSpec& spec) {
         } catch (const InputError& e) {
           throw InputError("point " + p.id + " (" + describe(p.assignment) + "): " + e.what());
         }
+        if (!configs.insert(p.config.dump()).second) continue;
         points.push_back(std::move(p));
       }
       for (size_t a = grid.size(); a-- > 0;) {

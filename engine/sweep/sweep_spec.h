@@ -53,7 +53,9 @@ SweepSpec loadSweepSpec(const std::filesystem::path& file);
 // The values of one grid entry: a non-empty list, or a range object.
 std::vector<nlohmann::json> gridValues(const std::string& key, const nlohmann::json& entry);
 
-// Every point, each validated by run::parseRunConfig (InputError naming the point's keys).
+// Every point, numbered in order, each validated by run::parseRunConfig (InputError naming the
+// point's keys); a point whose resolved config an earlier one already has (overlapping grids
+// of a list) is left out: the grids are a union.
 std::vector<SweepPoint> expandSweep(const SweepSpec& spec);
 // The number of points without building them.
 int64_t countPoints(const SweepSpec& spec);

@@ -88,6 +88,23 @@ class TestSweepSpec : public QObject {
     QCOMPARE(points[7].config["constraint"]["method"], json("spectral_hammer"));
     QCOMPARE(points[7].config["constraint"]["sigma_max"], json(4.0));
     QCOMPARE(points[7].id, std::string("0007"));
+    // Overlapping grids: their common point (lr 0.2) ran twice under two ids; a union has it once.
+    const auto overlap = sweep::expandSweep(d.parse({{"grid", {{{"optimizer.lr", {0.1, 0.2}}}, {{"optimizer.lr", {0.2, 0.3}}}}}}));
+    QCOMPARE(overlap.size(), size_t{3});
+    QCOMPARE(overlap[2].assignment["optimizer.lr"], json(0.3));
+    QCOMPARE(overlap[2].id, std::string("0002"));
+  }
+
+  // The base's own unknown key was reported as "grid.optimizer.lr: value 0.1: unknown key …".
+  void badBaseIsBlamedOnTheBase() {
+    SpecDir d;
+    json base = baseConfig();
+    base["optimizer"]["lrr"] = 1;
+    test::writeFile(d.tmp.path() + "/bad_base.json", base.dump());
+    const QString msg = d.error({{"base", "bad_base.json"}, {"grid", {{"optimizer.lr", {0.1, 0.2}}}}});
+    QVERIFY2(msg.startsWith(QLatin1String("base bad_base.json: unknown key 'optimizer.lrr'")), qPrintable(msg));
+    // A value that is wrong only with the grid's value is still the grid's.
+    QVERIFY(d.error({{"grid", {{"optimizer.lr", {-1}}}}}).startsWith(QLatin1String("grid.optimizer.lr: value -1")));
   }
 
   void presetBaseById() {
