@@ -97,8 +97,9 @@ SweepExtension SweepDirectory::adoptNumbering(std::vector<SweepPoint>& points) c
   if (!fs::exists(dir_ / run::layout::kSweepPointsFile, ec)) return {};
   const std::vector<SweepPoint> before = readPoints(dir_);
   const auto key = [](const SweepPoint& p) { return p.assignment.dump() + '\x1f' + p.config.dump(); };
-  // What runs -> its positions in `points`, in order: a list of grids may expand to the same
-  // point twice, and each copy the folder holds takes the next one.
+  // What runs -> its positions in `points`, in order. A folder made before overlapping grids
+  // were a union may hold one point twice: the first copy takes the spec's point, a later copy
+  // is kept as the folder has it (its run is already there or resumes).
   std::map<std::string, std::deque<size_t>> spec;
   std::set<std::string> assignments;  // to tell "not in this spec" from "its config changed"
   for (size_t i = 0; i < points.size(); ++i) {
@@ -110,7 +111,11 @@ SweepExtension SweepDirectory::adoptNumbering(std::vector<SweepPoint>& points) c
   out.reserve(std::max(points.size(), before.size()));
   for (const SweepPoint& old : before) {
     const auto at = spec.find(key(old));
-    if (at == spec.end() || at->second.empty()) {
+    if (at != spec.end() && at->second.empty()) {
+      out.push_back(old);
+      continue;
+    }
+    if (at == spec.end()) {
       const std::string why = assignments.count(old.assignment.dump())
                                   ? "has another config in this spec (its base config or steps changed)"
                                   : "is not in this spec";

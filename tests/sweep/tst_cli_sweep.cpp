@@ -213,6 +213,23 @@ class TestCliSweep : public QObject {
     QVERIFY2(r.code == 0, r.err.constData());
     QCOMPARE(r.events().back()["done"], json(3));
     QVERIFY(!QFile::exists(out + "/attempts"));
+    // A folder of an earlier version holds the repeated point twice (0003, a copy of 0001): it
+    // resumes, the copy kept as the folder has it (it was refused as "has another config").
+    {
+      QFile in(out + "/points.json");
+      QVERIFY(in.open(QIODevice::ReadOnly));
+      json points = json::parse(in.readAll().toStdString());
+      QCOMPARE(points[1]["assignment"], json({{"optimizer.lr", 0.1}}));
+      json copy = points[1];
+      copy["id"] = "0003";
+      copy["index"] = 3;
+      points.push_back(copy);
+      test::writeFile(out + "/points.json", points.dump());
+      QVERIFY(QFile::copy(out + "/configs/0001.json", out + "/configs/0003.json"));
+    }
+    r = test::runCli({"sweep", "--spec", writeSpec(5), "--out", out, "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.events().back()["done"], json(4));
     r = test::runCli({"sweep", "--spec", writeSpec(6), "--out", out});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("has another config in this spec"), r.err.constData());
