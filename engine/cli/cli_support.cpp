@@ -119,6 +119,8 @@ CLI::Validator numberIn(double lo, double hi) {
           size_t used = 0;
           x = std::stod(s, &used);
           if (used != s.size()) return "must be a number " + range + ", got " + s;
+        } catch (const std::out_of_range&) {  // 1e400, 1e-320: a number, just not a double
+          return "must be a finite number " + range + ", got " + s;
         } catch (...) {
           return "must be a number " + range + ", got " + s;
         }

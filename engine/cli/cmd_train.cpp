@@ -182,7 +182,7 @@ std::pair<run::RunConfig, run::Checkpoint> resumePoint(const TrainArgs& a) {
     // record did not end (summary.json could not be written) is said to be so, with where its
     // results are, rather than only "completed".
     if (ckpt.step >= cfg.steps) {
-      const auto status = reader.status();
+      const auto status = reader.liveStatus();  // "running" with no writer reads as interrupted
       std::string more;
       if (status && status->status != run::RunStatus::Finished)
         more = "; its record did not end (status " + std::string(run::toString(status->status)) +
@@ -262,14 +262,21 @@ int runTrain(const TrainArgs& a) {
   if (ranks > cfg.batchSize)
     throw InputError("--nproc: " + std::to_string(ranks) + " processes cannot share a global batch_size of " +
                      std::to_string(cfg.batchSize) + " (each needs at least one example)");
-  if (a.nproc > 1 && cfg.device == run::RunDevice::Cuda) {
-    // NCCL refuses two ranks on one GPU (rank r takes GPU r mod the GPUs seen, dist/communicator_nccl.cpp).
-    int gpus = 0;
+  const bool cuda = cfg.device == run::RunDevice::Cuda;
+  int gpus = 0;
+  if (cuda && (a.nproc > 1 || world))
     for (const auto& d : availableDevices()) gpus += d.id.rfind("cuda:", 0) == 0 ? 1 : 0;
-    if (a.nproc > gpus)
-      throw InputError("--nproc " + std::to_string(a.nproc) + " with --device cuda: each rank needs a GPU of its own and this machine has " +
+  if (cuda && a.nproc > 1) {
+    if (gpus == 0) throw InputError("--nproc " + std::to_string(a.nproc) + " with --device cuda: this build sees no GPU");
+    // NCCL refuses two ranks on one GPU (dist/communicator_nccl.cpp); Gloo carries CUDA tensors
+    // through the host and does not mind.
+    if (std::string(dist::backendFor("cuda")) == "nccl" && a.nproc > gpus)
+      throw InputError("--nproc " + std::to_string(a.nproc) + " with --device cuda: each rank needs a GPU of its own, and this machine has " +
                        std::to_string(gpus));
   }
+  // A CUDA rank takes its machine's GPU number localRank (mod the GPUs) before its model is
+  // placed on "cuda", which means the current device: every rank once took cuda:0.
+  if (cuda && world && gpus > 0) selectCudaDevice(world->localRank % gpus);
   if (a.nproc > 1) {
     run::Trainer check(cfg);  // bad data or model: one clean line here, not one per rank
     (void)check;

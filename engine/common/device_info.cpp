@@ -36,6 +36,15 @@ bool cudaMemoryInfo(int index, std::int64_t* freeBytes, std::int64_t* totalBytes
 #endif
 }
 
+bool selectCudaDevice(int index) {
+#ifdef LWB_DEVICE_INFO_CUDA
+  return cudaSetDevice(index) == cudaSuccess;
+#else
+  (void)index;
+  return false;
+#endif
+}
+
 std::vector<DeviceInfo> availableDevices() {
   std::vector<DeviceInfo> out;
   const int threads = defaultIntraOpThreads();

@@ -23,6 +23,11 @@ std::vector<DeviceInfo> availableDevices();
 // device does not exist or this build has no CUDA.
 bool cudaMemoryInfo(int index, std::int64_t* freeBytes, std::int64_t* totalBytes);
 
+// Makes CUDA device `index` this thread's current one (a data-parallel rank's GPU, chosen
+// before its model is placed on "cuda"); false when the device does not exist or this build
+// has no CUDA.
+bool selectCudaDevice(int index);
+
 // "1.2 GiB" style text for memory figures.
 std::string formatBytes(std::int64_t bytes);
 

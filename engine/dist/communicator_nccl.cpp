@@ -3,13 +3,16 @@
 // finds. Built only with LWB_WITH_NCCL (packaging/gpu_build.sh turns it on when the LibTorch
 // ships ProcessGroupNCCL.hpp and nccl.h is found); Debian's CPU LibTorch has no NCCL.
 //
-// One rank per GPU: rank r uses cuda:(r mod the GPUs this process sees). NCCL refuses two ranks
-// on one GPU, and the trainer places every run on the device its config names, so more ranks on
-// one machine than it has GPUs is refused before connecting (cmd_train.cpp).
+// One rank per GPU: each rank uses the current CUDA device, which cmd_train.cpp sets from the
+// rank's local rank before the trainer places its model (LOCAL_RANK, SLURM_LOCALID, else the
+// rank). NCCL refuses two ranks on one GPU, so more local ranks than GPUs is refused before
+// any starts.
 //
-// A NCCL Work's wait() makes the current CUDA stream wait for the collective instead of the
-// host; every later use of the tensor is on that stream, so callers see the result as with
-// Gloo. CPU tensors (the trainer's flags and config hash) go through the GPU and back.
+// TORCH_NCCL_BLOCKING_WAIT (unless the user set it): a Work's wait() then blocks the host until
+// the collective is done, or throws after the timeout, as the Communicator promises (without it
+// wait() only orders the CUDA stream: a hung peer went unreported until NCCL's watchdog killed
+// the process, and the time in collectives read as ~0). CPU tensors (the trainer's flags and
+// config hash) go through the GPU and back.
 // The backend's header first: it brings c10d::Work and the collective options that
 // group_communicator.h uses (as ProcessGroupGloo.hpp does for communicator.cpp).
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
@@ -18,6 +21,8 @@
 
 #include <c10/cuda/CUDAFunctions.h>
 
+#include <cstdlib>
+
 namespace lwb::dist::detail {
 
 std::unique_ptr<Communicator> connectNccl(const World& w) {
@@ -25,8 +30,8 @@ std::unique_ptr<Communicator> connectNccl(const World& w) {
   try {
     const int gpus = static_cast<int>(c10::cuda::device_count());
     if (gpus < 1) throw std::runtime_error("NCCL needs a GPU and this process sees none");
-    const at::Device gpu(at::kCUDA, static_cast<c10::DeviceIndex>(w.rank % gpus));
-    c10::cuda::set_device(gpu.index());
+    const at::Device gpu(at::kCUDA, c10::cuda::current_device());
+    ::setenv("TORCH_NCCL_BLOCKING_WAIT", "1", /*overwrite=*/0);
     auto store = makeStore(w);
     auto options = c10d::ProcessGroupNCCL::Options::create();
     options->timeout = timeoutOf(w);

@@ -94,10 +94,13 @@ class GroupCommunicator final : public Communicator {
   std::vector<at::Tensor> allgather(const at::Tensor& local) override {
     std::vector<at::Tensor> in{local.contiguous()};
     std::vector<std::vector<at::Tensor>> out(1);
-    run("all-gather", in, [&](std::vector<at::Tensor>& staged) {
-      for (int r = 0; r < world_.size; ++r) out[0].push_back(at::empty_like(staged[0]));
-      group_->allgather(out, staged)->wait();
-    });
+    run(
+        "all-gather", in,
+        [&](std::vector<at::Tensor>& staged) {
+          for (int r = 0; r < world_.size; ++r) out[0].push_back(at::empty_like(staged[0]));
+          group_->allgather(out, staged)->wait();
+        },
+        /*writeBack=*/false);  // the input is only read
     if (staging_ && local.device() != *staging_)
       for (auto& t : out[0]) t = t.to(local.device());
     return out[0];
@@ -109,8 +112,9 @@ class GroupCommunicator final : public Communicator {
   }
 
  private:
+  // `writeBack`: results land in `tensors` (in-place collectives); staged copies are copied back.
   template <class F>
-  void run(const char* what, std::vector<at::Tensor>& tensors, F&& f) {
+  void run(const char* what, std::vector<at::Tensor>& tensors, F&& f, bool writeBack = true) {
     const auto start = std::chrono::steady_clock::now();
     struct Tally {  // counted on the way out, thrown or not
       double& total;
@@ -127,7 +131,8 @@ class GroupCommunicator final : public Communicator {
             moved.push_back(i);
           }
       f(staged);
-      for (size_t i : moved) tensors[i].copy_(staged[i]);  // to the CPU: waits for the GPU
+      if (writeBack)
+        for (size_t i : moved) tensors[i].copy_(staged[i]);  // to the CPU: waits for the GPU
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string(what) + " failed on rank " + std::to_string(world_.rank) + " of " +
                                std::to_string(world_.size) + " (a peer stopped, or did not answer within " +

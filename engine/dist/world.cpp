@@ -77,6 +77,11 @@ std::optional<World> worldFromEnvironment() {
                                                              std::numeric_limits<long>::max())
                                                   : 0);
   }
+  // Which of this machine's GPUs a CUDA rank takes (torchrun and srun name it; the local
+  // launcher's ranks are all on one machine, so their rank is their local rank).
+  w.localRank = w.rank;
+  if (const auto local = env("LOCAL_RANK")) w.localRank = static_cast<int>(parseInt(*local, "LOCAL_RANK", 0, 4095));
+  else if (const auto slurmLocal = env("SLURM_LOCALID")) w.localRank = static_cast<int>(parseInt(*slurmLocal, "SLURM_LOCALID", 0, 4095));
   if (const auto t = env("LWB_DIST_TIMEOUT"))
     w.timeoutSeconds = static_cast<double>(parseInt(*t, "LWB_DIST_TIMEOUT", 1, 86400));
   return w;

@@ -11,6 +11,7 @@ namespace lwb::dist {
 
 struct World {
   int rank = 0, size = 1;
+  int localRank = 0;  // among the ranks of this machine: LOCAL_RANK, SLURM_LOCALID, else rank
   std::string masterAddr = "127.0.0.1";
   int masterPort = 29500;
   double timeoutSeconds = 60;  // every collective and the rendezvous (LWB_DIST_TIMEOUT)

@@ -34,7 +34,9 @@ struct LaunchOptions {
   // Each optional, called on the launching thread:
   std::function<void(Trainer&)> built;        // after step 1 (the CLI joins its ranks here)
   // After step 2, nothing written yet: the trainer's reference notes (task chars: the n-gram
-  // levels, what short data omitted) and its start warnings.
+  // levels, what short data omitted) and its start warnings. A resume calls it once more,
+  // notes empty, with what reopening the run directory repaired or found (damaged spectra set
+  // aside, metrics.jsonl cut before the checkpoint).
   std::function<void(const std::vector<std::string>& notes, const std::vector<std::string>& warnings)> ready;
   std::function<void()> recording;            // after step 4, just before the first step
 };

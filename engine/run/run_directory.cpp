@@ -136,10 +136,18 @@ RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path
     const auto binPath = child(path, layout::kSpectraDataFile);
     std::vector<SpectraIndexEntry> entries;
     try {
-      entries = reader.spectraIndex();
+      // Only the snapshots the resume keeps are checked: later ones may point past a
+      // spectra.bin that was cut short, and are dropped anyway.
+      entries = reader.spectraIndex(nullptr, resume.step);
     } catch (const InputError& e) {
-      // Damaged spectra (a torn copy, a full disk) used to block the resume although the
-      // checkpoint and metrics are sound: they are set aside, kept, and the run goes on.
+      // A file that cannot be read (permissions, a folder in its place) is not damage: said
+      // as it is. Damaged spectra (a torn copy, a full disk) used to block the resume although
+      // the checkpoint and metrics are sound: they are set aside, kept, and the run goes on.
+      const auto readable = [](const fs::path& f) {
+        std::error_code e2;
+        return !fs::exists(f, e2) || (fs::is_regular_file(f, e2) && ::access(f.c_str(), R_OK) == 0);
+      };
+      if (!readable(indexPath) || !readable(binPath)) throw;
       const std::string index = setAside(indexPath), bin = fs::exists(binPath, ec) ? setAside(binPath) : std::string();
       warnings_.push_back(std::string(e.what()) + ": the saved spectra were moved aside (" + index + (bin.empty() ? "" : ", " + bin) +
                           ") and the run records new snapshots after step " + std::to_string(resume.step));

@@ -147,7 +147,7 @@ std::optional<StatusRecord> RunDirectoryReader::status() const {
   return s;
 }
 
-std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFloatsOut) const {
+std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFloatsOut, std::optional<int64_t> atMostStep) const {
   requireDirectory();
   const fs::path indexPath = file(layout::kSpectraIndexFile), binPath = file(layout::kSpectraDataFile);
   std::vector<SpectraIndexEntry> entries;
@@ -173,6 +173,7 @@ std::vector<SpectraIndexEntry> RunDirectoryReader::spectraIndex(uint64_t* binFlo
     if (step == e.end() || !step->is_number_integer() ||
         (step->is_number_unsigned() && step->get<uint64_t>() > uint64_t(INT64_MAX)))
       throw InputError(at + ": 'step' must be an integer");
+    if (atMostStep && step->get<int64_t>() > *atMostStep) continue;
     const auto name = e.find("name");
     if (name == e.end() || !name->is_string()) throw InputError(at + ": 'name' must be a string");
     const uint64_t offset = indexInteger(e, "offset", at);

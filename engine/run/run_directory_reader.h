@@ -111,8 +111,10 @@ class RunDirectoryReader {
   std::vector<nlohmann::json> metrics() const;
 
   // spectra.json, every entry checked and checked to lie inside spectra.bin (empty when the
-  // run has no spectra yet); `binFloats` receives spectra.bin's size in whole floats.
-  std::vector<SpectraIndexEntry> spectraIndex(uint64_t* binFloats = nullptr) const;
+  // run has no spectra yet); `binFloats` receives spectra.bin's size in whole floats. With
+  // `atMostStep`, entries of later steps are left out unchecked (a resume keeps only those up
+  // to its checkpoint: later ones may point past a spectra.bin cut short).
+  std::vector<SpectraIndexEntry> spectraIndex(uint64_t* binFloats = nullptr, std::optional<int64_t> atMostStep = std::nullopt) const;
   // Snapshots of steps after `afterStep`, oldest first (`after` only; a step written twice:
   // the later entry wins). InputError while the index points past spectra.bin (a copy in
   // progress, or a hostile index).

@@ -196,11 +196,12 @@ class TestCliTrainDist : public QObject {
     QTest::newRow("nproc under a launcher") << QStringList{QStringLiteral("--nproc"), QStringLiteral("2")} << QByteArray("1")
                                             << QByteArray("already rank 1 of 2");
     QTest::newRow("bad RANK") << QStringList{} << QByteArray("x") << QByteArray("RANK");
-    // NCCL refuses two ranks on one GPU: more local ranks than GPUs stop before any starts (on
-    // this CPU machine, 0 GPUs; on the H200 of docs/RESULTS.md §4, 1).
-    QTest::newRow("more ranks than GPUs")
+    // CUDA ranks on a machine without a GPU stop before any starts (with GPUs, an NCCL build
+    // refuses more local ranks than GPUs: "each rank needs a GPU of its own, and this machine
+    // has 1" on the H200 of docs/RESULTS.md §4).
+    QTest::newRow("cuda ranks without a GPU")
         << QStringList{QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--device"), QStringLiteral("cuda")}
-        << QByteArray() << QByteArray("each rank needs a GPU of its own");
+        << QByteArray() << QByteArray("--nproc 2 with --device cuda: this build sees no GPU");
   }
   void badInputIsOneLine() {
     QFETCH(QStringList, extra);

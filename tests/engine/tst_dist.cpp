@@ -49,7 +49,7 @@ void setEnv(const char* k, const char* v) { v ? setenv(k, v, 1) : unsetenv(k); }
 
 void clearWorldEnv() {
   for (const char* k : {"RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "SLURM_PROCID", "SLURM_NTASKS",
-                        "SLURM_JOB_NODELIST", "SLURM_JOB_ID", "SLURM_STEP_ID", "LWB_DIST_TIMEOUT"})
+                        "SLURM_JOB_NODELIST", "SLURM_JOB_ID", "SLURM_STEP_ID", "LWB_DIST_TIMEOUT", "LOCAL_RANK", "SLURM_LOCALID"})
     unsetenv(k);
 }
 
@@ -133,6 +133,15 @@ class TestDist : public QObject {
     QCOMPARE(w->size, 3);
     QCOMPARE(w->masterAddr, std::string("node7"));
     QCOMPARE(w->masterPort, 4242);
+    // The GPU a CUDA rank takes is its machine's: the rank unless LOCAL_RANK says otherwise.
+    QCOMPARE(w->localRank, 1);
+    setEnv("LOCAL_RANK", "0");
+    QCOMPARE(worldFromEnvironment()->localRank, 0);
+    clearWorldEnv();
+    setEnv("SLURM_PROCID", "5");
+    setEnv("SLURM_NTASKS", "8");
+    setEnv("SLURM_LOCALID", "1");  // srun: the second task of its node
+    QCOMPARE(worldFromEnvironment()->localRank, 1);
     clearWorldEnv();
     setEnv("SLURM_PROCID", "2");
     setEnv("SLURM_NTASKS", "4");

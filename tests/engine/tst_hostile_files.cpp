@@ -457,6 +457,9 @@ class TestHostileFiles : public QObject {
     // Every step trained, the summary not written: "completed" alone left the user nowhere.
     QTest::newRow("completed, record not ended") << "unended" << 2
                                                  << "completed its 6 steps; its record did not end (status failed: summary.json: disk full)";
+    // spectra.bin cut after the checkpoint's snapshots (an interrupted copy): the later entries
+    // point past it, the kept ones are whole; nothing is set aside (everything once was).
+    QTest::newRow("spectra cut after the checkpoint") << "spectra-tail" << 0 << "";
     QTest::newRow("spectra damaged") << "spectra" << 0
                                      << "the saved spectra were moved aside (spectra.json.damaged, spectra.bin.damaged) and the run records new snapshots after step 4";
   }
@@ -497,6 +500,13 @@ class TestHostileFiles : public QObject {
       f.put(static_cast<char>(c ^ 0x40));
     }
     if (edit == "spectra") fs::resize_file(dir / "a" / "spectra.bin", 10);
+    if (edit == "spectra-tail") {
+      uint64_t end = 0;
+      for (const auto& e : run::RunDirectoryReader(dir / "a").spectraIndex())
+        if (e.step <= 4) end = std::max(end, (e.offset + e.count) * 4);
+      QVERIFY(end > 0 && end + 2 < fs::file_size(dir / "a" / "spectra.bin"));
+      fs::resize_file(dir / "a" / "spectra.bin", end + 2);
+    }
     if (edit == "cut") {
       std::string rows;
       for (const auto& row : run::RunDirectoryReader(dir / "a").metrics())
@@ -512,6 +522,10 @@ class TestHostileFiles : public QObject {
     if (code == 2) {
       std::ifstream after(dir / "a" / "metrics.jsonl");
       QCOMPARE(std::string((std::istreambuf_iterator<char>(after)), {}), metricsBefore);  // nothing cut
+    } else if (edit == "spectra-tail") {
+      QVERIFY2(!r.err.contains("damaged") && !fs::exists(dir / "a" / "spectra.json.damaged"), qPrintable(r.err));
+      const auto spectra = run::RunDirectoryReader(dir / "a").spectraSince(-1);
+      QVERIFY(!spectra.empty() && spectra.front().step <= 4 && spectra.back().step == 6);  // kept, then continued
     } else if (edit == "spectra") {
       QVERIFY(fs::file_size(dir / "a" / "spectra.bin.damaged") == 10 && fs::exists(dir / "a" / "spectra.json.damaged"));
       const auto spectra = run::RunDirectoryReader(dir / "a").spectraSince(-1);

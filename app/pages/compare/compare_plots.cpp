@@ -254,7 +254,7 @@ void ComparePlots::showFrontier(const std::vector<size_t>& shown) {
   if (key == QLatin1String("auto")) {
     key = autoColorKey(plotted);
     colorBy_->setToolTip(tr("Colouring by %1: the first setting that differs among the shown runs, looked for in the "
-                            "method, the optimizer, then the constraint's, optimizer's, model's and run's settings").arg(key));
+                            "method, the optimizer, then the constraint's, optimizer's, model's and run's settings").arg(fieldLabel(key)));
   } else {
     colorBy_->setToolTip(QString());
   }
