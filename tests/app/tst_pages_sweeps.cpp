@@ -122,7 +122,7 @@ class TestPagesSweeps : public QObject {
     // The index has no max_act_rms; each run's summary.json does (issue 32: the column was empty).
     for (const auto& r : compare.runs()) QVERIFY2(r.maxActRms.has_value(), qPrintable(r.name));
     compare.setColorBy("optimizer.lr");
-    QCOMPARE(compare.scatterPlot()->points().front().group, QString("optimizer.lr = 0.05"));
+    QCOMPARE(compare.scatterPlot()->points().front().group, QString("Learning rate η = 0.05"));  // the run form's label
     compare.setGroupSeeds(true);
     const auto grouped = compare.scatterPlot()->points();
     QCOMPARE(grouped.size(), size_t{2});  // two learning rates, two seeds each
