@@ -53,9 +53,11 @@ int runIndex(const IndexArgs& a) {
   out["removed"] = report.removed;
   out["runs"] = index.count();
   out["problems"] = report.problems;
+  out["warnings"] = report.warnings;
   out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   printJson(out);
   for (const std::string& p : report.problems) std::cerr << "lipschitz-cli index: skipped " << p << "\n";
+  for (const std::string& w : report.warnings) std::cerr << "lipschitz-cli index: " << w << "\n";
   return 0;
 }
 

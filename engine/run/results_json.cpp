@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <set>
 
 namespace lwb::run {
 namespace {
@@ -266,6 +267,38 @@ json toJson(const RunSummary& s) {
   return j;
 }
 
+namespace {
+
+// The keys of a summary whose value has a type toJson(RunSummary) never writes (null is
+// "not measured" and fine). Named with the type found, for the reader's warning.
+std::vector<std::string> summaryWrongTypes(const json& j) {
+  static const std::set<std::string> kSummaryNumbers = {
+      "val_loss", "val_acc", "lipschitz_bound", "max_act_entry", "max_act_rms", "seconds", "steps_per_s",
+      "constraint_fraction", "train_loss_last50", "attention_pgd_estimate", "attention_bound",
+      "attention_mixing_movement", "attention_self_movement", "attlip_eval_residual", "val_loss_paper", "val_loss_full"};
+  std::vector<std::string> wrong;
+  const auto note = [&](const std::string& key, const json& v) { wrong.push_back(key + " (" + v.type_name() + ")"); };
+  for (const auto& [key, v] : j.items()) {
+    if (v.is_null()) continue;
+    if (key == "status") {
+      if (!v.is_string() || !parseRunStatus(v.get<std::string>())) note(key, v);
+    } else if (key == "message" || key == "attention_certificate") {
+      if (!v.is_string()) note(key, v);
+    } else if (key == "steps" || key == "attlip_eval_steps" || key == "val_loss_paper_batches") {
+      if (!v.is_number_integer()) note(key, v);
+    } else if (key == "attlip_eval_converged") {
+      if (!v.is_boolean()) note(key, v);
+    } else if (key == "reference_levels" || key == "reference_levels_paper") {
+      if (!v.is_array()) note(key, v);
+    } else if (kSummaryNumbers.count(key) && !v.is_number()) {
+      note(key, v);  // keys of a newer version are not judged
+    }
+  }
+  return wrong;
+}
+
+}  // namespace
+
 RunSummary runSummaryFromJson(const json& j) {
   RunSummary s;
   if (!j.is_object()) {
@@ -299,6 +332,7 @@ RunSummary runSummaryFromJson(const json& j) {
   s.attentionCertificate = textAt(j, "attention_certificate");
   if (s.attentionCertificate != "converged" && s.attentionCertificate != "certified_step" && s.attentionCertificate != "none")
     s.attentionCertificate.clear();  // a hostile or unknown value is not a certificate
+  s.wrongTypes = summaryWrongTypes(j);
   return s;
 }
 

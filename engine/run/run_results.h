@@ -119,6 +119,9 @@ struct RunSummary {
   // "converged" (every evaluation batch reached model.prox_tol: the prox, Thm 4),
   // "certified_step" (the fixed certified step, 1-Lipschitz for every K; DESIGN.md) or "none".
   std::string attentionCertificate;
+  // Reading only: keys present with a value of the wrong type ("val_loss (a string)"), read
+  // as not measured. A hand-edited or foreign summary says so instead of showing blanks.
+  std::vector<std::string> wrongTypes;
 };
 
 }  // namespace lwb::run

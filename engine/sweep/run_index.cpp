@@ -290,6 +290,12 @@ IndexRow rowFromRunDirectory(const fs::path& dir) {
     r.status = run::toString(run::RunStatus::Running);
   }
   if (summary) {
+    if (!summary->wrongTypes.empty()) {
+      std::string keys;
+      for (const auto& k : summary->wrongTypes) keys += (keys.empty() ? "" : ", ") + k;
+      r.warnings.push_back(std::string(run::layout::kSummaryFile) + ": wrong type for " + keys +
+                           "; indexed as not measured");
+    }
     r.stepDone = summary->steps;
     r.valLoss = summary->valLoss;
     r.valAcc = summary->valAcc;
@@ -628,6 +634,7 @@ ScanReport RunIndex::scan(const std::vector<fs::path>& roots) {
     }
     try {
       batch.push_back(rowFromRunDirectory(dir));
+      for (const std::string& w : batch.back().warnings) report.warnings.push_back(dir.string() + ": " + w);
       ++(it == known.end() ? report.added : report.updated);
     } catch (const std::exception& e) {
       report.problems.push_back(e.what());

@@ -45,6 +45,8 @@ struct IndexRow {
   int64_t point = -1;  // its index in the sweep's points.json
   std::string slurmJob, schedulerState;  // "1234_5", "RUNNING" (Slurm sweeps only)
   std::string signature;  // sizes and mtimes of the files read: unchanged runs are skipped
+  // Not stored: what was read as empty because its file held the wrong type (ScanReport::warnings).
+  std::vector<std::string> warnings;
 };
 
 // The row a run directory gives (reads config.json, summary.json, status, metrics.jsonl
@@ -66,6 +68,7 @@ class IndexBusy : public std::runtime_error {
 struct ScanReport {
   int added = 0, updated = 0, unchanged = 0, removed = 0;
   std::vector<std::string> problems;  // "<dir>: <why>" for run directories that could not be read
+  std::vector<std::string> warnings;  // "<dir>: <what>" for runs indexed with some values left empty
   // Sweep folders met (points.json): their attempts/ (retired runs) are not rows, and the caller
   // fills their points' sweep and point columns (SweepDirectory::syncIndex).
   std::vector<std::string> sweeps;

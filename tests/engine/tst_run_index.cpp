@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 using namespace lwb;
@@ -167,6 +168,39 @@ class TestRunIndex : public QObject {
     QCOMPARE(report.added, 1);
     QCOMPARE(report.problems.size(), size_t{1});
     QVERIFY2(report.problems[0].find("bad") != std::string::npos, report.problems[0].c_str());
+  }
+
+  // A summary with values of the wrong type is indexed, those values empty, and says so; a
+  // null (not measured) and a key of a newer version are not warned about.
+  void wrongTypesInSummaryAreNamed() {
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    writeRun(root / "typed", "muon", 1.0, 0.5, 1.0);
+    writeRun(root / "clean", "muon", 1.0, 0.5, 1.0);
+    const auto summaryOf = [&](const char* run) { return QString::fromStdString((root / run / "summary.json").string()); };
+    const auto read = [](const QString& f) { return json::parse(std::ifstream(f.toStdString())); };
+    json j = read(summaryOf("typed"));
+    j["val_loss"] = "0.5";
+    j["steps"] = 2.5;
+    j["lipschitz_bound"] = nullptr;
+    test::writeFile(summaryOf("typed"), j.dump());
+    json c = read(summaryOf("clean"));
+    c["val_acc"] = nullptr;
+    c["a_newer_key"] = json::object();
+    test::writeFile(summaryOf("clean"), c.dump());
+
+    sweep::RunIndex index(root / "i.sqlite");
+    const auto report = index.scan({root});
+    QCOMPARE(report.added, 2);
+    QVERIFY(report.problems.empty());
+    QCOMPARE(report.warnings.size(), size_t{1});
+    const std::string& w = report.warnings[0];
+    QVERIFY2(w.find("typed") != std::string::npos && w.find("val_loss (string)") != std::string::npos &&
+                 w.find("steps (number)") != std::string::npos && w.find("lipschitz_bound") == std::string::npos,
+             w.c_str());
+    const auto row = index.row((root / "typed").string());
+    QVERIFY(row);
+    QVERIFY(std::isnan(row->valLoss));
   }
 
   // Four connections (as four workers or the GUI would have) write at once: every row lands,
