@@ -289,7 +289,7 @@ std::vector<std::string> summaryWrongTypes(const json& j) {
     } else if (key == "attlip_eval_converged") {
       if (!v.is_boolean()) note(key, v);
     } else if (key == "reference_levels" || key == "reference_levels_paper") {
-      if (!v.is_array()) note(key, v);
+      if (!v.is_object()) note(key, v);  // {"unigram": 3.3, ...}: levelsJson
     } else if (kSummaryNumbers.count(key) && !v.is_number()) {
       note(key, v);  // keys of a newer version are not judged
     }

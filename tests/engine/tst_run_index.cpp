@@ -184,7 +184,24 @@ class TestRunIndex : public QObject {
     j["steps"] = 2.5;
     j["lipschitz_bound"] = nullptr;
     test::writeFile(summaryOf("typed"), j.dump());
-    json c = read(summaryOf("clean"));
+    // "clean": every optional part the writer has (a chars run's levels, an AttLip run's
+    // diagnostics), a null and a newer version's key.
+    run::RunSummary full;
+    full.steps = 100;
+    full.valLoss = 0.5;
+    full.attentionPgdEstimate = 0.99;
+    full.attentionBound = 1;
+    full.attentionMixingMovement = 0.1;
+    full.attentionSelfMovement = 0.2;
+    full.attlipEvalSteps = 20;
+    full.attlipEvalConverged = true;
+    full.attlipEvalResidual = 1e-7;
+    full.valLossPaper = 1.5;
+    full.valPaperBatches = 20;
+    full.referenceLevels = {{"unigram", 3.3, "unigram"}};
+    full.referenceLevelsPaper = {{"unigram", 3.2, "unigram"}};
+    full.attentionCertificate = "converged";
+    json c = run::toJson(full);
     c["val_acc"] = nullptr;
     c["a_newer_key"] = json::object();
     test::writeFile(summaryOf("clean"), c.dump());
