@@ -1274,6 +1274,26 @@
         <source>interrupted: no process is writing this run any more (killed or crashed); lipschitz-cli train --resume continues it from its last checkpoint, if it has one</source>
         <translation>unterbrochen: kein Prozess schreibt diesen Lauf mehr (beendet oder abgestürzt); lipschitz-cli train --resume setzt ihn am letzten Checkpoint fort, falls er einen hat</translation>
     </message>
+    <message>
+        <source>stopped at step %1</source>
+        <translation>gestoppt bei Schritt %1</translation>
+    </message>
+    <message>
+        <source>non-finite training loss at step %1</source>
+        <translation>nicht endlicher Trainingsverlust bei Schritt %1</translation>
+    </message>
+    <message>
+        <source>%1 at step %2</source>
+        <translation>%1 bei Schritt %2</translation>
+    </message>
+    <message>
+        <source>matrix %1 left the Stiefel manifold: sigma in [%2, %3]</source>
+        <translation>Matrix %1 hat die Stiefel-Mannigfaltigkeit verlassen: σ in [%2, %3]</translation>
+    </message>
+    <message>
+        <source>at lr %1 the soft cap cannot hold sigma_max %2: its polynomial turns over below the largest singular value an update can reach, so singular values of up to %3 (%4 % over) stay, and the bound is not held at sigma_max while the lr is this large (with Muon&apos;s update bound, lr &lt;= 0.25 sigma_max keeps it)</source>
+        <translation>bei Lernrate %1 kann die weiche Kappung σmax %2 nicht halten: ihr Polynom kehrt unterhalb des größten Singulärwerts um, den ein Update erreichen kann; Singulärwerte bis %3 (%4 % darüber) bleiben, und die Schranke gilt nicht bei σmax, solange die Lernrate so groß ist (mit Muons Update-Schranke hält Lernrate ≤ 0,25 σmax sie)</translation>
+    </message>
 </context>
 <context>
     <name>SaveDialog</name>

@@ -204,7 +204,7 @@ RunDelta RunSession::takeDelta() {
   if (launcher_ && d.state == RunState::Following) d.state = RunState::Running;
   history_.apply(d);
   if (d.worldSize) processes_ = *d.worldSize;
-  for (const auto& w : d.warnings) warnings_ << QString::fromStdString(w);
+  for (const auto& w : d.warnings) warnings_ << statusMessageText(w);  // in the user's language
   if (d.end && !(following_ && end_)) {
     end_ = d.end;
     setState(runState(d.end->status));

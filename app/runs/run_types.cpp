@@ -1,6 +1,10 @@
 #include "app/runs/run_types.h"
 
+#include "common/run_messages.h"
+
 #include <QCoreApplication>
+#include <QLocale>
+#include <QRegularExpression>
 
 #include <optional>
 
@@ -53,8 +57,70 @@ QString statusWord(const QString& word) {
   return QCoreApplication::translate("RunState", word.toUtf8().constData());
 }
 
+namespace {
+
+// A template's text as an anchored pattern, %n a lazy group (the n-th capture in the order
+// the placeholders appear, which is how Qt's arg() numbers them in every template we have).
+QRegularExpression templatePattern(const char* tmpl) {
+  static const QRegularExpression placeholder(QStringLiteral("%[1-9]"));
+  QString pattern = QStringLiteral("^");
+  const QString t = QString::fromUtf8(tmpl);
+  qsizetype at = 0;
+  for (auto it = placeholder.globalMatch(t); it.hasNext();) {
+    const auto m = it.next();
+    pattern += QRegularExpression::escape(t.mid(at, m.capturedStart() - at)) + QStringLiteral("(.+?)");
+    at = m.capturedEnd();
+  }
+  return QRegularExpression(pattern + QRegularExpression::escape(t.mid(at)) + QStringLiteral("$"));
+}
+
+// A number in the engine's C-locale spelling gets the user's decimal mark; anything else is
+// a message of its own (kMsgAtStep's %1) or a name, translated or kept.
+QString messageArgument(const QString& arg) {
+  bool isNumber = false;
+  const double v = QLocale::c().toDouble(arg, &isNumber);
+  QLocale user;
+  user.setNumberOptions(QLocale::OmitGroupSeparator);  // "step 12000", as the engine wrote it
+  if (isNumber && !arg.contains(QLatin1Char('e'))) {
+    const qsizetype dot = arg.indexOf(QLatin1Char('.'));
+    return user.toString(v, 'f', dot < 0 ? 0 : static_cast<int>(arg.size() - dot - 1));
+  }
+  if (isNumber) return user.toString(v, 'g', 6);
+  return statusMessageText(arg.toStdString());
+}
+
+}  // namespace
+
 QString statusMessageText(const std::string& message) {
-  return QCoreApplication::translate("RunState", message.c_str());
+  if (message.empty()) return {};
+  const QString text = QString::fromStdString(message);
+  const QString exact = QCoreApplication::translate("RunState", message.c_str());
+  if (exact != text) return exact;
+  // Messages with numbers: the engine's templates (common/run_messages.h), most specific first.
+  static const auto patterns = [] {
+    std::vector<std::pair<const char*, QRegularExpression>> p;
+    for (const char* t : run::messageTemplates()) p.emplace_back(t, templatePattern(t));
+    return p;
+  }();
+  for (const auto& [tmpl, pattern] : patterns) {
+    const auto m = pattern.match(text);
+    if (!m.hasMatch()) continue;
+    // One pass over the translated template (an argument's own "%" is not a placeholder).
+    const QString translated = QCoreApplication::translate("RunState", tmpl);
+    QString out;
+    for (qsizetype i = 0; i < translated.size(); ++i) {
+      const QChar c = translated[i];
+      const int n = i + 1 < translated.size() ? translated[i + 1].digitValue() : -1;
+      if (c == QLatin1Char('%') && n >= 1 && n <= m.lastCapturedIndex()) {
+        out += messageArgument(m.captured(n));
+        ++i;
+      } else {
+        out += c;
+      }
+    }
+    return out;
+  }
+  return text;
 }
 
 QString unknownStatusWord() { return QString::fromLatin1(kUnknownWord); }

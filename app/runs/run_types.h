@@ -31,7 +31,8 @@ QString statusWord(const QString& word);
 // The word the app shows for a run whose status cannot be read (no summary, not being written).
 QString unknownStatusWord();
 // A status message from a run's files in the user's language where the engine marked it for
-// translation (an interrupted run's); any other message (a divergence's numbers) unchanged.
+// translation: an interrupted run's, or one of common/run_messages.h's templates with its
+// numbers in the user's format ("gestoppt bei Schritt 300"); any other message unchanged.
 QString statusMessageText(const std::string& message);
 // summary.json's attention_certificate ("converged" | "certified_step" | "none") in the
 // user's language; another word unchanged.

@@ -1,10 +1,12 @@
 // lipschitz-cli softcap-alpha: the minimal soft-cap strength alpha* of 000 App. B.
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "common/run_messages.h"
 #include "spectral/softcap_alpha.h"
 
 #include <CLI/CLI.hpp>
 
+#include <iostream>
 #include <memory>
 #include <optional>
 
@@ -30,7 +32,14 @@ int runAlpha(const AlphaArgs& a) {
   j["alpha"] = alpha;
   j["residual"] = k > a.sigmaMax ? spectral::softCapQuartic(alpha, k, a.sigmaMax) : 0.0;
   j["capped_k"] = spectral::softCapPolynomial(k, alpha);  // = sigma_max when k > sigma_max
+  // App. B's alpha* assumes the map rises on [0, k]; past its turnover it peaks above
+  // sigma_max (softCapPeak), and capped_k alone would read as "held".
+  const double peak = spectral::softCapPeak(alpha, k);
+  const bool holds = peak <= a.sigmaMax * (1.0 + 1e-9);
+  j["peak"] = peak;
+  j["holds_sigma_max"] = holds;
   printJson(j);
+  if (!holds) std::cerr << "lipschitz-cli softcap-alpha: warning: " << run::softCapTurnoverMessage(a.lr, a.sigmaMax, peak) << "\n";
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "optim/manifold_muon.h"
 
+#include "common/run_messages.h"
 #include "optim/manifold_muon_math.h"
 
 #include <ATen/TensorOperators.h>
@@ -119,9 +120,12 @@ void ManifoldMuon::step(double lr) {
     if (r.exact) ++count.exact;
     stats_.push_back({p.name, dir.tangency.back(), lo, hi, r.steps, r.exact, count.extended, count.exact});
     if (divergence_.empty() && !(std::abs(lo - 1.0) <= kStiefelTolerance && std::abs(hi - 1.0) <= kStiefelTolerance)) {
-      char buf[200];
-      std::snprintf(buf, sizeof buf, "matrix %s left the Stiefel manifold: sigma in [%.7g, %.7g]", p.name.c_str(), lo, hi);
-      divergence_ = buf;
+      const auto num = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.7g", v);
+        return std::string(buf);
+      };
+      divergence_ = run::formatMessage(run::kMsgLeftStiefel, {p.name, num(lo), num(hi)});
     }
   }
 }

@@ -17,6 +17,7 @@
 #include "run/checkpoint.h"
 #include "run/measurements.h"
 #include "run/memory_estimate.h"
+#include "common/run_messages.h"
 #include "run/trainer_impl.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -71,13 +72,7 @@ std::string softCapTurnoverNote(const optim::ConstraintStep& constraint, const o
   for (const auto& slot : optimizer.slots())
     if (optim::ConstraintStep::isConstrained(slot.param)) peak = std::max(peak, constraint.softCapPeakFor(optimizer, slot, lr));
   if (peak <= sigmaMax * (1.0 + 1e-9)) return {};
-  char buf[512];  // the text is 330 characters before its numbers
-  std::snprintf(buf, sizeof buf,
-                "at lr %g the soft cap cannot hold sigma_max %g: its polynomial turns over below the largest "
-                "singular value an update can reach, so singular values of up to %.4g (%.0f %% over) stay, and the "
-                "bound is not held at sigma_max while the lr is this large (with Muon's update bound, lr <= 0.25 sigma_max keeps it)",
-                lr, sigmaMax, peak, 100.0 * (peak / sigmaMax - 1.0));
-  return buf;
+  return softCapTurnoverMessage(lr, sigmaMax, peak);
 }
 
 void copyActivationMaxima(const models::ActivationStats& a, RunSummary& summary) {
@@ -214,7 +209,7 @@ RunSummary Trainer::run(TrainerControl& control) {
   for (int64_t step = s.startStep; step < s.cfg.steps; ++step) {
     // Rank 0 decides for every rank, so all stop after the same step (a signal reaches the
     // ranks at different times).
-    if (s.agree(stopRequested(control))) return s.endRun(RunStatus::Stopped, "stopped at step " + std::to_string(step));
+    if (s.agree(stopRequested(control))) return s.endRun(RunStatus::Stopped, formatMessage(kMsgStoppedAtStep, {std::to_string(step)}));
     // Only on a change: at::set_num_threads also resizes LibTorch's pthreadpool.
     if (s.tuner && s.tuner->threads() != at::get_num_threads()) applyIntraOpThreads(s.tuner->threads());
     const auto stepStart = TrainerClock::now();
@@ -226,13 +221,13 @@ RunSummary Trainer::run(TrainerControl& control) {
     // The weights are the same on every rank, so the optimizer's verdict is too.
     if (const auto off = s.optimizer->divergence(); !off.empty()) {
       if (s.leader()) s.logRow(t);
-      return s.endRun(RunStatus::Diverged, off + " at step " + std::to_string(t.step));
+      return s.endRun(RunStatus::Diverged, formatMessage(kMsgAtStep, {off, std::to_string(t.step)}));
     }
     if (t.logNow && !s.agree(s.leader() ? s.logRow(t) : true))
-      return s.endRun(RunStatus::Diverged, "non-finite training loss at step " + std::to_string(t.step));
+      return s.endRun(RunStatus::Diverged, formatMessage(kMsgNonFiniteLoss, {std::to_string(t.step)}));
     if (t.logNow) {
       if (const auto drift = s.rankDrift(); !drift.empty())
-        return s.endRun(RunStatus::Diverged, drift + " at step " + std::to_string(t.step));
+        return s.endRun(RunStatus::Diverged, formatMessage(kMsgAtStep, {drift, std::to_string(t.step)}));
     }
     // After the step's metrics row, so a resumed run's metrics.jsonl (truncated to the
     // checkpoint's step) holds every row up to it.

@@ -182,9 +182,11 @@ class TestPagesCompare : public QObject {
     using C = CompareTableModel;
     QCOMPARE(cell(page, 0, C::Run), QStringLiteral("run_a"));
     QCOMPARE(cell(page, 0, C::Status), QStringLiteral("finished"));
-    QCOMPARE(cell(page, 0, C::Method), QStringLiteral("spectral_soft_cap"));
+    // The registry's words in the table, the config's id in the tooltip (and the CSV, below).
+    QCOMPARE(cell(page, 0, C::Method), QStringLiteral("spectral soft cap"));
+    QCOMPARE(page.tableModel()->index(0, C::Method).data(Qt::ToolTipRole).toString(), QStringLiteral("spectral_soft_cap"));
     QCOMPARE(cell(page, 0, C::Parameters), QStringLiteral("σmax = 2, α = auto"));
-    QCOMPARE(cell(page, 0, C::Optimizer), QStringLiteral("muon lr 0.1"));
+    QCOMPARE(cell(page, 0, C::Optimizer), QStringLiteral("Muon, η 0.1"));
     QCOMPARE(cell(page, 0, C::ValLoss), QStringLiteral("0.5"));  // summary.json wins over the last row
     QCOMPARE(cell(page, 0, C::ValAcc), QStringLiteral("0.9"));
     QCOMPARE(cell(page, 0, C::ValLossPaper), QStringLiteral("0.45"));
@@ -196,8 +198,8 @@ class TestPagesCompare : public QObject {
     QCOMPARE(cell(page, 0, C::MaxActRms), QStringLiteral("1.25"));
     QCOMPARE(cell(page, 0, C::StepsPerSecond), QStringLiteral("40"));
     QCOMPARE(cell(page, 1, C::Status), QStringLiteral("running"));
-    QCOMPARE(cell(page, 1, C::Method), QStringLiteral("weight_decay"));
-    QCOMPARE(cell(page, 1, C::Optimizer), QStringLiteral("adamw lr 0.001 wd 0.1"));
+    QCOMPARE(cell(page, 1, C::Method), QStringLiteral("weight decay"));
+    QCOMPARE(cell(page, 1, C::Optimizer), QStringLiteral("AdamW, η 0.001, λ 0.1"));
     QCOMPARE(cell(page, 1, C::ValLoss), QStringLiteral("0.7"));  // no summary: the last logged value
     QCOMPARE(cell(page, 1, C::Bound), QStringLiteral("120"));
     QCOMPARE(cell(page, 1, C::Steps), QStringLiteral("20"));     // the torn row is ignored

@@ -10,6 +10,7 @@
 #include "app/pages/sweeps/sweeps_page.h"
 #include "support/scratch_home.h"
 #include "support/tiny_run.h"
+#include "widgets/metric_plot.h"
 #include "widgets/frontier_scatter_plot.h"
 
 #include <QComboBox>
@@ -119,6 +120,8 @@ class TestPagesSweeps : public QObject {
     QCOMPARE(static_cast<int>(compare.runs().size()), 4);
     QVERIFY2(compare.errorText().isEmpty(), qPrintable(compare.errorText()));
     QCOMPARE(compare.scatterPlot()->points().size(), size_t{4});
+    // Listed, none selected yet (read on demand): the curve plot says to select, not "No runs yet".
+    QVERIFY2(compare.metricPlot()->emptyText().contains(QStringLiteral("Select runs")), qPrintable(compare.metricPlot()->emptyText()));
     // The index has no max_act_rms; each run's summary.json does (issue 32: the column was empty).
     for (const auto& r : compare.runs()) QVERIFY2(r.maxActRms.has_value(), qPrintable(r.name));
     compare.setColorBy("optimizer.lr");

@@ -15,6 +15,7 @@
 #include "app/pages/train/run_form.h"
 #include "app/pages/train/run_form_fields.h"
 #include "app/runs/run_types.h"
+#include "common/run_messages.h"
 #include "data/task_kinds.h"
 #include "models/model_kinds.h"
 #include "optim/optimizer_kinds.h"
@@ -104,6 +105,30 @@ class TstTranslations : public QObject {
     // its minimum: the Inspector's unwrapped German file hint made it 1665 px, so every page
     // was cut by 65 px at the right (and the Robustness top bar came next at ~1600).
     QVERIFY2(w.minimumSizeHint().width() <= 1580, qPrintable(QString::number(w.minimumSizeHint().width())));
+  }
+
+  // The engine's messages with numbers (common/run_messages.h) read in German, numbers with
+  // a decimal comma, and a message inside a message translated too (helper's trial: a German
+  // window said "gestoppt: stopped at step 300").
+  void runMessagesWithNumbersAreGerman() {
+    QStringList problems;
+    for (const char* t : run::messageTemplates()) {
+      const QString de = german("RunState", t);
+      if (de.isEmpty()) problems << QStringLiteral("untranslated: %1").arg(QString::fromUtf8(t));
+      for (const QString& n : {QStringLiteral("%1"), QStringLiteral("%2"), QStringLiteral("%3"), QStringLiteral("%4")})
+        if (QString::fromUtf8(t).contains(n) != de.contains(n)) problems << QStringLiteral("placeholder %1 differs: %2").arg(n, de);
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QCOMPARE(statusMessageText(run::formatMessage(run::kMsgStoppedAtStep, {"300"})), QStringLiteral("gestoppt bei Schritt 300"));
+    const std::string off = run::formatMessage(run::kMsgLeftStiefel, {"blocks.0.mlp_in", "0.378", "1"});
+    const QString nested = statusMessageText(run::formatMessage(run::kMsgAtStep, {off, "7"}));
+    QVERIFY2(nested.contains(QStringLiteral("blocks.0.mlp_in")) && nested.contains(QStringLiteral("[0,378, 1]")) &&
+                 nested.contains(QStringLiteral("Schritt 7")) && !nested.contains(QStringLiteral("left the")),
+             qPrintable(nested));
+    const QString cap = statusMessageText(run::softCapTurnoverMessage(3, 5, 5.4612));
+    QVERIFY2(cap.contains(QStringLiteral("5,461")) && !cap.contains(QStringLiteral("soft cap")), qPrintable(cap));
+    // Not a template: unchanged.
+    QCOMPARE(statusMessageText("a message of its own at 0.5"), QStringLiteral("a message of its own at 0.5"));
   }
 
   // Every registry string the app passes to QCoreApplication::translate is in the .qm under

@@ -203,7 +203,11 @@ class TestCliSpectral : public QObject {
     };
     QTest::newRow("no subcommand") << QStringList{} << "subcommand";
     QTest::newRow("unknown subcommand") << QStringList{"frobnicate"} << "frobnicate";
-    QTest::newRow("unknown flag") << sp(good_, {"--bogus", "1"}) << "bogus";
+    QTest::newRow("unknown flag") << sp(good_, {"--bogus", "1"}) << "unknown option --bogus for spectral";
+    // A misspelt flag is named with the nearest one (CLI11 blamed its value first).
+    QTest::newRow("misspelt flag") << QStringList{"train", "--confg", good_, "--out", path("x")}
+                                   << "unknown option --confg for train (did you mean --config?)";
+    QTest::newRow("misspelt program flag") << QStringList{"--thread", "2", "demo"} << "unknown option --thread (did you mean --threads?)";
     QTest::newRow("missing --op") << QStringList{"spectral", "--in", good_, "--out", path("x.npy")} << "--op";
     QTest::newRow("unknown op") << QStringList{"spectral", "--op", "spectral_cap", "--in", good_, "--out", path("x.npy")} << "unknown --op";
     QTest::newRow("missing file") << sp(path("nope.npy")) << "no such file";

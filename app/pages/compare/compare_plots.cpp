@@ -340,8 +340,11 @@ void ComparePlots::showMetric() {
     metric_->setRun(first.dir, first.name, (*colors_)[members.front()]);
     metric_->setSeries(first.dir, ms.steps, ms.values);
   }
-  if (order.empty() && !runs_->empty())
-    metric_->setTitle(tr("Select runs in the table to plot their curves (runs from a run index are read on demand)"));
+  // Runs listed but none with curves (a sweep folder's or an index's, read on demand): the
+  // plot says what to do, not "No runs yet" above a table of runs (newcomer's trial).
+  const bool listedNotRead = order.empty() && !runs_->empty();
+  metric_->setEmptyText(listedNotRead ? tr("Select runs in the table to plot their curves (runs from a run index are read on demand)")
+                                      : emptyText());
   openOnLogAxisIfBlownUp(shown, name);
   metric_->requestReplot();
 }

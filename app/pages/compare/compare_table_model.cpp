@@ -55,9 +55,9 @@ QString CompareTableModel::text(const RunRecord& r, int column) const {
   switch (column) {
     case Run: return r.name;
     case Status: return statusWord(r.status);  // the CSV keeps the word
-    case Method: return r.method;
+    case Method: return methodText(r);
     case Parameters: return r.parameters;
-    case Optimizer: return r.optimizer;
+    case Optimizer: return r.optimizer.isEmpty() ? QString() : optimizerText(r);
     case Attention:
       return r.attentionCertificate.isEmpty() ? r.attention
                                               : QStringLiteral("%1 · %2").arg(r.attention, attentionCertificateText(r.attentionCertificate));
@@ -88,6 +88,8 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
       if (col == Run) return r.dir;
       if (col == Status) return r.statusMessage;
+      if (col == Method) return r.method;  // the config's id, as filters and the CSV have it
+      if (col == Optimizer) return r.optimizer;
       if (col == Attention && r.attentionMixing)
         return tr("Where the converged prox moves the tokens, ÷‖X‖: %1 made of other tokens (mixing), %2 of each token itself")
             .arg(widgets::displayNumber(*r.attentionMixing, 'g', 3), widgets::displayNumber(r.attentionSelf.value_or(0), 'g', 3));

@@ -7,6 +7,7 @@
 #include "io/input_error.h"
 #include "io/tfevents.h"
 #include "run/run_directory_reader.h"
+#include "optim/optimizer_kinds.h"
 #include "spectral/constraint_methods.h"
 #include "sweep/run_index.h"
 
@@ -114,6 +115,26 @@ void describeConfig(RunRecord& r, const json& config) {
 std::optional<double> finiteValue(double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; }
 
 }  // namespace
+
+QString methodText(const RunRecord& r) {
+  for (const auto& m : spectral::constraintMethods())
+    if (QLatin1String(m.key.data(), static_cast<qsizetype>(m.key.size())) == r.method) return registryText(m.title);
+  return r.method;  // another tool's or a newer version's word
+}
+
+QString optimizerText(const RunRecord& r) {
+  const json& o = member(r.config, "optimizer");
+  const std::string kind = o.contains("kind") && o["kind"].is_string() ? o["kind"].get<std::string>() : std::string();
+  const KindInfo* info = findKind(optim::optimizerKinds(), kind);
+  QStringList parts{info ? registryText(info->title) : QString::fromStdString(kind)};
+  const auto number = [&](const char* key, const QString& symbol) {
+    if (const auto v = o.find(key); v != o.end() && v->is_number())
+      parts << QStringLiteral("%1 %2").arg(symbol, widgets::displayNumber(v->get<double>(), 'g', 6));
+  };
+  number("lr", QStringLiteral("η"));
+  number("weight_decay", QStringLiteral("λ"));
+  return parts.join(QStringLiteral(", "));
+}
 
 std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
   sweep::RunIndex index(indexFile.toStdString(), sweep::RunIndex::Access::ReadOnly);  // only read here

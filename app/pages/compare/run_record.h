@@ -55,6 +55,12 @@ struct RunRecord {
 
 
 
+// The Method and Optimizer columns in the user's words: the registries' titles ("spectral soft
+// cap", "Muon") and numbers in the locale's form ("Muon, η 0,3, λ 0"). `method` and
+// `optimizer` keep the ids (filters by id, CSV).
+QString methodText(const RunRecord& r);
+QString optimizerText(const RunRecord& r);
+
 // Reads RUN_DIR. Throws InputError naming the folder when it is not a run directory (no
 // config.json and no metrics.jsonl) or a file in it is malformed.
 RunRecord loadRunRecord(const QString& dir);

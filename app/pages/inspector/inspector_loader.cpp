@@ -1,11 +1,16 @@
 #include "app/pages/inspector/inspector_loader.h"
 
+#include "app/pages/common/id_combo.h"
+#include "data/task_kinds.h"
 #include "inspect/tensor_report.h"
 #include "io/input_error.h"
 #include "io/tensor_file.h"
 #include "run/checkpoint.h"
 #include "run/saved_model.h"
+#include "models/model_kinds.h"
+#include "optim/optimizer_kinds.h"
 #include "spectral/constraint_methods.h"
+#include "widgets/number_format.h"
 
 #include <QObject>
 #include <QStringList>
@@ -26,21 +31,41 @@ bool readsSigmaMax(const nlohmann::json& constraint) {
   return m && spectral::reads(*m, spectral::kSigmaMax);
 }
 
-// "spectral_soft_cap, σmax = 2 (rms), muon lr 0.02, mlp on mnist"
+// A registry id in the user's words ("muon" → "Muon"); an unknown id as it is.
+QString kindTitle(std::span<const KindInfo> family, const QString& id) {
+  const KindInfo* k = findKind(family, id.toStdString());
+  return k ? registryText(k->title) : id;
+}
+
+QString methodTitle(const QString& id) {
+  for (const auto& m : spectral::constraintMethods())
+    if (QLatin1String(m.key.data(), static_cast<qsizetype>(m.key.size())) == id) return registryText(m.title);
+  return id;
+}
+
+QString number(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it != j.end() && it->is_number()) return widgets::displayNumber(it->get<double>(), 'g', 6);
+  return text(j, key);
+}
+
+// "spectral soft cap, σmax = 2 (rms), Muon η 0.02, ReLU MLP on MNIST digits": the registries'
+// words and the locale's numbers (a German window read "muon lr 0.3").
 QString summarize(const nlohmann::json& config) {
   QStringList parts;
   if (const auto c = config.find("constraint"); c != config.end() && c->is_object()) {
-    QString m = text(*c, "method");
+    QString m = methodTitle(text(*c, "method"));
     if (readsSigmaMax(*c) && c->contains("sigma_max")) {
-      m += QStringLiteral(", σmax = %1").arg(text(*c, "sigma_max"));
+      m += QStringLiteral(", σmax = %1").arg(number(*c, "sigma_max"));
       if (c->contains("norm")) m += QStringLiteral(" (%1)").arg(text(*c, "norm"));
     }
     parts << m;
   }
   if (const auto o = config.find("optimizer"); o != config.end() && o->is_object())
-    parts << QStringLiteral("%1 lr %2").arg(text(*o, "kind"), text(*o, "lr"));
+    parts << QStringLiteral("%1 η %2").arg(kindTitle(optim::optimizerKinds(), text(*o, "kind")), number(*o, "lr"));
   if (const auto m = config.find("model"); m != config.end() && m->is_object())
-    parts << QObject::tr("%1 on %2", "model kind on task").arg(text(*m, "kind"), text(config, "task"));
+    parts << QObject::tr("%1 on %2", "model kind on task")
+                 .arg(kindTitle(models::modelKinds(), text(*m, "kind")), kindTitle(data::taskKinds(), text(config, "task")));
   return parts.join(QStringLiteral(", "));
 }
 

@@ -1,0 +1,35 @@
+// Run messages with numbers in them (status, summary, start warnings): English templates with
+// %1 … %n, one home each. The engine formats them; the app translates a message by matching
+// it against these templates (app/runs/run_types.cpp statusMessageText), so a German window
+// does not show "stopped at step 300". lupdate reads LWB_TR_NOOP, context "RunState".
+#pragma once
+
+#include "common/tr_noop.h"
+
+#include <string>
+#include <vector>
+
+namespace lwb::run {
+
+inline constexpr const char* kMsgStoppedAtStep = LWB_TR_NOOP("RunState", "stopped at step %1");
+inline constexpr const char* kMsgNonFiniteLoss = LWB_TR_NOOP("RunState", "non-finite training loss at step %1");
+// %1: a message of its own (a matrix off its manifold, ranks drifted apart).
+inline constexpr const char* kMsgAtStep = LWB_TR_NOOP("RunState", "%1 at step %2");
+inline constexpr const char* kMsgLeftStiefel =
+    LWB_TR_NOOP("RunState", "matrix %1 left the Stiefel manifold: sigma in [%2, %3]");
+inline constexpr const char* kMsgSoftCapTurnover = LWB_TR_NOOP(
+    "RunState",
+    "at lr %1 the soft cap cannot hold sigma_max %2: its polynomial turns over below the largest singular value an "
+    "update can reach, so singular values of up to %3 (%4 % over) stay, and the bound is not held at sigma_max while "
+    "the lr is this large (with Muon's update bound, lr <= 0.25 sigma_max keeps it)");
+
+// Every template above, most specific first (the app tries them in this order).
+const std::vector<const char*>& messageTemplates();
+
+// The template with %1 … %n replaced by args (in one pass: an argument's own "%2" stays).
+std::string formatMessage(const char* tmpl, const std::vector<std::string>& args);
+
+// The soft cap's turnover warning (Trainer::startWarnings, lipschitz-cli softcap-alpha).
+std::string softCapTurnoverMessage(double lr, double sigmaMax, double peak);
+
+}  // namespace lwb::run
