@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -128,7 +129,9 @@ int runSweep(const SweepArgs& a) {
     if (!tty && counts == lastCounts && now - lastLine < std::chrono::seconds(30)) return;
     lastCounts = counts;
     lastLine = now;
-    std::fprintf(stderr, "%s%s, ETA %s%s", tty ? "\r\033[K" : "", counts, clock(p.etaSeconds).c_str(), tty ? "" : "\n");
+    // Nothing left to run (a finished sweep run again): no "ETA ?".
+    const std::string eta = p.running + p.pending > 0 ? ", ETA " + clock(p.etaSeconds) : std::string();
+    std::fprintf(stderr, "%s%s%s%s", tty ? "\r\033[K" : "", counts, eta.c_str(), tty ? "" : "\n");
     std::fflush(stderr);
   };
   events.pointEnded = [&](const sweep::SweepPoint& p, run::RunStatus status, const std::string& message) {
@@ -154,12 +157,14 @@ int runSweep(const SweepArgs& a) {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (tty && !a.json) std::fprintf(stderr, "\n");
-  nlohmann::json summary{{"event", "summary"}, {"out", dir.path().string()}, {"total", outcome.total},
+  // Absolute and normalised, the same on the first run and a resume (it was "sw1", then "/tmp/sw1").
+  const auto absolute = [](const std::filesystem::path& p) { return std::filesystem::absolute(p).lexically_normal().string(); };
+  nlohmann::json summary{{"event", "summary"}, {"out", absolute(dir.path())}, {"total", outcome.total},
                          {"done", outcome.done}, {run::toString(run::RunStatus::Failed), outcome.failed},
                          {run::toString(run::RunStatus::Stopped), outcome.stopped},
                          {run::toString(run::RunStatus::Pending), outcome.pending},
                          {run::toString(run::RunStatus::Running), outcome.running}, {"interrupted", outcome.interrupted},
-                         {"index", dir.indexFile().string()}, {"index_current", outcome.indexCurrent}};
+                         {"index", absolute(dir.indexFile())}, {"index_current", outcome.indexCurrent}};
   if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
   if (a.json) printJson(summary);
   else std::fprintf(stderr, "%s\n", summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());

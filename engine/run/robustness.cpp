@@ -53,7 +53,7 @@ void validateEps(const std::vector<double>& eps) {
   if (eps.empty()) throw InputError("eps: the list is empty");
   for (size_t i = 0; i < eps.size(); ++i) {
     if (!std::isfinite(eps[i]) || eps[i] < 0)
-      throw InputError("eps: " + std::to_string(eps[i]) + " is not a finite radius >= 0");
+      throw InputError("eps: " + fields::numberText(eps[i]) + " is not a finite radius >= 0");
     // An ℓ2 radius in pixel units: no two images in [0, 1]^3072 are farther apart than √3072
     // ≈ 55; 1e308 would only overflow the certificate's arithmetic.
     if (eps[i] > kMaxEps)

@@ -91,8 +91,11 @@ const std::string& existingRun(const std::string& path) {
 
 RunDirectory::RunDirectory(const std::string& path) : path_(path), lock_(createdEmpty(path)) {
   // Created up front so a watcher can open it before the first logged step.
+  errno = 0;
   metrics_.open(child(path_, layout::kMetricsFile), std::ios::binary | std::ios::app);
-  if (!metrics_) throw InputError(path + ": cannot create metrics.jsonl");
+  // errno from the failed open(2): a read-only folder said only "cannot create" (trial).
+  if (!metrics_)
+    throw InputError(path + ": cannot create metrics.jsonl" + (errno ? " (" + std::string(std::strerror(errno)) + ")" : std::string()));
 }
 
 namespace {

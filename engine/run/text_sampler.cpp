@@ -5,6 +5,7 @@
 #include "data/file_bytes.h"
 #include "data/task_kinds.h"
 #include "io/input_error.h"
+#include "io/json_fields.h"
 #include "models/model.h"
 #include "run/checkpoint.h"
 #include "run/run_layout.h"
@@ -81,11 +82,24 @@ void checkSampleRequest(const CharSampler& sampler, const SampleRequest& r) {
   if (r.tokens < 1 || r.tokens > kMaxSampleTokens)
     throw InputError("--tokens " + std::to_string(r.tokens) + ": must be in 1 … " + std::to_string(kMaxSampleTokens));
   if (!std::isfinite(r.temperature) || r.temperature < 0)
-    throw InputError("--temperature " + std::to_string(r.temperature) + ": must be a finite number >= 0 (0: greedy)");
-  for (unsigned char c : r.prompt.empty() ? std::string("\n") : r.prompt)
-    if (sampler.vocabulary.find(static_cast<char>(c)) == std::string::npos)
-      throw InputError("--prompt: " + byteText(c) + " is not in the run's vocabulary of " +
-                       std::to_string(sampler.vocabulary.size()) + " characters");
+    throw InputError("--temperature " + fields::numberText(r.temperature) + ": must be a finite number >= 0 (0: greedy)");
+  const std::string prompt = r.prompt.empty() ? std::string("\n") : r.prompt;
+  for (size_t i = 0; i < prompt.size(); ++i) {
+    const auto c = static_cast<unsigned char>(prompt[i]);
+    if (sampler.vocabulary.find(static_cast<char>(c)) != std::string::npos) continue;
+    std::string what = byteText(c);
+    if (c >= 0x80) {
+      // A byte of a UTF-8 character ("Ω" is 206 169): name the character, since the run's
+      // vocabulary is bytes and the user typed a character.
+      size_t start = i;
+      while (start > 0 && (static_cast<unsigned char>(prompt[start]) & 0xC0) == 0x80) --start;
+      size_t end = start + 1;
+      while (end < prompt.size() && (static_cast<unsigned char>(prompt[end]) & 0xC0) == 0x80) ++end;
+      what = "'" + prompt.substr(start, end - start) + "' (" + what + " of its UTF-8 encoding; the run reads text byte by byte)";
+    }
+    throw InputError("--prompt: " + what + " is not in the run's vocabulary of " + std::to_string(sampler.vocabulary.size()) +
+                     " characters");
+  }
 }
 
 std::string sampleText(CharSampler& sampler, const SampleRequest& r, const std::function<void(int64_t, int64_t)>& progress,

@@ -84,10 +84,12 @@ class TestCliSample : public QObject {
     QTest::newRow("tokens 0") << QStringList{QStringLiteral("--tokens"), QStringLiteral("0")} << QStringLiteral("--tokens");
     QTest::newRow("tokens huge") << QStringList{QStringLiteral("--tokens"), QStringLiteral("100000000")} << QStringLiteral("--tokens");
     QTest::newRow("tokens text") << QStringList{QStringLiteral("--tokens"), QStringLiteral("many")} << QStringLiteral("--tokens");
-    QTest::newRow("temperature negative") << QStringList{QStringLiteral("--temperature"), QStringLiteral("-1")} << QStringLiteral("--temperature");
+    QTest::newRow("temperature negative") << QStringList{QStringLiteral("--temperature"), QStringLiteral("-1")} << QStringLiteral("--temperature -1:");
     QTest::newRow("temperature nan") << QStringList{QStringLiteral("--temperature"), QStringLiteral("nan")} << QStringLiteral("--temperature");
     QTest::newRow("temperature inf") << QStringList{QStringLiteral("--temperature"), QStringLiteral("inf")} << QStringLiteral("--temperature");
     QTest::newRow("prompt outside vocabulary") << QStringList{QStringLiteral("--prompt"), QStringLiteral("abz")} << QStringLiteral("'z'");
+    // A character of two bytes is named as typed, not as "byte 206".
+    QTest::newRow("prompt character outside") << QStringList{QStringLiteral("--prompt"), QStringLiteral("aΩ")} << QStringLiteral("'Ω' (byte 206 of its UTF-8");
     QTest::newRow("data file missing") << QStringList{QStringLiteral("--data"), missing} << QStringLiteral("nope");
     QTest::newRow("data is a directory") << QStringList{QStringLiteral("--data"), dir_.path()} << QStringLiteral("directory");
   }

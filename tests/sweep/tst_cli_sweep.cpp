@@ -131,6 +131,11 @@ class TestCliSweep : public QObject {
     QCOMPARE(test::countEntries(out + "/runs"), 4);
     QVERIFY(!QFile::exists(out + "/attempts"));
     QCOMPARE(indexRows(out).size(), size_t{4});
+    // Without --json: the progress line has no "ETA ?" when nothing is left, and the summary
+    // names the folder as the first run did (absolute; it was "sw" first, then "/tmp/…/sw").
+    r = test::runCli({"sweep", "--spec", spec, "--out", out});
+    QVERIFY2(r.code == 0 && r.err.contains("4/4 done") && !r.err.contains("ETA"), r.err.constData());
+    QVERIFY2(r.err.contains(QString("\"out\":\"%1\"").arg(QDir(out).absolutePath()).toUtf8()), r.err.constData());
 
     // Nothing left to run: no batch script (its empty ids=() dies under set -u).
     r = test::runCli({"sweep", "--spec", spec, "--out", out, "--dry-run", "--backend", "slurm"});
