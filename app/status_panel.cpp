@@ -138,9 +138,16 @@ void StatusPanel::showRun(RunSession* s) {
     // "(a product over the layers)" is in the tooltip: the line must keep the number.
     if (std::isfinite(e.lipschitzBound)) text += tr(" · Lipschitz bound (RMS→RMS) %L1").arg(widgets::displayNumber(e.lipschitzBound, 'g', 4));
   }
-  // A start warning shows while the run trains (the end message repeats it afterwards).
-  const bool warn = !s->warnings().isEmpty() && !s->end();
-  if (warn) text += QStringLiteral(" — ⚠ ") + s->warnings().front();
+  // A start warning shows while the run trains (the end message repeats it afterwards); one
+  // the end message does not repeat (a damaged metrics.jsonl) shows after the end too.
+  const QString endMessage = s->end() ? statusMessageText(s->end()->message) : QString();
+  bool warn = false;
+  for (const QString& w : s->warnings())
+    if (!s->end() || !endMessage.contains(w)) {
+      text += QStringLiteral(" — ⚠ ") + w;
+      warn = true;
+      break;
+    }
   state_->setText(text);
   // Why an enforced-bound run can end with a bound of 10⁶: σmax holds each matrix, the
   // network's bound multiplies them (issue 32).

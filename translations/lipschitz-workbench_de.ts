@@ -1696,6 +1696,17 @@
     </message>
 </context>
 <context>
+    <name>lwb::app::RunFollower</name>
+    <message>
+        <source>metrics.jsonl ends in a cut line after line %1: what it held is lost (a damaged or partly copied file)</source>
+        <translation>metrics.jsonl endet in einer abgeschnittenen Zeile nach Zeile %1: ihr Inhalt ist verloren (eine beschädigte oder teilweise kopierte Datei)</translation>
+    </message>
+    <message>
+        <source>metrics.jsonl: line %1 is not a metrics row and was skipped</source>
+        <translation>metrics.jsonl: Zeile %1 ist keine Messzeile und wurde übersprungen</translation>
+    </message>
+</context>
+<context>
     <name>lwb::app::RunForm</name>
     <message>
         <source>off</source>
@@ -4163,6 +4174,10 @@ p(korrekt) %L4</translation>
     <message>
         <source>Evaluate every run and checkpoint of the list</source>
         <translation>Jeden Lauf und Checkpoint der Liste auswerten</translation>
+    </message>
+    <message>
+        <source>Nothing to plot: no run could be attacked (the reason is above)</source>
+        <translation>Nichts darzustellen: kein Lauf konnte angegriffen werden (der Grund steht oben)</translation>
     </message>
 </context>
 <context>

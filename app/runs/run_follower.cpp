@@ -49,6 +49,14 @@ bool RunFollower::poll() {
   while (terminal && !caughtUp) caughtUp = readMetrics();
   readSpectra();
   if (terminal) {
+    // The run has ended, so a last line without its newline will never be completed: a cut
+    // or damaged file, whose rows after it are lost.
+    const QFileInfo metrics(QDir(QString::fromStdString(reader_.path().string())).filePath(QString::fromLatin1(run::layout::kMetricsFile)));
+    if (metrics.exists() && static_cast<uint64_t>(metrics.size()) > metrics_.offset)
+      mailbox_->postWarnings({tr("metrics.jsonl ends in a cut line after line %1: what it held is lost (a damaged or "
+                                 "partly copied file)")
+                                  .arg(metrics_.lines)
+                                  .toStdString()});
     run::RunSummary end;
     try {
       if (auto summary = reader_.summary()) end = std::move(*summary);
@@ -104,7 +112,13 @@ bool RunFollower::readMetrics() {
       spectraIndexSize_ = -1;
     }
     metrics_ = chunk.next;
-    // A complete line that is not a metrics row (hand-edited, another tool's) is skipped.
+    // A complete line that is not a metrics row (hand-edited, another tool's, damaged) is
+    // skipped, and said: plots with a gap and no word read as a run that logged nothing.
+    std::vector<std::string> warnings;
+    for (uint64_t line : chunk.malformedLines)
+      if (malformedWarned_++ < 3)
+        warnings.push_back(tr("metrics.jsonl: line %1 is not a metrics row and was skipped").arg(line).toStdString());
+    if (!warnings.empty()) mailbox_->postWarnings(std::move(warnings));
     for (const auto& row : chunk.rows)
       if (auto m = run::stepMetricsFromJson(row)) mailbox_->postStep(std::move(*m));
     return chunk.caughtUp;

@@ -58,6 +58,7 @@ class RunFollower : public QObject {
   bool ended_ = false;
   bool following_ = false;  // "running" seen and posted as Following
   run::MetricsCursor metrics_;
+  int malformedWarned_ = 0;  // lines of metrics.jsonl that are no row, said (up to a few)
   std::int64_t spectraIndexSize_ = -1;  // spectra.json as last read: re-read when it changes
   std::int64_t spectraIndexTime_ = -1;
   std::int64_t lastSpectraStep_ = -1;

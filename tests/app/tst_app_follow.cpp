@@ -105,6 +105,14 @@ void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
   d = box->take();
   QCOMPARE(d.steps.size(), size_t{1});
   QCOMPARE(d.steps[0].step, int64_t{6});
+  // …and said (a damaged file read as a run that logged nothing there).
+  QCOMPARE(d.warnings.size(), size_t{1});
+  QVERIFY2(d.warnings[0].find("is not a metrics row") != std::string::npos, d.warnings[0].c_str());
+
+  // A last line without its newline: while the run goes on, the writer is at it (no word)…
+  test::writeFile(metrics, R"({"step": 7, "train_lo)", true);
+  QVERIFY(!follower.poll());
+  QVERIFY(box->take().warnings.empty());
 
   writer.writeSummary(json{{"status", "diverged"}, {"steps", 6}, {"seconds", 1.5}, {"steps_per_s", 4.0},
                            {"val_loss", nullptr}, {"lipschitz_bound", 7.0}});
@@ -117,6 +125,9 @@ void TestAppFollow::tailsIncrementallyAndWaitsForTornLines() {
   QCOMPARE(d.end->steps, int64_t{6});
   QVERIFY(std::isnan(d.end->valLoss));
   QCOMPARE(d.end->lipschitzBound, 7.0);
+  // …once it has ended, the line will never be completed: the rows it held are lost, said.
+  QCOMPARE(d.warnings.size(), size_t{1});
+  QVERIFY2(d.warnings[0].find("ends in a cut line") != std::string::npos, d.warnings[0].c_str());
 }
 
 void TestAppFollow::rewrittenMetricsStartOver() {

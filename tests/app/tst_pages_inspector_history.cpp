@@ -93,6 +93,11 @@ void TestPagesInspectorHistory::linesPerLayerOverSteps() {
   page.openFile(QString::fromStdString(run.string()));
   QVERIFY(QTest::qWaitFor([&] { return loaded.count() == 1; }, kTimeoutMs));
   QCOMPARE(page.tabs()->currentWidget(), panel);
+  // The Checkpoint tab holds the run's newest checkpoint (it said "No file" beside σmax 1),
+  // and the history stays the tab in front.
+  QVERIFY(QTest::qWaitFor([&] { return !page.isLoading(); }, kTimeoutMs));
+  QVERIFY2(page.inspected().path.endsWith(QStringLiteral("step_200.safetensors")), qPrintable(page.inspected().path));
+  QCOMPARE(page.tabs()->currentWidget(), panel);
   QCOMPARE(panel->plot()->curveNames(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
   for (const auto& [metric, reference] : {std::make_pair(QStringLiteral("sigma1"), &exactSigma1), std::make_pair(QStringLiteral("frobenius"), &loopFrobenius)}) {
     panel->metricBox()->setCurrentIndex(panel->metricBox()->findData(metric));

@@ -191,6 +191,9 @@ class TestPagesRobustness : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return done.count() > 0; }, kTimeoutMs));
     QVERIFY(page.outcomes().empty());
     QVERIFY2(page.errorText().contains(QLatin1String("missing")), qPrintable(page.errorText()));
+    // The empty plots point at the reason, not at "add runs, then Compute".
+    QVERIFY2(page.accuracyPlot()->emptyText().contains(QLatin1String("no run could be attacked")),
+             qPrintable(page.accuracyPlot()->emptyText()));
   }
 
   // "Remove selected" used to delete the list items with no way back. Now it is one undo step

@@ -13,6 +13,7 @@
 #include "app/pages/inspector/what_if_panel.h"
 #include "data/task_kinds.h"
 #include "inspect/orientation.h"
+#include "run/run_directory_reader.h"
 #include "run/run_layout.h"
 #include "app/pages/common/method_form.h"
 #include "widgets/bar_chart_plot.h"
@@ -377,6 +378,15 @@ void InspectorPage::openFile(const QString& path) {
     message_->setVisible(false);
     history_->openRun(path);
     tabs_->setCurrentWidget(history_);
+    // The Checkpoint tab gets the run's newest checkpoint (its σmax and bound): it said "No
+    // file" beside σmax 1 for a run trained at σmax 2 (newcomer's trial). Its own errors show
+    // there; the history is open either way.
+    std::optional<std::filesystem::path> newest;
+    try {
+      newest = run::RunDirectoryReader(path.toStdString()).newestCheckpoint();
+    } catch (const std::exception&) {
+    }
+    if (newest) openFile(QString::fromStdString(newest->string()));
     return;
   }
   message_->setVisible(false);

@@ -436,6 +436,11 @@ void RobustnessPage::showOutcomes(std::vector<RobustnessOutcome> outcomes, const
   accuracy_->requestReplot();
   pCorrect_->requestReplot();
   showImages();
+  // Every run refused (a chars run is no image classifier): the plots point at the reason
+  // above them instead of "add runs, then Compute" (newcomer's trial).
+  for (widgets::PlotView* p : std::initializer_list<widgets::PlotView*>{accuracy_, pCorrect_})
+    p->setEmptyText(outcomes_.empty() && !errors.isEmpty() ? tr("Nothing to plot: no run could be attacked (the reason is above)")
+                                                           : tr("No points yet (add runs, then Compute)"));
   QStringList notes = errors;
   for (const RobustnessOutcome& o : outcomes_)
     if (!o.heldOut) notes << tr("%1: the examples overlap the trainer's validation examples").arg(runLabel(o.target));
