@@ -4797,8 +4797,8 @@ p(korrekt) %L4</translation>
         <translation>L: %1 → %2 (Faktor %3)</translation>
     </message>
     <message>
-        <source>per-layer trace at step %1 (hover a layer: how it grows the bound)</source>
-        <translation>Faktoren je Schicht bei Schritt %1 (Maus über eine Schicht: ihr Anteil)</translation>
+        <source>per-layer trace at step %1</source>
+        <translation>Faktoren je Schicht bei Schritt %1</translation>
     </message>
     <message>
         <source>bound</source>
@@ -4949,8 +4949,8 @@ p(korrekt) %L4</translation>
         <translation>y = x</translation>
     </message>
     <message>
-        <source>σᵢ of the layer</source>
-        <translation>σᵢ der Schicht</translation>
+        <source>σᵢ of the matrix</source>
+        <translation>σᵢ der Matrix</translation>
     </message>
     <message>
         <source>σmax</source>
@@ -4961,8 +4961,8 @@ p(korrekt) %L4</translation>
         <translation>σmin</translation>
     </message>
     <message>
-        <source>σᵢ of the layer (RMS→RMS)</source>
-        <translation>σᵢ der Schicht (RMS→RMS)</translation>
+        <source>σᵢ of the matrix (RMS→RMS)</source>
+        <translation>σᵢ der Matrix (RMS→RMS)</translation>
     </message>
     <message>
         <source>σ (RMS→RMS)</source>

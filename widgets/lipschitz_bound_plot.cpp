@@ -176,7 +176,9 @@ void LipschitzBoundPlot::rebuildTrace() {
   }
   QString stepText;
   for (const auto& [id, t] : traces_)
-    if (!t.rows.empty()) stepText = tr("per-layer trace at step %1 (hover a layer: how it grows the bound)").arg(t.step);
+    // Short: with "(hover a layer: how it grows the bound)" it was cut on both sides in a
+    // narrow (German, 1024-px) window; the panel's description has the hint.
+    if (!t.rows.empty()) stepText = tr("per-layer trace at step %1").arg(t.step);
   traceRect_->axis(QCPAxis::atBottom)->setLabel(stepText);
 }
 

@@ -96,7 +96,7 @@ void ScalarMapPlot::setMarkers(const std::vector<double>& sigmas, const std::vec
   if (!c.markers) {
     c.markers = customPlot()->addGraph();
     c.markers->setLineStyle(QCPGraph::lsNone);
-    c.markers->setName(rmsUnits_ ? tr("σᵢ of the layer (RMS→RMS)") : tr("σᵢ of the layer"));
+    c.markers->setName(rmsUnits_ ? tr("σᵢ of the matrix (RMS→RMS)") : tr("σᵢ of the matrix"));
     c.markers->removeFromLegend();
   }
   const QColor color = c.graph->pen().color();
@@ -126,7 +126,7 @@ void ScalarMapPlot::setRmsUnits(bool rms) {
   rmsUnits_ = rms;
   customPlot()->xAxis->setLabel(rms ? tr("σ (RMS→RMS)") : tr("σ"));
   for (auto& [name, c] : curves_)
-    if (c.markers) c.markers->setName(rms ? tr("σᵢ of the layer (RMS→RMS)") : tr("σᵢ of the layer"));
+    if (c.markers) c.markers->setName(rms ? tr("σᵢ of the matrix (RMS→RMS)") : tr("σᵢ of the matrix"));
   requestReplot();
 }
 

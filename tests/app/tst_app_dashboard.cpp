@@ -211,7 +211,7 @@ void TestAppDashboard::embeddingIsLabelledWithItsOwnCap() {
     int n = 0;
     QCustomPlot* cp = dash.scalarMapPlot()->customPlot();
     for (int i = 0; i < cp->graphCount(); ++i)
-      if (cp->graph(i)->name().startsWith(QStringLiteral("σᵢ of the layer"))) n += cp->graph(i)->data()->size();
+      if (cp->graph(i)->name().startsWith(QStringLiteral("σᵢ of the matrix"))) n += cp->graph(i)->data()->size();
     return n;
   };
   dash.spectrumPlot()->setCurrentLayer(QStringLiteral("embed"));

@@ -6,6 +6,7 @@
 #include "run/run_directory.h"
 #include "app/runs/run_session.h"
 #include "app/pages/compare/compare_table_model.h"
+#include "support/german_scope.h"
 #include "support/scratch_home.h"
 #include "support/tfevents_writer.h"
 #include "widgets/frontier_scatter_plot.h"
@@ -187,6 +188,15 @@ class TestPagesCompare : public QObject {
     QCOMPARE(page.tableModel()->index(0, C::Method).data(Qt::ToolTipRole).toString(), QStringLiteral("spectral_soft_cap"));
     QCOMPARE(cell(page, 0, C::Parameters), QStringLiteral("σmax = 2, α = auto"));
     QCOMPARE(cell(page, 0, C::Optimizer), QStringLiteral("Muon, η 0.1"));
+    {
+      // In German: the registry's German words and a decimal comma (a German window read
+      // "spectral_soft_cap" and "muon lr 0.3"); the colour legend too.
+      const lwb::test::GermanScope german(true);
+      QVERIFY(german.ok());
+      QCOMPARE(cell(page, 0, C::Method), QStringLiteral("spektrale weiche Kappung"));
+      QCOMPARE(cell(page, 0, C::Optimizer), QStringLiteral("Muon, η 0,1"));
+      QCOMPARE(configValueText(page.runs()[0], QStringLiteral("optimizer.lr")), QStringLiteral("0,1"));
+    }
     QCOMPARE(cell(page, 0, C::ValLoss), QStringLiteral("0.5"));  // summary.json wins over the last row
     QCOMPARE(cell(page, 0, C::ValAcc), QStringLiteral("0.9"));
     QCOMPARE(cell(page, 0, C::ValLossPaper), QStringLiteral("0.45"));
@@ -212,10 +222,10 @@ class TestPagesCompare : public QObject {
 
     const auto& points = page.scatterPlot()->points();
     QCOMPARE(points.size(), size_t{2});
-    QCOMPARE(points[0].group, QStringLiteral("spectral_soft_cap"));
+    QCOMPARE(points[0].group, QStringLiteral("spectral soft cap"));
     QCOMPARE(points[0].x, 8.0);
     QCOMPARE(points[0].y, 0.5);
-    QCOMPARE(points[1].group, QStringLiteral("weight_decay"));
+    QCOMPARE(points[1].group, QStringLiteral("weight decay"));
     QCOMPARE(points[1].x, 120.0);
     QCOMPARE(points[1].y, 0.7);
     QCOMPARE(page.scatterPlot()->frontierIndices(), (std::vector<std::size_t>{0, 1}));  // one per bound bin

@@ -407,7 +407,7 @@ class TestDashboardPlots : public QObject {
     plot.setSigmaMax(1);
     plot.requestReplot();
     QCOMPARE(plot.curveNames(), (QStringList{QStringLiteral("hard cap"), QStringLiteral("soft cap")}));
-    QCPGraph* markers = graphNamed(plot, QStringLiteral("σᵢ of the layer"));
+    QCPGraph* markers = graphNamed(plot, QStringLiteral("σᵢ of the matrix"));
     QVERIFY(markers);
     QCOMPARE(keys(markers), (V{0.5, 1.5}));
     QCOMPARE(values(markers), (V{0.5, 1}));

@@ -7,6 +7,7 @@
 #include "widgets/metric_plot.h"
 #include "widgets/palette.h"
 
+#include <QLocale>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -39,7 +40,7 @@ std::optional<double> groupNumber(const QString& group) {
   const qsizetype at = group.lastIndexOf(QStringLiteral(" = "));
   if (at < 0) return std::nullopt;
   bool ok = false;
-  const double v = group.mid(at + 3).toDouble(&ok);
+  const double v = QLocale().toDouble(group.mid(at + 3), &ok);  // colorKeyOf writes the locale's form
   return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
 
@@ -185,12 +186,13 @@ void ComparePlots::setMetricNames(const QStringList& names) {
   showMetric();
 }
 
+// The legend's words: registry titles and the locale's numbers ("Lernrate η = 0,3").
 QString ComparePlots::colorKeyOf(const RunRecord& r, const QString& key) const {
-  if (key == QLatin1String("method")) return r.method;
-  const QString optimizer = configValue(r, QStringLiteral("optimizer.kind"));
+  if (key == QLatin1String("method")) return methodText(r);
+  const QString optimizer = optimizerText(r).section(QStringLiteral(", "), 0, 0);  // its kind's title
   if (key == QLatin1String("optimizer")) return optimizer;
-  if (key == QLatin1String("optimizer/method")) return optimizer + QStringLiteral(" / ") + r.method;
-  const QString v = configValue(r, key);
+  if (key == QLatin1String("optimizer/method")) return optimizer + QStringLiteral(" / ") + methodText(r);
+  const QString v = configValueText(r, key);
   return fieldLabel(key) + QStringLiteral(" = ") + (v.isEmpty() ? QStringLiteral("—") : v);
 }
 

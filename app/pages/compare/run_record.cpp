@@ -181,6 +181,16 @@ QString configValue(const RunRecord& r, const QString& dottedKey) {
   return QString::fromStdString(node->dump());
 }
 
+QString configValueText(const RunRecord& r, const QString& dottedKey) {
+  const json* node = &r.config;
+  for (const QString& part : dottedKey.split(QLatin1Char('.'))) {
+    if (!node->is_object() || !node->contains(part.toStdString())) return {};
+    node = &(*node)[part.toStdString()];
+  }
+  if (node->is_number()) return widgets::displayNumber(node->get<double>(), 'g', 10);
+  return configValue(r, dottedKey);
+}
+
 QString seedGroupKey(const RunRecord& r) {
   json c = r.config;
   if (c.is_object()) {

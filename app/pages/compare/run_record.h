@@ -69,8 +69,11 @@ RunRecord loadRunRecord(const QString& dir);
 // runs in one query instead of a read of every folder. InputError for an unusable file.
 std::vector<RunRecord> loadIndexRecords(const QString& indexFile);
 
-// A dotted config key's value as text ("" when absent): Compare's "colour by".
+// A dotted config key's value as text ("" when absent), numbers in the C locale.
 QString configValue(const RunRecord& r, const QString& dottedKey);
+// The same value as the user reads it (Compare's "colour by" legend): numbers in the locale's
+// form ("0,3" in German).
+QString configValueText(const RunRecord& r, const QString& dottedKey);
 // The config without its seed (and without what only tells runs apart by where they were
 // written): runs that differ only by seed share it.
 QString seedGroupKey(const RunRecord& r);

@@ -259,6 +259,11 @@ QWidget* InspectorPage::createPlots() {
   right->addWidget(barsBox);
   right->addWidget(tools_);
   right->setSizes({420, 300, 260});
+  // At 1024 × 768 the splitter gave the bars ~30 px: a title over the tick labels and no bars
+  // (newcomer's trial). Below these heights the page scrolls instead.
+  spectrum_->setMinimumHeight(170);
+  bars_->setMinimumHeight(210);
+  right->setChildrenCollapsible(false);
   return right;
 }
 
