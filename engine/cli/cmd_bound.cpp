@@ -62,6 +62,9 @@ Command addBoundCommand(CLI::App& app) {
   auto target = std::make_shared<std::string>();
   auto* sub = app.add_subcommand("bound", "Lipschitz upper bound and per-layer trace of a saved model");
   sub->add_option("target", *target, "run directory (newest checkpoint) or checkpoint .safetensors file")->required();
+  // Its output is always one JSON object; the flag other commands take is accepted (a script
+  // written for sample or robustness passed it and was refused).
+  sub->add_flag("--json")->description("print one JSON object (always so)");
   return {sub, [target] { return runBound(*target); }};
 }
 

@@ -39,7 +39,9 @@ Command addSampleCommand(CLI::App& app) {
   auto* sub = app.add_subcommand("sample", "generate text from a character-level run (task chars) at a temperature");
   sub->add_option("run", args->target, "run directory (its newest checkpoint) or checkpoints/step_N.safetensors")->required();
   sub->add_option("--prompt", args->request.prompt, "text to continue (characters of the run's text; default a newline)");
-  sub->add_option("--tokens", args->request.tokens, "characters to generate (1 … 100000)")->default_val(200);
+  sub->add_option("--tokens", args->request.tokens, "characters to generate (1 … 100000)")
+      ->default_val(200)
+      ->transform(integerIn(1, run::kMaxSampleTokens));  // "1e3" said "Could not convert"
   sub->add_option("--temperature", args->request.temperature, "softmax temperature > 0; 0 picks the most likely character (presets 0.2, 0.5, 1.0)")
       ->default_val(1.0);
   sub->add_option("--seed", args->request.seed, "random seed of the draws")->default_val(1337)->transform(unsignedInteger());

@@ -153,6 +153,18 @@ int runCli(int argc, char** argv) {
     }
     std::cerr << "lipschitz-cli: " << firstLine(e.what()) << " (see --help)\n";
     return lwb::cli::kExitBadInput;
+  } catch (const CLI::RequiredError& e) {
+    // "target is required" names CLI11's variable; say what it is.
+    std::string what = firstLine(e.what());
+    for (CLI::App* sub : app.get_subcommands({}))
+      if (sub->parsed())
+        for (const CLI::Option* o : sub->get_options())
+          if (o->get_required() && o->count() == 0 && !o->get_description().empty()) {
+            what = sub->get_name() + ": missing " + o->get_name() + " (" + o->get_description() + ")";
+            break;
+          }
+    std::cerr << "lipschitz-cli: " << what << " (see --help)\n";
+    return lwb::cli::kExitBadInput;
   } catch (const CLI::ParseError& e) {
     std::cerr << "lipschitz-cli: " << firstLine(e.what()) << " (see --help)\n";
     return lwb::cli::kExitBadInput;

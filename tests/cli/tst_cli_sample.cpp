@@ -84,6 +84,7 @@ class TestCliSample : public QObject {
     QTest::newRow("tokens 0") << QStringList{QStringLiteral("--tokens"), QStringLiteral("0")} << QStringLiteral("--tokens");
     QTest::newRow("tokens huge") << QStringList{QStringLiteral("--tokens"), QStringLiteral("100000000")} << QStringLiteral("--tokens");
     QTest::newRow("tokens text") << QStringList{QStringLiteral("--tokens"), QStringLiteral("many")} << QStringLiteral("--tokens");
+    QTest::newRow("tokens in e-notation") << QStringList{QStringLiteral("--tokens"), QStringLiteral("1e3")} << QStringLiteral("must be an integer from 1 to 100000, got 1e3");
     QTest::newRow("temperature negative") << QStringList{QStringLiteral("--temperature"), QStringLiteral("-1")} << QStringLiteral("--temperature -1:");
     QTest::newRow("temperature nan") << QStringList{QStringLiteral("--temperature"), QStringLiteral("nan")} << QStringLiteral("--temperature");
     QTest::newRow("temperature inf") << QStringList{QStringLiteral("--temperature"), QStringLiteral("inf")} << QStringLiteral("--temperature");

@@ -209,6 +209,8 @@ class TestCliSpectral : public QObject {
                                    << "unknown option --confg for train (did you mean --config?)";
     QTest::newRow("misspelt program flag") << QStringList{"--thread", "2", "demo"} << "unknown option --thread (did you mean --threads?)";
     QTest::newRow("missing --op") << QStringList{"spectral", "--in", good_, "--out", path("x.npy")} << "--op";
+    // A missing argument is named with what it is ("target is required" named a variable).
+    QTest::newRow("bound without target") << QStringList{"bound"} << "bound: missing target (run directory";
     QTest::newRow("unknown op") << QStringList{"spectral", "--op", "spectral_cap", "--in", good_, "--out", path("x.npy")} << "unknown --op";
     QTest::newRow("missing file") << sp(path("nope.npy")) << "no such file";
     QTest::newRow("directory") << sp(dir_.path()) << "directory";
