@@ -1525,8 +1525,8 @@
         <translation>Warte auf den ersten protokollierten Schritt des Laufs</translation>
     </message>
     <message>
-        <source>This run records nothing for this panel</source>
-        <translation>Dieser Lauf zeichnet für diese Ansicht nichts auf</translation>
+        <source>None of this run&apos;s logged rows holds this panel&apos;s values</source>
+        <translation>Keine geloggte Zeile dieses Laufs enthält die Werte dieser Ansicht</translation>
     </message>
     <message>
         <source>This run&apos;s model has no Lipschitz bound (e.g. a transformer with LayerNorm)</source>

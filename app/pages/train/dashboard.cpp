@@ -215,7 +215,7 @@ void Dashboard::updateEmptyTexts() {
   const bool steps = current_ && !current_->history().steps().empty();
   const QString text = !current_ ? tr("No run yet (F5 starts one)")
                        : !steps  ? tr("Waiting for the run's first logged step")
-                                 : tr("This run records nothing for this panel");
+                                 : tr("None of this run's logged rows holds this panel's values");  // not "records nothing": rows may be lost
   for (const Panel& p : panels_) p.plot->setEmptyText(text);
   if (steps && std::none_of(current_->history().steps().begin(), current_->history().steps().end(),
                             [](const run::StepMetrics& m) { return m.lipschitzBound.has_value(); }))
