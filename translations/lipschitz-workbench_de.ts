@@ -1288,11 +1288,19 @@
     </message>
     <message>
         <source>matrix %1 left the Stiefel manifold: sigma in [%2, %3]</source>
-        <translation>Matrix %1 hat die Stiefel-Mannigfaltigkeit verlassen: σ in [%2, %3]</translation>
+        <translation>Matrix %1 hat die Stiefel-Mannigfaltigkeit verlassen: σ in [%2; %3]</translation>
     </message>
     <message>
         <source>at lr %1 the soft cap cannot hold sigma_max %2: its polynomial turns over below the largest singular value an update can reach, so singular values of up to %3 (%4 % over) stay, and the bound is not held at sigma_max while the lr is this large (with Muon&apos;s update bound, lr &lt;= 0.25 sigma_max keeps it)</source>
         <translation>bei Lernrate %1 kann die weiche Kappung σmax %2 nicht halten: ihr Polynom kehrt unterhalb des größten Singulärwerts um, den ein Update erreichen kann; Singulärwerte bis %3 (%4 % darüber) bleiben, und die Schranke gilt nicht bei σmax, solange die Lernrate so groß ist (mit Muons Update-Schranke hält Lernrate ≤ 0,25 σmax sie)</translation>
+    </message>
+    <message>
+        <source>the ranks&apos; weights drifted apart (parameter checksum %1 on rank 0, %2 on rank %3)</source>
+        <translation>die Gewichte der Ränge sind auseinandergelaufen (Parameter-Prüfsumme %1 auf Rang 0, %2 auf Rang %3)</translation>
+    </message>
+    <message>
+        <source>with updates of norm %1 the soft cap cannot hold sigma_max %2: its polynomial turns over below the largest singular value an update can reach, so singular values of up to %3 (%4 % over) stay</source>
+        <translation>bei Updates der Norm %1 kann die weiche Kappung σmax %2 nicht halten: ihr Polynom kehrt unterhalb des größten Singulärwerts um, den ein Update erreichen kann; Singulärwerte bis %3 (%4 % darüber) bleiben</translation>
     </message>
 </context>
 <context>
@@ -3333,6 +3341,10 @@
             <numerusform>, ausgelassene Einträge: %n (Details im Tooltip)</numerusform>
             <numerusform>, ausgelassene Einträge: %n (Details im Tooltip)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The run&apos;s newest checkpoint could not be shown: %1</source>
+        <translation>Der neueste Checkpoint des Laufs konnte nicht gezeigt werden: %1</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@
 #include <QLocale>
 #include <QRegularExpression>
 
+#include <cmath>
+
 namespace lwb::widgets {
 
 QString displayNumber(double v, char format, int precision) {
@@ -17,6 +19,27 @@ QString displayNumber(double v, char format, int precision) {
   const bool negative = !m.captured(1).isEmpty() && m.captured(1) != QLatin1String("+");
   const int power = m.captured(2).toInt();
   return text.left(m.capturedStart()) + QStringLiteral("·") + powerOfTenLabel(negative ? -power : power);
+}
+
+std::optional<double> readDisplayNumber(const QString& text) {
+  QString t = text.trimmed();
+  // "7,76·10⁶", "1·10⁻⁵": the mantissa in the locale, the power as superscript digits.
+  if (const qsizetype dot = t.indexOf(QStringLiteral("·10")); dot > 0) {
+    static const QString digits = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
+    QString power;
+    for (const QChar c : t.mid(dot + 3)) {
+      if (c == QChar(0x207B)) power += QLatin1Char('-');  // superscript minus
+      else if (const qsizetype d = digits.indexOf(c); d >= 0) power += QChar(u'0' + static_cast<char16_t>(d));
+      else return std::nullopt;
+    }
+    bool mantissaOk = false, powerOk = false;
+    const double mantissa = QLocale().toDouble(t.left(dot), &mantissaOk);
+    const int exponent = power.toInt(&powerOk);
+    return mantissaOk && powerOk ? std::optional<double>(mantissa * std::pow(10.0, exponent)) : std::nullopt;
+  }
+  bool ok = false;
+  const double v = QLocale().toDouble(t, &ok);
+  return ok ? std::optional<double>(v) : std::nullopt;
 }
 
 }  // namespace lwb::widgets

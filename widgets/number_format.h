@@ -7,10 +7,16 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace lwb::widgets {
 
 // QLocale().toString(v, format, precision), with an exponent written as ·10ⁿ (7,76·10⁶,
 // 1.5·10⁻³) instead of the locale's "E+06": the same in every language, as on the log axes.
 QString displayNumber(double v, char format = 'g', int precision = 6);
+
+// The number displayNumber wrote (its ·10ⁿ and the locale's decimal mark read back); nullopt
+// for other text. For values shown and sorted by their text (Compare's colour groups).
+std::optional<double> readDisplayNumber(const QString& text);
 
 }  // namespace lwb::widgets

@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -51,8 +52,15 @@ bool RunFollower::poll() {
   if (terminal) {
     // The run has ended, so a last line without its newline will never be completed: a cut
     // or damaged file, whose rows after it are lost.
-    const QFileInfo metrics(QDir(QString::fromStdString(reader_.path().string())).filePath(QString::fromLatin1(run::layout::kMetricsFile)));
-    if (metrics.exists() && static_cast<uint64_t>(metrics.size()) > metrics_.offset)
+    // Judged by the file's own last byte: a read that failed (InputError) also leaves the
+    // offset short, and is no cut line.
+    QFile metrics(QDir(QString::fromStdString(reader_.path().string())).filePath(QString::fromLatin1(run::layout::kMetricsFile)));
+    const auto cutAtTheEnd = [&metrics, this] {
+      if (static_cast<uint64_t>(metrics.size()) <= metrics_.offset || !metrics.open(QIODevice::ReadOnly)) return false;
+      char last = '\n';
+      return metrics.seek(metrics.size() - 1) && metrics.getChar(&last) && last != '\n';
+    };
+    if (cutAtTheEnd())
       mailbox_->postWarnings({tr("metrics.jsonl ends in a cut line after line %1: what it held is lost (a damaged or "
                                  "partly copied file)")
                                   .arg(metrics_.lines)

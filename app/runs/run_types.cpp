@@ -59,34 +59,79 @@ QString statusWord(const QString& word) {
 
 namespace {
 
-// A template's text as an anchored pattern, %n a lazy group (the n-th capture in the order
-// the placeholders appear, which is how Qt's arg() numbers them in every template we have).
-QRegularExpression templatePattern(const char* tmpl) {
-  static const QRegularExpression placeholder(QStringLiteral("%[1-9]"));
-  QString pattern = QStringLiteral("^");
-  const QString t = QString::fromUtf8(tmpl);
-  qsizetype at = 0;
-  for (auto it = placeholder.globalMatch(t); it.hasNext();) {
-    const auto m = it.next();
-    pattern += QRegularExpression::escape(t.mid(at, m.capturedStart() - at)) + QStringLiteral("(.+?)");
-    at = m.capturedEnd();
+// What each kind of placeholder may match (run_messages.h): a step is digits, a number the
+// engine's %g spelling, a name has no spaces; a message is anything, checked afterwards.
+QString placeholderPattern(char kind) {
+  switch (kind) {
+    case 's': return QStringLiteral("(\\d+)");
+    case 'n': return QStringLiteral("([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:e[-+]?\\d+)?|[-+]?inf|nan)");
+    case 'w': return QStringLiteral("(\\S+)");
+    default: return QStringLiteral("(.+)");
   }
-  return QRegularExpression(pattern + QRegularExpression::escape(t.mid(at)) + QStringLiteral("$"));
 }
 
-// A number in the engine's C-locale spelling gets the user's decimal mark; anything else is
-// a message of its own (kMsgAtStep's %1) or a name, translated or kept.
-QString messageArgument(const QString& arg) {
-  bool isNumber = false;
-  const double v = QLocale::c().toDouble(arg, &isNumber);
-  QLocale user;
-  user.setNumberOptions(QLocale::OmitGroupSeparator);  // "step 12000", as the engine wrote it
-  if (isNumber && !arg.contains(QLatin1Char('e'))) {
-    const qsizetype dot = arg.indexOf(QLatin1Char('.'));
-    return user.toString(v, 'f', dot < 0 ? 0 : static_cast<int>(arg.size() - dot - 1));
+// A template's text as an anchored pattern with one typed group per placeholder, in the
+// order they appear (which is their number in every template we have).
+QRegularExpression templatePattern(const run::MessageTemplate& t) {
+  static const QRegularExpression placeholder(QStringLiteral("%[1-9]"));
+  QString pattern = QStringLiteral("^");
+  const QString text = QString::fromUtf8(t.text);
+  qsizetype at = 0;
+  for (auto it = placeholder.globalMatch(text); it.hasNext();) {
+    const auto m = it.next();
+    const int n = text[m.capturedStart() + 1].digitValue();
+    pattern += QRegularExpression::escape(text.mid(at, m.capturedStart() - at)) + placeholderPattern(t.kinds[n - 1]);
+    at = m.capturedEnd();
   }
-  if (isNumber) return user.toString(v, 'g', 6);
-  return statusMessageText(arg.toStdString());
+  return QRegularExpression(pattern + QRegularExpression::escape(text.mid(at)) + QStringLiteral("$"));
+}
+
+// One message that is exactly a template (or a marked string), translated; nullopt otherwise.
+std::optional<QString> translateOne(const QString& text) {
+  const QByteArray utf8 = text.toUtf8();
+  const QString exact = QCoreApplication::translate("RunState", utf8.constData());
+  if (exact != text) return exact;
+  static const auto patterns = [] {
+    std::vector<std::pair<run::MessageTemplate, QRegularExpression>> p;
+    for (const run::MessageTemplate& t : run::messageTemplates()) p.emplace_back(t, templatePattern(t));
+    return p;
+  }();
+  for (const auto& [tmpl, pattern] : patterns) {
+    const auto m = pattern.match(text);
+    if (!m.hasMatch()) continue;
+    std::vector<QString> args;
+    bool ok = true;
+    for (int i = 1; i <= m.lastCapturedIndex() && ok; ++i) {
+      const QString arg = m.captured(i);
+      const char kind = tmpl.kinds[i - 1];
+      if (kind == 'm') {
+        // Only a message we know: "%1 at step %2" would otherwise take any "… at step N".
+        const auto inner = translateOne(arg);
+        ok = inner.has_value();
+        if (ok) args.push_back(*inner);
+      } else if (kind == 'n') {
+        // The engine's digits, the user's decimal mark ("0.378" → "0,378").
+        args.push_back(QString(arg).replace(QLatin1Char('.'), QLocale().decimalPoint()));
+      } else {
+        args.push_back(arg);
+      }
+    }
+    if (!ok) continue;
+    // One pass over the translated template (an argument's own "%" is not a placeholder).
+    const QString translated = QCoreApplication::translate("RunState", tmpl.text);
+    QString out;
+    for (qsizetype i = 0; i < translated.size(); ++i) {
+      const int n = i + 1 < translated.size() ? translated[i + 1].digitValue() : -1;
+      if (translated[i] == QLatin1Char('%') && n >= 1 && n <= static_cast<int>(args.size())) {
+        out += args[static_cast<size_t>(n - 1)];
+        ++i;
+      } else {
+        out += translated[i];
+      }
+    }
+    return out;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -94,33 +139,13 @@ QString messageArgument(const QString& arg) {
 QString statusMessageText(const std::string& message) {
   if (message.empty()) return {};
   const QString text = QString::fromStdString(message);
-  const QString exact = QCoreApplication::translate("RunState", message.c_str());
-  if (exact != text) return exact;
-  // Messages with numbers: the engine's templates (common/run_messages.h), most specific first.
-  static const auto patterns = [] {
-    std::vector<std::pair<const char*, QRegularExpression>> p;
-    for (const char* t : run::messageTemplates()) p.emplace_back(t, templatePattern(t));
-    return p;
-  }();
-  for (const auto& [tmpl, pattern] : patterns) {
-    const auto m = pattern.match(text);
-    if (!m.hasMatch()) continue;
-    // One pass over the translated template (an argument's own "%" is not a placeholder).
-    const QString translated = QCoreApplication::translate("RunState", tmpl);
-    QString out;
-    for (qsizetype i = 0; i < translated.size(); ++i) {
-      const QChar c = translated[i];
-      const int n = i + 1 < translated.size() ? translated[i + 1].digitValue() : -1;
-      if (c == QLatin1Char('%') && n >= 1 && n <= m.lastCapturedIndex()) {
-        out += messageArgument(m.captured(n));
-        ++i;
-      } else {
-        out += c;
-      }
-    }
-    return out;
-  }
-  return text;
+  if (const auto whole = translateOne(text)) return *whole;
+  // An end message with notes ("stopped at step 300; at lr 0.5 the soft cap …"): each part.
+  QStringList parts = text.split(QStringLiteral("; "));
+  if (parts.size() < 2) return text;
+  for (QString& part : parts)
+    if (const auto t = translateOne(part)) part = *t;
+  return parts.join(QStringLiteral("; "));
 }
 
 QString unknownStatusWord() { return QString::fromLatin1(kUnknownWord); }

@@ -39,7 +39,7 @@ int runAlpha(const AlphaArgs& a) {
   j["peak"] = peak;
   j["holds_sigma_max"] = holds;
   printJson(j);
-  if (!holds) std::cerr << "lipschitz-cli softcap-alpha: warning: " << run::softCapTurnoverMessage(a.lr, a.sigmaMax, peak) << "\n";
+  if (!holds) std::cerr << "lipschitz-cli softcap-alpha: warning: " << run::softCapTurnoverMessage(a.lr, a.sigmaMax, peak, u) << "\n";
   return 0;
 }
 

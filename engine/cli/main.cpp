@@ -154,6 +154,11 @@ int runCli(int argc, char** argv) {
     std::cerr << "lipschitz-cli: " << firstLine(e.what()) << " (see --help)\n";
     return lwb::cli::kExitBadInput;
   } catch (const CLI::RequiredError& e) {
+    // A misspelt required flag ("--sigma-mx 1") reads as the flag missing: name the misspelling.
+    if (const std::string unknown = unknownOptionMessage(app, argc, argv); !unknown.empty()) {
+      std::cerr << "lipschitz-cli: " << unknown << " (see --help)\n";
+      return lwb::cli::kExitBadInput;
+    }
     // "target is required" names CLI11's variable; say what it is.
     std::string what = firstLine(e.what());
     for (CLI::App* sub : app.get_subcommands({}))

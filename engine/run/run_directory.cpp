@@ -129,8 +129,11 @@ RunDirectory::RunDirectory(const std::string& path, ContinueAfter resume) : path
     }
   }
   writeFileAtomically(child(path, layout::kMetricsFile), kept);
+  errno = 0;
   metrics_.open(child(path_, layout::kMetricsFile), std::ios::binary | std::ios::app);
-  if (!metrics_) throw InputError(path + ": cannot open metrics.jsonl for appending");
+  if (!metrics_)
+    throw InputError(path + ": cannot open metrics.jsonl for appending" +
+                     (errno ? " (" + std::string(std::strerror(errno)) + ")" : std::string()));
   // spectra: drop later snapshots from the index and cut spectra.bin after the last kept one.
   const auto indexPath = child(path, layout::kSpectraIndexFile);
   std::error_code ec;

@@ -6,6 +6,7 @@
 #include "data/icl_least_squares.h"
 #include "data/masked_chars.h"
 #include "io/input_error.h"
+#include "io/json_fields.h"
 #include "models/factory.h"
 #include "models/fused_ops.h"
 #include "dist/communicator.h"
@@ -190,8 +191,7 @@ std::string Trainer::Impl::rankDrift() const {
   for (int r = 1; r < comm->size(); ++r) {
     const double other = all[static_cast<size_t>(r)].item<double>(), first = all[0].item<double>();
     if (std::abs(other - first) > 1e-6 * std::max(1.0, std::abs(first)))
-      return "the ranks' weights drifted apart (parameter checksum " + std::to_string(first) + " on rank 0, " +
-             std::to_string(other) + " on rank " + std::to_string(r) + ")";
+      return formatMessage(kMsgRanksDrifted, {fields::numberText(first), fields::numberText(other), std::to_string(r)});
   }
   return {};
 }

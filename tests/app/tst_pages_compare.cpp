@@ -188,6 +188,15 @@ class TestPagesCompare : public QObject {
     QCOMPARE(page.tableModel()->index(0, C::Method).data(Qt::ToolTipRole).toString(), QStringLiteral("spectral_soft_cap"));
     QCOMPARE(cell(page, 0, C::Parameters), QStringLiteral("σmax = 2, α = auto"));
     QCOMPARE(cell(page, 0, C::Optimizer), QStringLiteral("Muon, η 0.1"));
+    // The filter reads the shown words and the config's ids alike.
+    QVERIFY(page.setFilter(QStringLiteral("spectral_soft_cap"), C::Method));
+    QCOMPARE(page.visibleRunCount(), 1);
+    QVERIFY(page.setFilter(QStringLiteral("soft cap"), C::Method));
+    QCOMPARE(page.visibleRunCount(), 1);
+    QVERIFY(page.setFilter(QStringLiteral("adamw lr 0.001"), -1));
+    QCOMPARE(page.visibleRunCount(), 1);
+    QVERIFY(page.setFilter(QString(), -1));
+    QCOMPARE(page.visibleRunCount(), 2);
     {
       // In German: the registry's German words and a decimal comma (a German window read
       // "spectral_soft_cap" and "muon lr 0.3"); the colour legend too.

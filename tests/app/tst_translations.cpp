@@ -33,6 +33,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTranslator>
+
+#include <cstring>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -112,23 +114,37 @@ class TstTranslations : public QObject {
   // window said "gestoppt: stopped at step 300").
   void runMessagesWithNumbersAreGerman() {
     QStringList problems;
-    for (const char* t : run::messageTemplates()) {
+    for (const run::MessageTemplate& tmpl : run::messageTemplates()) {
+      const char* t = tmpl.text;
       const QString de = german("RunState", t);
       if (de.isEmpty()) problems << QStringLiteral("untranslated: %1").arg(QString::fromUtf8(t));
       for (const QString& n : {QStringLiteral("%1"), QStringLiteral("%2"), QStringLiteral("%3"), QStringLiteral("%4")})
         if (QString::fromUtf8(t).contains(n) != de.contains(n)) problems << QStringLiteral("placeholder %1 differs: %2").arg(n, de);
+      if (static_cast<qsizetype>(std::strlen(tmpl.kinds)) != QString::fromUtf8(t).count(QLatin1Char('%')) - QString::fromUtf8(t).count(QStringLiteral("% ")))
+        problems << QStringLiteral("kinds do not match the placeholders: %1").arg(QString::fromUtf8(t));
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     QCOMPARE(statusMessageText(run::formatMessage(run::kMsgStoppedAtStep, {"300"})), QStringLiteral("gestoppt bei Schritt 300"));
     const std::string off = run::formatMessage(run::kMsgLeftStiefel, {"blocks.0.mlp_in", "0.378", "1"});
     const QString nested = statusMessageText(run::formatMessage(run::kMsgAtStep, {off, "7"}));
-    QVERIFY2(nested.contains(QStringLiteral("blocks.0.mlp_in")) && nested.contains(QStringLiteral("[0,378, 1]")) &&
+    QVERIFY2(nested.contains(QStringLiteral("blocks.0.mlp_in")) && nested.contains(QStringLiteral("[0,378; 1]")) &&
                  nested.contains(QStringLiteral("Schritt 7")) && !nested.contains(QStringLiteral("left the")),
              qPrintable(nested));
-    const QString cap = statusMessageText(run::softCapTurnoverMessage(3, 5, 5.4612));
+    const std::string capNote = run::softCapTurnoverMessage(3, 5, 5.4612);
+    const QString cap = statusMessageText(capNote);
     QVERIFY2(cap.contains(QStringLiteral("5,461")) && !cap.contains(QStringLiteral("soft cap")), qPrintable(cap));
-    // Not a template: unchanged.
-    QCOMPARE(statusMessageText("a message of its own at 0.5"), QStringLiteral("a message of its own at 0.5"));
+    // An end message with a note after "; " (the trainer's): both parts German (the review
+    // found "gestoppt bei Schritt 300; at lr …" half translated).
+    const QString both = statusMessageText(run::formatMessage(run::kMsgStoppedAtStep, {"300"}) + "; " + capNote);
+    QCOMPARE(both, QStringLiteral("gestoppt bei Schritt 300; ") + cap);
+    // Not a template, though it ends in " at step N" or holds numbers: unchanged.
+    for (const char* other : {"a message of its own at 0.5", "AttLip residual 0.001 at step 3",
+                              "metrics.jsonl ends at step 300 but the run resumes from 400", "stopped at step 2.5",
+                              "matrix a b left the Stiefel manifold: sigma in [0.5, 1]"})
+      QCOMPARE(statusMessageText(other), QString::fromUtf8(other));
+    // A name that looks like a number stays as written; numbers keep the engine's digits.
+    QVERIFY2(statusMessageText(run::formatMessage(run::kMsgLeftStiefel, {"1.5", "0.9999999", "1"})).startsWith(QStringLiteral("Matrix 1.5 ")),
+             qPrintable(statusMessageText(run::formatMessage(run::kMsgLeftStiefel, {"1.5", "0.9999999", "1"}))));
   }
 
   // Every registry string the app passes to QCoreApplication::translate is in the .qm under

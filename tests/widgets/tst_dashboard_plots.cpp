@@ -1,6 +1,7 @@
 // The specific plots: weight norms against the σmax target, spectrum snapshots + scrubber +
 // density mode, Lipschitz bound + per-layer trace, activation format limits, scalar map,
 // bar chart, bound-vs-loss scatter with its frontier. Data in -> QCustomPlot data out.
+#include "widgets/number_format.h"
 #include "widgets/activation_plot.h"
 #include "widgets/bar_chart_plot.h"
 #include "widgets/frontier.h"
@@ -345,6 +346,19 @@ class TestDashboardPlots : public QObject {
         }
     }
     QCOMPARE(plot.customPlot()->yAxis->label(), LipschitzBoundPlot::tr("Lipschitz bound"));
+  }
+
+  // What displayNumber writes reads back as its number, ·10ⁿ included (Compare sorts its
+  // colour groups by it: "1·10⁻⁵" was no number, and a 1e-5 … 1e-4 sweep lost its ramp).
+  void displayNumbersReadBack() {
+    for (double v : {0.3, 1e-5, 3e-5, 1e-4, 2.5e10, -7.25, 0.0}) {
+      const QString text = displayNumber(v, 'g', 10);
+      const auto back = readDisplayNumber(text);
+      QVERIFY2(back && std::abs(*back - v) <= 1e-12 * std::abs(v), qPrintable(text));
+    }
+    QCOMPARE(displayNumber(1e-5, 'g', 10), QStringLiteral("1·10⁻⁵"));
+    QVERIFY(!readDisplayNumber(QStringLiteral("spectral soft cap")));
+    QVERIFY(!readDisplayNumber(QStringLiteral("1·10x")));
   }
 
   void activationLimitsFollowTheData() {

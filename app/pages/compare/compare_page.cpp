@@ -176,6 +176,7 @@ QWidget* ComparePage::createTable() {
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(Qt::UserRole);
+  proxy_->setFilterRole(CompareTableModel::kFilterRole);
   table_ = new QTableView(this);
   table_->setObjectName(QStringLiteral("compareTable"));
   table_->setModel(proxy_);

@@ -1,4 +1,5 @@
 #include "app/pages/compare/compare_plots.h"
+#include "widgets/number_format.h"
 
 #include "app/pages/common/page_frame.h"
 #include "app/pages/train/run_form_fields.h"
@@ -39,9 +40,8 @@ QString fieldLabel(const QString& key) {
 std::optional<double> groupNumber(const QString& group) {
   const qsizetype at = group.lastIndexOf(QStringLiteral(" = "));
   if (at < 0) return std::nullopt;
-  bool ok = false;
-  const double v = QLocale().toDouble(group.mid(at + 3), &ok);  // colorKeyOf writes the locale's form
-  return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+  const auto v = widgets::readDisplayNumber(group.mid(at + 3));  // colorKeyOf writes displayNumber's form
+  return v && std::isfinite(*v) ? v : std::nullopt;
 }
 
 // Both plots' text while no run is loaded: empty axes from 0 to 5 read as data.

@@ -80,6 +80,10 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     case Qt::UserRole:
       if (isNumeric(col)) return numberOf(r, col).value_or(-std::numeric_limits<double>::infinity());
       return text(r, col);
+    case kFilterRole:
+      if (col == Method) return text(r, col) + QLatin1Char(' ') + r.method;
+      if (col == Optimizer) return text(r, col) + QLatin1Char(' ') + r.optimizer;
+      return text(r, col);
     case Qt::TextAlignmentRole:
       return isNumeric(col) ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::DecorationRole:

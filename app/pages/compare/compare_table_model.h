@@ -21,6 +21,10 @@ class CompareTableModel : public QAbstractTableModel {
   enum Column { Run, Status, Method, Parameters, Optimizer, Attention, Steps, ValLoss, ValLossPaper, ValLossFull, ValAcc, Bound,
                 MaxActEntry, MaxActRms, StepsPerSecond, AttentionPgd, AttentionBound, ColumnCount };
 
+  // What the filter reads: the shown text and, for Method and Optimizer, the config's ids
+  // ("spectral_soft_cap", "muon lr 0.1"), so a filter typed either way matches.
+  static constexpr int kFilterRole = Qt::UserRole + 1;
+
   explicit CompareTableModel(QObject* parent = nullptr);
 
   void setRuns(const std::vector<RunRecord>* runs, const std::vector<QColor>* colors);

@@ -57,7 +57,7 @@ struct RunRecord {
 
 // The Method and Optimizer columns in the user's words: the registries' titles ("spectral soft
 // cap", "Muon") and numbers in the locale's form ("Muon, η 0,3, λ 0"). `method` and
-// `optimizer` keep the ids (filters by id, CSV).
+// `optimizer` keep the ids (the table's filter reads both, the CSV the ids).
 QString methodText(const RunRecord& r);
 QString optimizerText(const RunRecord& r);
 

@@ -385,16 +385,21 @@ void InspectorPage::openFile(const QString& path) {
     tabs_->setCurrentWidget(history_);
     // The Checkpoint tab gets the run's newest checkpoint (its σmax and bound): it said "No
     // file" beside σmax 1 for a run trained at σmax 2 (newcomer's trial). Its own errors show
-    // there; the history is open either way.
+    // on that tab (loadFile quiet); the history is open either way.
     std::optional<std::filesystem::path> newest;
     try {
       newest = run::RunDirectoryReader(path.toStdString()).newestCheckpoint();
     } catch (const std::exception&) {
     }
-    if (newest) openFile(QString::fromStdString(newest->string()));
+    if (newest) loadFile(QString::fromStdString(newest->string()), true);
     return;
   }
-  message_->setVisible(false);
+  loadFile(path, false);
+}
+
+void InspectorPage::loadFile(const QString& path, bool quiet) {
+  quietLoad_ = quiet;
+  if (!quiet) message_->setVisible(false);
   progress_->setRange(0, 0);
   fileLabel_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
   QPointer<QProgressBar> bar = progress_;
@@ -422,6 +427,11 @@ bool InspectorPage::isLoading() const { return loader_->busy() || history_->isBu
 QString InspectorPage::errorText() const { return message_->isVisible() ? message_->text() : QString(); }
 
 void InspectorPage::showError(const QString& message) {
+  if (quietLoad_) {
+    quietLoad_ = false;
+    fileLabel_->setText(tr("The run's newest checkpoint could not be shown: %1").arg(message));
+    return;
+  }
   message_->setText(tr("Cannot open: %1").arg(message));
   message_->setVisible(true);
   fileLabel_->setText(file_.path.isEmpty() ? tr("No file.") : file_.path);
@@ -429,6 +439,7 @@ void InspectorPage::showError(const QString& message) {
 }
 
 void InspectorPage::showFile(InspectedFile file) {
+  quietLoad_ = false;
   file_ = std::move(file);
   int matrices = 0;
   for (const auto& t : file_.tensors) matrices += t.isMatrix() ? 1 : 0;

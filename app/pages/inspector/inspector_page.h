@@ -113,6 +113,10 @@ class InspectorPage : public QWidget, public Page {
   void connectWidgets();
   void showFile(InspectedFile file);
   void showError(const QString& message);
+  // Reads a file on the Checkpoint tab; quiet: opened for the user (a run folder's newest
+  // checkpoint), so a failure is said on that tab only, not as "Cannot open" above the page.
+  void loadFile(const QString& path, bool quiet);
+  bool quietLoad_ = false;
   void onSelectionChanged();
   void updateBars();
   void updateSigmaMaxLine();
