@@ -94,7 +94,8 @@ void StatusPanel::showRun(RunSession* s) {
   run_ = s;
   if (!s) {
     // The status bar is the window's, so the hint reads right on every page (Ctrl+1: Train).
-    state_->setText(tr("No run selected: start one from the Train page's preset (F5), or open a run folder (Ctrl+O)."));
+    // Short enough for a 1024-px German window (the longer hint was cut mid-sentence there).
+    state_->setText(tr("No run selected: F5 starts the Train page's preset, Ctrl+O opens a run folder."));
     state_->setStyleSheet(QString());
     progress_->setValue(0);
     progress_->setFormat(tr("no run"));  // of runs only: a page computing (Attention Lab) has its own bar

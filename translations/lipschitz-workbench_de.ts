@@ -1963,8 +1963,8 @@
 <context>
     <name>lwb::app::StatusPanel</name>
     <message>
-        <source>No run selected: start one from the Train page&apos;s preset (F5), or open a run folder (Ctrl+O).</source>
-        <translation>Kein Lauf ausgewählt: einen mit der Vorlage der Trainingsseite starten (F5) oder einen Laufordner öffnen (Strg+O).</translation>
+        <source>No run selected: F5 starts the Train page&apos;s preset, Ctrl+O opens a run folder.</source>
+        <translation>Kein Lauf gewählt: F5 startet die Vorlage (Training), Strg+O öffnet einen Laufordner.</translation>
     </message>
     <message>
         <source>step %1 / %2</source>
