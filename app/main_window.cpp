@@ -28,6 +28,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
+#include <QStyle>
 #include <QToolBar>
 #include <QUndoGroup>
 #include <QUndoStack>
@@ -178,17 +179,39 @@ void MainWindow::createMenus() {
                               "<b>004</b> Globally 1-Lipschitz Attention without Sequence-Length Dependence (AttLip)</p>"));
   });
 
-  QToolBar* runBar = addToolBar(tr("Run"));
-  runBar->setObjectName(QStringLiteral("runToolBar"));
-  runBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  for (Page* page : pages_) runBar->addActions(page->toolBarActions());
-  runBar->addSeparator();
-  runBar->addAction(open);
+  runBar_ = addToolBar(tr("Run"));
+  runBar_->setObjectName(QStringLiteral("runToolBar"));
+  runBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  for (Page* page : pages_) runBar_->addActions(page->toolBarActions());
+  runBar_->addSeparator();
+  runBar_->addAction(open);
 
-  QToolBar* pagesBar = addToolBar(tr("Pages"));
-  pagesBar->setObjectName(QStringLiteral("pagesToolBar"));
-  pagesBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  pagesBar->addActions(pageActions_->actions());
+  pagesBar_ = addToolBar(tr("Pages"));
+  pagesBar_->setObjectName(QStringLiteral("pagesToolBar"));
+  pagesBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  pagesBar_->addActions(pageActions_->actions());
+}
+
+void MainWindow::fitToolBars() {
+  if (!runBar_ || !pagesBar_) return;
+  // Only the start-up arrangement is managed: bars the user moved stay where they were put.
+  const bool sideBySide = toolBarArea(runBar_) == Qt::TopToolBarArea &&
+                          toolBarArea(pagesBar_) == Qt::TopToolBarArea && !runBar_->isFloating() &&
+                          !pagesBar_->isFloating() && !runBar_->isHidden() && !pagesBar_->isHidden();
+  if (!sideBySide) return;
+  // A bar's size hint is its full width, also while the layout squeezes it behind ».
+  const int spacing = 2 * style()->pixelMetric(QStyle::PM_ToolBarItemSpacing) + 8;
+  const bool fits = runBar_->sizeHint().width() + pagesBar_->sizeHint().width() + spacing <= width();
+  const bool broken = toolBarBreak(pagesBar_);
+  if (!fits && !broken)
+    insertToolBarBreak(pagesBar_);
+  else if (fits && broken)
+    removeToolBarBreak(pagesBar_);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  fitToolBars();
 }
 
 void MainWindow::addPanelsMenu(Page* page) {
@@ -251,6 +274,7 @@ void MainWindow::showTour() {
 
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
+  fitToolBars();
   if (firstShowSeen_) return;
   firstShowSeen_ = true;
   // Queued: main() applies the command line after show(), and a command line that asks for

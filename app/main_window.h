@@ -17,6 +17,7 @@ class QActionGroup;
 class QUndoGroup;
 class QMessageBox;
 class QStackedWidget;
+class QToolBar;
 
 namespace lwb::app {
 
@@ -72,6 +73,7 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent* event) override;
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void createMenus();
@@ -92,6 +94,9 @@ class MainWindow : public QMainWindow {
   void askToStopAndQuit();
   void restoreSettings();
   void saveSettings();
+  // The Pages bar gets a row of its own when it and the Run bar do not fit side by side
+  // (German at 1024 px hid "Sweeps" and "Attention Lab" behind the bar's » button).
+  void fitToolBars();
 
   RunManager* runs_ = nullptr;
   StatusPanel* status_ = nullptr;
@@ -104,6 +109,8 @@ class MainWindow : public QMainWindow {
   QMenu* viewMenu_ = nullptr;
   QAction* resetLayoutAction_ = nullptr;
   QAction* tourAction_ = nullptr;
+  QToolBar* runBar_ = nullptr;
+  QToolBar* pagesBar_ = nullptr;
   QPointer<TourOverlay> tour_;
   bool firstShowSeen_ = false;
   bool tourSuppressed_ = false;

@@ -141,7 +141,8 @@ void ActivationPlot::updateLimitLines(double dataUpper) {
     }
   }
   setReferenceTicks(customPlot()->yAxis, ticks);
-  offScaleNote_->setName(tr("off scale: %1").arg(offScaleLimits_.join(QStringLiteral(", "))));
+  // One limit a line: on one line the note ran past a 1024-px window's panel.
+  offScaleNote_->setName(tr("off scale: %1").arg(offScaleLimits_.join(QStringLiteral(",\n"))));
   if (offScaleLimits_.isEmpty())
     offScaleNote_->removeFromLegend();
   else

@@ -64,6 +64,7 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
         changed = true;
       }
     if (fitLegendPlace()) changed = true;
+    fitEmptyText();
     if (fitAxisLabels() || changed) plot_->replot(QCustomPlot::rpQueuedReplot);
   });
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) { dragging_ = e->button() == Qt::LeftButton; });
@@ -153,10 +154,25 @@ void PlotView::setEmptyText(const QString& text) {
     emptyItem_->setPositionAlignment(Qt::AlignCenter);
     emptyItem_->setTextAlignment(Qt::AlignCenter);
     emptyItem_->setColor(Qt::gray);
+    // On the plot's own background: a reference line (a format limit, σmax) drawn across the
+    // middle would otherwise run through the words.
+    emptyItem_->setBrush(QBrush(Qt::white));
+    emptyItem_->setPadding(QMargins(6, 2, 6, 2));
+    emptyItem_->setLayer(QStringLiteral("overlay"));
   }
   if (emptyItem_) emptyItem_->setText(text);
   updateEmptyState();
 }
+
+void PlotView::fitEmptyText() {
+  if (!emptyItem_ || !emptyItem_->visible()) return;
+  // Items are drawn after layout, so the words wrapped here show in this replot. Wider than
+  // the axis rect they were cut at its edge ("Noch kein Lauf (F5 startet einen)" at 1024 px).
+  const QString wrapped = wrapWords(emptyText_, QFontMetrics(emptyItem_->font()), plot_->axisRect()->width() - 16);
+  if (emptyItem_->text() != wrapped) emptyItem_->setText(wrapped);
+}
+
+QString PlotView::emptyTextShown() const { return emptyItem_ ? emptyItem_->text() : QString(); }
 
 bool PlotView::showsEmptyText() const { return emptyItem_ && emptyItem_->visible(); }
 

@@ -31,6 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
+class QFontMetrics;
 class QCustomPlot;
 class QCPAbstractPlottable;
 class QCPAxis;
@@ -107,6 +108,8 @@ class PlotView : public QWidget {
   void setEmptyText(const QString& text);
   bool showsEmptyText() const;
   QString emptyText() const { return emptyText_; }
+  // The empty text as drawn: wrapped at spaces to the axis rect's width.
+  QString emptyTextShown() const;
 
   // Series with at least this many points are decimated before drawing (default 100000).
   void setDecimationThreshold(std::size_t points);
@@ -233,6 +236,10 @@ class PlotView : public QWidget {
   QString emptyText_;
   QCPItemText* emptyItem_ = nullptr;
   void updateEmptyState();
+  void fitEmptyText();
+  // `text` broken between words into lines no wider than `width` (a word wider than that
+  // keeps a line of its own; '\n' starts a line); unchanged while the plot has no width yet.
+  static QString wrapWords(const QString& text, const QFontMetrics& metrics, int width);
 };
 
 }  // namespace lwb::widgets

@@ -18,25 +18,30 @@ namespace lwb::widgets {
 namespace {
 QString formatValue(double v) { return displayNumber(v, 'g', 6); }
 
-// `title` broken between words into lines no wider than `width` (a word wider than that
-// keeps a line of its own); unchanged while the plot has no width yet.
-QString wrapTitle(const QString& title, const QFontMetrics& metrics, int width) {
-  if (width <= 0 || metrics.horizontalAdvance(title) <= width) return title;
+}  // namespace
+
+QString PlotView::wrapWords(const QString& text, const QFontMetrics& metrics, int width) {
+  if (width <= 0) return text;
   QStringList lines;
-  QString line;
-  for (const QString& word : title.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-    if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-      lines << line;
-      line = word;
-    } else {
-      line = longer;
+  for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+    if (metrics.horizontalAdvance(paragraph) <= width) {
+      lines << paragraph;
+      continue;
     }
+    QString line;
+    for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+      const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+      if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+        lines << line;
+        line = word;
+      } else {
+        line = longer;
+      }
+    }
+    lines << line;
   }
-  if (!line.isEmpty()) lines << line;
   return lines.join(QLatin1Char('\n'));
 }
-}  // namespace
 
 QCPGraph* PlotView::addLegendProxy(const QString& name, const QPen& pen, const QCPScatterStyle* scatter) {
   QCPGraph* proxy = plot_->addGraph();
@@ -152,11 +157,11 @@ void PlotView::setTitle(const QString& title) {
     // cut "Spectrum before (dashed) and after" at both ends). QCPTextElement sizes its row
     // for one line, so the breaks are put into the text.
     connect(plot_, &QCustomPlot::beforeReplot, titleElement_, [this] {
-      const QString wrapped = wrapTitle(title_, QFontMetrics(titleElement_->font()), plot_->viewport().width() - 8);
+      const QString wrapped = wrapWords(title_, QFontMetrics(titleElement_->font()), plot_->viewport().width() - 8);
       if (wrapped != titleElement_->text()) titleElement_->setText(wrapped);
     });
   }
-  titleElement_->setText(wrapTitle(title, QFontMetrics(titleElement_->font()), plot_->viewport().width() - 8));
+  titleElement_->setText(wrapWords(title, QFontMetrics(titleElement_->font()), plot_->viewport().width() - 8));
 }
 
 QString PlotView::title() const { return title_; }

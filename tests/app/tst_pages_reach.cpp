@@ -13,6 +13,8 @@
 #include "support/mnemonics.h"
 #include "support/scratch_home.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
@@ -223,6 +225,37 @@ class TestPagesReach : public QObject {
     }
     QVERIFY(w.showPage(QStringLiteral("inspector")));
     QCOMPARE(w.currentPageId(), QStringLiteral("inspector"));
+  }
+
+  // Found at 1024 px in German: "Sweeps" and "Attention Lab" sat behind the Pages bar's »
+  // button. A window too narrow for both bars in one row gives the Pages bar a row of its own.
+  void everyPageButtonShowsInANarrowWindow() {
+    MainWindow w;
+    w.resize(1600, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* runBar = w.findChild<QToolBar*>(QStringLiteral("runToolBar"));
+    auto* pagesBar = w.findChild<QToolBar*>(QStringLiteral("pagesToolBar"));
+    QVERIFY(runBar && pagesBar);
+    const auto allShown = [&] {
+      for (QAction* a : pagesBar->actions()) {
+        QWidget* button = pagesBar->widgetForAction(a);
+        if (!button || !button->isVisible()) return false;
+      }
+      return true;
+    };
+    QCoreApplication::processEvents();
+    QVERIFY(!w.toolBarBreak(pagesBar));  // wide: one row
+    QCOMPARE(runBar->y(), pagesBar->y());
+    QVERIFY(allShown());
+    const int narrow = std::max(runBar->sizeHint().width(), pagesBar->sizeHint().width()) + 40;
+    QVERIFY(narrow < runBar->sizeHint().width() + pagesBar->sizeHint().width());
+    w.resize(narrow, 800);
+    QTRY_VERIFY(w.toolBarBreak(pagesBar));
+    QTRY_VERIFY(pagesBar->y() > runBar->y());
+    QTRY_VERIFY(allShown());
+    w.resize(1600, 800);
+    QTRY_VERIFY(!w.toolBarBreak(pagesBar));  // wide again: one row again
   }
 
   // The window routes command-line entry points to the pages through the Page interface.

@@ -5,6 +5,8 @@
 
 #include "widgets/qcp.h"
 
+#include <algorithm>
+
 #include <QFontMetrics>
 #include <QString>
 
@@ -20,7 +22,10 @@ inline QString legendCut(QCustomPlot* p) {
     auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
     if (!item) continue;
     const QRect r = item->outerRect();
-    const int need = QFontMetrics(legend->font()).horizontalAdvance(item->plottable()->name()) + legend->iconSize().width();
+    int widest = 0;  // a name of several lines needs its widest line
+    for (const QString& line : item->plottable()->name().split(QLatin1Char('\n')))
+      widest = std::max(widest, QFontMetrics(legend->font()).horizontalAdvance(line));
+    const int need = widest + legend->iconSize().width();
     if (!plotArea.contains(r) || need > r.width())
       return QStringLiteral("'%1' needs %2 px, has %3 px at x %4..%5 of %6")
           .arg(item->plottable()->name())

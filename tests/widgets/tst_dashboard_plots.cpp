@@ -370,7 +370,7 @@ class TestDashboardPlots : public QObject {
     QCOMPARE(plot.visibleLimits(), (QStringList{QStringLiteral("fp4 E2M1"), QStringLiteral("fp8 E4M3")}));
     // Exponents as ·10ⁿ (widgets::displayNumber, issue 32 §4).
     QCOMPARE(plot.offScaleLimits(), (QStringList{QStringLiteral("fp8 E5M2 (5.73·10⁴)"), QStringLiteral("bf16 (3.39·10³⁸)")}));
-    QVERIFY(legendNames(plot).contains(QStringLiteral("off scale: fp8 E5M2 (5.73·10⁴), bf16 (3.39·10³⁸)")));
+    QVERIFY(legendNames(plot).contains(QStringLiteral("off scale: fp8 E5M2 (5.73·10⁴),\nbf16 (3.39·10³⁸)")));
     QVERIFY(plot.customPlot()->yAxis->range().contains(448));
     QVERIFY(plot.customPlot()->yAxis->range().contains(1));
     QCPGraph* entry = graphNamed(plot, QStringLiteral("A · max |entry|"));

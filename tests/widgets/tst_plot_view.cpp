@@ -211,6 +211,31 @@ class TestPlotView : public QObject {
     QVERIFY(!plain.showsEmptyText() && plain.customPlot()->yAxis->tickLabels());
   }
 
+  // Found at 1024 px in German: the empty text ran past the axis rect and was cut, and the
+  // Activations panel's format limit line ran through its words.
+  void emptyTextWrapsToTheAxisRect() {
+    MetricPlot plot;
+    const QString text = QStringLiteral("Noch kein Lauf (F5 startet einen)");
+    plot.setEmptyText(text);
+    plot.resize(600, 300);
+    showAndSettle(plot);
+    plot.replotNow();
+    QCOMPARE(plot.emptyTextShown(), text);  // room enough: one line
+    plot.resize(200, 300);
+    QCoreApplication::processEvents();
+    plot.replotNow();
+    const QString shown = plot.emptyTextShown();
+    QVERIFY2(shown.contains(QLatin1Char('\n')), qPrintable(shown));
+    QCOMPARE(QString(shown).replace(QLatin1Char('\n'), QLatin1Char(' ')), text);  // no word lost
+    const QFontMetrics metrics(plot.customPlot()->font());
+    for (const QString& line : shown.split(QLatin1Char('\n')))
+      QVERIFY2(metrics.horizontalAdvance(line) <= plot.customPlot()->axisRect()->width(), qPrintable(line));
+    plot.resize(600, 300);
+    QCoreApplication::processEvents();
+    plot.replotNow();
+    QCOMPARE(plot.emptyTextShown(), text);  // and back when there is room again
+  }
+
   void logXOnlyWhereSupported() {
     MetricPlot plot;  // step axis: no log x
     QVERIFY(!plot.supportsLogX());
