@@ -197,8 +197,8 @@
         <translation>6 · Geringe Präzision: verschachtelte harte Kappung in bfloat16</translation>
     </message>
     <message>
-        <source>σ₁ = 100 in bfloat16: the nested form must cancel ½W with low-precision products, so σ₁ after the cap misses σmax. Switch the implementation to svd or the precision to float32.</source>
-        <translation>σ₁ = 100 in bfloat16: die verschachtelte Form muss ½W mit Produkten geringer Präzision auslöschen, daher verfehlt σ₁ nach der Kappung σmax. Stellen Sie die Implementierung auf svd oder die Präzision auf float32.</translation>
+        <source>σ₁ = 100 in bfloat16: the nested form must cancel ½W with low-precision products, so σ₁ after the cap misses σmax. Switch the implementation to exact SVD or the precision to float32.</source>
+        <translation>σ₁ = 100 in bfloat16: die verschachtelte Form muss ½W mit Produkten geringer Präzision auslöschen, daher verfehlt σ₁ nach der Kappung σmax. Stellen Sie die Implementierung auf exakte SVD oder die Präzision auf float32.</translation>
     </message>
     <message>
         <source>7 · Nested vs anti-block-diagonal, σ₁ up to 1000</source>
@@ -831,6 +831,22 @@
     <message>
         <source>Frobenius norm</source>
         <translation>Frobeniusnorm</translation>
+    </message>
+    <message>
+        <source>nested</source>
+        <translation>verschachtelt</translation>
+    </message>
+    <message>
+        <source>ABD dense</source>
+        <translation>ABD dicht</translation>
+    </message>
+    <message>
+        <source>ABD blocks</source>
+        <translation>ABD Blöcke</translation>
+    </message>
+    <message>
+        <source>SVD</source>
+        <translation>SVD</translation>
     </message>
 </context>
 <context>
@@ -2723,10 +2739,6 @@
         <translation>gemessene σᵢ(W′)</translation>
     </message>
     <message>
-        <source>%1 (%2, %3)</source>
-        <translation>%1 (%2, %3)</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
@@ -2767,8 +2779,8 @@
         <translation> · ganzes Update: &lt;b&gt;%1 ms&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
     </message>
 </context>
 <context>

@@ -50,10 +50,12 @@ constexpr std::array<MethodTraits, 12> kMethods{{
 }};
 
 constexpr std::array<ClipImplTraits, 4> kClipImpls{{
-    {ClipImpl::Nested, "nested", LWB_TR_NOOP("Registry", "nested msign (001 §2.3)")},
-    {ClipImpl::AbdDense, "abd_dense", LWB_TR_NOOP("Registry", "anti-block-diagonal, dense (001 §4.2)")},
-    {ClipImpl::AbdBlock, "abd_block", LWB_TR_NOOP("Registry", "anti-block-diagonal, blocks (001 §4.3)")},
-    {ClipImpl::Svd, "svd", LWB_TR_NOOP("Registry", "exact SVD")},
+    {ClipImpl::Nested, "nested", LWB_TR_NOOP("Registry", "nested msign (001 §2.3)"), LWB_TR_NOOP("Registry", "nested")},
+    {ClipImpl::AbdDense, "abd_dense", LWB_TR_NOOP("Registry", "anti-block-diagonal, dense (001 §4.2)"),
+     LWB_TR_NOOP("Registry", "ABD dense")},
+    {ClipImpl::AbdBlock, "abd_block", LWB_TR_NOOP("Registry", "anti-block-diagonal, blocks (001 §4.3)"),
+     LWB_TR_NOOP("Registry", "ABD blocks")},
+    {ClipImpl::Svd, "svd", LWB_TR_NOOP("Registry", "exact SVD"), LWB_TR_NOOP("Registry", "SVD")},
 }};
 
 constexpr std::array<SettingInfo, 13> kSettings{{

@@ -93,7 +93,8 @@ inline bool reads(ConstraintMethod m, MethodParam p) { return (traits(m).reads &
 struct ClipImplTraits {
   ClipImpl id;
   std::string_view key;    // "nested", "abd_dense", "abd_block", "svd"
-  std::string_view title;
+  std::string_view title;  // "nested msign (001 §2.3)": forms and tables
+  std::string_view label;  // "nested": legends, where four titles would not fit
 };
 std::span<const ClipImplTraits> clipImpls();
 std::string_view toString(ClipImpl impl);

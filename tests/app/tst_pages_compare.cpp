@@ -2,6 +2,7 @@
 // figures, the frontier scatter's points, the metric overlay, CSV and PNG/PDF export.
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/compare/lr_robustness_demo.h"
+#include "app/pages/compare/run_record.h"
 #include "app/runs/run_manager.h"
 #include "run/run_directory.h"
 #include "app/runs/run_session.h"
@@ -157,6 +158,23 @@ class TestPagesCompare : public QObject {
     QCOMPARE(undo->undoText(), QStringLiteral("Remove 2 runs from the comparison"));
     undo->undo();
     QCOMPARE(dirs(), (QStringList{b, a}));
+  }
+
+  // A hard-cap run's implementation in the registry's words, as the Clip Lab's form names it
+  // (the table said "implementation = nested"); another version's word stays as written.
+  void parametersNameTheImplementationInWords() {
+    QTemporaryDir tmp;
+    const QDir root(tmp.path());
+    QVERIFY(root.mkpath(QStringLiteral("cap")));
+    const QDir cap(root.filePath(QStringLiteral("cap")));
+    write(cap.filePath(QStringLiteral("config.json")),
+          R"({"task": "mnist", "constraint": {"method": "spectral_hard_cap", "sigma_max": 1, "impl": "abd_block"}})");
+    write(cap.filePath(QStringLiteral("metrics.jsonl")), "{\"step\": 1, \"train_loss\": 2.0}\n");
+    QCOMPARE(loadRunRecord(cap.path()).parameters,
+             QStringLiteral("σmax = 1, implementation = anti-block-diagonal, blocks (001 §4.3)"));
+    write(cap.filePath(QStringLiteral("config.json")),
+          R"({"task": "mnist", "constraint": {"method": "spectral_hard_cap", "sigma_max": 1, "impl": "cholesky"}})");
+    QCOMPARE(loadRunRecord(cap.path()).parameters, QStringLiteral("σmax = 1, implementation = cholesky"));
   }
 
   void tableScatterAndMetricsMatchTheRuns() {

@@ -95,7 +95,7 @@ std::vector<ClipLabPreset> build() {
   {
     ClipLabPreset x = preset(QStringLiteral("bf16_nested"), QCoreApplication::translate("ClipLabPresets", "6 · Low precision: nested hard cap in bfloat16"),
                     QCoreApplication::translate("ClipLabPresets", "σ₁ = 100 in bfloat16: the nested form must cancel ½W with low-precision products, so σ₁ after the cap "
-                       "misses σmax. Switch the implementation to svd or the precision to float32."),
+                       "misses σmax. Switch the implementation to exact SVD or the precision to float32."),
                     ClipLabTab::Constraint);
     x.matrix = logSpaced(100);
     x.method = method(M::SpectralHardCap, 1.0, spectral::ClipImpl::Nested, "bfloat16");

@@ -163,11 +163,11 @@ void ConstraintView::showOutcome(const lab::ConstraintOutcome& o, const lab::Con
   }
   error_->clearCurves();
   const bool usesImpl = spectral::reads(r.method, spectral::kImpl);
-  const QString impl = QString::fromUtf8(spectral::toString(r.impl).data());
-  // The implementation only where the method has one to choose ("spectral soft cap (—, float32)"
-  // read like a missing value).
-  error_->setCurve(usesImpl ? tr("%1 (%2, %3)").arg(MethodForm::methodTitle(r.method), impl, QString::fromStdString(r.dtype))
-                            : tr("%1 (%2)").arg(MethodForm::methodTitle(r.method), QString::fromStdString(r.dtype)),
+  const QString impl = MethodForm::implLabel(spectral::toString(r.impl));
+  // The implementation only where the method has one to choose ("—, float32" read like a
+  // missing value). The method is named in bold beside the plot; with it the entry ran past a
+  // 1024-px window's panel.
+  error_->setCurve(usesImpl ? tr("%1, %2").arg(impl, QString::fromStdString(r.dtype)) : QString::fromStdString(r.dtype),
                    std::move(ranks), std::move(errors), {widgets::runColor(1), Qt::SolidLine, 1.4, false});
 
   QString text = tr("<b>%1</b>").arg(MethodForm::methodTitle(r.method));

@@ -23,13 +23,15 @@ inline QComboBox* idCombo(const std::vector<std::string>& ids, QWidget* parent) 
   return box;
 }
 
-// Rows of a registry table (members `key` and `title`); titled: show titles, else keys.
+// Rows of a registry table (members `key` and `title`); titled: show titles, else keys
+// (where a row beside other fields has no room), each with its title as the item's tooltip.
 template <class Table>
 QComboBox* registryCombo(const Table& table, QWidget* parent, bool titled) {
   auto* box = new QComboBox(parent);
-  for (const auto& row : table)
-    box->addItem(titled ? registryText(row.title) : fromView(row.key),
-                 fromView(row.key));
+  for (const auto& row : table) {
+    box->addItem(titled ? registryText(row.title) : fromView(row.key), fromView(row.key));
+    if (!titled) box->setItemData(box->count() - 1, registryText(row.title), Qt::ToolTipRole);
+  }
   return box;
 }
 

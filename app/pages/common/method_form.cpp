@@ -24,6 +24,12 @@ QString MethodForm::methodTitle(spectral::ConstraintMethod m) {
   return QCoreApplication::translate("Registry", std::string(spectral::traits(m).title).c_str());
 }
 
+QString MethodForm::implLabel(std::string_view key) {
+  for (const auto& row : spectral::clipImpls())
+    if (row.key == key) return registryText(row.label);
+  return QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()));
+}
+
 QSpinBox* MethodForm::nsStepsField() const { return ns_->stepsBox(); }
 
 MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
@@ -46,7 +52,7 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   alphaStar_ = new QLabel(this);
   lr_ = new SliderField(1e-3, 1, 0.1, 4, true, this);
   lambda_ = new SliderField(0, 1, 0.1, 3, false, this);
-  impl_ = registryCombo(spectral::clipImpls(), this, false);
+  impl_ = registryCombo(spectral::clipImpls(), this, true);
   impl_->setObjectName(QStringLiteral("implBox"));
   coeffs_ = registryCombo(spectral::nsCoefficientSets(), this, false);
   ns_ = new NsStepsField(this);

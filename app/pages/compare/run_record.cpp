@@ -64,7 +64,10 @@ QString describeParameters(const json& c) {
     // Numbers in the locale's own form (5, not 5.0; 0,5 in German); labels translated.
     const auto v = c.find(key);
     if (v == c.end()) continue;
-    const QString value = v->is_number() ? widgets::displayNumber(v->get<double>(), 'g', 6) : str(c, key);
+    QString value = v->is_number() ? widgets::displayNumber(v->get<double>(), 'g', 6) : str(c, key);
+    if (std::string_view(key) == "impl")  // the registry's words, as the Clip Lab's form shows them
+      for (const auto& impl : spectral::clipImpls())
+        if (value == QLatin1String(impl.key.data(), static_cast<qsizetype>(impl.key.size()))) value = registryText(impl.title);
     parts << QStringLiteral("%1 = %2").arg(registryText(spectral::settingLabel(key)), value);
   }
   if (c.contains("norm") && str(c, "norm") != QLatin1String("rms") && any) parts << QStringLiteral("norm = %1").arg(str(c, "norm"));
