@@ -4,6 +4,7 @@
 // current. Ctrl-C stops every run cleanly (status `stopped`; a Slurm array is cancelled).
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "common/threads.h"
 #include "io/input_error.h"
 #include "sweep/process.h"
 #include "sweep/sweep_runner.h"
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <utility>
 #include <unistd.h>
 
 namespace lwb::cli {
@@ -55,6 +57,19 @@ nlohmann::json progressJson(const sweep::SweepProgress& p) {
           {"active", active}};
 }
 
+// "1 point", "4 points".
+std::string count(std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+// "2 runs at a time, 1 thread each (--threads)": what a local sweep will load the machine with.
+std::string layoutText(const sweep::SweepOptions& options) {
+  const sweep::LocalLayout l = sweep::localLayout(options);
+  std::string text = count(static_cast<std::size_t>(l.jobs), "run", "runs") + " at a time, " +
+                     count(static_cast<std::size_t>(l.threads), "thread", "threads") + " each";
+  if (options.ntasks > 1) text += " in each of " + std::to_string(options.ntasks) + " processes";
+  text += options.threads > 0 ? " (the count you set)" : " (the cores shared out; --threads N or --jobs N to change)";
+  return text;
+}
+
 // "extends the sweep in runs/x: 6 points kept, 3 new" (empty for a new or unchanged sweep).
 std::string extensionNote(const sweep::SweepDirectory& dir, const sweep::SweepExtension& e) {
   if (e.kept == 0 || e.added == 0) return {};
@@ -82,8 +97,10 @@ int printPlan(const SweepArgs& a, const sweep::SweepDirectory& dir, const std::v
     return 0;
   }
   if (const std::string note = extensionNote(dir, extension); !note.empty()) std::printf("%s\n", note.c_str());
-  std::printf("%zu points, %zu to run, %d done, %d failed (kept; --retry-failed runs them again)\n", points.size(),
-              ids.size(), plan.done, plan.failedKept);
+  std::printf("%s, %zu to run, %d done", count(points.size(), "point", "points").c_str(), ids.size(), plan.done);
+  if (plan.failedKept > 0) std::printf(", %d failed (kept; --retry-failed runs them again)", plan.failedKept);
+  std::printf("\n");
+  if (!slurm && !ids.empty()) std::printf("%s\n", layoutText(options).c_str());
   for (const auto& p : points) std::printf("%s  %s\n", p.id.c_str(), sweep::describe(p.assignment).c_str());
   if (!script.empty()) std::printf("\n%s", script.c_str());
   else if (slurm) std::printf("\nnothing to submit: no point is left to run\n");
@@ -98,6 +115,9 @@ int runSweep(const SweepArgs& a) {
   options.jobs = a.jobs;
   options.ntasks = a.ntasks;
   options.retryFailed = a.retryFailed;
+  // A count the user chose (--threads N before the command word, $LWB_THREADS) holds for every
+  // point: a sweep on a shared machine ran each point at all cores regardless.
+  if (intraOpThreadsPinned()) options.threads = intraOpThreadsCeiling();
   options.slurmArgs = a.slurmArgs;
   options.detach = a.detach;
   options.cli = sweep::selfExecutable();
@@ -148,6 +168,7 @@ int runSweep(const SweepArgs& a) {
   };
 
   if (!extended.empty()) events.note(extended);
+  if (options.backend == sweep::Backend::Local) events.note("sweep: " + layoutText(options));
 
   gStop.store(false);
   std::signal(SIGINT, onSweepSignal);
@@ -166,8 +187,20 @@ int runSweep(const SweepArgs& a) {
                          {run::toString(run::RunStatus::Running), outcome.running}, {"interrupted", outcome.interrupted},
                          {"index", absolute(dir.indexFile())}, {"index_current", outcome.indexCurrent}};
   if (!outcome.slurmJob.empty()) summary["slurm_job"] = outcome.slurmJob;
-  if (a.json) printJson(summary);
-  else std::fprintf(stderr, "%s\n", summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  if (a.json) {
+    printJson(summary);
+  } else {
+    // In words (it was the JSON event on stderr); --json keeps the event.
+    std::string line = "sweep: " + std::to_string(outcome.done) + " of " + std::to_string(outcome.total) + " done";
+    for (const auto& [n, word] : {std::pair{outcome.failed, "failed"}, std::pair{outcome.stopped, "stopped"},
+                                  std::pair{outcome.pending, "pending"}, std::pair{outcome.running, "running"}})
+      if (n > 0) line += ", " + std::to_string(n) + " " + word;
+    if (outcome.interrupted) line += " (interrupted: the same command resumes it)";
+    if (!outcome.slurmJob.empty()) line += "; Slurm job " + outcome.slurmJob;
+    line += "\n  runs in " + absolute(dir.path()) + "\n  run index " + absolute(dir.indexFile());
+    if (!outcome.indexCurrent) line += " (not up to date, see above)";
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
   if (outcome.interrupted) return kExitInterrupted;
   return outcome.failed > 0 || !outcome.indexCurrent ? 1 : 0;
 }
@@ -186,7 +219,7 @@ Command addSweepCommand(CLI::App& app) {
                   "processes per point (data parallel): local train --nproc N; slurm --ntasks=N and srun")
       ->transform(integerIn(1, 256));
   sub->add_flag("--dry-run", args->dryRun, "print the plan (and the Slurm batch script) and run nothing");
-  sub->add_flag("--json", args->json, "print JSON events (plan, progress, point, summary) on stdout");
+  sub->add_flag("--json", args->json, "print JSON events on stdout: note, progress, point, summary (--dry-run: plan)");
   sub->add_flag("--retry-failed", args->retryFailed, "run failed points again (interrupted ones always are)");
   sub->add_option("--slurm-arg", args->slurmArgs, "an sbatch option for the array, e.g. --slurm-arg=--partition=gpu (repeatable)")
       ->allow_extra_args(false);

@@ -91,6 +91,15 @@ bool finishSweepIndex(SweepIndex& index, const SweepDirectory& dir, const SweepO
 
 int threadsPerRun(int jobs, int cores) { return std::max(1, cores / std::max(1, jobs)); }
 
+LocalLayout localLayout(const SweepOptions& options) {
+  const int cores = options.cores > 0 ? options.cores : availableCores();
+  LocalLayout l;
+  l.jobs = std::max(1, options.jobs > 0 ? options.jobs : cores);
+  // A point of N processes shares its run's cores between them.
+  l.threads = options.threads > 0 ? options.threads : std::max(1, threadsPerRun(l.jobs, cores) / std::max(1, options.ntasks));
+  return l;
+}
+
 SweepPlan planSweep(const SweepDirectory& dir, const std::vector<SweepPoint>& points, bool retryFailed) {
   SweepPlan plan;
   for (const SweepPoint& p : points) {
@@ -114,10 +123,9 @@ class LocalScheduler {
       : dir_(dir), options_(options), events_(events), stop_(stop), index_(openSweepIndex(dir, options, events)) {
     index_.sync(points);
     plan_ = planSweep(dir, points, options.retryFailed);
-    const int cores = options.cores > 0 ? options.cores : availableCores();
-    jobs_ = std::max(1, options.jobs > 0 ? options.jobs : cores);
-    // A point of N processes shares its run's cores between them.
-    threads_ = std::max(1, threadsPerRun(jobs_, cores) / std::max(1, options.ntasks));
+    const LocalLayout layout = localLayout(options);
+    jobs_ = layout.jobs;
+    threads_ = layout.threads;
     out_.total = static_cast<int>(points.size());
     out_.done = plan_.done;
     out_.failed = plan_.failedKept;

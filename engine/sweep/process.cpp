@@ -1,5 +1,6 @@
 #include "sweep/process.h"
 
+#include <fstream>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -56,7 +57,27 @@ int spawn(const std::vector<std::string>& argv, posix_spawn_file_actions_t& fa, 
 
 }  // namespace
 
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string commandLineText(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& a : argv) {
+    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:@+,%") == std::string::npos;
+    line += (line.empty() ? "" : " ") + (plain ? a : shellQuote(a));
+  }
+  return line;
+}
+
 pid_t spawnLogged(const std::vector<std::string>& argv, const fs::path& log) {
+  // The log starts with what runs, so it can be read (and rerun) later: the threads, the flags.
+  {
+    std::ofstream head(log, std::ios::app | std::ios::binary);
+    if (head) head << kCommandLinePrefix << commandLineText(argv) << '\n';
+  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);

@@ -21,8 +21,11 @@ inline constexpr const char* kDieWithParentEnv = "LWB_DIE_WITH_PARENT";
 void dieWithParentIfAsked();
 
 // Starts argv[0] (looked up in PATH) with stdout and stderr appended to `log` and
-// kDieWithParentEnv set to this process's pid. Throws std::runtime_error when it cannot be
-// started.
+// kDieWithParentEnv set to this process's pid; first appends kCommandLinePrefix and argv as a
+// shell would read it. Throws std::runtime_error when it cannot be started.
+inline constexpr const char* kCommandLinePrefix = "# command: ";
+std::string shellQuote(const std::string& s);  // 'it'\''s' for bash
+std::string commandLineText(const std::vector<std::string>& argv);
 pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesystem::path& log);
 
 struct CommandResult {

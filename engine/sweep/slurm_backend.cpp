@@ -26,10 +26,16 @@ using nlohmann::json;
 namespace lwb::sweep {
 namespace {
 
-std::string shellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+// sbatch's complaint in one line (the CLI prints errors on one): "sbatch: error: … / sbatch:
+// fatal: Could not establish a configuration source" (the fatal line is the reason; it was cut).
+std::string oneLine(const std::string& text) {
+  std::string out, line;
+  std::istringstream lines(text);
+  while (std::getline(lines, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) out += (out.empty() ? "" : " / ") + line;
+  }
+  return out;
 }
 
 json readJobs(const SweepDirectory& dir) {
@@ -157,13 +163,16 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
       throw InputError("--slurm-arg '" + shown + "': expected one sbatch option such as --partition=gpu or --time=01:00:00" +
                        (shown != a ? " (no line breaks)" : ""));
     }
+  // Absolute: sbatch resolves --output from where it is called, and the saved script may be
+  // submitted again from anywhere.
+  const fs::path root = fs::absolute(dir.path()).lexically_normal();
   std::ostringstream s;
   s << "#!/bin/bash\n"
-    << "# Lipschitz Workbench sweep " << dir.path().string() << ": " << ids.size() << " points, one array task each\n"
+    << "# Lipschitz Workbench sweep " << root.string() << ": " << ids.size() << " points, one array task each\n"
     << "#SBATCH --job-name=lwb-sweep\n"
     << "#SBATCH --array=0-" << (ids.empty() ? 0 : ids.size() - 1);
   if (options.jobs > 0) s << "%" << options.jobs;
-  s << "\n#SBATCH --output=" << (dir.path() / run::layout::kSweepLogsDir / "slurm-%A_%a.out").string() << "\n"
+  s << "\n#SBATCH --output=" << (root / run::layout::kSweepLogsDir / "slurm-%A_%a.out").string() << "\n"
     << "#SBATCH --cpus-per-task=1\n";
   if (options.ntasks > 1) s << "#SBATCH --ntasks=" << options.ntasks << "\n";
   for (const std::string& a : options.slurmArgs) s << "#SBATCH " << a << "\n";  // later lines win
@@ -172,7 +181,7 @@ std::string slurmBatchScript(const SweepDirectory& dir, const std::vector<std::s
   for (size_t i = 0; i < ids.size(); ++i) s << (i ? " " : "") << ids[i];
   s << ")\n"
     << "id=${ids[$SLURM_ARRAY_TASK_ID]}\n"
-    << "sweep=" << shellQuote(dir.path().string()) << "\n"
+    << "sweep=" << shellQuote(root.string()) << "\n"
     << "exec >>\"$sweep/logs/$id.log\" 2>&1\n"
     << "echo \"slurm job ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID} on $(hostname)\"\n"
     // With several tasks srun starts one rank per task; each reads SLURM_PROCID (engine/dist).
@@ -260,7 +269,7 @@ class SlurmScheduler {
     const fs::path script = dir_.slurmDir() / ("array-" + std::to_string(jobs_.size() + 1) + ".sbatch");
     std::ofstream(script) << slurmBatchScript(dir_, ids, options_);
     const auto r = runCommand({"sbatch", "--parsable", script.string()}, 60);
-    if (r.exitCode != 0) throw std::runtime_error("sbatch refused the job array: " + (r.err.empty() ? r.out : r.err));
+    if (r.exitCode != 0) throw std::runtime_error("sbatch refused the job array: " + oneLine(r.err.empty() ? r.out : r.err));
     const std::string job = r.out.substr(0, r.out.find_first_of(";\n"));
     jobs_.push_back({{"job", job}, {"ids", ids}, {"script", script.string()}});
     writeJobs(dir_, jobs_);

@@ -1,5 +1,7 @@
 #include "sweep/sweep_directory.h"
 
+#include "sweep/process.h"
+
 #include "io/json_read.h"
 #include "io/input_error.h"
 #include "run/run_directory.h"
@@ -250,7 +252,8 @@ std::string SweepDirectory::lastLogLine(const std::string& id) const {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const auto cr = line.rfind('\r');  // progress lines overwrite themselves with \r
     if (cr != std::string::npos) line = line.substr(cr + 1);
-    if (!line.empty()) last = line;
+    // The command line spawnLogged wrote first is not the child's output.
+    if (!line.empty() && line.rfind(kCommandLinePrefix, 0) != 0) last = line;
   }
   return last;
 }

@@ -23,6 +23,9 @@ struct SweepOptions {
   // Processes per point (issue 28): local runs `train --nproc N`; Slurm gives each array task
   // N tasks (#SBATCH --ntasks=N) and starts them with srun, one step, not N array elements.
   int ntasks = 1;
+  // local: each run's --threads; 0: the cores shared out (threadsPerRun). A count the user
+  // pinned (lipschitz-cli --threads N, $LWB_THREADS) is passed on as it is.
+  int threads = 0;
   bool retryFailed = false;
   std::vector<std::string> slurmArgs;  // each one an "#SBATCH <arg>" line, e.g. --partition=gpu
   bool detach = false;     // slurm: submit and return without watching
@@ -71,6 +74,13 @@ bool finishSweepIndex(SweepIndex& index, const SweepDirectory& dir, const SweepO
 // Runs per process for `jobs` runs on `cores` cores, so jobs × threads ≤ cores.
 int threadsPerRun(int jobs, int cores);
 int availableCores();
+
+// How a local sweep runs its points: `jobs` at a time, each training process with `threads`
+// intra-op threads (options.threads when set, else the cores shared out over jobs × ntasks).
+struct LocalLayout {
+  int jobs = 1, threads = 1;
+};
+LocalLayout localLayout(const SweepOptions& options);
 
 // Which points this invocation runs (in point order), and the counts of the rest.
 struct SweepPlan {

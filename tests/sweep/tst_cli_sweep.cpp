@@ -135,7 +135,8 @@ class TestCliSweep : public QObject {
     // names the folder as the first run did (absolute; it was "sw" first, then "/tmp/…/sw").
     r = test::runCli({"sweep", "--spec", spec, "--out", out});
     QVERIFY2(r.code == 0 && r.err.contains("4/4 done") && !r.err.contains("ETA"), r.err.constData());
-    QVERIFY2(r.err.contains(QString("\"out\":\"%1\"").arg(QDir(out).absolutePath()).toUtf8()), r.err.constData());
+    QVERIFY2(r.err.contains(QString("runs in %1\n").arg(QDir(out).absolutePath()).toUtf8()), r.err.constData());
+    QVERIFY2(r.err.contains("sweep: 4 of 4 done\n") && !r.err.contains("{\""), r.err.constData());  // words, not the JSON event
 
     // Nothing left to run: no batch script (its empty ids=() dies under set -u).
     r = test::runCli({"sweep", "--spec", spec, "--out", out, "--dry-run", "--backend", "slurm"});
@@ -367,6 +368,27 @@ class TestCliSweep : public QObject {
     QVERIFY(r.out.contains("0003  constraint.sigma_max=2.0 optimizer.lr=0.1"));
     QVERIFY(!QFile::exists(out));  // runs nothing, writes nothing
     QVERIFY(!r.out.contains("--ntasks") && !r.out.contains("srun "));
+  }
+
+  // A newcomer's trial: `lipschitz-cli --threads 1 sweep …` ran every point with --threads 2
+  // (the cores shared out), doubling the load on a shared machine. A count the user set is
+  // passed on, the plan and the start say how the machine will be loaded, and each point's
+  // log starts with the command it ran.
+  void pinnedThreadsReachEveryPoint() {
+    QTemporaryDir tmp;
+    const QString spec = test::writeSpec(tmp.path(), nlohmann::json::object({{"optimizer.lr", {0.1}}}), 20);
+    const QString out = tmp.path() + "/sweep";
+    auto r = test::runCli({"--threads", "1", "sweep", "--spec", spec, "--out", out, "--jobs", "2", "--dry-run"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("1 point, 1 to run, 0 done\n"), r.out.constData());  // no "0 failed (kept; …)"
+    QVERIFY2(r.out.contains("2 runs at a time, 1 thread each (the count you set)"), r.out.constData());
+    r = test::runCli({"--threads", "1", "sweep", "--spec", spec, "--out", out});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.err.contains("1 thread each (the count you set)"), r.err.constData());
+    QFile logFile(out + "/logs/0000.log");
+    QVERIFY(logFile.open(QIODevice::ReadOnly));
+    const QString log = QString::fromUtf8(logFile.readAll());
+    QVERIFY2(log.startsWith("# command: ") && log.section('\n', 0, 0).contains(" --threads 1 train --config "), qPrintable(log));
   }
 
   // Issue 28: --ntasks N gives each point N processes: one Slurm step of N tasks started by
