@@ -4,6 +4,7 @@
 #include "app/app_options.h"
 #include "app/main_window.h"
 #include "app/pages/cliplab/cliplab_page.h"
+#include "app/pages/common/method_form.h"
 #include "app/pages/compare/compare_page.h"
 #include "app/pages/inspector/inspector_page.h"
 #include "app/pages/page_registry.h"
@@ -256,6 +257,27 @@ class TestPagesReach : public QObject {
     QTRY_VERIFY(allShown());
     w.resize(1600, 800);
     QTRY_VERIFY(!w.toolBarBreak(pagesBar));  // wide again: one row again
+  }
+
+  // A newcomer's trial: `--page cliplab --lab-preset soft_cap` showed the α row as an empty
+  // gap and no η or λ, while the cue says "move η and watch α* follow".
+  void labPresetFromTheCommandLineShowsItsFields() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const ParsedOptions parsed = parse({QStringLiteral("--page"), QStringLiteral("cliplab"), QStringLiteral("--lab-preset"), QStringLiteral("soft_cap")});
+    QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error));
+    QString error;
+    QVERIFY2(w.applyOptions(parsed.options, &error), qPrintable(error));
+    QCoreApplication::processEvents();
+    pages::MethodForm* form = w.page<pages::ClipLabPage>()->methodForm();
+    for (const char* name : {"alphaRow", "lrField", "lambdaField"}) {
+      auto* field = form->findChild<QWidget*>(QLatin1String(name));
+      QVERIFY2(field && field->isVisibleTo(form), name);
+      QTRY_VERIFY2(field->height() >= field->minimumSizeHint().height(), name);  // laid out, not squeezed to nothing
+    }
+    for (QWidget* child : form->findChild<QWidget*>(QStringLiteral("alphaRow"))->findChildren<QWidget*>())
+      QVERIFY2(child->isVisibleTo(form), qPrintable(child->metaObject()->className()));
   }
 
   // The window routes command-line entry points to the pages through the Page interface.

@@ -36,9 +36,11 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   form_ = new QFormLayout(this);
   form_->setContentsMargins(0, 0, 0, 0);
   form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-  // A field wider than the room beside its label goes under it (the Clip Lab on a 1024-px
-  // projector), instead of widening the whole page.
-  form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  // Rows are not wrapped: with WrapLongRows Qt 6.4's form kept the height-for-width it had for
+  // the rows shown before, so after a change of method rows came out squeezed to nothing (the
+  // soft-cap lecture preset's α, η and λ; a newcomer's trial). The Clip Lab's panel is wide
+  // enough for label and field side by side at 1024 px, in German too.
+  form_->setRowWrapPolicy(QFormLayout::DontWrapRows);
 
   method_ = registryCombo(spectral::constraintMethods(), this, true);
   method_->setObjectName(QStringLiteral("methodBox"));
@@ -58,7 +60,10 @@ MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {
   ns_ = new NsStepsField(this);
   dtype_ = idCombo(lab::labDtypeIds(), this);
 
+  lr_->setObjectName(QStringLiteral("lrField"));
+  lambda_->setObjectName(QStringLiteral("lambdaField"));
   alphaRow_ = new QWidget(this);
+  alphaRow_->setObjectName(QStringLiteral("alphaRow"));
   auto* alphaLayout = new QVBoxLayout(alphaRow_);
   alphaLayout->setContentsMargins(0, 0, 0, 0);
   alphaLayout->setSpacing(1);
