@@ -5,6 +5,7 @@
 #include "app/pages/compare/run_record.h"
 #include "app/runs/run_manager.h"
 #include "run/run_directory.h"
+#include "sweep/run_index.h"
 #include "app/runs/run_session.h"
 #include "app/pages/compare/compare_table_model.h"
 #include "support/german_scope.h"
@@ -175,6 +176,34 @@ class TestPagesCompare : public QObject {
     write(cap.filePath(QStringLiteral("config.json")),
           R"({"task": "mnist", "constraint": {"method": "spectral_hard_cap", "sigma_max": 1, "impl": "cholesky"}})");
     QCOMPARE(loadRunRecord(cap.path()).parameters, QStringLiteral("σmax = 1, implementation = cholesky"));
+  }
+
+  // A sweep point that failed before its first step showed its configured steps (a
+  // newcomer's trial): the column is steps done; an ended run of an index older than
+  // step_done keeps its configured count.
+  void indexRowsShowStepsDone() {
+    QTemporaryDir tmp;
+    const std::string file = tmp.filePath(QStringLiteral("index.sqlite")).toStdString();
+    {
+      lwb::sweep::RunIndex index(file);
+      const auto add = [&](const char* id, const char* status, int64_t stepDone) {
+        lwb::sweep::IndexRow r;
+        r.id = id;
+        r.path = std::string("/runs/") + id;
+        r.status = status;
+        r.steps = 20;
+        r.stepDone = stepDone;
+        index.upsert(r);
+      };
+      add("never_ran", "failed", 0);
+      add("old_index", "finished", 0);
+      add("stopped", "stopped", 7);
+    }
+    std::map<QString, long long> steps;
+    for (const RunRecord& r : loadIndexRecords(QString::fromStdString(file))) steps[r.name] = r.steps;
+    QCOMPARE(steps[QStringLiteral("never_ran")], 0LL);
+    QCOMPARE(steps[QStringLiteral("old_index")], 20LL);
+    QCOMPARE(steps[QStringLiteral("stopped")], 7LL);
   }
 
   void tableScatterAndMetricsMatchTheRuns() {

@@ -163,7 +163,10 @@ std::vector<RunRecord> loadIndexRecords(const QString& indexFile) {
       if (const auto summary = run::RunDirectoryReader(row.path).summary()) r.maxActRms = finiteValue(summary->maxActRms);
     } catch (const std::exception&) {
     }
-    r.steps = row.stepDone > 0 ? row.stepDone : row.steps;
+    // Steps done; the configured count only for an ended run of an index older than step_done.
+    // A point that failed before its first step showed its configured 20 (a newcomer's trial).
+    const auto status = run::parseStatusWord(row.status);
+    r.steps = row.stepDone > 0 ? row.stepDone : status && run::info(*status).hasResult ? row.steps : 0;
     r.seriesLoaded = false;
     out.push_back(std::move(r));
   }
