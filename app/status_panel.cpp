@@ -32,7 +32,6 @@ qint64 residentBytes() {
   return fields[1].toLongLong() * static_cast<qint64>(sysconf(_SC_PAGESIZE));
 }
 
-QString bytesText(qint64 bytes) { return QString::fromStdString(formatBytes(bytes)); }
 
 // "1:05:03" / "4:07" / "—" for an ETA.
 QString formatDuration(double seconds) {
@@ -169,7 +168,7 @@ void StatusPanel::showRun(RunSession* s) {
 }
 
 void StatusPanel::refreshMemory() {
-  QString text = tr("RAM %1").arg(bytesText(residentBytes()));
+  QString text = tr("RAM %1").arg(widgets::bytesText(residentBytes()));
   bool hasGpu = false;
   for (const auto& d : devices_) hasGpu = hasGpu || d.id.rfind("cuda", 0) == 0;
   if (hasGpu && !gpuQueryRunning_) {
@@ -184,7 +183,7 @@ void StatusPanel::refreshMemory() {
     watcher->setFuture(QtConcurrent::run([] {
       std::int64_t freeB = -1, totalB = -1;
       if (!cudaMemoryInfo(0, &freeB, &totalB)) return QString();
-      return tr("GPU %1 free of %2").arg(QString::fromStdString(formatBytes(freeB)), QString::fromStdString(formatBytes(totalB)));
+      return tr("GPU %1 free of %2").arg(widgets::bytesText(freeB), widgets::bytesText(totalB));
     }));
   }
   if (!gpuText_.isEmpty()) text += QStringLiteral(" · ") + gpuText_;

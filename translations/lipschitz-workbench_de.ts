@@ -276,6 +276,13 @@
     </message>
 </context>
 <context>
+    <name>Numbers</name>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished">unbekannt</translation>
+    </message>
+</context>
+<context>
     <name>PageExport</name>
     <message>
         <source>Cannot write %1: %2</source>

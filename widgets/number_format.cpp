@@ -2,6 +2,7 @@
 
 #include "widgets/log_ticker.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <QRegularExpression>
 
@@ -40,6 +41,11 @@ std::optional<double> readDisplayNumber(const QString& text) {
   bool ok = false;
   const double v = QLocale().toDouble(t, &ok);
   return ok ? std::optional<double>(v) : std::nullopt;
+}
+
+QString bytesText(qint64 bytes) {
+  if (bytes < 0) return QCoreApplication::translate("Numbers", "unknown");
+  return QLocale().formattedDataSize(bytes, bytes < 1024 ? 0 : 1, QLocale::DataSizeIecFormat);
 }
 
 }  // namespace lwb::widgets

@@ -19,4 +19,8 @@ QString displayNumber(double v, char format = 'g', int precision = 6);
 // for other text. For values shown and sorted by their text (Compare's colour groups).
 std::optional<double> readDisplayNumber(const QString& text);
 
+// A byte count as the locale writes it, in binary units: "243.6 MiB", "243,6 MiB" in German
+// (the engine's formatBytes is for the CLI); "unknown" (translated) for a negative count.
+QString bytesText(qint64 bytes);
+
 }  // namespace lwb::widgets

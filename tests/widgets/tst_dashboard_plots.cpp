@@ -361,6 +361,19 @@ class TestDashboardPlots : public QObject {
     QVERIFY(!readDisplayNumber(QStringLiteral("1·10x")));
   }
 
+  // The status bar's "RAM 243.6 MiB" kept its point in German windows (a newcomer's trial).
+  void bytesInTheLocalesNumbers() {
+    const qint64 bytes = static_cast<qint64>(243.6 * 1024 * 1024);
+    QCOMPARE(bytesText(bytes), QStringLiteral("243.6 MiB"));
+    QLocale german(QLocale::German, QLocale::Germany);
+    QLocale::setDefault(german);
+    const QString de = bytesText(bytes);
+    QLocale::setDefault(QLocale::c());
+    QCOMPARE(de, QStringLiteral("243,6 MiB"));
+    QCOMPARE(bytesText(3LL * 1024 * 1024 * 1024), QStringLiteral("3.0 GiB"));
+    QCOMPARE(bytesText(-1), QStringLiteral("unknown"));
+  }
+
   void activationLimitsFollowTheData() {
     ActivationPlot plot;
     const QStringList blocks = {QStringLiteral("b0"), QStringLiteral("b1")};

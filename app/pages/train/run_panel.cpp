@@ -5,6 +5,7 @@
 #include "io/json_read.h"
 #include "run/run_config.h"
 #include "run/run_layout.h"
+#include "widgets/number_format.h"
 
 #include <QComboBox>
 #include <QSettings>
@@ -244,7 +245,7 @@ void RunPanel::setDevices(const std::vector<DeviceInfo>& devices) {
       continue;
     QString label = deviceLabel(d);
     if (cuda && d.freeBytes >= 0)
-      label += tr(" — %1 free of %2").arg(QString::fromStdString(formatBytes(d.freeBytes)), QString::fromStdString(formatBytes(d.totalBytes)));
+      label += tr(" — %1 free of %2").arg(widgets::bytesText(d.freeBytes), widgets::bytesText(d.totalBytes));
     choices.push_back({cuda ? QStringLiteral("cuda") : QStringLiteral("cpu"), label});
   }
   form_->setDevices(choices);
