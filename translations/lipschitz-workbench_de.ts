@@ -233,8 +233,8 @@
         <translation>11 · Stiefel-Retraktion: welches msign konvergiert</translation>
     </message>
     <message>
-        <source>Manifold Muon retracts W − ηA with msign: only Polar Express puts every σ back on 1 (to ~1e−7); Jordan&apos;s quintic (Muon&apos;s msign) leaves them far off 1 (here ≈ 0.7).</source>
-        <translation>Manifold Muon retrahiert W − ηA mit msign: nur Polar Express bringt jedes σ zurück auf 1 (bis auf ~1e−7); Jordans Polynom fünften Grades (das msign von Muon) lässt sie weit neben 1 (hier ≈ 0,7).</translation>
+        <source>Manifold Muon retracts W − ηA with msign: only Polar Express puts every σ back on 1 (to ~10⁻⁷); Jordan&apos;s quintic (Muon&apos;s msign) leaves them far off 1 (here ≈ 0.7).</source>
+        <translation>Manifold Muon retrahiert W − ηA mit msign: nur Polar Express bringt jedes σ zurück auf 1 (bis auf ~10⁻⁷); Jordans Polynom fünften Grades (das msign von Muon) lässt sie weit neben 1 (hier ≈ 0,7).</translation>
     </message>
     <message>
         <source>The spectral-clipping paper, §6.1: hard cap of matrices with growing σ₁ in every implementation. In bfloat16 the error grows like eps·σ₁; compare the implementations, then rerun in float32.</source>
@@ -854,6 +854,22 @@
     <message>
         <source>SVD</source>
         <translation>SVD</translation>
+    </message>
+    <message>
+        <source>Jordan</source>
+        <translation>Jordan</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>You</translation>
+    </message>
+    <message>
+        <source>polish</source>
+        <translation>Politur</translation>
+    </message>
+    <message>
+        <source>Polar Express</source>
+        <translation>Polar Express</translation>
     </message>
 </context>
 <context>

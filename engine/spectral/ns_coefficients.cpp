@@ -42,10 +42,13 @@ constexpr std::array<NsTuple, 8> kPolarExpress{{
 }};
 
 const std::array<NsCoefficientSet, 4> kSets{{
-    {NsCoefficients::Jordan5, "jordan5", LWB_TR_NOOP("Registry", "Jordan (3.4445, −4.7750, 2.0315)"), kJordan, 1.0, 5},
-    {NsCoefficients::You6, "you6", LWB_TR_NOOP("Registry", "You, six tuples"), kYou, 1.0, 6},
-    {NsCoefficients::Polish, "polish", LWB_TR_NOOP("Registry", "polish (15/8, −10/8, 3/8)"), kPolish, 1.0, 5},
-    {NsCoefficients::PolarExpress, "polar_express", LWB_TR_NOOP("Registry", "Polar Express, eight tuples"), kPolarExpress, 1.01, 10},
+    {NsCoefficients::Jordan5, "jordan5", LWB_TR_NOOP("Registry", "Jordan (3.4445, −4.7750, 2.0315)"), LWB_TR_NOOP("Registry", "Jordan"),
+     kJordan, 1.0, 5},
+    {NsCoefficients::You6, "you6", LWB_TR_NOOP("Registry", "You, six tuples"), LWB_TR_NOOP("Registry", "You"), kYou, 1.0, 6},
+    {NsCoefficients::Polish, "polish", LWB_TR_NOOP("Registry", "polish (15/8, −10/8, 3/8)"), LWB_TR_NOOP("Registry", "polish"),
+     kPolish, 1.0, 5},
+    {NsCoefficients::PolarExpress, "polar_express", LWB_TR_NOOP("Registry", "Polar Express, eight tuples"),
+     LWB_TR_NOOP("Registry", "Polar Express"), kPolarExpress, 1.01, 10},
 }};
 
 }  // namespace

@@ -27,7 +27,8 @@ enum class NsCoefficients {
 struct NsCoefficientSet {
   NsCoefficients id;
   std::string_view key;    // canonical id (ARCHITECTURE.md): "jordan5", "you6", "polish"
-  std::string_view title;  // for forms and legends
+  std::string_view title;  // for forms and tables
+  std::string_view label;  // short, for legends: "Jordan", "Polar Express"
   std::span<const NsTuple> tuples;
   // msign divides W by ‖W‖_F times this first: Polar Express's tuples are designed for
   // singular values in (0, 1/1.01] (its 1.01 safety factor); 1 for the others.

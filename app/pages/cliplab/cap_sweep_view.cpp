@@ -1,9 +1,9 @@
 #include "app/pages/cliplab/cap_sweep_view.h"
 
+#include "app/pages/common/id_combo.h"
 #include "app/pages/common/page_frame.h"
 #include "widgets/flow_layout.h"
 
-#include "app/pages/common/method_form.h"
 #include "app/pages/common/ns_steps_field.h"
 #include "widgets/number_format.h"
 
@@ -146,7 +146,7 @@ void CapSweepView::showResult() {
   QStringList summary;
   for (size_t i = 0; i < result_.series.size(); ++i) {
     const auto& s = result_.series[i];
-    const QString name = MethodForm::implLabel(s.impl);
+    const QString name = registryLabel(spectral::clipImpls(), s.impl);
     const widgets::CurvePlot::Style style{widgets::runColor(static_cast<int>(i)), Qt::SolidLine, 1.8, true};
     sigma_->setCurve(name, result_.sigma1s, s.sigma1After, style);
     std::vector<double> rel;

@@ -143,7 +143,7 @@ std::vector<ClipLabPreset> build() {
   {
     // Seed 002 (issue 14): the tab has its own matrix (W on the manifold, a step off it).
     ClipLabPreset x = preset(QStringLiteral("stiefel_retraction"), QCoreApplication::translate("ClipLabPresets", "11 · Stiefel retraction: which msign converges"),
-                    QCoreApplication::translate("ClipLabPresets", "Manifold Muon retracts W − ηA with msign: only Polar Express puts every σ back on 1 (to ~1e−7); "
+                    QCoreApplication::translate("ClipLabPresets", "Manifold Muon retracts W − ηA with msign: only Polar Express puts every σ back on 1 (to ~10⁻⁷); "
                        "Jordan's quintic (Muon's msign) leaves them far off 1 (here ≈ 0.7)."),
                     ClipLabTab::Stiefel);
     p.push_back(x);

@@ -3,6 +3,7 @@
 #include "widgets/number_format.h"
 
 #include "widgets/curve_plot.h"
+#include "app/pages/common/id_combo.h"
 #include "app/pages/common/method_form.h"
 #include "app/scalar_map.h"
 #include "widgets/palette.h"
@@ -163,7 +164,7 @@ void ConstraintView::showOutcome(const lab::ConstraintOutcome& o, const lab::Con
   }
   error_->clearCurves();
   const bool usesImpl = spectral::reads(r.method, spectral::kImpl);
-  const QString impl = MethodForm::implLabel(spectral::toString(r.impl));
+  const QString impl = registryLabel(spectral::clipImpls(), spectral::toString(r.impl));
   // The implementation only where the method has one to choose ("—, float32" read like a
   // missing value). The method is named in bold beside the plot; with it the entry ran past a
   // 1024-px window's panel.

@@ -176,7 +176,7 @@ void NsStepsView::showStep() {
   int other = 2;
   for (const auto& set : spectral::nsCoefficientSets()) {
     const QString key = QString::fromUtf8(set.key.data(), static_cast<qsizetype>(set.key.size()));
-    const QString name = tr("%1 × %2 (all steps)").arg(key).arg(set.defaultSteps);
+    const QString name = tr("%1 × %2 (all steps)").arg(registryText(set.label)).arg(set.defaultSteps);
     if (key == chosen) {
       poly_->removeCurve(name);
       continue;

@@ -122,8 +122,8 @@ void StiefelView::show(const lab::StiefelRetraction& r) {
   int colour = 0;
   QStringList readings;  // "jordan5 × 5 0.32 (off)", joined with " · " after the colon
   for (const auto& o : r.after) {
-    // The registry key, not the long title: the legend has four of them side by side.
-    const QString name = tr("%1 × %2").arg(QString::fromStdString(o.coefficients)).arg(o.steps);
+    // The registry's short label, not the long title: the legend has four side by side.
+    const QString name = tr("%1 × %2").arg(registryLabel(spectral::nsCoefficientSets(), o.coefficients)).arg(o.steps);
     const QColor c = widgets::runColor(colour++);
     sigma_->setCurve(name, ranks(o.singularValues.size()), o.singularValues, {c, Qt::SolidLine, 1.8, false});
     std::vector<double> dev;

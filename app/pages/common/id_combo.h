@@ -35,6 +35,15 @@ QComboBox* registryCombo(const Table& table, QWidget* parent, bool titled) {
   return box;
 }
 
+// A registry row's short label (members `key` and `label`), translated, for legends; a key
+// the registry does not know (another version's) as it is.
+template <class Table>
+QString registryLabel(const Table& table, std::string_view key) {
+  for (const auto& row : table)
+    if (row.key == key) return registryText(row.label);
+  return fromView(key);
+}
+
 inline void selectId(QComboBox* box, std::string_view id) {
   const int i = box->findData(fromView(id));
   if (i >= 0) box->setCurrentIndex(i);

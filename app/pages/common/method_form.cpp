@@ -24,12 +24,6 @@ QString MethodForm::methodTitle(spectral::ConstraintMethod m) {
   return QCoreApplication::translate("Registry", std::string(spectral::traits(m).title).c_str());
 }
 
-QString MethodForm::implLabel(std::string_view key) {
-  for (const auto& row : spectral::clipImpls())
-    if (row.key == key) return registryText(row.label);
-  return QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()));
-}
-
 QSpinBox* MethodForm::nsStepsField() const { return ns_->stepsBox(); }
 
 MethodForm::MethodForm(QWidget* parent) : QWidget(parent) {

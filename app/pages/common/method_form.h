@@ -37,9 +37,6 @@ class MethodForm : public QWidget {
 
   // The method's title from the registry, translated.
   static QString methodTitle(spectral::ConstraintMethod m);
-  // A clip implementation's short label ("nested", "ABD dense"), translated, for legends; an
-  // id the registry does not know is returned as it is.
-  static QString implLabel(std::string_view key);
 
   QComboBox* methodBox() const { return method_; }
   QComboBox* implBox() const { return impl_; }
