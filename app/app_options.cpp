@@ -60,9 +60,12 @@ QString checkValue(const PageOption& o, const QString& value) {
   switch (o.check) {
     case OptionCheck::None: return {};
     case OptionCheck::Folder:
+      // A missing path is not "not a folder" (a newcomer's trial).
+      if (!info.exists()) return QStringLiteral("%1: '%2' does not exist").arg(flag, value);
       if (!info.isDir()) return QStringLiteral("%1: '%2' is not a folder").arg(flag, value);
       return deniedFolder(flag, value);
     case OptionCheck::FileOrFolder:
+      if (!info.exists()) return QStringLiteral("%1: '%2' does not exist").arg(flag, value);
       if (!info.isFile() && !info.isDir()) return QStringLiteral("%1: '%2' is not a file or folder").arg(flag, value);
       return {};
     case OptionCheck::Readable:
@@ -142,6 +145,7 @@ QString takeWindowOptions(const QCommandLineParser& p, const WindowOptions& w, c
   if (p.isSet(w.runsDir))
     if (const QString e = runsFolderError(o.runsDir); !e.isEmpty()) return QStringLiteral("--runs-dir: ") + e;
   for (const QString& dir : o.openRunDirs) {
+    if (!QFileInfo::exists(dir)) return QStringLiteral("--open: '%1' does not exist").arg(dir);
     if (!QFileInfo(dir).isDir()) return QStringLiteral("--open: '%1' is not a folder").arg(dir);
     if (const QString e = deniedFolder(QStringLiteral("--open"), dir); !e.isEmpty()) return e;
   }

@@ -68,6 +68,10 @@ class TestPagesReach : public QObject {
     QVERIFY2(sweep.error.isEmpty(), qPrintable(sweep.error));
     QCOMPARE(sweep.options.page, QStringLiteral("sweeps"));
     QVERIFY(parse({QStringLiteral("--sweep"), kFixture}).error.contains(QStringLiteral("is not a folder")));
+    // A missing path is said to be missing (it was "not a folder"; a newcomer's trial).
+    const QString missing = runs.filePath(QStringLiteral("nonexist"));
+    for (const char* flag : {"--sweep", "--compare", "--open"})
+      QVERIFY2(parse({QLatin1String(flag), missing}).error.endsWith(QStringLiteral("'%1' does not exist").arg(missing)), flag);
     // --attention-preset implies the Attention Lab (the id is checked by the page, which lists the ids).
     const ParsedOptions attention = parse({QStringLiteral("--attention-preset"), QStringLiteral("table1")});
     QVERIFY2(attention.error.isEmpty(), qPrintable(attention.error));
