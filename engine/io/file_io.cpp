@@ -164,4 +164,17 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
   if (d.fd >= 0) ::fsync(d.fd);
 }
 
+std::string creationFailure(const std::string& path, const std::error_code& ec) {
+  if (!ec) return {};
+  if (ec == std::errc::not_a_directory) {
+    std::error_code ignored;
+    for (std::filesystem::path p = std::filesystem::path(path).parent_path(); !p.empty(); p = p.parent_path()) {
+      if (std::filesystem::exists(p, ignored) && !std::filesystem::is_directory(p, ignored))
+        return " (" + p.string() + " is a file, not a folder)";
+      if (p == p.parent_path()) break;
+    }
+  }
+  return " (" + ec.message() + ")";
+}
+
 }  // namespace lwb::io

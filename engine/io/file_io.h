@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace lwb::io {
 
@@ -43,5 +44,10 @@ SharedBytes allocateBuffer(uint64_t size, const std::string& what, char** data);
 // fsync the directory (the rename itself is durable only then). Throws std::runtime_error
 // ("<path>: ...") on any I/O failure and removes the temporary file.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
+
+// Why creating the folder `path` failed with `ec`, for a message: " (afile is a file, not a
+// folder)" when a part of the path is a file (ENOTDIR named the wrong thing: the new folder),
+// else " (<ec's message>)"; empty without an error.
+std::string creationFailure(const std::string& path, const std::error_code& ec);
 
 }  // namespace lwb::io

@@ -3,6 +3,7 @@
 // file; append-only streams (metrics.jsonl, spectra.bin) are flushed per record.
 #include "run/run_directory.h"
 
+#include "io/file_io.h"
 #include "io/input_error.h"
 #include "run/run_directory_reader.h"
 #include "run/run_layout.h"
@@ -66,7 +67,7 @@ const std::string& createdEmpty(const std::string& path) {
     // Judged by the result, not the return value (false for "a/b/" on some libstdc++).
     fs::create_directories(path, ec);
     if (ec || !fs::is_directory(path))
-      throw InputError(path + ": cannot create run directory" + (ec ? " (" + ec.message() + ")" : std::string()));
+      throw InputError(path + ": cannot create run directory" + io::creationFailure(path, ec));
   }
   return path;
 }

@@ -3,6 +3,7 @@
 #include "sweep/process.h"
 
 #include "io/json_read.h"
+#include "io/file_io.h"
 #include "io/input_error.h"
 #include "run/run_directory.h"
 #include "run/run_directory_reader.h"
@@ -149,7 +150,7 @@ SweepExtension SweepDirectory::prepare(const SweepSpec& spec, std::vector<SweepP
     throw InputError(dir_.string() + ": " + why + "; choose an empty or new --out");
   for (const char* sub : {run::layout::kSweepRunsDir, run::layout::kSweepConfigsDir, run::layout::kSweepLogsDir}) {
     fs::create_directories(dir_ / sub, ec);
-    if (ec) throw InputError((dir_ / sub).string() + ": cannot create (" + ec.message() + ")");
+    if (ec) throw InputError((dir_ / sub).string() + ": cannot create" + io::creationFailure((dir_ / sub).string(), ec));
   }
   // One sweep process per folder: a second would start the same points again.
   lockFd_ = open((dir_ / run::layout::kSweepLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

@@ -154,6 +154,12 @@ class TestRunJobs : public QObject {
     }
     e = inputError([&] { launch(mnistConfig(5), dir); });
     QVERIFY2(e.find(dir + ": cannot create run directory") != std::string::npos && e.find(reason) != std::string::npos, e.c_str());
+
+    // Under a file: the file in the way is named ("Not a directory" named the new folder).
+    const auto file = tmp_.filePath(QStringLiteral("a_file")).toStdString();
+    { std::ofstream(file) << "x\n"; }
+    e = inputError([&] { launch(mnistConfig(5), file + "/run"); });
+    QVERIFY2(e.find(file + "/run: cannot create run directory (" + file + " is a file, not a folder)") != std::string::npos, e.c_str());
   }
 
   void failureWhileTrainingLeavesStatusFailed() {

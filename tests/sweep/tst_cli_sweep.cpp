@@ -442,6 +442,9 @@ class TestCliSweep : public QObject {
                                                   << "holds 'config.json' and no sweep (no points.json)";
     QTest::newRow("out holds foreign runs") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@FOREIGN"}
                                             << "has runs/ but no sweep (no points.json)";
+    // ENOTDIR named the folder to be made; the file in the way is the reason (a newcomer's trial).
+    QTest::newRow("out under a file") << QStringList{"sweep", "--spec", "@GOOD", "--out", "@GOOD/sub"}
+                                      << "good.json is a file, not a folder)";
   }
   void badInputExitsTwoWithOneLine() {
     QFETCH(QStringList, args);
