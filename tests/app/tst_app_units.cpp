@@ -61,7 +61,7 @@ void TestAppUnits::options_data() {
   QTest::newRow("after nan") << QStringList{"--screenshot", "a.png", "--after", "nan"} << QStringLiteral("--after");
   QTest::newRow("after negative") << QStringList{"--screenshot", "a.png", "--after", "-1"} << QStringLiteral("--after");
   QTest::newRow("screenshot not png") << QStringList{"--screenshot", "a.jpg"} << QStringLiteral(".png");
-  QTest::newRow("open missing") << QStringList{"--open", "/no/such/run"} << QStringLiteral("not a folder");
+  QTest::newRow("open missing") << QStringList{"--open", "/no/such/run"} << QStringLiteral("'/no/such/run' does not exist");
   QTest::newRow("positional") << QStringList{"runs/x"} << QStringLiteral("--open RUN_DIR");
   QTest::newRow("unknown flag") << QStringList{"--bogus"} << QStringLiteral("bogus");
   // --runs-dir is checked when parsed (a scripted --start once met a modal dialog instead).
