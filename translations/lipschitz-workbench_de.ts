@@ -3581,6 +3581,10 @@
         <source>PGD ascends ‖f(x) − f(y)‖ / ‖x − y‖ over pairs in an ℓ2 ball around x₀ (radius ‖x₀‖_F). A correct AttLip stays ≤ 1 at every N; the ℓ2 bound (Kim et al., ‖W_Q‖² per head) grows as √N·log N while its estimate stays small. The AttLip paper&apos;s Eq. 6 as printed charges ‖W_Q‖ once: it is the paper&apos;s number, not a bound.</source>
         <translation>PGD maximiert ‖f(x) − f(y)‖ / ‖x − y‖ über Paare in einer ℓ2-Kugel um x₀ (Radius ‖x₀‖_F). Ein korrektes AttLip bleibt bei jedem N ≤ 1; die ℓ2-Schranke (Kim et al., ‖W_Q‖² je Kopf) wächst wie √N·log N, während ihre Schätzung klein bleibt. Gl. 6 der AttLip-Veröffentlichung wie gedruckt zählt ‖W_Q‖ nur einmal: Sie ist der Wert der Veröffentlichung, keine Schranke.</translation>
     </message>
+    <message>
+        <source>Computing the first point…</source>
+        <translation>Berechne den ersten Punkt…</translation>
+    </message>
 </context>
 <context>
     <name>lwb::app::pages::MatrixSourcePanel</name>

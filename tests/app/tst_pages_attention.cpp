@@ -102,7 +102,10 @@ class TestPagesAttention : public QObject {
     view.setRequest(r);
     QSignalSpy added(&view, &LengthView::pointAdded);
     QSignalSpy finished(&view, &LengthView::finished);
+    QVERIFY(view.plot()->emptyText().startsWith(QStringLiteral("No points yet")));
     view.run();
+    // Not "press Run" beside a greyed-out Run button (a newcomer's trial).
+    QCOMPARE(view.plot()->emptyText(), QStringLiteral("Computing the first point…"));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
     const auto& points = view.points();
     // Every block kind of the registry, per N (a new kind raises the count, not this test).

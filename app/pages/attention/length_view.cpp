@@ -166,6 +166,9 @@ void LengthView::connectActions() {
   connect(runner_, &LatestWins::busyChanged, this, [this](bool busy) {
     run_->setEnabled(!busy);
     cancel_->setEnabled(busy);
+    // While the first point is computed the plot said "pick a preset or press Run" beside a
+    // greyed-out Run button and a moving progress bar (a newcomer's trial).
+    plot_->setEmptyText(busy ? tr("Computing the first point…") : tr("No points yet: pick a lecture preset or press Run."));
   });
   connect(runner_, &LatestWins::errorOccurred, this, [this](const QString& m) { showMessage(m, true); });
   connect(runner_, &LatestWins::cancelled, this, [this] { showMessage(tr("Cancelled; the points computed so far stay."), false); });
