@@ -464,10 +464,6 @@
         <translation>SGD</translation>
     </message>
     <message>
-        <source>none</source>
-        <translation>keine</translation>
-    </message>
-    <message>
         <source>weight decay</source>
         <translation>Gewichtsabnahme</translation>
     </message>
@@ -870,6 +866,10 @@
     <message>
         <source>Polar Express</source>
         <translation>Polar Express</translation>
+    </message>
+    <message>
+        <source>no constraint</source>
+        <translation>keine Beschränkung</translation>
     </message>
 </context>
 <context>

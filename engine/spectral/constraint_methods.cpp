@@ -24,7 +24,7 @@ constexpr unsigned kClipFamily = kImpl | kNs;
 // tst_constraint_methods (every method, every setting perturbed).
 constexpr std::array<MethodTraits, 12> kMethods{{
     // id, key, title, f(σ), reads, enforcesBound, startsFromSign, actsOnTop, lambdaFromOptimizer, lambdaIsFraction, source
-    {M::None, "none", LWB_TR_NOOP("Registry", "none"), LWB_TR_NOOP("ScalarMap", "no constraint f(σ) = σ"), 0, false, false, false, false, false, ""},
+    {M::None, "none", LWB_TR_NOOP("Registry", "no constraint"), LWB_TR_NOOP("ScalarMap", "no constraint f(σ) = σ"), 0, false, false, false, false, false, ""},
     {M::WeightDecay, "weight_decay", LWB_TR_NOOP("Registry", "weight decay"), LWB_TR_NOOP("ScalarMap", "weight decay (1 − λη)σ"), kLambda | kLr, false, false, false,
      false, false, "000 §3.1"},
     {M::SpectralWeightDecay, "spectral_weight_decay", LWB_TR_NOOP("Registry", "spectral weight decay"), LWB_TR_NOOP("ScalarMap", "spectral weight decay σ₁ → (1 − λ)σ₁"),

@@ -335,7 +335,7 @@ class TestPagesCompare : public QObject {
     for (const auto& p : page.scatterPlot()->points()) groups.insert(p.group);
     QCOMPARE(groups, (QSet<QString>{QStringLiteral("Attention = standard"), QStringLiteral("Attention = attlip")}));  // the form's label, not model.attention
     page.setColorBy(QStringLiteral("method"));  // the user's choice still applies
-    QCOMPARE(page.scatterPlot()->points().front().group, QStringLiteral("none"));
+    QCOMPARE(page.scatterPlot()->points().front().group, QStringLiteral("no constraint"));
 
     QTemporaryDir tmp2;
     const QDir seeds(tmp2.path());
@@ -352,7 +352,7 @@ class TestPagesCompare : public QObject {
     bySeed.addRunDirectories({seeds.filePath(QStringLiteral("seed0")), seeds.filePath(QStringLiteral("seed1"))});
     QTRY_VERIFY_WITH_TIMEOUT(changed2.count() == 1 && !bySeed.isLoading(), kTimeoutMs);
     QCOMPARE(bySeed.scatterPlot()->points().size(), size_t{2});
-    for (const auto& p : bySeed.scatterPlot()->points()) QCOMPARE(p.group, QStringLiteral("none"));
+    for (const auto& p : bySeed.scatterPlot()->points()) QCOMPARE(p.group, QStringLiteral("no constraint"));
   }
 
   // The scatter's colours must not contradict the curves' and the table's. Three runs (σmax 1,
