@@ -444,7 +444,7 @@ class TestPagesInspector : public QObject {
     QVERIFY2(load(page, QString::fromStdString(freeBound["file"].get<std::string>())), qPrintable(page.errorText()));
     QVERIFY(!page.inspected().sigmaMax.has_value());
     QVERIFY2(!page.inspected().runSummary.contains(QStringLiteral("σmax")), qPrintable(page.inspected().runSummary));
-    QVERIFY(page.inspected().runSummary.startsWith(QStringLiteral("none")));
+    QVERIFY(page.inspected().runSummary.startsWith(QStringLiteral("no constraint")));
   }
 
   // Issue 32: GPT-2's Conv1D weights are stored (in, out). Such a file is detected and its
